@@ -1,0 +1,5 @@
+/** agent */
+@NullMarked
+package dev.baton.agent;
+
+import org.jspecify.annotations.NullMarked;

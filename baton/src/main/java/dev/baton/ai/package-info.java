@@ -1,0 +1,5 @@
+/** ai */
+@NullMarked
+package dev.baton.ai;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,132 @@
+package dev.baton.core;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A cancellation signal passed explicitly through {@link ActionContext}, the way Go passes a {@code
+ * context.Context}.
+ *
+ * <p>Cancelling is one-way and idempotent; the first reason given wins. A {@linkplain #child()
+ * child} is cancelled with its parent but can also be cancelled alone, which is how a generate call
+ * stops its own tool calls without touching the caller. Long-running work polls {@link
+ * #isCancelled()} or registers a listener with {@link #onCancel(Runnable)} (an HTTP call aborts its
+ * request there).
+ *
+ * <p>Thread-safe. Listeners run on the thread that cancels, once each; a listener registered after
+ * cancellation runs at once on the registering thread.
+ */
+public final class Cancellation {
+  private static final Cancellation NEVER = new Cancellation(null, false);
+
+  private final AtomicReference<@Nullable BatonException> reason = new AtomicReference<>();
+  private final List<Listener> listeners = new CopyOnWriteArrayList<>();
+  private final boolean cancellable;
+
+  private Cancellation(@Nullable Cancellation parent, boolean cancellable) {
+    this.cancellable = cancellable;
+    if (parent != null && parent.cancellable) {
+      parent.onCancel(() -> cancel(parent.reasonOrDefault()));
+    }
+  }
+
+  /** A signal that can be cancelled. */
+  public static Cancellation create() {
+    return new Cancellation(null, true);
+  }
+
+  /** A signal that is never cancelled: work detached from any caller. */
+  public static Cancellation never() {
+    return NEVER;
+  }
+
+  /** A new signal cancelled when this one is, and cancellable on its own. */
+  public Cancellation child() {
+    return new Cancellation(this, true);
+  }
+
+  /** Cancels with {@link Status#CANCELLED} "the operation was cancelled". */
+  public void cancel() {
+    cancel(new BatonException(Status.CANCELLED, "the operation was cancelled"));
+  }
+
+  /**
+   * Cancels with a reason (for example {@link Status#DEADLINE_EXCEEDED}); later calls do nothing.
+   */
+  public void cancel(BatonException why) {
+    if (!cancellable || !reason.compareAndSet(null, why)) {
+      return;
+    }
+    for (Listener listener : listeners) {
+      listener.runOnce();
+      listeners.remove(listener);
+    }
+  }
+
+  public boolean isCancelled() {
+    return reason.get() != null;
+  }
+
+  /** Why this signal was cancelled, or null while it is not. */
+  public @Nullable BatonException reason() {
+    return reason.get();
+  }
+
+  /** Throws the cancellation reason if this signal has been cancelled. */
+  public void throwIfCancelled() {
+    BatonException why = reason.get();
+    if (why != null) {
+      throw why;
+    }
+  }
+
+  /**
+   * Runs a listener when this signal is cancelled (at once if it already is).
+   *
+   * @return a handle that removes the listener; call it when the guarded work ends
+   */
+  public Registration onCancel(Runnable listener) {
+    if (!cancellable) {
+      return () -> {};
+    }
+    Listener once = new Listener(listener);
+    listeners.add(once);
+    // A cancel racing this registration may have iterated before the add; the once-guard makes
+    // running it here as well harmless.
+    if (isCancelled()) {
+      once.runOnce();
+      listeners.remove(once);
+    }
+    return () -> listeners.remove(once);
+  }
+
+  private BatonException reasonOrDefault() {
+    BatonException why = reason.get();
+    return why != null ? why : new BatonException(Status.CANCELLED, "the operation was cancelled");
+  }
+
+  private static final class Listener {
+    private final Runnable action;
+    private final java.util.concurrent.atomic.AtomicBoolean ran =
+        new java.util.concurrent.atomic.AtomicBoolean();
+
+    Listener(Runnable action) {
+      this.action = action;
+    }
+
+    void runOnce() {
+      if (ran.compareAndSet(false, true)) {
+        action.run();
+      }
+    }
+  }
+
+  /** Removes a listener registered with {@link #onCancel(Runnable)}. */
+  @FunctionalInterface
+  public interface Registration extends AutoCloseable {
+    @Override
+    void close();
+  }
+}

@@ -1,0 +1,29 @@
+package dev.baton.core;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The wire shape of an error: {@code {"status": "NOT_FOUND", "message": "...", "details": {...}}}.
+ *
+ * <p>It appears in failed agent outputs, failed snapshots and SSE error frames. A {@code
+ * details.stack} entry is never serialised, so stack traces do not cross the wire.
+ */
+public record ErrorInfo(String status, String message, @Nullable JsonNode details) {
+
+  public ErrorInfo {
+    details = details == null ? null : Json.withoutField(details, "stack");
+  }
+
+  /** The status this error names, or {@link Status#UNKNOWN} for a name Baton does not know. */
+  @JsonIgnore
+  public Status statusCode() {
+    return Status.fromName(status).orElse(Status.UNKNOWN);
+  }
+
+  /** This error as an exception that keeps its status, message and details. */
+  public BatonException toException() {
+    return new BatonException(statusCode(), message, details, true, null);
+  }
+}

@@ -1,0 +1,215 @@
+package dev.baton.core;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.lang.reflect.Type;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JavaType;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.cfg.DateTimeFeature;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The one JSON mapper Baton reads and writes Genkit's JSON with, and helpers around it.
+ *
+ * <p>Policy, chosen for interoperability with Genkit JS and Go:
+ *
+ * <ul>
+ *   <li>Null fields are omitted; empty collections and objects are written, because several Genkit
+ *       payloads distinguish {@code []} or {@code {}} from an absent field.
+ *   <li>Unknown fields are ignored when reading, so payloads from a newer Genkit still parse. Where
+ *       the spec requires a strict shape (an agent's init), the boundary validates against a JSON
+ *       schema instead.
+ *   <li>Times are RFC 3339 strings in UTC ({@code 2026-11-29T21:07:38.860Z}); offsets are accepted
+ *       on read.
+ * </ul>
+ *
+ * <p>Every failure to read input becomes a {@link Status#INVALID_ARGUMENT} error that names the
+ * problem, never a raw Jackson exception. The mapper is immutable and thread-safe.
+ */
+public final class Json {
+  private static final JsonMapper MAPPER =
+      JsonMapper.builder()
+          .changeDefaultPropertyInclusion(
+              incl -> incl.withValueInclusion(JsonInclude.Include.NON_NULL))
+          .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+          .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .disable(DateTimeFeature.WRITE_DATES_AS_TIMESTAMPS)
+          .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+          .build();
+
+  private Json() {}
+
+  /** The shared mapper. It is immutable; derive a changed copy with {@code rebuild()} if needed. */
+  public static JsonMapper mapper() {
+    return MAPPER;
+  }
+
+  /** A factory for building trees by hand. */
+  public static JsonNodeFactory nodes() {
+    return MAPPER.getNodeFactory();
+  }
+
+  /** A new empty object node. */
+  public static ObjectNode object() {
+    return MAPPER.createObjectNode();
+  }
+
+  /** Parses JSON text; malformed text is {@link Status#INVALID_ARGUMENT}. */
+  public static JsonNode parse(String text) {
+    try {
+      return MAPPER.readTree(text);
+    } catch (JacksonException e) {
+      throw invalid("malformed JSON", e);
+    }
+  }
+
+  /** Parses JSON bytes; malformed input is {@link Status#INVALID_ARGUMENT}. */
+  public static JsonNode parse(byte[] bytes) {
+    try {
+      return MAPPER.readTree(bytes);
+    } catch (JacksonException e) {
+      throw invalid("malformed JSON", e);
+    }
+  }
+
+  /**
+   * Reads JSON text as a type; malformed or mismatched input is {@link Status#INVALID_ARGUMENT}.
+   */
+  public static <T> T read(String text, Class<T> type) {
+    try {
+      return MAPPER.readValue(text, type);
+    } catch (JacksonException e) {
+      throw invalid("cannot read " + type.getSimpleName(), e);
+    }
+  }
+
+  /** Converts a tree to a type; a mismatch is {@link Status#INVALID_ARGUMENT}. */
+  public static <T> T convert(JsonNode node, Class<T> type) {
+    try {
+      return MAPPER.treeToValue(node, type);
+    } catch (JacksonException | IllegalArgumentException e) {
+      throw invalid("cannot read " + type.getSimpleName(), e);
+    }
+  }
+
+  /** Converts a tree to a generic type; a mismatch is {@link Status#INVALID_ARGUMENT}. */
+  public static <T> T convert(JsonNode node, TypeReference<T> type) {
+    return convert(node, MAPPER.getTypeFactory().constructType(type));
+  }
+
+  /** Converts a tree to a reflected type; a mismatch is {@link Status#INVALID_ARGUMENT}. */
+  public static <T> T convert(JsonNode node, Type type) {
+    return convert(node, MAPPER.getTypeFactory().constructType(type));
+  }
+
+  private static <T> T convert(JsonNode node, JavaType type) {
+    try {
+      return MAPPER.treeToValue(node, type);
+    } catch (JacksonException | IllegalArgumentException e) {
+      throw invalid("cannot read " + type.getRawClass().getSimpleName(), e);
+    }
+  }
+
+  /** A value as a JSON tree. A Java null becomes a JSON null node. */
+  public static JsonNode toTree(@Nullable Object value) {
+    if (value == null) {
+      return nodes().nullNode();
+    }
+    if (value instanceof JsonNode node) {
+      return node;
+    }
+    return MAPPER.valueToTree(value);
+  }
+
+  /** A value as compact JSON text. */
+  public static String write(@Nullable Object value) {
+    return MAPPER.writeValueAsString(value);
+  }
+
+  /** A value as compact UTF-8 JSON bytes. */
+  public static byte[] writeBytes(@Nullable Object value) {
+    return MAPPER.writeValueAsBytes(value);
+  }
+
+  /** A value as JSON text indented by two spaces. */
+  public static String writePretty(@Nullable Object value) {
+    return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(value);
+  }
+
+  /**
+   * A deep copy of a value of the given type, made by a JSON round trip, so the copy shares no
+   * mutable state with the original. Use it for values whose type Baton does not control, such as
+   * an agent's custom state.
+   */
+  public static <T> T deepCopy(T value, Class<T> type) {
+    return MAPPER.convertValue(MAPPER.valueToTree(value), type);
+  }
+
+  /** A deep copy of a tree; value nodes are immutable and returned as they are. */
+  public static JsonNode copy(JsonNode node) {
+    return node.isContainer() ? node.deepCopy() : node;
+  }
+
+  /** A copy of a tree without one top-level field; the tree itself is returned if it lacks it. */
+  public static JsonNode withoutField(JsonNode node, String field) {
+    if (!(node instanceof ObjectNode object) || !object.has(field)) {
+      return copy(node);
+    }
+    ObjectNode result = object.deepCopy();
+    result.remove(field);
+    return result;
+  }
+
+  /**
+   * Whether two trees are equal as JSON values, treating numbers by value ({@code 1} equals {@code
+   * 1.0}).
+   */
+  public static boolean jsonEquals(@Nullable JsonNode a, @Nullable JsonNode b) {
+    if (a == null || b == null) {
+      return isNullish(a) && isNullish(b);
+    }
+    if (a.isNumber() && b.isNumber()) {
+      return a.decimalValue().compareTo(b.decimalValue()) == 0;
+    }
+    if (a.isObject() && b.isObject()) {
+      if (a.size() != b.size()) {
+        return false;
+      }
+      for (var entry : a.properties()) {
+        if (!b.has(entry.getKey()) || !jsonEquals(entry.getValue(), b.get(entry.getKey()))) {
+          return false;
+        }
+      }
+      return true;
+    }
+    if (a.isArray() && b.isArray()) {
+      if (a.size() != b.size()) {
+        return false;
+      }
+      for (int i = 0; i < a.size(); i++) {
+        if (!jsonEquals(a.get(i), b.get(i))) {
+          return false;
+        }
+      }
+      return true;
+    }
+    return a.equals(b);
+  }
+
+  private static boolean isNullish(@Nullable JsonNode node) {
+    return node == null || node.isNull() || node.isMissingNode();
+  }
+
+  private static BatonException invalid(String what, Exception cause) {
+    String detail =
+        cause instanceof JacksonException je ? je.getOriginalMessage() : cause.getMessage();
+    return new BatonException(Status.INVALID_ARGUMENT, what + ": " + detail, null, true, cause);
+  }
+}

@@ -1,0 +1,137 @@
+package dev.baton.core;
+
+import com.fasterxml.classmate.ResolvedType;
+import com.github.victools.jsonschema.generator.CustomDefinition;
+import com.github.victools.jsonschema.generator.FieldScope;
+import com.github.victools.jsonschema.generator.Option;
+import com.github.victools.jsonschema.generator.OptionPreset;
+import com.github.victools.jsonschema.generator.SchemaGenerationContext;
+import com.github.victools.jsonschema.generator.SchemaGenerator;
+import com.github.victools.jsonschema.generator.SchemaGeneratorConfigBuilder;
+import com.github.victools.jsonschema.generator.SchemaVersion;
+import com.github.victools.jsonschema.module.jackson.JacksonModule;
+import com.github.victools.jsonschema.module.jackson.JacksonOption;
+import java.lang.reflect.Type;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * JSON Schema (draft-07, as Genkit uses) inferred from Java types.
+ *
+ * <p>Records and classes become objects whose properties follow Jackson's view of the type (so
+ * {@code @JsonProperty} renames apply). A component is required unless it is {@code Optional} or
+ * annotated {@code @Nullable}. Enums become {@code enum} lists of their JSON values; lists and sets
+ * become arrays, maps become objects with {@code additionalProperties}. Descriptions come from
+ * Jackson's {@code @JsonPropertyDescription} and {@code @JsonClassDescription}. Nested types are
+ * inlined, because several model providers reject {@code $ref}; a recursive type falls back to
+ * {@code definitions}.
+ *
+ * <p>Thread-safe; results are cached per type and every call returns a fresh copy.
+ */
+public final class JsonSchemas {
+  /** The {@code $schema} value every inferred schema carries. */
+  public static final String DRAFT_07 = "http://json-schema.org/draft-07/schema#";
+
+  private static final SchemaGenerator INLINING = generator(true);
+  private static final SchemaGenerator WITH_DEFINITIONS = generator(false);
+  private static final ConcurrentMap<Type, ObjectNode> CACHE = new ConcurrentHashMap<>();
+
+  private JsonSchemas() {}
+
+  /**
+   * The schema of a Java type. {@code JsonNode} and {@code Object} give the empty schema (any
+   * JSON).
+   */
+  public static ObjectNode infer(Type type) {
+    return CACHE.computeIfAbsent(type, JsonSchemas::generate).deepCopy();
+  }
+
+  /** The empty schema, which accepts any JSON value: {@code {"$schema": "…draft-07…"}}. */
+  public static ObjectNode any() {
+    ObjectNode schema = Json.object();
+    schema.put("$schema", DRAFT_07);
+    return schema;
+  }
+
+  /**
+   * Compiles a schema into a validator. Compile once and reuse: compiling is far costlier than
+   * validating.
+   *
+   * @throws BatonException {@link Status#INVALID_ARGUMENT} when the schema itself is malformed
+   */
+  public static SchemaValidator validator(JsonNode schema) {
+    return SchemaValidator.compile(schema);
+  }
+
+  private static ObjectNode generate(Type type) {
+    if (type == Object.class || type == JsonNode.class || type == ObjectNode.class) {
+      return any();
+    }
+    try {
+      return INLINING.generateSchema(type);
+    } catch (IllegalArgumentException recursive) {
+      // Inlining a type that refers to itself is impossible; keep the $refs for that one.
+      return WITH_DEFINITIONS.generateSchema(type);
+    }
+  }
+
+  private static SchemaGenerator generator(boolean inlineAll) {
+    SchemaGeneratorConfigBuilder builder =
+        new SchemaGeneratorConfigBuilder(
+                Json.mapper(), SchemaVersion.DRAFT_7, OptionPreset.PLAIN_JSON)
+            .with(new JacksonModule(JacksonOption.RESPECT_JSONPROPERTY_ORDER))
+            .with(Option.MAP_VALUES_AS_ADDITIONAL_PROPERTIES)
+            // Optional<T> is read as plain T below: the built-in handling adds a "null" type.
+            .without(Option.FLATTENED_OPTIONALS, Option.SIMPLIFIED_OPTIONALS);
+    if (inlineAll) {
+      builder.with(Option.INLINE_ALL_SCHEMAS);
+    }
+    builder.forFields().withRequiredCheck(JsonSchemas::isRequired);
+    // Absence is expressed through "required"; "type": [..., "null"] unions trip up providers.
+    builder.forFields().withNullableCheck(field -> false);
+    builder
+        .forFields()
+        .withTargetTypeOverridesResolver(
+            field ->
+                field.getType().isInstanceOf(Optional.class)
+                    ? List.of(field.getTypeParameterFor(Optional.class, 0))
+                    : null);
+    builder.forTypesInGeneral().withCustomDefinitionProvider(JsonSchemas::enumDefinition);
+    return new SchemaGenerator(builder.build());
+  }
+
+  /** Enum values as Jackson writes them, so {@code @JsonValue} and {@code @JsonProperty} apply. */
+  private static @Nullable CustomDefinition enumDefinition(
+      ResolvedType type, SchemaGenerationContext context) {
+    Object[] constants = type.getErasedType().getEnumConstants();
+    if (constants == null) {
+      return null;
+    }
+    ObjectNode definition = Json.object();
+    ArrayNode values = Json.nodes().arrayNode();
+    for (Object constant : constants) {
+      values.add(Json.toTree(constant));
+    }
+    if (values.valueStream().allMatch(JsonNode::isString)) {
+      definition.put("type", "string");
+    }
+    definition.set("enum", values);
+    return new CustomDefinition(definition, true);
+  }
+
+  private static boolean isRequired(FieldScope field) {
+    if (field.getRawMember() == null) {
+      return false;
+    }
+    if (Optional.class.isAssignableFrom(field.getRawMember().getType())) {
+      return false;
+    }
+    return !field.getRawMember().getAnnotatedType().isAnnotationPresent(Nullable.class);
+  }
+}

@@ -1,0 +1,17 @@
+package dev.baton.core;
+
+/**
+ * Contributes actions and values to a Baton instance when it is built: a model provider registers
+ * its models (or a resolver that creates them on demand), a middleware plugin its descriptors.
+ *
+ * <p>{@link #init} runs once per instance, in the order plugins were added, before {@code build()}
+ * returns. A plugin must not keep per-instance state in static fields: two instances in one JVM are
+ * independent.
+ */
+public interface Plugin {
+  /** A stable name, such as {@code googleai}; two plugins of one instance must differ. */
+  String name();
+
+  /** Registers what the plugin provides. */
+  void init(Registry registry);
+}

@@ -1,0 +1,104 @@
+package dev.baton.core;
+
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Opens OpenTelemetry spans around action runs with the attributes Genkit's tools read: {@code
+ * genkit:type}, {@code genkit:metadata:subtype}, {@code genkit:name}, {@code genkit:path}, {@code
+ * genkit:isRoot}, {@code genkit:input}, {@code genkit:output} and {@code genkit:state}.
+ *
+ * <p>Baton depends on the OpenTelemetry API only: with no SDK installed every span is a no-op, and
+ * the JSON for input and output is built only for spans that are recorded. Thread-safe.
+ */
+public final class Tracing {
+  private static final String INSTRUMENTATION = "baton";
+  private static final Tracing NOOP = new Tracing(OpenTelemetry.noop());
+
+  private final Tracer tracer;
+
+  private Tracing(OpenTelemetry openTelemetry) {
+    this.tracer = openTelemetry.getTracer(INSTRUMENTATION);
+  }
+
+  /** Tracing that records nothing. */
+  public static Tracing noop() {
+    return NOOP;
+  }
+
+  /** Tracing through the given OpenTelemetry instance (an SDK, or {@code GlobalOpenTelemetry}). */
+  public static Tracing of(OpenTelemetry openTelemetry) {
+    return new Tracing(openTelemetry);
+  }
+
+  /**
+   * Runs a body inside a new span that is a child of the context's span.
+   *
+   * @param parent the caller's context; the body gets a copy carrying the new span
+   * @param name the span name (an action name, {@code runTurn-1}, {@code generate})
+   * @param genkitType {@code action}, {@code flowStep} or {@code util}
+   * @param subtype the action type for actions ({@code model}, {@code agent}), or null
+   * @param input the recorded input, built only if the span is recorded
+   * @param body the work; its result is the recorded output unless it calls {@link
+   *     TraceSpan#setOutput}
+   */
+  public <T> T inSpan(
+      ActionContext parent,
+      String name,
+      String genkitType,
+      @Nullable String subtype,
+      Supplier<@Nullable Object> input,
+      Function<ActionContext, T> body) {
+    TraceSpan parentSpan = parent.span();
+    String segment =
+        "{" + name + ",t:" + genkitType + (subtype == null ? "" : ",s:" + subtype) + "}";
+    String path = (parentSpan == null ? "" : parentSpan.path()) + "/" + segment;
+    Span span = tracer.spanBuilder(name).setParent(parent.traceParent()).startSpan();
+    TraceSpan traceSpan = new TraceSpan(span, path);
+    if (span.isRecording()) {
+      span.setAttribute("genkit:name", name);
+      span.setAttribute("genkit:type", genkitType);
+      span.setAttribute("genkit:path", path);
+      if (subtype != null) {
+        span.setAttribute("genkit:metadata:subtype", subtype);
+      }
+      if (parentSpan == null) {
+        span.setAttribute("genkit:isRoot", true);
+      }
+      span.setAttribute("genkit:input", toJson(input.get()));
+    }
+    try {
+      T result = body.apply(parent.withSpan(traceSpan));
+      if (span.isRecording()) {
+        Object output = traceSpan.outputOverridden() ? traceSpan.outputOverride() : result;
+        span.setAttribute("genkit:output", toJson(output));
+        span.setAttribute("genkit:state", "success");
+      }
+      return result;
+    } catch (RuntimeException | Error e) {
+      if (span.isRecording()) {
+        span.setAttribute("genkit:state", "error");
+        span.setAttribute("genkit:isFailureSource", true);
+        span.setStatus(StatusCode.ERROR, String.valueOf(e.getMessage()));
+        span.recordException(e);
+      }
+      throw e;
+    } finally {
+      span.end();
+    }
+  }
+
+  private static String toJson(@Nullable Object value) {
+    try {
+      return Json.write(value);
+    } catch (RuntimeException e) {
+      // A value that cannot be written must not fail the action it describes.
+      return "\"<unserializable " + (value == null ? "null" : value.getClass().getName()) + ">\"";
+    }
+  }
+}

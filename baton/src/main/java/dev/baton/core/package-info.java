@@ -1,0 +1,5 @@
+/** core */
+@NullMarked
+package dev.baton.core;
+
+import org.jspecify.annotations.NullMarked;

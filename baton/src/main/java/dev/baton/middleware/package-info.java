@@ -1,0 +1,5 @@
+/** middleware */
+@NullMarked
+package dev.baton.middleware;
+
+import org.jspecify.annotations.NullMarked;

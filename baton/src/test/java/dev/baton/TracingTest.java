@@ -1,0 +1,77 @@
+package dev.baton;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.baton.core.BatonException;
+import dev.baton.core.Flow;
+import dev.baton.core.Status;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class TracingTest {
+  private final InMemorySpanExporter exporter = InMemorySpanExporter.create();
+  private final Baton baton =
+      Baton.builder()
+          .openTelemetry(
+              OpenTelemetrySdk.builder()
+                  .setTracerProvider(
+                      SdkTracerProvider.builder()
+                          .addSpanProcessor(SimpleSpanProcessor.create(exporter))
+                          .build())
+                  .build())
+          .build();
+
+  @Test
+  void everyActionRunIsASpanWithGenkitAttributes() {
+    Flow<String, String, Void> inner =
+        baton.defineFlow("inner", String.class, String.class, (ctx, in) -> in.toUpperCase());
+    Flow<String, String, Void> outer =
+        baton.defineFlow(
+            "outer", String.class, String.class, (ctx, in) -> inner.action().run(ctx, in + "!"));
+
+    assertThat(outer.run("hi")).isEqualTo("HI!");
+
+    List<SpanData> spans = exporter.getFinishedSpanItems();
+    assertThat(spans).hasSize(2);
+    SpanData innerSpan = spans.get(0);
+    SpanData outerSpan = spans.get(1);
+    assertThat(innerSpan.getParentSpanId()).isEqualTo(outerSpan.getSpanId());
+    assertThat(outerSpan.getAttributes().get(AttributeKey.booleanKey("genkit:isRoot"))).isTrue();
+    assertThat(innerSpan.getAttributes().get(AttributeKey.booleanKey("genkit:isRoot"))).isNull();
+    assertThat(attr(innerSpan, "genkit:type")).isEqualTo("action");
+    assertThat(attr(innerSpan, "genkit:metadata:subtype")).isEqualTo("flow");
+    assertThat(attr(innerSpan, "genkit:name")).isEqualTo("inner");
+    assertThat(attr(innerSpan, "genkit:path"))
+        .isEqualTo("/{outer,t:action,s:flow}/{inner,t:action,s:flow}");
+    assertThat(attr(innerSpan, "genkit:input")).isEqualTo("\"hi!\"");
+    assertThat(attr(innerSpan, "genkit:output")).isEqualTo("\"HI!\"");
+    assertThat(attr(innerSpan, "genkit:state")).isEqualTo("success");
+  }
+
+  @Test
+  void aFailedRunIsMarkedAsError() {
+    Flow<String, String, Void> failing =
+        baton.defineFlow(
+            "failing",
+            String.class,
+            String.class,
+            (ctx, in) -> {
+              throw BatonException.of(Status.UNAVAILABLE, "down");
+            });
+    assertThatThrownBy(() -> failing.run("x")).hasMessage("down");
+    SpanData span = exporter.getFinishedSpanItems().get(0);
+    assertThat(attr(span, "genkit:state")).isEqualTo("error");
+    assertThat(span.getStatus().getDescription()).isEqualTo("down");
+  }
+
+  private static String attr(SpanData span, String key) {
+    return span.getAttributes().get(AttributeKey.stringKey(key));
+  }
+}

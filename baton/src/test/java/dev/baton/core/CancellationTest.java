@@ -1,0 +1,52 @@
+package dev.baton.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class CancellationTest {
+
+  @Test
+  void listenersRunOnceAndLateListenersRunAtOnce() {
+    Cancellation signal = Cancellation.create();
+    AtomicInteger runs = new AtomicInteger();
+    signal.onCancel(runs::incrementAndGet);
+    signal.cancel();
+    signal.cancel();
+    assertThat(runs).hasValue(1);
+    signal.onCancel(runs::incrementAndGet);
+    assertThat(runs).hasValue(2);
+  }
+
+  @Test
+  void aChildFollowsItsParentButNotTheOtherWayRound() {
+    Cancellation parent = Cancellation.create();
+    Cancellation child = parent.child();
+    Cancellation otherChild = parent.child();
+    otherChild.cancel();
+    assertThat(parent.isCancelled()).isFalse();
+    parent.cancel(new BatonException(Status.DEADLINE_EXCEEDED, "too slow"));
+    assertThat(child.isCancelled()).isTrue();
+    assertThatThrownBy(child::throwIfCancelled)
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.DEADLINE_EXCEEDED));
+  }
+
+  @Test
+  void removedListenersDoNotRun() {
+    Cancellation signal = Cancellation.create();
+    AtomicInteger runs = new AtomicInteger();
+    signal.onCancel(runs::incrementAndGet).close();
+    signal.cancel();
+    assertThat(runs).hasValue(0);
+  }
+
+  @Test
+  void neverIsNeverCancelled() {
+    Cancellation.never().cancel();
+    assertThat(Cancellation.never().isCancelled()).isFalse();
+    assertThat(Cancellation.never().child().isCancelled()).isFalse();
+  }
+}

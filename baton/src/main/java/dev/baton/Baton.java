@@ -1,5 +1,13 @@
 package dev.baton;
 
+import dev.baton.ai.Generate;
+import dev.baton.ai.GenerateAction;
+import dev.baton.ai.GenerateOptions;
+import dev.baton.ai.GenerateResponse;
+import dev.baton.ai.MiddlewareDescriptor;
+import dev.baton.ai.Model;
+import dev.baton.ai.ModelInfo;
+import dev.baton.ai.Tool;
 import dev.baton.core.ActionContext;
 import dev.baton.core.ActionFunction;
 import dev.baton.core.BatonException;
@@ -14,6 +22,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
 
 /**
  * A Baton instance: the registry of actions an application defines, the plugins that contributed to
@@ -27,6 +37,7 @@ public final class Baton {
 
   private Baton(Builder builder) {
     this.registry = Registry.create(builder.tracing, builder.experimental);
+    GenerateAction.register(registry);
     Set<String> names = new HashSet<>();
     for (Plugin plugin : builder.plugins) {
       if (!names.add(plugin.name())) {
@@ -75,6 +86,53 @@ public final class Baton {
       Class<S> streamType,
       ActionFunction<I, O, S> function) {
     return Flow.define(registry, name, inputType, outputType, streamType, function);
+  }
+
+  /**
+   * Defines a model at {@code /model/<name>}. Model plugins call {@link Model#create} instead; this
+   * is for custom and test models.
+   */
+  public Model defineModel(String name, ModelInfo info, Model.ModelFunction function) {
+    return Model.define(registry, name, info, function);
+  }
+
+  /** Defines a tool at {@code /tool/<name>} whose schemas come from the input and output types. */
+  public <I, O> Tool<I, O> defineTool(
+      String name,
+      String description,
+      Class<I> inputType,
+      Class<O> outputType,
+      Tool.ToolFunction<I, O> function) {
+    return Tool.define(registry, name, description, inputType, outputType, function);
+  }
+
+  /** Defines a tool over raw JSON with explicit schemas (null means any JSON). */
+  public Tool<JsonNode, JsonNode> defineTool(
+      String name,
+      String description,
+      @Nullable JsonNode inputSchema,
+      @Nullable JsonNode outputSchema,
+      Tool.ToolFunction<JsonNode, JsonNode> function) {
+    return registry.register(
+        Tool.createRaw(name, description, inputSchema, outputSchema, function));
+  }
+
+  /** Makes a middleware usable by name with JSON config. */
+  public void defineMiddleware(MiddlewareDescriptor descriptor) {
+    descriptor.register(registry);
+  }
+
+  /** Runs a generate call (the tool loop) in a fresh root context. */
+  public GenerateResponse generate(GenerateOptions options) {
+    return Generate.generate(context(), options);
+  }
+
+  /**
+   * Runs a generate call under an existing context, such as a tool's or an agent turn's, so that it
+   * nests in the caller's trace, sees its session and honours its cancellation.
+   */
+  public GenerateResponse generate(ActionContext context, GenerateOptions options) {
+    return Generate.generate(context, options);
   }
 
   /** The body of a flow that does not stream. */

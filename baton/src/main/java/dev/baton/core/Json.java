@@ -10,6 +10,7 @@ import tools.jackson.databind.JavaType;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.cfg.DateTimeFeature;
+import tools.jackson.databind.cfg.EnumFeature;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -24,7 +25,8 @@ import tools.jackson.databind.node.ObjectNode;
  *       payloads distinguish {@code []} or {@code {}} from an absent field.
  *   <li>Unknown fields are ignored when reading, so payloads from a newer Genkit still parse. Where
  *       the spec requires a strict shape (an agent's init), the boundary validates against a JSON
- *       schema instead.
+ *       schema instead. An enum value Baton does not know reads as the enum's declared default
+ *       ({@code unknown} for finish reasons).
  *   <li>Times are RFC 3339 strings in UTC ({@code 2026-11-29T21:07:38.860Z}); offsets are accepted
  *       on read.
  * </ul>
@@ -39,6 +41,7 @@ public final class Json {
               incl -> incl.withValueInclusion(JsonInclude.Include.NON_NULL))
           .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
           .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+          .enable(EnumFeature.READ_UNKNOWN_ENUM_VALUES_USING_DEFAULT_VALUE)
           .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
           .disable(DateTimeFeature.WRITE_DATES_AS_TIMESTAMPS)
           .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)

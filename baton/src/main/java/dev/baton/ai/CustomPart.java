@@ -1,0 +1,22 @@
+package dev.baton.ai;
+
+import dev.baton.core.Json;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ValueDeserializer;
+import tools.jackson.databind.annotation.JsonDeserialize;
+import tools.jackson.databind.node.ObjectNode;
+
+/** Provider-specific content that Baton passes through untouched. */
+@JsonDeserialize(using = ValueDeserializer.None.class)
+public record CustomPart(JsonNode custom, @Nullable ObjectNode metadata) implements Part {
+  public CustomPart {
+    custom = Json.copy(custom);
+    metadata = Metadata.copyOf(metadata);
+  }
+
+  @Override
+  public CustomPart withMetadata(@Nullable ObjectNode metadata) {
+    return new CustomPart(custom, metadata);
+  }
+}

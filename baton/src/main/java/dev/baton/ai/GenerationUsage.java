@@ -1,0 +1,213 @@
+package dev.baton.ai;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Token and media counts of one or more model calls, as the model reported them. Absent fields were
+ * not reported. By Genkit's convention {@code outputTokens} excludes {@code thoughtsTokens}. {@code
+ * custom} holds provider-specific figures, such as a cost.
+ */
+public record GenerationUsage(
+    @Nullable Integer inputTokens,
+    @Nullable Integer outputTokens,
+    @Nullable Integer totalTokens,
+    @Nullable Integer thoughtsTokens,
+    @Nullable Integer cachedContentTokens,
+    @Nullable Integer inputCharacters,
+    @Nullable Integer outputCharacters,
+    @Nullable Integer inputImages,
+    @Nullable Integer outputImages,
+    @Nullable Integer inputVideos,
+    @Nullable Integer outputVideos,
+    @Nullable Integer inputAudioFiles,
+    @Nullable Integer outputAudioFiles,
+    @Nullable Map<String, Double> custom) {
+
+  /** Usage with nothing reported; serialises as {@code {}}. */
+  public static final GenerationUsage EMPTY = builder().build();
+
+  public GenerationUsage {
+    custom = custom == null ? null : Map.copyOf(custom);
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Whether no figure was reported. */
+  @JsonIgnore
+  public boolean isEmpty() {
+    return (custom == null || custom.isEmpty())
+        && new GenerationUsage(
+                inputTokens,
+                outputTokens,
+                totalTokens,
+                thoughtsTokens,
+                cachedContentTokens,
+                inputCharacters,
+                outputCharacters,
+                inputImages,
+                outputImages,
+                inputVideos,
+                outputVideos,
+                inputAudioFiles,
+                outputAudioFiles,
+                null)
+            .equals(EMPTY);
+  }
+
+  /**
+   * The sum of this usage and another, field by field; a field absent from both stays absent.
+   * {@code custom} figures add key by key.
+   */
+  public GenerationUsage plus(@Nullable GenerationUsage other) {
+    if (other == null) {
+      return this;
+    }
+    Map<String, Double> sumCustom = null;
+    if (custom != null || other.custom != null) {
+      Map<String, Double> merged = new HashMap<>(custom == null ? Map.of() : custom);
+      if (other.custom != null) {
+        other.custom.forEach((k, v) -> merged.merge(k, v, Double::sum));
+      }
+      sumCustom = merged;
+    }
+    return new GenerationUsage(
+        sum(GenerationUsage::inputTokens, other),
+        sum(GenerationUsage::outputTokens, other),
+        sum(GenerationUsage::totalTokens, other),
+        sum(GenerationUsage::thoughtsTokens, other),
+        sum(GenerationUsage::cachedContentTokens, other),
+        sum(GenerationUsage::inputCharacters, other),
+        sum(GenerationUsage::outputCharacters, other),
+        sum(GenerationUsage::inputImages, other),
+        sum(GenerationUsage::outputImages, other),
+        sum(GenerationUsage::inputVideos, other),
+        sum(GenerationUsage::outputVideos, other),
+        sum(GenerationUsage::inputAudioFiles, other),
+        sum(GenerationUsage::outputAudioFiles, other),
+        sumCustom);
+  }
+
+  private @Nullable Integer sum(
+      Function<GenerationUsage, @Nullable Integer> field, GenerationUsage other) {
+    Integer a = field.apply(this);
+    Integer b = field.apply(other);
+    if (a == null) {
+      return b;
+    }
+    return b == null ? a : a + b;
+  }
+
+  /** Builds a usage; unset fields stay absent. */
+  public static final class Builder {
+    private @Nullable Integer inputTokens;
+    private @Nullable Integer outputTokens;
+    private @Nullable Integer totalTokens;
+    private @Nullable Integer thoughtsTokens;
+    private @Nullable Integer cachedContentTokens;
+    private @Nullable Integer inputCharacters;
+    private @Nullable Integer outputCharacters;
+    private @Nullable Integer inputImages;
+    private @Nullable Integer outputImages;
+    private @Nullable Integer inputVideos;
+    private @Nullable Integer outputVideos;
+    private @Nullable Integer inputAudioFiles;
+    private @Nullable Integer outputAudioFiles;
+    private @Nullable Map<String, Double> custom;
+
+    private Builder() {}
+
+    public Builder inputTokens(@Nullable Integer value) {
+      inputTokens = value;
+      return this;
+    }
+
+    public Builder outputTokens(@Nullable Integer value) {
+      outputTokens = value;
+      return this;
+    }
+
+    public Builder totalTokens(@Nullable Integer value) {
+      totalTokens = value;
+      return this;
+    }
+
+    public Builder thoughtsTokens(@Nullable Integer value) {
+      thoughtsTokens = value;
+      return this;
+    }
+
+    public Builder cachedContentTokens(@Nullable Integer value) {
+      cachedContentTokens = value;
+      return this;
+    }
+
+    public Builder inputCharacters(@Nullable Integer value) {
+      inputCharacters = value;
+      return this;
+    }
+
+    public Builder outputCharacters(@Nullable Integer value) {
+      outputCharacters = value;
+      return this;
+    }
+
+    public Builder inputImages(@Nullable Integer value) {
+      inputImages = value;
+      return this;
+    }
+
+    public Builder outputImages(@Nullable Integer value) {
+      outputImages = value;
+      return this;
+    }
+
+    public Builder inputVideos(@Nullable Integer value) {
+      inputVideos = value;
+      return this;
+    }
+
+    public Builder outputVideos(@Nullable Integer value) {
+      outputVideos = value;
+      return this;
+    }
+
+    public Builder inputAudioFiles(@Nullable Integer value) {
+      inputAudioFiles = value;
+      return this;
+    }
+
+    public Builder outputAudioFiles(@Nullable Integer value) {
+      outputAudioFiles = value;
+      return this;
+    }
+
+    public Builder custom(@Nullable Map<String, Double> value) {
+      custom = value;
+      return this;
+    }
+
+    public GenerationUsage build() {
+      return new GenerationUsage(
+          inputTokens,
+          outputTokens,
+          totalTokens,
+          thoughtsTokens,
+          cachedContentTokens,
+          inputCharacters,
+          outputCharacters,
+          inputImages,
+          outputImages,
+          inputVideos,
+          outputVideos,
+          inputAudioFiles,
+          outputAudioFiles,
+          custom);
+    }
+  }
+}

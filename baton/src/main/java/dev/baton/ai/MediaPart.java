@@ -1,0 +1,19 @@
+package dev.baton.ai;
+
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.ValueDeserializer;
+import tools.jackson.databind.annotation.JsonDeserialize;
+import tools.jackson.databind.node.ObjectNode;
+
+/** An image, audio, video or document, by URL. */
+@JsonDeserialize(using = ValueDeserializer.None.class)
+public record MediaPart(Media media, @Nullable ObjectNode metadata) implements Part {
+  public MediaPart {
+    metadata = Metadata.copyOf(metadata);
+  }
+
+  @Override
+  public MediaPart withMetadata(@Nullable ObjectNode metadata) {
+    return new MediaPart(media, metadata);
+  }
+}

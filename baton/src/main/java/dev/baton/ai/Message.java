@@ -1,0 +1,92 @@
+package dev.baton.ai;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * One message of a conversation: a role and its content parts, with optional metadata.
+ *
+ * <p>Messages are deeply immutable, so a history can be shared between turns, sessions and threads
+ * without copying. Use the {@code with…} methods for changed copies.
+ */
+public record Message(Role role, List<Part> content, @Nullable ObjectNode metadata) {
+
+  public Message {
+    content = List.copyOf(content);
+    metadata = Metadata.copyOf(metadata);
+  }
+
+  public Message(Role role, List<Part> content) {
+    this(role, content, null);
+  }
+
+  public static Message user(String text) {
+    return new Message(Role.USER, List.of(Part.text(text)));
+  }
+
+  public static Message model(String text) {
+    return new Message(Role.MODEL, List.of(Part.text(text)));
+  }
+
+  public static Message system(String text) {
+    return new Message(Role.SYSTEM, List.of(Part.text(text)));
+  }
+
+  public static Message of(Role role, Part... parts) {
+    return new Message(role, List.of(parts));
+  }
+
+  /** The text parts joined without separator, as Genkit's {@code message.text} does. */
+  @JsonIgnore
+  public String text() {
+    return content.stream()
+        .filter(TextPart.class::isInstance)
+        .map(p -> ((TextPart) p).text())
+        .collect(Collectors.joining());
+  }
+
+  /** The tool request parts, in order. */
+  @JsonIgnore
+  public List<ToolRequestPart> toolRequests() {
+    return partsOf(ToolRequestPart.class);
+  }
+
+  /** The tool response parts, in order. */
+  @JsonIgnore
+  public List<ToolResponsePart> toolResponses() {
+    return partsOf(ToolResponsePart.class);
+  }
+
+  /** The parts of one kind, in order. */
+  public <P extends Part> List<P> partsOf(Class<P> kind) {
+    List<P> found = new ArrayList<>();
+    for (Part part : content) {
+      if (kind.isInstance(part)) {
+        found.add(kind.cast(part));
+      }
+    }
+    return List.copyOf(found);
+  }
+
+  public Message withContent(List<Part> content) {
+    return new Message(role, content, metadata);
+  }
+
+  public Message withMetadata(@Nullable ObjectNode metadata) {
+    return new Message(role, content, metadata);
+  }
+
+  /** This message with {@code metadata.key = true}. */
+  public Message withFlag(String key) {
+    return withMetadata(Metadata.withFlag(metadata, key));
+  }
+
+  /** Whether {@code metadata.key} is {@code true}. */
+  public boolean hasFlag(String key) {
+    return Metadata.isTrue(metadata, key);
+  }
+}

@@ -1,0 +1,107 @@
+package dev.baton.ai;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import dev.baton.core.BatonException;
+import dev.baton.core.Json;
+import dev.baton.core.JsonSchemas;
+import dev.baton.core.Registry;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A middleware that can be used by name with JSON config (from the Dev UI, the reflection API or a
+ * {@code use} entry of a generate request), registered as the value {@code /middleware/<name>}.
+ *
+ * <p>JSON config is read over a prototype: fields the JSON leaves out keep the prototype's values.
+ * A field the config type does not have, or a value of the wrong type, is {@code INVALID_ARGUMENT}.
+ *
+ * @param name the registered name, such as {@code genkit-middleware-exp/agents}
+ * @param description what the middleware does
+ * @param configSchema the JSON schema of its config
+ * @param factory builds a middleware from a complete config tree
+ */
+public record MiddlewareDescriptor(
+    String name,
+    String description,
+    JsonNode configSchema,
+    @JsonIgnore Function<JsonNode, Middleware> factory) {
+
+  /** The registry value type middleware descriptors are kept under. */
+  public static final String VALUE_TYPE = "middleware";
+
+  /**
+   * A descriptor for a middleware configured by a record.
+   *
+   * @param prototype the config that JSON config is read over
+   * @param factory makes the middleware from a config
+   */
+  public static <C> MiddlewareDescriptor of(
+      String name,
+      String description,
+      Class<C> configType,
+      C prototype,
+      Function<C, ? extends Middleware> factory) {
+    JsonNode schema = JsonSchemas.infer(configType);
+    ObjectNode base = (ObjectNode) Json.toTree(prototype);
+    return new MiddlewareDescriptor(
+        name,
+        description,
+        schema,
+        config -> factory.apply(Json.convert(overlay(name, schema, base, config), configType)));
+  }
+
+  /** Registers this descriptor on a registry. */
+  public void register(Registry registry) {
+    registry.registerValue(VALUE_TYPE, name, this);
+  }
+
+  /** Builds the middleware from JSON config (null or absent means the prototype as it is). */
+  public Middleware create(@Nullable JsonNode config) {
+    return factory.apply(config == null ? Json.nodes().nullNode() : config);
+  }
+
+  /**
+   * The middleware registered under {@code name}, built from JSON config.
+   *
+   * @throws BatonException {@code NOT_FOUND} when nothing is registered under the name
+   */
+  public static Middleware resolve(Registry registry, String name, @Nullable JsonNode config) {
+    Object value =
+        registry
+            .lookupValue(VALUE_TYPE, name)
+            .orElseThrow(
+                () ->
+                    BatonException.notFound(
+                        "middleware \"%s\" is not registered (is the plugin that provides it"
+                            + " installed?)",
+                        name));
+    if (!(value instanceof MiddlewareDescriptor descriptor)) {
+      throw BatonException.failedPrecondition(
+          "/middleware/%s is not a middleware descriptor", name);
+    }
+    return descriptor.create(config);
+  }
+
+  private static JsonNode overlay(
+      String name, JsonNode schema, ObjectNode prototype, JsonNode config) {
+    if (config.isNull() || config.isMissingNode()) {
+      return prototype;
+    }
+    if (!config.isObject()) {
+      throw BatonException.invalidArgument(
+          "config of middleware \"%s\" must be a JSON object, got %s", name, config.getNodeType());
+    }
+    JsonNode known = schema.path("properties");
+    ObjectNode merged = prototype.deepCopy();
+    for (var field : config.properties()) {
+      if (!known.has(field.getKey())) {
+        throw BatonException.invalidArgument(
+            "config of middleware \"%s\" has no field \"%s\"", name, field.getKey());
+      }
+      merged.set(field.getKey(), field.getValue());
+    }
+    return merged;
+  }
+}

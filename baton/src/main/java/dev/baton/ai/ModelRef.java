@@ -1,0 +1,24 @@
+package dev.baton.ai;
+
+import dev.baton.core.Json;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * A model by name ({@code googleai/gemini-flash-latest}), with config to use on every call through
+ * this reference. Config given on the call itself wins, key by key.
+ */
+public record ModelRef(String name, @Nullable JsonNode config) {
+  public ModelRef {
+    config = config == null ? null : Json.copy(config);
+  }
+
+  public static ModelRef of(String name) {
+    return new ModelRef(name, null);
+  }
+
+  /** This reference with config taken from any JSON-mappable value (a record, a map, a tree). */
+  public ModelRef withConfig(Object config) {
+    return new ModelRef(name, Json.toTree(config));
+  }
+}

@@ -1,0 +1,23 @@
+package dev.baton.ai;
+
+import dev.baton.core.Json;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The output a request asks the model for. {@code format} is {@code "json"} or {@code "text"};
+ * {@code constrained} asks a model that supports it to enforce {@code schema} while decoding. An
+ * instance with nothing set serialises as {@code {}}.
+ */
+public record OutputConfig(
+    @Nullable String format,
+    @Nullable JsonNode schema,
+    @Nullable Boolean constrained,
+    @Nullable String contentType) {
+
+  public static final OutputConfig NONE = new OutputConfig(null, null, null, null);
+
+  public OutputConfig {
+    schema = schema == null ? null : Json.copy(schema);
+  }
+}

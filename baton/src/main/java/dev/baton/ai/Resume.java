@@ -1,0 +1,35 @@
+package dev.baton.ai;
+
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Answers to the interrupted tool calls of the last model message.
+ *
+ * @param respond tool responses that stand in for the interrupted calls, matched by name and ref
+ * @param restart tool requests that re-run interrupted calls; {@code metadata.resumed} carries the
+ *     caller's data to the tool and {@code metadata.replacedInput} the original input when the
+ *     restart changes it
+ * @param metadata extra metadata for the resulting tool message
+ */
+public record Resume(
+    List<ToolResponsePart> respond, List<ToolRequestPart> restart, @Nullable ObjectNode metadata) {
+  public Resume {
+    respond = respond == null ? List.of() : List.copyOf(respond);
+    restart = restart == null ? List.of() : List.copyOf(restart);
+    metadata = Metadata.copyOf(metadata);
+  }
+
+  public static Resume respond(ToolResponsePart... responses) {
+    return new Resume(List.of(responses), List.of(), null);
+  }
+
+  public static Resume restart(ToolRequestPart... requests) {
+    return new Resume(List.of(), List.of(requests), null);
+  }
+
+  public boolean isEmpty() {
+    return respond.isEmpty() && restart.isEmpty();
+  }
+}

@@ -1,0 +1,198 @@
+package dev.baton.ai;
+
+import dev.baton.core.ActionContext;
+import dev.baton.core.BatonException;
+import dev.baton.core.Cancellation;
+import dev.baton.core.JsonSchemas;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Runs the tool calls of one model turn for a generate loop, and resolves a resume. The calls of a
+ * turn run in parallel on virtual threads (one call runs on the caller's thread); results come back
+ * in request order whatever order the calls finish in.
+ */
+final class ToolCalls {
+  private final Map<String, Tool<?, ?>> tools;
+  private final Hooks.ToolNext chain;
+
+  ToolCalls(Map<String, Tool<?, ?>> tools, Hooks.ToolNext chain) {
+    this.tools = tools;
+    this.chain = chain;
+  }
+
+  /** The innermost link of every wrapTool chain: runs the tool itself. */
+  static ToolResult runTool(ActionContext context, ToolParams params) {
+    ToolRequest request = params.request().toolRequest();
+    try {
+      return ToolResult.output(params.tool().call(context, request.input()));
+    } catch (ToolInterrupt interrupt) {
+      return new ToolResult.Interrupt(interrupt.data());
+    }
+  }
+
+  /** Runs the calls, in parallel when there are several. */
+  List<ToolResult> run(ActionContext context, List<ToolRequestPart> requests) {
+    if (requests.size() == 1) {
+      return List.of(call(context, requests.get(0)));
+    }
+    // A failing call cancels its siblings, but never the caller's own work.
+    ActionContext shared = context.withChildCancellation();
+    Cancellation siblings = shared.cancellation();
+    try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
+      List<Future<ToolResult>> futures = new ArrayList<>();
+      for (ToolRequestPart request : requests) {
+        futures.add(
+            executor.submit(
+                () -> {
+                  try {
+                    return call(shared, request);
+                  } catch (RuntimeException e) {
+                    siblings.cancel();
+                    throw e;
+                  }
+                }));
+      }
+      List<ToolResult> results = new ArrayList<>();
+      for (Future<ToolResult> future : futures) {
+        results.add(await(future));
+      }
+      return results;
+    }
+  }
+
+  private ToolResult call(ActionContext context, ToolRequestPart request) {
+    Tool<?, ?> tool = tool(request.toolRequest().name());
+    return chain.apply(context, new ToolParams(request, tool));
+  }
+
+  Tool<?, ?> tool(String name) {
+    Tool<?, ?> tool = tools.get(name);
+    if (tool == null) {
+      throw BatonException.notFound(
+          "the model called tool \"%s\", which this generate call does not offer", name);
+    }
+    return tool;
+  }
+
+  private static ToolResult await(Future<ToolResult> future) {
+    try {
+      return future.get();
+    } catch (ExecutionException e) {
+      Throwable cause = Objects.requireNonNullElse(e.getCause(), e);
+      throw cause instanceof RuntimeException re ? re : BatonException.from(cause);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw BatonException.from(e);
+    }
+  }
+
+  /**
+   * Answers every tool request of the last model message from a resume: a pending output saved when
+   * a sibling interrupted, a response the caller supplied, or a restart that runs the tool again
+   * with the caller's data.
+   *
+   * @return the revised model message (interrupts marked resolved) and the tool message
+   */
+  List<Message> resume(ActionContext context, Message model, Resume resume) {
+    List<Part> revised = new ArrayList<>();
+    List<Part> responses = new ArrayList<>();
+    for (Part part : model.content()) {
+      if (!(part instanceof ToolRequestPart request)) {
+        revised.add(part);
+        continue;
+      }
+      ToolRequest call = request.toolRequest();
+      ToolResponsePart answer;
+      JsonNode pending =
+          request.metadata() == null ? null : request.metadata().get("pendingOutput");
+      ToolResponsePart respond = find(resume.respond(), call);
+      ToolRequestPart restart = findRestart(resume.restart(), call);
+      if (pending != null) {
+        answer = Part.toolResponse(call.name(), call.ref(), pending);
+      } else if (respond != null) {
+        checkOutput(tool(call.name()), respond.toolResponse());
+        answer = respond;
+      } else if (restart != null) {
+        answer = rerun(context, restart);
+      } else {
+        throw BatonException.invalidArgument(
+            "unresolved tool request \"%s\" (ref: %s): resume it with a response or a restart",
+            call.name(), call.ref());
+      }
+      responses.add(answer);
+      revised.add(resolved(request));
+    }
+    var metadata = Metadata.withFlag(resume.metadata(), "resumed");
+    return List.of(model.withContent(revised), new Message(Role.TOOL, responses, metadata));
+  }
+
+  private ToolResponsePart rerun(ActionContext context, ToolRequestPart restart) {
+    ToolRequest call = restart.toolRequest();
+    // A restart without resume data still tells the tool it is a restart.
+    JsonNode restartMetadata =
+        restart.metadata() != null && Metadata.has(restart.metadata(), "resumed")
+            ? restart.metadata()
+            : Metadata.withFlag(restart.metadata(), "resumed");
+    ActionContext restartContext = context.with(ToolContext.RESTART, restartMetadata);
+    ToolResult result = chain.apply(restartContext, new ToolParams(restart, tool(call.name())));
+    return switch (result) {
+      case ToolResult.Output output ->
+          new ToolResponsePart(
+              new ToolResponse(call.name(), call.ref(), output.output(), output.content()), null);
+      case ToolResult.Interrupt ignored ->
+          throw BatonException.failedPrecondition(
+              "One or more tools triggered an interrupt during a restarted execution.");
+    };
+  }
+
+  private static ToolRequestPart resolved(ToolRequestPart request) {
+    var metadata = request.metadata();
+    if (metadata == null) {
+      return request;
+    }
+    JsonNode interrupt = metadata.get("interrupt");
+    metadata = Metadata.without(Metadata.without(metadata, "interrupt"), "pendingOutput");
+    if (interrupt != null) {
+      metadata = Metadata.with(metadata, "resolvedInterrupt", interrupt);
+    }
+    return request.withMetadata(metadata);
+  }
+
+  private static void checkOutput(Tool<?, ?> tool, ToolResponse response) {
+    JsonNode schema = tool.definition().outputSchema();
+    if (schema != null && response.output() != null) {
+      JsonSchemas.validator(schema)
+          .validate(response.output(), "resume.respond output for tool \"" + tool.name() + "\"");
+    }
+  }
+
+  private static @Nullable ToolResponsePart find(List<ToolResponsePart> parts, ToolRequest call) {
+    for (ToolResponsePart part : parts) {
+      ToolResponse r = part.toolResponse();
+      if (r.name().equals(call.name()) && Objects.equals(r.ref(), call.ref())) {
+        return part;
+      }
+    }
+    return null;
+  }
+
+  private static @Nullable ToolRequestPart findRestart(
+      List<ToolRequestPart> parts, ToolRequest call) {
+    for (ToolRequestPart part : parts) {
+      ToolRequest r = part.toolRequest();
+      if (r.name().equals(call.name()) && Objects.equals(r.ref(), call.ref())) {
+        return part;
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,20 @@
+package dev.baton.ai;
+
+import dev.baton.core.Json;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** A tool as a model sees it: name, description and JSON schemas. */
+public record ToolDefinition(
+    String name,
+    String description,
+    JsonNode inputSchema,
+    @Nullable JsonNode outputSchema,
+    @Nullable ObjectNode metadata) {
+  public ToolDefinition {
+    inputSchema = Json.copy(inputSchema);
+    outputSchema = outputSchema == null ? null : Json.copy(outputSchema);
+    metadata = Metadata.copyOf(metadata);
+  }
+}

@@ -1,9 +1,11 @@
 package dev.baton;
 
+import dev.baton.ai.ExecutablePrompt;
 import dev.baton.ai.Generate;
 import dev.baton.ai.GenerateAction;
 import dev.baton.ai.GenerateOptions;
 import dev.baton.ai.GenerateResponse;
+import dev.baton.ai.InlinePrompt;
 import dev.baton.ai.MiddlewareDescriptor;
 import dev.baton.ai.Model;
 import dev.baton.ai.ModelInfo;
@@ -107,7 +109,7 @@ public final class Baton {
   }
 
   /** Defines a tool over raw JSON with explicit schemas (null means any JSON). */
-  public Tool<JsonNode, JsonNode> defineTool(
+  public Tool<JsonNode, JsonNode> defineJsonTool(
       String name,
       String description,
       @Nullable JsonNode inputSchema,
@@ -115,6 +117,11 @@ public final class Baton {
       Tool.ToolFunction<JsonNode, JsonNode> function) {
     return registry.register(
         Tool.createRaw(name, description, inputSchema, outputSchema, function));
+  }
+
+  /** Registers a prompt at {@code /executable-prompt/<name>}. */
+  public ExecutablePrompt definePrompt(String name, InlinePrompt prompt) {
+    return ExecutablePrompt.define(registry, name, null, prompt);
   }
 
   /** Makes a middleware usable by name with JSON config. */

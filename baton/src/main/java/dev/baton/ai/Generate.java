@@ -151,6 +151,7 @@ public final class Generate {
     }
 
     private void applyResume(List<Message> messages, Resume resume) {
+      ResumeValidation.validate(messages, resume);
       Message last = messages.get(messages.size() - 1);
       if (last.role() != Role.MODEL || last.toolRequests().isEmpty()) {
         throw BatonException.failedPrecondition(

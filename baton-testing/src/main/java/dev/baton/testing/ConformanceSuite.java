@@ -1,0 +1,73 @@
+package dev.baton.testing;
+
+import dev.baton.core.BatonException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Assumptions;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.dataformat.yaml.YAMLMapper;
+
+/**
+ * One of Genkit's cross-language conformance suites, read unchanged from the folder the system
+ * property {@code baton.conformance.dir} names (by default {@code ../shared/conformance}).
+ *
+ * <p>When the folder or file is missing the suite is skipped with a message saying where it was
+ * looked for, unless {@code baton.conformance.required=true} (CI sets it), which makes the absence
+ * a failure.
+ */
+public final class ConformanceSuite {
+  private static final YAMLMapper YAML = YAMLMapper.builder().build();
+
+  private final Path file;
+  private final JsonNode root;
+
+  private ConformanceSuite(Path file, JsonNode root) {
+    this.file = file;
+    this.root = root;
+  }
+
+  /** Loads a suite, skipping (or failing, under CI) when it is absent. */
+  public static ConformanceSuite load(String fileName) {
+    String dir = System.getProperty("baton.conformance.dir", "../shared/conformance");
+    Path file = Path.of(dir).resolve(fileName).toAbsolutePath().normalize();
+    if (!Files.isRegularFile(file)) {
+      String message =
+          "Genkit conformance suite "
+              + fileName
+              + " not found at "
+              + file
+              + "; set -Dbaton.conformance.dir to the folder holding Genkit's tests/specs";
+      if (Boolean.getBoolean("baton.conformance.required")) {
+        throw new AssertionError(message);
+      }
+      Assumptions.abort(message);
+    }
+    try {
+      return new ConformanceSuite(file, YAML.readTree(file.toFile()));
+    } catch (RuntimeException e) {
+      throw new AssertionError("cannot read conformance suite " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  public Path file() {
+    return file;
+  }
+
+  /** The suite's test cases, in file order. */
+  public List<JsonNode> tests() {
+    List<JsonNode> tests = new ArrayList<>();
+    root.path("tests").forEach(tests::add);
+    if (tests.isEmpty()) {
+      throw new BatonException(
+          dev.baton.core.Status.FAILED_PRECONDITION, "conformance suite " + file + " has no tests");
+    }
+    return tests;
+  }
+
+  /** The whole document. */
+  public JsonNode root() {
+    return root;
+  }
+}

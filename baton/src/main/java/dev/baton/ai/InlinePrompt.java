@@ -1,0 +1,290 @@
+package dev.baton.ai;
+
+import dev.baton.core.Json;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A prompt defined in code: model, config, system instructions, messages, tools, middleware, turn
+ * limit and output. An agent defined from one renders it on every turn.
+ *
+ * <p>Where the conversation history goes when the prompt renders:
+ *
+ * <ul>
+ *   <li>with no messages option, between the system message and the {@code prompt} user message;
+ *   <li>with {@link Builder#messagesTemplate}, where the template holds {@link #HISTORY}, or else
+ *       before the template's last user message;
+ *   <li>with {@link Builder#messages(MessagesFunction)}, wherever the function puts {@link
+ *       PromptContext#history()}, which is how a prompt trims history;
+ *   <li>with static {@link Builder#messages(List)}, nowhere: static messages take over the
+ *       conversation.
+ * </ul>
+ *
+ * <p>Strings (system, prompt, template text) may use {@code {{field}}} for input fields. Immutable
+ * and thread-safe.
+ */
+public final class InlinePrompt {
+  /** Marks where a messages template places the history. */
+  public static final Message HISTORY =
+      new Message(
+          Role.USER, List.of(), (ObjectNode) Json.object().put("_batonHistoryMarker", true));
+
+  /** Renders the system instructions. */
+  @FunctionalInterface
+  public interface SystemFunction {
+    String render(PromptContext context);
+  }
+
+  /** Renders the messages, given the history. */
+  @FunctionalInterface
+  public interface MessagesFunction {
+    List<Message> render(PromptContext context);
+  }
+
+  private enum MessagesMode {
+    NONE,
+    STATIC,
+    TEMPLATE,
+    FUNCTION
+  }
+
+  private final @Nullable ModelRef model;
+  private final @Nullable JsonNode config;
+  private final @Nullable SystemFunction system;
+  private final MessagesMode messagesMode;
+  private final List<Message> messages;
+  private final @Nullable MessagesFunction messagesFunction;
+  private final @Nullable SystemFunction prompt;
+  private final List<Tool<?, ?>> tools;
+  private final List<String> toolNames;
+  private final List<Middleware> use;
+  private final @Nullable Integer maxTurns;
+  private final @Nullable OutputOptions output;
+  private final @Nullable ToolChoice toolChoice;
+
+  private InlinePrompt(Builder b) {
+    this.model = b.model;
+    this.config = b.config;
+    this.system = b.system;
+    this.messagesMode = b.messagesMode;
+    this.messages = List.copyOf(b.messages);
+    this.messagesFunction = b.messagesFunction;
+    this.prompt = b.prompt;
+    this.tools = List.copyOf(b.tools);
+    this.toolNames = List.copyOf(b.toolNames);
+    this.use = List.copyOf(b.use);
+    this.maxTurns = b.maxTurns;
+    this.output = b.output;
+    this.toolChoice = b.toolChoice;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public @Nullable ModelRef model() {
+    return model;
+  }
+
+  public List<Middleware> use() {
+    return use;
+  }
+
+  /**
+   * Renders the prompt into generate options: the messages with the history placed, and every other
+   * option as configured. Streaming and resume are the caller's to add.
+   */
+  public GenerateOptions.Builder render(PromptContext context) {
+    List<Message> rendered = new ArrayList<>();
+    if (system != null) {
+      rendered.add(Message.system(system.render(context)));
+    }
+    switch (messagesMode) {
+      case NONE -> rendered.addAll(context.history());
+      case STATIC -> rendered.addAll(templated(messages, context));
+      case TEMPLATE ->
+          rendered.addAll(placeHistory(templated(messages, context), context.history()));
+      case FUNCTION -> rendered.addAll(Objects.requireNonNull(messagesFunction).render(context));
+    }
+    if (prompt != null) {
+      rendered.add(Message.user(prompt.render(context)));
+    }
+    return GenerateOptions.builder()
+        .model(model)
+        .config(config)
+        .messages(rendered)
+        .tools(tools)
+        .toolNames(toolNames)
+        .use(use)
+        .maxTurns(maxTurns)
+        .output(output)
+        .toolChoice(toolChoice);
+  }
+
+  private static List<Message> templated(List<Message> template, PromptContext context) {
+    List<Message> result = new ArrayList<>();
+    for (Message message : template) {
+      if (message == HISTORY) {
+        result.add(message);
+        continue;
+      }
+      List<Part> parts = new ArrayList<>();
+      for (Part part : message.content()) {
+        parts.add(
+            part instanceof TextPart text
+                ? new TextPart(PromptTemplate.render(text.text(), context.input()), text.metadata())
+                : part);
+      }
+      result.add(message.withContent(parts));
+    }
+    return result;
+  }
+
+  private static List<Message> placeHistory(List<Message> template, List<Message> history) {
+    List<Message> result = new ArrayList<>();
+    boolean placed = false;
+    for (Message message : template) {
+      if (message == HISTORY) {
+        result.addAll(history);
+        placed = true;
+      } else {
+        result.add(message);
+      }
+    }
+    if (!placed) {
+      int lastUser = -1;
+      for (int i = result.size() - 1; i >= 0; i--) {
+        if (result.get(i).role() == Role.USER) {
+          lastUser = i;
+          break;
+        }
+      }
+      result.addAll(lastUser < 0 ? result.size() : lastUser, history);
+    }
+    return result;
+  }
+
+  /** Collects a prompt. Not thread-safe. */
+  public static final class Builder {
+    private @Nullable ModelRef model;
+    private @Nullable JsonNode config;
+    private @Nullable SystemFunction system;
+    private MessagesMode messagesMode = MessagesMode.NONE;
+    private final List<Message> messages = new ArrayList<>();
+    private @Nullable MessagesFunction messagesFunction;
+    private @Nullable SystemFunction prompt;
+    private final List<Tool<?, ?>> tools = new ArrayList<>();
+    private final List<String> toolNames = new ArrayList<>();
+    private final List<Middleware> use = new ArrayList<>();
+    private @Nullable Integer maxTurns;
+    private @Nullable OutputOptions output;
+    private @Nullable ToolChoice toolChoice;
+
+    private Builder() {}
+
+    public Builder model(String name) {
+      this.model = ModelRef.of(name);
+      return this;
+    }
+
+    public Builder model(ModelRef model) {
+      this.model = model;
+      return this;
+    }
+
+    /** Provider config from any JSON-mappable value. */
+    public Builder config(Object config) {
+      this.config = Json.toTree(config);
+      return this;
+    }
+
+    /** Fixed system instructions; {@code {{field}}} reads the input. */
+    public Builder system(String system) {
+      this.system = ctx -> PromptTemplate.render(system, ctx.input());
+      return this;
+    }
+
+    /** System instructions rendered on every call, for example from the session's state. */
+    public Builder system(SystemFunction system) {
+      this.system = system;
+      return this;
+    }
+
+    /** Static messages, which take over the conversation: the history is not placed. */
+    public Builder messages(List<Message> messages) {
+      return setMessages(MessagesMode.STATIC, messages, null);
+    }
+
+    /**
+     * A template: the history goes where it holds {@link #HISTORY}, else before its last user
+     * message.
+     */
+    public Builder messagesTemplate(List<Message> template) {
+      return setMessages(MessagesMode.TEMPLATE, template, null);
+    }
+
+    /** Messages rendered from the context, which carries the history to place or trim. */
+    public Builder messages(MessagesFunction messages) {
+      return setMessages(MessagesMode.FUNCTION, List.of(), messages);
+    }
+
+    private Builder setMessages(
+        MessagesMode mode, List<Message> messages, @Nullable MessagesFunction function) {
+      this.messagesMode = mode;
+      this.messages.clear();
+      this.messages.addAll(messages);
+      this.messagesFunction = function;
+      return this;
+    }
+
+    /** A user message appended after the messages; {@code {{field}}} reads the input. */
+    public Builder prompt(String prompt) {
+      this.prompt = ctx -> PromptTemplate.render(prompt, ctx.input());
+      return this;
+    }
+
+    public Builder prompt(SystemFunction prompt) {
+      this.prompt = prompt;
+      return this;
+    }
+
+    public Builder tools(Tool<?, ?>... tools) {
+      this.tools.addAll(List.of(tools));
+      return this;
+    }
+
+    public Builder toolNames(String... names) {
+      this.toolNames.addAll(List.of(names));
+      return this;
+    }
+
+    /** Middleware for every generate call of this prompt, outermost first. */
+    public Builder use(Middleware... middleware) {
+      this.use.addAll(List.of(middleware));
+      return this;
+    }
+
+    public Builder maxTurns(int maxTurns) {
+      this.maxTurns = maxTurns;
+      return this;
+    }
+
+    public Builder output(OutputOptions output) {
+      this.output = output;
+      return this;
+    }
+
+    public Builder toolChoice(ToolChoice toolChoice) {
+      this.toolChoice = toolChoice;
+      return this;
+    }
+
+    public InlinePrompt build() {
+      return new InlinePrompt(this);
+    }
+  }
+}

@@ -1,0 +1,24 @@
+package dev.baton.ai;
+
+import dev.baton.core.ActionContext;
+import dev.baton.core.Json;
+import java.util.List;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * What a prompt's functions see while it renders.
+ *
+ * @param context the action context (inside an agent it carries the session)
+ * @param input the prompt's input as JSON ({@code null} node when there is none)
+ * @param history the conversation so far, to place or trim; empty outside an agent
+ */
+public record PromptContext(ActionContext context, JsonNode input, List<Message> history) {
+  public PromptContext {
+    history = List.copyOf(history);
+  }
+
+  /** The input converted to a Java type. */
+  public <T> T input(Class<T> type) {
+    return Json.convert(input, type);
+  }
+}

@@ -1,0 +1,51 @@
+package dev.baton.middleware;
+
+import dev.baton.ai.MiddlewareDescriptor;
+import dev.baton.core.Plugin;
+import dev.baton.core.Registry;
+import java.util.List;
+
+/**
+ * The stable middleware as a plugin named {@code genkit-middleware}: registers {@code
+ * genkit-middleware/retry}, {@code genkit-middleware/fallback} and {@code
+ * genkit-middleware/toolApproval} so they can be used by name with JSON config. Using them as
+ * objects needs no plugin.
+ */
+public final class StableMiddleware implements Plugin {
+  public static final String NAME = "genkit-middleware";
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public void init(Registry registry) {
+    for (MiddlewareDescriptor descriptor : descriptors()) {
+      descriptor.register(registry);
+    }
+  }
+
+  /** The descriptors this plugin registers. */
+  public static List<MiddlewareDescriptor> descriptors() {
+    return List.of(
+        MiddlewareDescriptor.of(
+            NAME + "/retry",
+            "Retry failed model calls with exponential backoff and jitter",
+            Retry.class,
+            new Retry(),
+            config -> config),
+        MiddlewareDescriptor.of(
+            NAME + "/fallback",
+            "Try the next model when a model call fails",
+            Fallback.class,
+            new Fallback(List.of(), Fallback.DEFAULT_STATUSES),
+            config -> config),
+        MiddlewareDescriptor.of(
+            NAME + "/toolApproval",
+            "Interrupt tool calls outside an allow list for approval",
+            ToolApproval.class,
+            new ToolApproval(List.of()),
+            config -> config));
+  }
+}

@@ -54,6 +54,27 @@ public final class Tracing {
       @Nullable String subtype,
       Supplier<@Nullable Object> input,
       Function<ActionContext, T> body) {
+    OpenSpan span = open(parent, name, genkitType, subtype, input);
+    try {
+      T result = body.apply(span.context());
+      span.succeed(result);
+      return result;
+    } catch (RuntimeException | Error e) {
+      span.fail(e);
+      throw e;
+    }
+  }
+
+  /**
+   * Opens a span for work that outlives one method call, such as an agent invocation that streams
+   * over a connection. End it with {@link OpenSpan#succeed} or {@link OpenSpan#fail}.
+   */
+  public OpenSpan open(
+      ActionContext parent,
+      String name,
+      String genkitType,
+      @Nullable String subtype,
+      Supplier<@Nullable Object> input) {
     TraceSpan parentSpan = parent.span();
     String segment =
         "{" + name + ",t:" + genkitType + (subtype == null ? "" : ",s:" + subtype) + "}";
@@ -72,24 +93,57 @@ public final class Tracing {
       }
       span.setAttribute("genkit:input", toJson(input.get()));
     }
-    try {
-      T result = body.apply(parent.withSpan(traceSpan));
-      if (span.isRecording()) {
-        Object output = traceSpan.outputOverridden() ? traceSpan.outputOverride() : result;
-        span.setAttribute("genkit:output", toJson(output));
-        span.setAttribute("genkit:state", "success");
+    return new OpenSpan(traceSpan, parent.withSpan(traceSpan));
+  }
+
+  /** A span opened by {@link #open}; ending it twice has no further effect. */
+  public static final class OpenSpan {
+    private final TraceSpan span;
+    private final ActionContext context;
+    private final java.util.concurrent.atomic.AtomicBoolean ended =
+        new java.util.concurrent.atomic.AtomicBoolean();
+
+    private OpenSpan(TraceSpan span, ActionContext context) {
+      this.span = span;
+      this.context = context;
+    }
+
+    /** The context carrying this span, for the work inside it. */
+    public ActionContext context() {
+      return context;
+    }
+
+    public TraceSpan span() {
+      return span;
+    }
+
+    /** Ends the span as a success, recording the output (unless the work replaced it). */
+    public void succeed(@Nullable Object output) {
+      if (!ended.compareAndSet(false, true)) {
+        return;
       }
-      return result;
-    } catch (RuntimeException | Error e) {
-      if (span.isRecording()) {
-        span.setAttribute("genkit:state", "error");
-        span.setAttribute("genkit:isFailureSource", true);
-        span.setStatus(StatusCode.ERROR, String.valueOf(e.getMessage()));
-        span.recordException(e);
+      Span otel = span.otelSpan();
+      if (otel.isRecording()) {
+        Object recorded = span.outputOverridden() ? span.outputOverride() : output;
+        otel.setAttribute("genkit:output", toJson(recorded));
+        otel.setAttribute("genkit:state", "success");
       }
-      throw e;
-    } finally {
-      span.end();
+      otel.end();
+    }
+
+    /** Ends the span as a failure. */
+    public void fail(Throwable error) {
+      if (!ended.compareAndSet(false, true)) {
+        return;
+      }
+      Span otel = span.otelSpan();
+      if (otel.isRecording()) {
+        otel.setAttribute("genkit:state", "error");
+        otel.setAttribute("genkit:isFailureSource", true);
+        otel.setStatus(StatusCode.ERROR, String.valueOf(error.getMessage()));
+        otel.recordException(error);
+      }
+      otel.end();
     }
   }
 

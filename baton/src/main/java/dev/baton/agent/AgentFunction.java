@@ -1,0 +1,20 @@
+package dev.baton.agent;
+
+/**
+ * The body of a custom agent: it drives its turns through {@link AgentRunner#run} and returns what
+ * the invocation reports.
+ *
+ * <pre>{@code
+ * AgentFunction echo = runner -> {
+ *   runner.run((ctx, input) -> {
+ *     runner.session().addMessage(Message.model("echo: " + input.message().text()));
+ *     return TurnResult.STOP;
+ *   });
+ *   return runner.result();
+ * };
+ * }</pre>
+ */
+@FunctionalInterface
+public interface AgentFunction {
+  AgentResult apply(AgentRunner runner);
+}

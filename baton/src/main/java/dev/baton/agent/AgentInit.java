@@ -1,0 +1,75 @@
+package dev.baton.agent;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.baton.core.BatonException;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Where an invocation's session comes from, sent once per invocation.
+ *
+ * <ul>
+ *   <li>nothing: a fresh session;
+ *   <li>{@code state}: a client-managed agent's session, as the client kept it;
+ *   <li>{@code snapshotId}: a server-managed agent resumes that snapshot ({@code sessionId} may
+ *       accompany it as an ownership check);
+ *   <li>{@code sessionId} alone: a server-managed agent resumes the session's latest snapshot, or
+ *       starts a session under that ID when it has none.
+ * </ul>
+ *
+ * <p>{@code continue} is Baton's extension for task continuation: it lets a snapshot that failed or
+ * was aborted be resumed, from the progress it saved. Genkit servers reject it as an unknown field.
+ */
+public record AgentInit(
+    @Nullable String sessionId,
+    @Nullable String snapshotId,
+    @Nullable SessionState state,
+    @JsonProperty("continue") @Nullable Boolean continuation) {
+
+  private static final Set<String> FIELDS = Set.of("sessionId", "snapshotId", "state", "continue");
+
+  /** A fresh session. */
+  public static final AgentInit NEW = new AgentInit(null, null, null, null);
+
+  public static AgentInit ofSnapshot(String snapshotId) {
+    return new AgentInit(null, snapshotId, null, null);
+  }
+
+  public static AgentInit ofSession(String sessionId) {
+    return new AgentInit(sessionId, null, null, null);
+  }
+
+  public static AgentInit ofState(SessionState state) {
+    return new AgentInit(null, null, state, null);
+  }
+
+  /** Continues from a snapshot even when it failed or was aborted. */
+  public static AgentInit continueFrom(String snapshotId) {
+    return new AgentInit(null, snapshotId, null, true);
+  }
+
+  /** Whether failed and aborted snapshots may be resumed. */
+  public boolean isContinuation() {
+    return Boolean.TRUE.equals(continuation);
+  }
+
+  /**
+   * Reads an init from JSON, rejecting fields it does not have, as Genkit does: {@code {}} is a
+   * fresh session, {@code {"bogus": true}} is {@code INVALID_ARGUMENT}.
+   */
+  public static AgentInit fromJson(@Nullable JsonNode json) {
+    if (json == null || json.isNull() || json.isMissingNode()) {
+      return NEW;
+    }
+    if (!json.isObject()) {
+      throw BatonException.invalidArgument("init must be a JSON object");
+    }
+    for (String field : json.propertyNames()) {
+      if (!FIELDS.contains(field)) {
+        throw BatonException.invalidArgument("init has an unknown field \"%s\"", field);
+      }
+    }
+    return dev.baton.core.Json.convert(json, AgentInit.class);
+  }
+}

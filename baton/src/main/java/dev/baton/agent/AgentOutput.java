@@ -1,0 +1,41 @@
+package dev.baton.agent;
+
+import dev.baton.ai.Message;
+import dev.baton.core.ErrorInfo;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The result of one invocation.
+ *
+ * @param sessionId the session's ID
+ * @param snapshotId where to resume: the last turn-end snapshot, the pending row of a detached run,
+ *     or (on failure) the last good snapshot; absent for a client-managed agent
+ * @param finishReason why the invocation ended
+ * @param message the last message; absent on failure
+ * @param artifacts the session's artifacts; absent on failure
+ * @param state the session, for a client-managed agent only (on failure, the last good state)
+ * @param error what went wrong, on a failed invocation
+ */
+public record AgentOutput(
+    @Nullable String sessionId,
+    @Nullable String snapshotId,
+    @Nullable AgentFinishReason finishReason,
+    @Nullable Message message,
+    @Nullable List<Artifact> artifacts,
+    @Nullable SessionState state,
+    @Nullable ErrorInfo error) {
+
+  public AgentOutput {
+    artifacts = artifacts == null ? null : List.copyOf(artifacts);
+  }
+
+  /** The text of the last message, or "". */
+  public String text() {
+    return message == null ? "" : message.text();
+  }
+
+  public boolean isFailed() {
+    return finishReason == AgentFinishReason.FAILED;
+  }
+}

@@ -1,0 +1,17 @@
+package dev.baton.agent;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * An agent by name (resolved as {@code /agent/<name>}), with an optional description that, when
+ * set, overrides the agent's own wherever the reference is used.
+ */
+public record AgentRef(String name, @Nullable String description) {
+  public static AgentRef of(String name) {
+    return new AgentRef(name, null);
+  }
+
+  public AgentRef withDescription(@Nullable String description) {
+    return new AgentRef(name, description);
+  }
+}

@@ -1,0 +1,64 @@
+package dev.baton.agent;
+
+import dev.baton.core.BatonException;
+import dev.baton.core.Json;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Streams a session's changes to its client: each artifact added, and each custom-state change as a
+ * JSON patch. The first patch of a turn replaces the whole document at {@code ""}, re-basing the
+ * client; later ones are diffs against the last value sent, and an empty diff sends nothing. The
+ * client sees the state through the agent's state transform, if it has one; a transform that fails
+ * fails the invocation closed.
+ */
+final class CustomPatcher implements Session.Listener {
+  private final Session session;
+  private final ChunkRouter router;
+  private final AgentOptions.@Nullable StateTransform transform;
+  private @Nullable JsonNode lastSent;
+  private boolean turnStart = true;
+
+  CustomPatcher(
+      Session session, ChunkRouter router, AgentOptions.@Nullable StateTransform transform) {
+    this.session = session;
+    this.router = router;
+    this.transform = transform;
+  }
+
+  synchronized void startTurn() {
+    turnStart = true;
+  }
+
+  @Override
+  public void customChanged(@Nullable JsonNode custom) {
+    JsonNode clientView;
+    try {
+      clientView = transform == null ? custom : transform.apply(session.state()).custom();
+    } catch (RuntimeException e) {
+      router.failClosed(BatonException.from(e));
+      return;
+    }
+    JsonNode value = clientView == null ? Json.nodes().nullNode() : clientView;
+    // Diffing and sending under one lock keeps patches in mutation order.
+    synchronized (this) {
+      List<JsonPatchOperation> patch;
+      if (turnStart || lastSent == null) {
+        patch = List.of(JsonPatchOperation.replace("", value));
+        turnStart = false;
+      } else {
+        patch = JsonPatch.diff(lastSent, value);
+      }
+      lastSent = value;
+      if (!patch.isEmpty()) {
+        router.send(AgentStreamChunk.of(patch));
+      }
+    }
+  }
+
+  @Override
+  public void artifactAdded(Artifact artifact) {
+    router.send(AgentStreamChunk.of(artifact));
+  }
+}

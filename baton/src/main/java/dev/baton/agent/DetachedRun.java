@@ -1,0 +1,175 @@
+package dev.baton.agent;
+
+import dev.baton.core.ActionContext;
+import dev.baton.core.BatonException;
+import dev.baton.core.Cancellation;
+import dev.baton.core.ErrorInfo;
+import dev.baton.core.Status;
+import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The background half of a detached invocation: it heartbeats the pending row, watches it for an
+ * abort (which cancels the work), and when the work ends finalises the row in place.
+ *
+ * <p>Finalising is one atomic write. A row still pending becomes {@code completed} (finish reason:
+ * the function's override, else the last turn's) or {@code failed} with the error, carrying the
+ * cumulative session state. A row that was aborted meanwhile stays aborted, since the abort wins,
+ * but receives the progress the work made, so the task can be continued; its finish reason becomes
+ * {@code aborted}, which is how readers tell a settled abort from one still saving.
+ */
+final class DetachedRun {
+  private static final Logger log = LoggerFactory.getLogger(DetachedRun.class);
+
+  private final Agent agent;
+  private final SessionStore store;
+  private final ActionContext storeContext;
+  private final SessionSnapshot pending;
+  private final Session session;
+  private final Cancellation work;
+  private final CompletableFuture<AgentResult> done;
+  private final Supplier<@Nullable AgentFinishReason> lastTurnReason;
+
+  DetachedRun(
+      Agent agent,
+      SessionStore store,
+      ActionContext storeContext,
+      SessionSnapshot pending,
+      Session session,
+      Cancellation work,
+      CompletableFuture<AgentResult> done,
+      Supplier<@Nullable AgentFinishReason> lastTurnReason) {
+    this.agent = agent;
+    this.store = store;
+    this.storeContext = storeContext;
+    this.pending = pending;
+    this.session = session;
+    this.work = work;
+    this.done = done;
+    this.lastTurnReason = lastTurnReason;
+  }
+
+  void start() {
+    String id = pending.snapshotId();
+    long interval = agent.options().heartbeatInterval().toMillis();
+    ScheduledFuture<?> heartbeat =
+        agent
+            .heartbeats()
+            .scheduleAtFixedRate(this::beat, interval, interval, TimeUnit.MILLISECONDS);
+    StatusSubscription subscription =
+        ((SnapshotSubscriber) store).onSnapshotStatusChange(storeContext, id);
+    Thread.ofVirtual().name("baton-abort-watch-" + id).start(() -> watch(subscription, heartbeat));
+    Thread.ofVirtual()
+        .name("baton-finalize-" + id)
+        .start(
+            () -> {
+              AgentResult result = null;
+              Throwable failure = null;
+              try {
+                result = done.join();
+              } catch (RuntimeException e) {
+                failure = e.getCause() != null ? e.getCause() : e;
+              }
+              subscription.close();
+              heartbeat.cancel(false);
+              finalizeRow(result, failure);
+            });
+  }
+
+  private void beat() {
+    try {
+      Snapshots.heartbeat(storeContext, store, pending.snapshotId(), Instant.now());
+    } catch (RuntimeException e) {
+      // A worker whose heartbeats keep failing goes stale and reads as expired; that is the signal.
+      log.warn("agent {}: heartbeat of {} failed", agent.name(), pending.snapshotId(), e);
+    }
+  }
+
+  /** Cancels the work when the pending row is aborted, possibly by another process. */
+  private void watch(StatusSubscription subscription, ScheduledFuture<?> heartbeat) {
+    try {
+      SnapshotStatus status;
+      while ((status = subscription.take()) != null) {
+        if (status == SnapshotStatus.ABORTED) {
+          heartbeat.cancel(false);
+          work.cancel(BatonException.of(Status.ABORTED, "the task was aborted"));
+          return;
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void finalizeRow(@Nullable AgentResult result, @Nullable Throwable failure) {
+    BatonException error = failure == null ? null : Invocation.asError(failure);
+    try {
+      store.saveSnapshot(
+          storeContext, pending.snapshotId(), existing -> finalRow(existing, result, error));
+    } catch (RuntimeException e) {
+      log.error("agent {}: finalising {} failed", agent.name(), pending.snapshotId(), e);
+    }
+  }
+
+  /** The error to record on an aborted row: the abort's own cancellation is not worth keeping. */
+  private static @Nullable ErrorInfo ownError(@Nullable BatonException error) {
+    if (error == null || error.status() == Status.ABORTED || error.status() == Status.CANCELLED) {
+      return null;
+    }
+    return error.toErrorInfo();
+  }
+
+  private @Nullable SessionSnapshot finalRow(
+      @Nullable SessionSnapshot existing,
+      @Nullable AgentResult result,
+      @Nullable BatonException error) {
+    if (existing == null) {
+      return null;
+    }
+    Instant now = Instant.now();
+    SessionState state = session.state();
+    SnapshotStatus status = existing.statusOrCompleted();
+    if (status == SnapshotStatus.ABORTED) {
+      if (existing.finishReason() == AgentFinishReason.ABORTED) {
+        return null;
+      }
+      return existing
+          .withFinishReason(AgentFinishReason.ABORTED)
+          .withUpdatedAt(now)
+          .withHeartbeatAt(null)
+          .withState(state)
+          .withError(ownError(error));
+    }
+    if (status != SnapshotStatus.PENDING) {
+      return null;
+    }
+    SessionSnapshot base =
+        new SessionSnapshot(
+            existing.snapshotId(),
+            existing.sessionId(),
+            existing.parentId(),
+            existing.createdAt(),
+            now,
+            null,
+            SnapshotStatus.COMPLETED,
+            null,
+            null,
+            state);
+    if (error != null) {
+      return base.withStatus(SnapshotStatus.FAILED)
+          .withFinishReason(AgentFinishReason.FAILED)
+          .withError(error.toErrorInfo());
+    }
+    AgentFinishReason reason =
+        result != null && result.finishReason() != null
+            ? result.finishReason()
+            : lastTurnReason.get();
+    return base.withFinishReason(reason);
+  }
+}

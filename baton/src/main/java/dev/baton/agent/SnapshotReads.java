@@ -1,0 +1,149 @@
+package dev.baton.agent;
+
+import dev.baton.agent.CompanionRequests.GetSnapshotRequest;
+import dev.baton.core.ActionContext;
+import dev.baton.core.BatonException;
+import dev.baton.core.Status;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reading an agent's snapshots the way clients see them: shaped (an absent status reads {@code
+ * completed}, a stale pending row {@code expired}), passed through the agent's state transform,
+ * stamped with the row's session ID. Reads never write.
+ */
+final class SnapshotReads {
+  private static final Logger log = LoggerFactory.getLogger(SnapshotReads.class);
+  private static final Set<Status> DEAD_ENDS =
+      Set.of(Status.NOT_FOUND, Status.INVALID_ARGUMENT, Status.FAILED_PRECONDITION);
+  private static final int TRANSIENT_FAILURES_TOLERATED = 3;
+
+  private final String agent;
+  private final SessionStore store;
+  private final AgentOptions options;
+
+  SnapshotReads(String agent, SessionStore store, AgentOptions options) {
+    this.agent = agent;
+    this.store = store;
+    this.options = options;
+  }
+
+  /** The getSnapshot companion: by ID (the session ID, if given, must match) or by session. */
+  SessionSnapshot get(ActionContext context, GetSnapshotRequest request) {
+    String snapshotId = emptyToNull(request.snapshotId());
+    String sessionId = emptyToNull(request.sessionId());
+    if (snapshotId == null && sessionId == null) {
+      throw BatonException.invalidArgument("getSnapshot: snapshotId or sessionId is required");
+    }
+    if (snapshotId == null) {
+      SessionSnapshot latest = store.getLatestSnapshot(context, Objects.requireNonNull(sessionId));
+      if (latest == null) {
+        throw BatonException.notFound(
+            "getSnapshot: no snapshot found for session \"%s\"", sessionId);
+      }
+      return shape(latest);
+    }
+    SessionSnapshot row = store.getSnapshot(context, snapshotId);
+    if (row == null) {
+      throw BatonException.notFound("getSnapshot: snapshot \"%s\" not found", snapshotId);
+    }
+    if (sessionId != null && !sessionId.equals(row.sessionId())) {
+      throw BatonException.invalidArgument(
+          "getSnapshot: snapshot \"%s\" does not belong to session \"%s\"", snapshotId, sessionId);
+    }
+    return shape(row);
+  }
+
+  /**
+   * The waitForSnapshot companion: returns once the snapshot is terminal (completed, failed,
+   * aborted or expired; none of those is an error). Store notifications only trigger a re-read; the
+   * wait also re-reads every heartbeat interval while subscribed, so an expired worker ends it, and
+   * every poll interval without a subscription. Up to three transient read failures in a row are
+   * tolerated; NOT_FOUND, INVALID_ARGUMENT and FAILED_PRECONDITION end the wait at once.
+   *
+   * @throws BatonException {@code CANCELLED} when the caller's context is cancelled
+   */
+  SessionSnapshot waitFor(ActionContext context, GetSnapshotRequest request) {
+    if (emptyToNull(request.snapshotId()) == null) {
+      throw BatonException.invalidArgument("waitForSnapshot: snapshotId is required");
+    }
+    SessionSnapshot row = get(context, request);
+    if (row.statusOrCompleted().isTerminal()) {
+      return row;
+    }
+    StatusSubscription subscription =
+        store instanceof SnapshotSubscriber subscriber
+            ? subscriber.onSnapshotStatusChange(context, row.snapshotId())
+            : StatusSubscription.ended();
+    try (subscription) {
+      int failures = 0;
+      Instant lastProgressLog = Instant.now();
+      while (true) {
+        awaitChange(context, subscription);
+        try {
+          row = get(context, request);
+          failures = 0;
+        } catch (BatonException e) {
+          if (DEAD_ENDS.contains(e.status()) || ++failures > TRANSIENT_FAILURES_TOLERATED) {
+            throw e;
+          }
+          log.debug(
+              "waitForSnapshot: transient read failure {}/{}",
+              failures,
+              TRANSIENT_FAILURES_TOLERATED,
+              e);
+          continue;
+        }
+        if (row.statusOrCompleted().isTerminal()) {
+          return row;
+        }
+        if (Duration.between(lastProgressLog, Instant.now()).compareTo(Duration.ofSeconds(30))
+            > 0) {
+          log.info("agent {}: still waiting for snapshot {}", agent, row.snapshotId());
+          lastProgressLog = Instant.now();
+        }
+      }
+    }
+  }
+
+  private void awaitChange(ActionContext context, StatusSubscription subscription) {
+    context.cancellation().throwIfCancelled();
+    try {
+      if (!subscription.isEnded()) {
+        subscription.poll(options.heartbeatInterval());
+      } else {
+        CountDownLatch cancelled = new CountDownLatch(1);
+        try (var registration = context.cancellation().onCancel(cancelled::countDown)) {
+          cancelled.await(options.waitPollInterval().toMillis(), TimeUnit.MILLISECONDS);
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw BatonException.from(e);
+    }
+    context.cancellation().throwIfCancelled();
+  }
+
+  /** Shapes a row for a client; a failing state transform fails the read with its status. */
+  SessionSnapshot shape(SessionSnapshot row) {
+    SessionSnapshot shaped = row.shaped(Instant.now(), options.heartbeatTimeout());
+    SessionState state = shaped.state();
+    if (state == null) {
+      return shaped;
+    }
+    AgentOptions.StateTransform transform = options.stateTransform();
+    SessionState view = transform == null ? state : transform.apply(state);
+    return shaped.withState(view.withSessionId(row.sessionId()));
+  }
+
+  private static @Nullable String emptyToNull(@Nullable String value) {
+    return value == null || value.isEmpty() ? null : value;
+  }
+}

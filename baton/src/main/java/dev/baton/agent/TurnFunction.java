@@ -1,0 +1,18 @@
+package dev.baton.agent;
+
+import dev.baton.core.ActionContext;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One turn of an agent: handles one input. The input's message is already in the session's history
+ * when it runs.
+ */
+@FunctionalInterface
+public interface TurnFunction {
+  /**
+   * @param context the turn's context: it carries the {@link Session}, the {@link TurnContext} and
+   *     the invocation's cancellation
+   * @return the turn's finish reason, or null to report none
+   */
+  @Nullable TurnResult apply(ActionContext context, AgentInput input);
+}

@@ -55,7 +55,7 @@ final class HttpErrors {
       retryAfter = retryDelay(error);
     }
     if (retryAfter != null) {
-      details.put("retryAfterSeconds", retryAfter);
+      details.put("retryAfterSeconds", (int) Math.min(Integer.MAX_VALUE, retryAfter));
     }
     if (error != null && error.isObject()) {
       details.set("providerError", error);

@@ -1,0 +1,266 @@
+package dev.baton.plugins.googleai;
+
+import dev.baton.ai.CustomPart;
+import dev.baton.ai.DataPart;
+import dev.baton.ai.Media;
+import dev.baton.ai.MediaPart;
+import dev.baton.ai.Message;
+import dev.baton.ai.ModelRequest;
+import dev.baton.ai.OutputConfig;
+import dev.baton.ai.Part;
+import dev.baton.ai.ReasoningPart;
+import dev.baton.ai.Role;
+import dev.baton.ai.TextPart;
+import dev.baton.ai.ToolChoice;
+import dev.baton.ai.ToolDefinition;
+import dev.baton.ai.ToolRequest;
+import dev.baton.ai.ToolRequestPart;
+import dev.baton.ai.ToolResponse;
+import dev.baton.ai.ToolResponsePart;
+import dev.baton.core.BatonException;
+import dev.baton.core.Json;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Builds the JSON body of a Gemini API {@code generateContent} request from a {@link ModelRequest}.
+ *
+ * <ul>
+ *   <li>System messages become {@code systemInstruction}, their text parts in order; user messages
+ *       become {@code user} contents, model messages {@code model} contents, and tool messages
+ *       {@code user} contents holding {@code functionResponse} parts.
+ *   <li>Text is {@code text}; reasoning is {@code text} with {@code thought: true}; media with a
+ *       {@code data:} URL is {@code inlineData}, any other URL {@code fileData}; data parts are
+ *       sent as their JSON text; custom parts are sent as they are (e.g. {@code executableCode}).
+ *   <li>A tool request is {@code functionCall {name, args, id}} and a tool response {@code
+ *       functionResponse {name, id, response: {"output": <output>}}}; the id is the part's {@code
+ *       ref} and is left out when there is none. Gemini reads the {@code output} key as the
+ *       function's result, so a non-object result needs no special case.
+ *   <li>A part's {@code metadata.thoughtSignature} goes back as the part's {@code
+ *       thoughtSignature}, unchanged: Gemini rejects a function-call history without it.
+ *   <li>Tools become one {@code functionDeclarations} list with the input schema in {@code
+ *       parametersJsonSchema} (full JSON Schema, not the OpenAPI subset of {@code parameters}); a
+ *       tool that accepts anything gets no schema. The tool choice becomes {@code
+ *       toolConfig.functionCallingConfig.mode} ({@code AUTO}, {@code ANY}, {@code NONE}).
+ *   <li>Config keys go into {@code generationConfig} under their own names ({@code temperature},
+ *       {@code maxOutputTokens}, {@code topP}, {@code topK}, {@code stopSequences}, {@code
+ *       thinkingConfig}, and any other Gemini option), except {@code safetySettings} and {@code
+ *       cachedContent}, which are request fields.
+ *   <li>JSON output sets {@code responseMimeType: application/json} (or the requested content
+ *       type), and constrained output adds the schema as {@code responseJsonSchema}.
+ * </ul>
+ *
+ * <p>The {@code $schema} keyword is dropped from every schema sent: it names a draft, which tells
+ * the model nothing. Requests that Gemini cannot express fail with {@code INVALID_ARGUMENT}.
+ */
+final class GeminiRequestMapper {
+  /** Config keys that are fields of the request rather than of {@code generationConfig}. */
+  private static final Set<String> REQUEST_FIELDS = Set.of("safetySettings", "cachedContent");
+
+  static final String THOUGHT_SIGNATURE = "thoughtSignature";
+
+  private GeminiRequestMapper() {}
+
+  static ObjectNode toRequest(ModelRequest request) {
+    ObjectNode body = Json.object();
+    ArrayNode contents = body.putArray("contents");
+    ArrayNode system = Json.nodes().arrayNode();
+    for (Message message : request.messages()) {
+      if (message.role() == Role.SYSTEM) {
+        for (Part part : message.content()) {
+          if (!(part instanceof TextPart text)) {
+            throw BatonException.invalidArgument(
+                "Gemini takes only text in system instructions, got a %s",
+                part.getClass().getSimpleName());
+          }
+          system.add(toGeminiPart(text));
+        }
+        continue;
+      }
+      ObjectNode content = contents.addObject();
+      content.put("role", message.role() == Role.MODEL ? "model" : "user");
+      ArrayNode parts = content.putArray("parts");
+      message.content().forEach(part -> parts.add(toGeminiPart(part)));
+    }
+    if (!system.isEmpty()) {
+      body.putObject("systemInstruction").set("parts", system);
+    }
+    if (!request.tools().isEmpty()) {
+      ArrayNode declarations = body.putArray("tools").addObject().putArray("functionDeclarations");
+      request.tools().forEach(tool -> declarations.add(declaration(tool)));
+    }
+    if (request.toolChoice() != null) {
+      body.putObject("toolConfig")
+          .putObject("functionCallingConfig")
+          .put("mode", mode(request.toolChoice()));
+    }
+    ObjectNode generation = Json.object();
+    JsonNode config = request.config();
+    if (config != null && !config.isNull()) {
+      if (!config.isObject()) {
+        throw BatonException.invalidArgument("Gemini config must be a JSON object");
+      }
+      for (var entry : config.properties()) {
+        ObjectNode target = REQUEST_FIELDS.contains(entry.getKey()) ? body : generation;
+        target.set(entry.getKey(), entry.getValue().deepCopy());
+      }
+    }
+    addOutput(generation, request.output());
+    if (!generation.isEmpty()) {
+      body.set("generationConfig", generation);
+    }
+    return body;
+  }
+
+  private static void addOutput(ObjectNode generation, OutputConfig output) {
+    if (output.contentType() != null) {
+      generation.put("responseMimeType", output.contentType());
+    } else if ("json".equals(output.format())) {
+      generation.put("responseMimeType", "application/json");
+    }
+    if (Boolean.TRUE.equals(output.constrained()) && output.schema() != null) {
+      generation.set("responseJsonSchema", schema(output.schema()));
+    }
+  }
+
+  private static ObjectNode declaration(ToolDefinition tool) {
+    ObjectNode declaration = Json.object();
+    declaration.put("name", tool.name());
+    if (!tool.description().isEmpty()) {
+      declaration.put("description", tool.description());
+    }
+    JsonNode parameters = schema(tool.inputSchema());
+    if (!parameters.isEmpty()) {
+      declaration.set("parametersJsonSchema", parameters);
+    }
+    return declaration;
+  }
+
+  private static String mode(ToolChoice choice) {
+    return switch (choice) {
+      case AUTO -> "AUTO";
+      case REQUIRED -> "ANY";
+      case NONE -> "NONE";
+    };
+  }
+
+  private static JsonNode schema(JsonNode schema) {
+    return Json.withoutField(schema, "$schema");
+  }
+
+  static ObjectNode toGeminiPart(Part part) {
+    ObjectNode out =
+        switch (part) {
+          case TextPart text -> Json.object().put("text", text.text());
+          case ReasoningPart reasoning ->
+              Json.object().put("text", reasoning.reasoning()).put("thought", true);
+          case MediaPart media -> media(media.media());
+          case ToolRequestPart request -> functionCall(request.toolRequest());
+          case ToolResponsePart response -> functionResponse(response.toolResponse());
+          case DataPart data -> Json.object().put("text", Json.write(data.data()));
+          case CustomPart custom -> custom(custom.custom());
+        };
+    ObjectNode metadata = part.metadata();
+    if (metadata != null && metadata.path(THOUGHT_SIGNATURE).isString()) {
+      out.put(THOUGHT_SIGNATURE, metadata.path(THOUGHT_SIGNATURE).stringValue());
+    }
+    return out;
+  }
+
+  private static ObjectNode functionCall(ToolRequest request) {
+    ObjectNode call = Json.object();
+    call.put("name", request.name());
+    JsonNode input = request.input();
+    if (input != null && !input.isNull()) {
+      if (!input.isObject()) {
+        throw BatonException.invalidArgument(
+            "Gemini function call arguments must be a JSON object; tool \"%s\" has %s",
+            request.name(), input.getNodeType());
+      }
+      call.set("args", input);
+    }
+    if (request.ref() != null) {
+      call.put("id", request.ref());
+    }
+    return Json.object().set("functionCall", call);
+  }
+
+  private static ObjectNode functionResponse(ToolResponse response) {
+    ObjectNode answer = Json.object();
+    answer.put("name", response.name());
+    if (response.ref() != null) {
+      answer.put("id", response.ref());
+    }
+    answer.putObject("response").set("output", resultOf(response));
+    return Json.object().set("functionResponse", answer);
+  }
+
+  /** The output, or the text of the multipart content when a tool answered with content only. */
+  private static JsonNode resultOf(ToolResponse response) {
+    if (response.output() != null) {
+      return response.output();
+    }
+    if (response.content() != null) {
+      String text =
+          response.content().stream()
+              .filter(TextPart.class::isInstance)
+              .map(p -> ((TextPart) p).text())
+              .collect(Collectors.joining());
+      return Json.nodes().stringNode(text);
+    }
+    return Json.nodes().nullNode();
+  }
+
+  private static ObjectNode media(Media media) {
+    String url = media.url();
+    if (url.startsWith("data:")) {
+      int comma = url.indexOf(',');
+      if (comma < 0) {
+        throw BatonException.invalidArgument("malformed data URL: no comma");
+      }
+      String header = url.substring(5, comma);
+      String payload = url.substring(comma + 1);
+      boolean base64 = header.endsWith(";base64");
+      String type = media.contentType() != null ? media.contentType() : mimeTypeOf(header);
+      if (type == null) {
+        throw BatonException.invalidArgument("Gemini needs a media type for inline data");
+      }
+      String data =
+          base64
+              ? payload
+              : Base64.getEncoder()
+                  .encodeToString(
+                      URLDecoder.decode(payload, StandardCharsets.UTF_8)
+                          .getBytes(StandardCharsets.UTF_8));
+      ObjectNode inline = Json.object().put("mimeType", type).put("data", data);
+      return Json.object().set("inlineData", inline);
+    }
+    ObjectNode file = Json.object();
+    if (media.contentType() != null) {
+      file.put("mimeType", media.contentType());
+    }
+    file.put("fileUri", url);
+    return Json.object().set("fileData", file);
+  }
+
+  private static @Nullable String mimeTypeOf(String dataUrlHeader) {
+    int semicolon = dataUrlHeader.indexOf(';');
+    String type = semicolon < 0 ? dataUrlHeader : dataUrlHeader.substring(0, semicolon);
+    return type.isEmpty() ? null : type;
+  }
+
+  private static ObjectNode custom(JsonNode custom) {
+    if (!custom.isObject()) {
+      throw BatonException.invalidArgument(
+          "a custom part for Gemini must be a JSON object such as {\"executableCode\": …}");
+    }
+    return (ObjectNode) custom.deepCopy();
+  }
+}

@@ -1,0 +1,119 @@
+package dev.baton.plugins.googleai;
+
+import dev.baton.ai.FinishReason;
+import dev.baton.ai.Message;
+import dev.baton.ai.Metadata;
+import dev.baton.ai.ModelResponse;
+import dev.baton.ai.Part;
+import dev.baton.ai.ReasoningPart;
+import dev.baton.ai.Role;
+import dev.baton.ai.TextPart;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Builds one {@link ModelResponse} from the {@code GenerateContentResponse} objects of a call: the
+ * single answer of {@code generateContent}, or every SSE event of {@code streamGenerateContent}.
+ *
+ * <p>Only the first candidate is read. Parts are appended in arrival order, and a text (or thought)
+ * piece joins the text (or thought) part before it, so a streamed answer reads as one part; a piece
+ * never joins a part that already carries a thought signature, because the signature belongs to the
+ * part it closed. The last finish reason, finish message and usage seen win. A prompt blocked by
+ * {@code promptFeedback.blockReason} gives an empty model message with {@link
+ * FinishReason#BLOCKED}; an {@code error} object inside a stream fails the call.
+ *
+ * <p>Not thread-safe: one assembler per call.
+ */
+final class GeminiResponseAssembler {
+  private final List<Part> parts = new ArrayList<>();
+  private @Nullable String finishReason;
+  private @Nullable String finishMessage;
+  private @Nullable JsonNode usage;
+  private @Nullable String blockReason;
+  private @Nullable String blockReasonMessage;
+
+  /** Takes in one response object and returns the parts it added, for streaming as a chunk. */
+  List<Part> add(JsonNode response) {
+    JsonNode error = response.get("error");
+    if (error != null) {
+      throw HttpErrors.fromStreamError(GoogleAI.PROVIDER, error);
+    }
+    JsonNode feedback = response.path("promptFeedback");
+    if (feedback.path("blockReason").isString()) {
+      blockReason = feedback.path("blockReason").stringValue();
+      blockReasonMessage = textOrNull(feedback.path("blockReasonMessage"));
+    }
+    if (response.path("usageMetadata").isObject()) {
+      usage = response.path("usageMetadata");
+    }
+    JsonNode candidate = response.path("candidates").path(0);
+    if (!candidate.isObject()) {
+      return List.of();
+    }
+    if (candidate.path("finishReason").isString()) {
+      finishReason = candidate.path("finishReason").stringValue();
+    }
+    if (candidate.path("finishMessage").isString()) {
+      finishMessage = candidate.path("finishMessage").stringValue();
+    }
+    List<Part> fresh = GeminiResponseMapper.parts(candidate.path("content").path("parts"));
+    fresh.forEach(this::append);
+    return fresh;
+  }
+
+  /** The response, as far as it arrived. */
+  ModelResponse build(double latencyMs) {
+    if (blockReason != null) {
+      String message =
+          "the prompt was blocked ("
+              + blockReason
+              + ")"
+              + (blockReasonMessage == null ? "" : ": " + blockReasonMessage);
+      return response(List.of(), FinishReason.BLOCKED, message, latencyMs);
+    }
+    FinishReason reason = GeminiResponseMapper.finishReason(finishReason);
+    String message = finishMessage;
+    if (message == null && (reason == FinishReason.BLOCKED || reason == FinishReason.OTHER)) {
+      // Baton's reason is coarser than Gemini's; keep the precise one where it was folded.
+      message = "Gemini finish reason " + finishReason;
+    }
+    return response(parts, reason, message, latencyMs);
+  }
+
+  private ModelResponse response(
+      List<Part> content, FinishReason reason, @Nullable String message, double latencyMs) {
+    return new ModelResponse(
+        new Message(Role.MODEL, content),
+        reason,
+        message,
+        latencyMs,
+        GeminiResponseMapper.usage(usage),
+        null,
+        null,
+        null);
+  }
+
+  private void append(Part part) {
+    if (!parts.isEmpty()) {
+      Part last = parts.get(parts.size() - 1);
+      boolean open = !Metadata.has(last.metadata(), GeminiRequestMapper.THOUGHT_SIGNATURE);
+      if (open && last instanceof TextPart before && part instanceof TextPart next) {
+        parts.set(parts.size() - 1, new TextPart(before.text() + next.text(), next.metadata()));
+        return;
+      }
+      if (open && last instanceof ReasoningPart before && part instanceof ReasoningPart next) {
+        parts.set(
+            parts.size() - 1,
+            new ReasoningPart(before.reasoning() + next.reasoning(), next.metadata()));
+        return;
+      }
+    }
+    parts.add(part);
+  }
+
+  private static @Nullable String textOrNull(JsonNode node) {
+    return node.isString() ? node.stringValue() : null;
+  }
+}

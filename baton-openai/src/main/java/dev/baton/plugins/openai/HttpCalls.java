@@ -1,0 +1,204 @@
+package dev.baton.plugins.openai;
+
+import dev.baton.core.ActionContext;
+import dev.baton.core.BatonException;
+import dev.baton.core.Cancellation;
+import dev.baton.core.Status;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Sends one HTTP request to a provider and reads its answer, honouring the caller's cancellation
+ * and a deadline for the whole exchange.
+ *
+ * <p>The request goes out with {@link HttpClient#sendAsync}. If the context's {@link Cancellation}
+ * fires, or {@code timeout} passes before the body has been read to the end, the exchange is
+ * aborted: the pending future is cancelled (which makes the JDK client drop the request) and an
+ * open body stream is closed (which unblocks a reader waiting for the next SSE frame). The call
+ * then fails with the cancellation's reason ({@link Status#CANCELLED} unless the canceller gave
+ * another) or with {@link Status#DEADLINE_EXCEEDED}. A response with a status of 300 or more fails
+ * as {@link HttpErrors} describes; a network failure is {@link Status#UNAVAILABLE}.
+ *
+ * <p>Thread-safe: every call keeps its own state.
+ */
+final class HttpCalls {
+  private static final int MAX_ERROR_BODY = 64 * 1024;
+
+  private final HttpClient client;
+  private final Duration timeout;
+  private final String provider;
+
+  /**
+   * @param provider how messages name the other side, such as {@code "Gemini API"}
+   */
+  HttpCalls(HttpClient client, Duration timeout, String provider) {
+    this.client = client;
+    this.timeout = timeout;
+    this.provider = provider;
+  }
+
+  /** Reads a successful response body; the body is closed afterwards. */
+  @FunctionalInterface
+  interface BodyReader<T> {
+    T read(InputStream body) throws IOException;
+  }
+
+  /** Sends the request and returns what {@code reader} makes of the successful response body. */
+  <T> T exchange(ActionContext context, HttpRequest request, BodyReader<T> reader) {
+    Cancellation cancellation = context.cancellation();
+    cancellation.throwIfCancelled();
+    Exchange exchange = new Exchange();
+    CompletableFuture<Void> deadline = new CompletableFuture<>();
+    deadline
+        .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+        .whenComplete(
+            (ignored, error) -> {
+              if (error != null) {
+                exchange.abort(
+                    new BatonException(
+                        Status.DEADLINE_EXCEEDED,
+                        provider + " did not finish answering within " + timeout));
+              }
+            });
+    try (Cancellation.Registration registration =
+        cancellation.onCancel(() -> exchange.abort(reasonOf(cancellation)))) {
+      HttpResponse<InputStream> response =
+          exchange.await(client.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream()));
+      try (InputStream body = exchange.opened(response.body())) {
+        if (response.statusCode() >= 300) {
+          throw HttpErrors.fromResponse(
+              provider, response.statusCode(), response.headers(), body.readNBytes(MAX_ERROR_BODY));
+        }
+        T result = reader.read(body);
+        // An abort that closed the body can look like a clean end of stream to the reader.
+        exchange.throwIfAborted();
+        return result;
+      }
+    } catch (IOException e) {
+      throw exchange.failure(e);
+    } catch (RuntimeException e) {
+      // A reader fed a stream cut short by an abort may fail on the truncated data; report why.
+      throw exchange.abortedOr(e);
+    } finally {
+      // Completing the deadline also cancels its timer.
+      deadline.complete(null);
+    }
+  }
+
+  private static BatonException reasonOf(Cancellation cancellation) {
+    BatonException reason = cancellation.reason();
+    return reason != null
+        ? reason
+        : new BatonException(Status.CANCELLED, "the operation was cancelled");
+  }
+
+  /** The state of one exchange that an abort from another thread must see. */
+  private final class Exchange {
+    private @Nullable BatonException aborted;
+    private @Nullable CompletableFuture<?> pending;
+    private @Nullable InputStream body;
+
+    void abort(BatonException reason) {
+      CompletableFuture<?> future;
+      InputStream stream;
+      synchronized (this) {
+        if (aborted != null) {
+          return;
+        }
+        aborted = reason;
+        future = pending;
+        stream = body;
+      }
+      if (future != null) {
+        future.cancel(true);
+      }
+      closeQuietly(stream);
+    }
+
+    HttpResponse<InputStream> await(CompletableFuture<HttpResponse<InputStream>> future)
+        throws IOException {
+      boolean abortedAlready;
+      synchronized (this) {
+        pending = future;
+        abortedAlready = aborted != null;
+      }
+      if (abortedAlready) {
+        future.cancel(true);
+      }
+      try {
+        return future.get();
+      } catch (CancellationException e) {
+        throw failure(e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        future.cancel(true);
+        throw BatonException.from(e);
+      } catch (ExecutionException e) {
+        Throwable cause = Objects.requireNonNullElse(e.getCause(), e);
+        if (cause instanceof IOException io) {
+          throw io;
+        }
+        throw failure(cause);
+      }
+    }
+
+    InputStream opened(InputStream stream) {
+      boolean abortedAlready;
+      synchronized (this) {
+        body = stream;
+        abortedAlready = aborted != null;
+      }
+      if (abortedAlready) {
+        closeQuietly(stream);
+      }
+      return stream;
+    }
+
+    synchronized RuntimeException abortedOr(RuntimeException error) {
+      return aborted != null ? aborted : error;
+    }
+
+    synchronized void throwIfAborted() {
+      if (aborted != null) {
+        throw aborted;
+      }
+    }
+
+    /** The abort reason when the exchange was aborted, else the failure as a network error. */
+    BatonException failure(Throwable error) {
+      synchronized (this) {
+        if (aborted != null) {
+          return aborted;
+        }
+      }
+      if (error instanceof BatonException batonException) {
+        return batonException;
+      }
+      String detail =
+          error.getMessage() == null ? error.getClass().getSimpleName() : error.getMessage();
+      return new BatonException(
+          Status.UNAVAILABLE, "could not reach " + provider + ": " + detail, null, true, error);
+    }
+  }
+
+  private static void closeQuietly(@Nullable InputStream stream) {
+    if (stream == null) {
+      return;
+    }
+    try {
+      stream.close();
+    } catch (IOException ignored) {
+      // Closing only serves to unblock a reader; a failure to close changes nothing.
+    }
+  }
+}

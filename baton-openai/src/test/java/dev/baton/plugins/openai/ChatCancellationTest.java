@@ -1,0 +1,138 @@
+package dev.baton.plugins.openai;
+
+import static dev.baton.plugins.openai.OpenAIFixtures.baton;
+import static dev.baton.plugins.openai.OpenAIFixtures.call;
+import static dev.baton.plugins.openai.OpenAIFixtures.plugin;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.baton.Baton;
+import dev.baton.ai.Message;
+import dev.baton.ai.ModelRequest;
+import dev.baton.ai.ModelResponse;
+import dev.baton.core.ActionContext;
+import dev.baton.core.BatonException;
+import dev.baton.core.Status;
+import dev.baton.core.StreamCallback;
+import dev.baton.plugins.openai.FakeServer.Reply;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Cancelling the context aborts the HTTP call, and the plugin's timeout bounds it; both while
+ * waiting for headers and while a stream is open. Servers here never finish answering.
+ */
+class ChatCancellationTest {
+  private static final ModelRequest HELLO = ModelRequest.of(List.of(Message.user("Hello")));
+  private static final String FIRST_FRAME =
+      "{\"choices\": [{\"index\": 0, \"delta\": {\"content\": \"Hel\"}}]}";
+
+  private FakeServer server;
+  private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+
+  @BeforeEach
+  void start() throws Exception {
+    server = new FakeServer();
+  }
+
+  @AfterEach
+  void stop() {
+    executor.shutdownNow();
+    server.close();
+  }
+
+  private CompletableFuture<ModelResponse> callAsync(
+      Baton baton, ActionContext context, StreamCallback<dev.baton.ai.ModelResponseChunk> stream) {
+    return CompletableFuture.supplyAsync(() -> call(baton, context, HELLO, stream), executor);
+  }
+
+  private static BatonException failureOf(CompletableFuture<ModelResponse> call) throws Exception {
+    try {
+      call.get(10, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof BatonException batonException) {
+        return batonException;
+      }
+      throw e;
+    }
+    throw new AssertionError("the call succeeded");
+  }
+
+  @Test
+  void cancellingWhileWaitingForTheAnswerAbortsTheRequest() throws Exception {
+    server.reply(Reply.hang());
+    Baton baton = baton(server);
+    ActionContext context = baton.context();
+
+    CompletableFuture<ModelResponse> call = callAsync(baton, context, StreamCallback.discard());
+    server.awaitRequest();
+    context.cancellation().cancel();
+
+    BatonException e = failureOf(call);
+    assertThat(e.status()).isEqualTo(Status.CANCELLED);
+  }
+
+  @Test
+  void cancellingWhileStreamingClosesTheStream() throws Exception {
+    server.reply(Reply.sse(FIRST_FRAME).thenHang());
+    Baton baton = baton(server);
+    ActionContext context = baton.context();
+    CountDownLatch firstChunk = new CountDownLatch(1);
+
+    CompletableFuture<ModelResponse> call = callAsync(baton, context, c -> firstChunk.countDown());
+    assertThat(firstChunk.await(10, TimeUnit.SECONDS)).isTrue();
+    context.cancellation().cancel(new BatonException(Status.CANCELLED, "the user closed the chat"));
+
+    BatonException e = failureOf(call);
+    assertThat(e.status()).isEqualTo(Status.CANCELLED);
+    assertThat(e.getMessage()).isEqualTo("the user closed the chat");
+  }
+
+  @Test
+  void anAlreadyCancelledContextSendsNothing() {
+    Baton baton = baton(server);
+    ActionContext context = baton.context();
+    context.cancellation().cancel();
+
+    assertThatThrownBy(() -> call(baton, context, HELLO, StreamCallback.discard()))
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.CANCELLED));
+    assertThat(server.requests()).isEmpty();
+  }
+
+  @Test
+  void aServerThatNeverAnswersHitsTheTimeout() {
+    server.reply(Reply.hang());
+    Baton baton =
+        Baton.builder().plugin(plugin(server).timeout(Duration.ofMillis(200)).build()).build();
+
+    assertThatThrownBy(() -> call(baton, HELLO))
+        .isInstanceOfSatisfying(
+            BatonException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(Status.DEADLINE_EXCEEDED);
+              assertThat(e.getMessage())
+                  .isEqualTo("openai (127.0.0.1) did not finish answering within PT0.2S");
+            });
+  }
+
+  @Test
+  void aStreamThatStallsHitsTheTimeout() {
+    server.reply(Reply.sse(FIRST_FRAME).thenHang());
+    Baton baton =
+        Baton.builder().plugin(plugin(server).timeout(Duration.ofMillis(300)).build()).build();
+
+    assertThatThrownBy(() -> call(baton, baton.context(), HELLO, chunk -> {}))
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.DEADLINE_EXCEEDED));
+  }
+}

@@ -1,0 +1,55 @@
+package dev.baton.plugins.openai;
+
+import dev.baton.Baton;
+import dev.baton.ai.Model;
+import dev.baton.ai.ModelRequest;
+import dev.baton.ai.ModelResponse;
+import dev.baton.ai.ModelResponseChunk;
+import dev.baton.core.ActionContext;
+import dev.baton.core.Json;
+import dev.baton.core.StreamCallback;
+import tools.jackson.databind.JsonNode;
+
+/** Shared set-up: a Baton instance whose OpenAI-compatible plugin talks to a {@link FakeServer}. */
+final class OpenAIFixtures {
+  static final String MODEL = "openai/gpt-4o-mini";
+  static final String KEY = "sk-test";
+
+  private OpenAIFixtures() {}
+
+  static OpenAICompatible.Builder plugin(FakeServer server) {
+    return OpenAICompatible.builder().baseUrl(server.baseUrl().resolve("/v1")).apiKey(KEY);
+  }
+
+  static Baton baton(FakeServer server) {
+    return Baton.builder().plugin(plugin(server).build()).build();
+  }
+
+  static ModelResponse call(Baton baton, ModelRequest request) {
+    return call(baton, baton.context(), request, StreamCallback.discard());
+  }
+
+  static ModelResponse call(
+      Baton baton,
+      ActionContext context,
+      ModelRequest request,
+      StreamCallback<ModelResponseChunk> stream) {
+    return Model.lookup(baton.registry(), MODEL).run(context, request, stream);
+  }
+
+  /** A chat completion answering with one assistant message. */
+  static String completion(String message, String finishReason, String usage) {
+    return """
+        {"id": "chatcmpl-1", "object": "chat.completion", "created": 1741569952,
+         "model": "gpt-4o-mini-2024-07-18",
+         "choices": [{"index": 0, "message": %s, "logprobs": null, "finish_reason": "%s"}],
+         "usage": %s}
+        """
+        .formatted(message, finishReason, usage);
+  }
+
+  /** The response as JSON without its measured latency, for exact comparison. */
+  static JsonNode withoutLatency(ModelResponse response) {
+    return Json.withoutField(Json.toTree(response), "latencyMs");
+  }
+}

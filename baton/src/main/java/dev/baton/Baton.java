@@ -1,5 +1,9 @@
 package dev.baton;
 
+import dev.baton.agent.Agent;
+import dev.baton.agent.AgentFunction;
+import dev.baton.agent.AgentOptions;
+import dev.baton.agent.PromptAgents;
 import dev.baton.ai.ExecutablePrompt;
 import dev.baton.ai.Generate;
 import dev.baton.ai.GenerateAction;
@@ -122,6 +126,54 @@ public final class Baton {
   /** Registers a prompt at {@code /executable-prompt/<name>}. */
   public ExecutablePrompt definePrompt(String name, InlinePrompt prompt) {
     return ExecutablePrompt.define(registry, name, null, prompt);
+  }
+
+  /**
+   * Defines an agent whose every turn renders {@code prompt} over the session's history and runs
+   * the tool loop. The prompt is also registered, at {@code /executable-prompt/<name>}.
+   *
+   * @throws IllegalStateException unless the instance was built with {@code experimental()}
+   */
+  public Agent defineAgent(String name, InlinePrompt prompt, AgentOptions options) {
+    requireExperimental("defineAgent");
+    return PromptAgents.define(registry, name, prompt, options);
+  }
+
+  /** Defines a client-managed prompt agent with default options. */
+  public Agent defineAgent(String name, InlinePrompt prompt) {
+    return defineAgent(name, prompt, AgentOptions.DEFAULTS);
+  }
+
+  /**
+   * Defines an agent over a registered prompt: {@code promptName} (or the agent's own name when
+   * null), rendered with {@code input}.
+   *
+   * @throws IllegalStateException unless the instance was built with {@code experimental()}
+   */
+  public Agent definePromptAgent(
+      String name, @Nullable String promptName, @Nullable Object input, AgentOptions options) {
+    requireExperimental("definePromptAgent");
+    return PromptAgents.defineFromPrompt(registry, name, promptName, input, options);
+  }
+
+  /**
+   * Defines an agent from a function that drives its own turns.
+   *
+   * @throws IllegalStateException unless the instance was built with {@code experimental()}
+   */
+  public Agent defineCustomAgent(String name, AgentFunction function, AgentOptions options) {
+    requireExperimental("defineCustomAgent");
+    return Agent.create(name, function, options).register(registry);
+  }
+
+  private void requireExperimental(String method) {
+    if (!registry.isExperimental()) {
+      throw new IllegalStateException(
+          "Baton."
+              + method
+              + ": experimental features are not enabled. Build the instance with"
+              + " Baton.builder().experimental() to use agents.");
+    }
   }
 
   /** Makes a middleware usable by name with JSON config. */

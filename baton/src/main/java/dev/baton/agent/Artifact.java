@@ -1,6 +1,5 @@
 package dev.baton.agent;
 
-import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.baton.ai.Part;
 import dev.baton.ai.TextPart;
@@ -34,7 +33,6 @@ public record Artifact(
   }
 
   /** The text parts joined with newlines; other parts are ignored. */
-  @JsonIgnore
   public String text() {
     return parts.stream()
         .filter(TextPart.class::isInstance)

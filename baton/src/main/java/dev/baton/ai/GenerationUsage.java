@@ -1,6 +1,5 @@
 package dev.baton.ai;
 
-import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Function;
@@ -39,7 +38,6 @@ public record GenerationUsage(
   }
 
   /** Whether no figure was reported. */
-  @JsonIgnore
   public boolean isEmpty() {
     return (custom == null || custom.isEmpty())
         && new GenerationUsage(

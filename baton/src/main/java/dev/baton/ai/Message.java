@@ -1,6 +1,5 @@
 package dev.baton.ai;
 
-import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -41,7 +40,6 @@ public record Message(Role role, List<Part> content, @Nullable ObjectNode metada
   }
 
   /** The text parts joined without separator, as Genkit's {@code message.text} does. */
-  @JsonIgnore
   public String text() {
     return content.stream()
         .filter(TextPart.class::isInstance)
@@ -50,13 +48,11 @@ public record Message(Role role, List<Part> content, @Nullable ObjectNode metada
   }
 
   /** The tool request parts, in order. */
-  @JsonIgnore
   public List<ToolRequestPart> toolRequests() {
     return partsOf(ToolRequestPart.class);
   }
 
   /** The tool response parts, in order. */
-  @JsonIgnore
   public List<ToolResponsePart> toolResponses() {
     return partsOf(ToolResponsePart.class);
   }

@@ -1,6 +1,5 @@
 package dev.baton.ai;
 
-import com.fasterxml.jackson.annotation.JsonIgnore;
 import dev.baton.core.Json;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -31,13 +30,11 @@ public record ModelResponse(
   }
 
   /** The message's text, or "" without a message. */
-  @JsonIgnore
   public String text() {
     return message == null ? "" : message.text();
   }
 
   /** The message's tool requests, or none. */
-  @JsonIgnore
   public List<ToolRequestPart> toolRequests() {
     return message == null ? List.of() : message.toolRequests();
   }

@@ -1,6 +1,5 @@
 package dev.baton.ai;
 
-import com.fasterxml.jackson.annotation.JsonIgnore;
 import dev.baton.core.Json;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -30,7 +29,6 @@ public record ModelResponseChunk(
   }
 
   /** The text parts joined without separator. */
-  @JsonIgnore
   public String text() {
     return content.stream()
         .filter(TextPart.class::isInstance)

@@ -1,6 +1,5 @@
 package dev.baton.core;
 
-import com.fasterxml.jackson.annotation.JsonIgnore;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -33,7 +32,6 @@ public record ActionDescriptor(
   }
 
   /** Whether the action takes an init payload alongside its input (agents do). */
-  @JsonIgnore
   public boolean isBidi() {
     return metadata.path("bidi").asBoolean(false);
   }

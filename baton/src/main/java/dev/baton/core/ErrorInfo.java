@@ -1,6 +1,5 @@
 package dev.baton.core;
 
-import com.fasterxml.jackson.annotation.JsonIgnore;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
@@ -17,7 +16,6 @@ public record ErrorInfo(String status, String message, @Nullable JsonNode detail
   }
 
   /** The status this error names, or {@link Status#UNKNOWN} for a name Baton does not know. */
-  @JsonIgnore
   public Status statusCode() {
     return Status.fromName(status).orElse(Status.UNKNOWN);
   }

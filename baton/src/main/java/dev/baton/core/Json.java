@@ -1,5 +1,6 @@
 package dev.baton.core;
 
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.lang.reflect.Type;
 import org.jspecify.annotations.Nullable;
@@ -45,6 +46,8 @@ public final class Json {
           .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
           .disable(DateTimeFeature.WRITE_DATES_AS_TIMESTAMPS)
           .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+          // Records serialise their components; isX() helpers (isEmpty, isTerminal) are not data.
+          .changeDefaultVisibility(v -> v.withIsGetterVisibility(JsonAutoDetect.Visibility.NONE))
           .build();
 
   private Json() {}

@@ -1,0 +1,148 @@
+package dev.baton.agent;
+
+import dev.baton.ai.ExecutablePrompt;
+import dev.baton.ai.FinishReason;
+import dev.baton.ai.Generate;
+import dev.baton.ai.GenerateOptions;
+import dev.baton.ai.GenerateResponse;
+import dev.baton.ai.InlinePrompt;
+import dev.baton.ai.Message;
+import dev.baton.ai.Metadata;
+import dev.baton.ai.ModelResponseChunk;
+import dev.baton.ai.Part;
+import dev.baton.ai.Role;
+import dev.baton.ai.ToolRequestPart;
+import dev.baton.ai.ToolResponsePart;
+import dev.baton.core.ActionContext;
+import dev.baton.core.BatonException;
+import dev.baton.core.Registry;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Agents whose every turn renders a prompt and runs generate over the session's history.
+ *
+ * <p>A turn takes a user message, a resume of the last turn's interrupts, or a retry of an
+ * unfinished turn. The prompt renders with the history in its context, each history message marked
+ * {@value #HISTORY}; every rendered message without the mark is prompt scaffolding and is tagged
+ * {@value #PROMPT}. After generate the session's history becomes the conversation the loop returned
+ * minus the scaffolding, which captures the tool loop's messages and persists any trimming the
+ * prompt did. Scaffolding is never stored.
+ */
+public final class PromptAgents {
+  /** Marks a rendered message as coming from the session's history. */
+  public static final String HISTORY = "_genkit_history";
+
+  /** Marks a rendered message as prompt scaffolding, never stored in the session. */
+  public static final String PROMPT = "_genkit_prompt";
+
+  private PromptAgents() {}
+
+  /** Registers a prompt under the agent's name and an agent that runs it every turn. */
+  public static Agent define(
+      Registry registry, String name, InlinePrompt prompt, AgentOptions options) {
+    ExecutablePrompt executable =
+        ExecutablePrompt.define(registry, name, options.description(), prompt);
+    return Agent.create(name, function(executable, null), options).register(registry);
+  }
+
+  /**
+   * Defines an agent over a prompt already registered, by default the one named like the agent. The
+   * prompt is rendered once now with {@code input}, so a broken prompt fails at definition.
+   *
+   * @throws BatonException {@code NOT_FOUND} when the prompt does not exist
+   */
+  public static Agent defineFromPrompt(
+      Registry registry,
+      String name,
+      @Nullable String promptName,
+      @Nullable Object input,
+      AgentOptions options) {
+    ExecutablePrompt executable =
+        ExecutablePrompt.lookup(registry, promptName == null ? name : promptName);
+    executable.render(ActionContext.root(registry), input, List.of());
+    return Agent.create(name, function(executable, input), options).register(registry);
+  }
+
+  /** The agent function that runs a prompt every turn. */
+  public static AgentFunction function(ExecutablePrompt prompt, @Nullable Object input) {
+    return runner -> {
+      runner.run((context, turnInput) -> turn(runner, prompt, input, context, turnInput));
+      return runner.result();
+    };
+  }
+
+  private static TurnResult turn(
+      AgentRunner runner,
+      ExecutablePrompt prompt,
+      @Nullable Object promptInput,
+      ActionContext context,
+      AgentInput input) {
+    validate(input, runner.session().messages());
+    Session session = runner.session();
+    List<Message> history = new ArrayList<>();
+    for (Message message : session.messages()) {
+      history.add(message.withFlag(HISTORY));
+    }
+    GenerateOptions rendered = prompt.render(context, promptInput, history).build();
+    List<Message> tagged = new ArrayList<>();
+    for (Message message : rendered.messages()) {
+      tagged.add(
+          message.hasFlag(HISTORY)
+              ? message.withMetadata(Metadata.without(message.metadata(), HISTORY))
+              : message.withFlag(PROMPT));
+    }
+    GenerateResponse response =
+        Generate.generate(
+            context,
+            rendered.toBuilder()
+                .messages(tagged)
+                .resume(input.resume())
+                .onChunk(runner::sendChunk)
+                .build());
+    session.setMessages(
+        response.history().stream().filter(message -> !message.hasFlag(PROMPT)).toList());
+    if (response.finishReason() == FinishReason.INTERRUPTED) {
+      List<Part> interrupts = new ArrayList<>(response.interrupts());
+      runner.sendChunk(new ModelResponseChunk(Role.TOOL, 0, interrupts));
+    }
+    return new TurnResult(AgentFinishReason.of(response.finishReason()));
+  }
+
+  private static void validate(AgentInput input, List<Message> history) {
+    Message message = input.message();
+    boolean resumes = input.resume() != null && !input.resume().isEmpty();
+    if (message == null && !resumes) {
+      if (input.isRetry()) {
+        requireUnfinishedTurn(history);
+        return;
+      }
+      throw BatonException.invalidArgument("agent input message or resume is required");
+    }
+    if (message == null) {
+      return;
+    }
+    if (message.role() != Role.USER) {
+      throw BatonException.invalidArgument(
+          "agent input message must have role \"user\", got \"%s\"", message.role().wireName());
+    }
+    for (Part part : message.content()) {
+      if (part instanceof ToolRequestPart || part instanceof ToolResponsePart) {
+        throw BatonException.invalidArgument(
+            "agent input message must not contain tool request or response parts; use"
+                + " AgentInput.resume instead");
+      }
+    }
+  }
+
+  /** A retry re-runs a turn the history left unfinished: one ending in a user or tool message. */
+  private static void requireUnfinishedTurn(List<Message> history) {
+    Role last = history.isEmpty() ? null : history.get(history.size() - 1).role();
+    if (last != Role.USER && last != Role.TOOL) {
+      throw BatonException.failedPrecondition(
+          "there is no unfinished turn to retry: the session's last turn completed; send a"
+              + " message instead");
+    }
+  }
+}

@@ -10,6 +10,8 @@ import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.StreamCallback;
+import dev.baton.core.http.HttpCalls;
+import dev.baton.core.http.SseReader;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.util.List;

@@ -8,6 +8,7 @@ import dev.baton.ai.Part;
 import dev.baton.ai.ReasoningPart;
 import dev.baton.ai.Role;
 import dev.baton.ai.TextPart;
+import dev.baton.core.http.HttpErrors;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;

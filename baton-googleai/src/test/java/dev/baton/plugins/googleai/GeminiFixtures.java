@@ -8,20 +8,21 @@ import dev.baton.ai.ModelResponseChunk;
 import dev.baton.core.ActionContext;
 import dev.baton.core.Json;
 import dev.baton.core.StreamCallback;
+import dev.baton.testing.FakeHttpServer;
 import tools.jackson.databind.JsonNode;
 
-/** Shared set-up: a Baton instance whose Google AI plugin talks to a {@link FakeServer}. */
+/** Shared set-up: a Baton instance whose Google AI plugin talks to a {@link FakeHttpServer}. */
 final class GeminiFixtures {
   static final String MODEL = "googleai/gemini-2.5-flash";
   static final String KEY = "test-key";
 
   private GeminiFixtures() {}
 
-  static GoogleAI.Builder plugin(FakeServer server) {
+  static GoogleAI.Builder plugin(FakeHttpServer server) {
     return GoogleAI.builder().apiKey(KEY).baseUrl(server.baseUrl());
   }
 
-  static Baton baton(FakeServer server) {
+  static Baton baton(FakeHttpServer server) {
     return Baton.builder().plugin(plugin(server).build()).build();
   }
 

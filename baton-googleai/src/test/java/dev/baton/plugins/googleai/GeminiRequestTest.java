@@ -27,7 +27,8 @@ import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.JsonSchemas;
 import dev.baton.core.Status;
-import dev.baton.plugins.googleai.FakeServer.Reply;
+import dev.baton.testing.FakeHttpServer;
+import dev.baton.testing.FakeHttpServer.Reply;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -44,11 +45,11 @@ class GeminiRequestTest {
        "modelVersion": "gemini-2.5-flash"}
       """;
 
-  private FakeServer server;
+  private FakeHttpServer server;
 
   @BeforeEach
   void start() throws Exception {
-    server = new FakeServer();
+    server = new FakeHttpServer();
   }
 
   @AfterEach
@@ -88,7 +89,7 @@ class GeminiRequestTest {
 
     call(baton(server), request);
 
-    FakeServer.Recorded sent = server.request(0);
+    FakeHttpServer.Recorded sent = server.request(0);
     assertThat(sent.method()).isEqualTo("POST");
     assertThat(sent.pathAndQuery()).isEqualTo("/v1beta/models/gemini-2.5-flash:generateContent");
     assertThat(sent.header("x-goog-api-key")).isEqualTo("test-key");

@@ -10,7 +10,8 @@ import dev.baton.ai.Message;
 import dev.baton.ai.ModelRequest;
 import dev.baton.ai.ModelResponse;
 import dev.baton.core.Json;
-import dev.baton.plugins.googleai.FakeServer.Reply;
+import dev.baton.testing.FakeHttpServer;
+import dev.baton.testing.FakeHttpServer.Reply;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -20,11 +21,11 @@ import org.junit.jupiter.api.Test;
 class GeminiResponseTest {
   private static final ModelRequest HELLO = ModelRequest.of(List.of(Message.user("Hello")));
 
-  private FakeServer server;
+  private FakeHttpServer server;
 
   @BeforeEach
   void start() throws Exception {
-    server = new FakeServer();
+    server = new FakeHttpServer();
   }
 
   @AfterEach

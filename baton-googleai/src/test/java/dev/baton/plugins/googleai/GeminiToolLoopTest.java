@@ -10,7 +10,8 @@ import dev.baton.ai.GenerateResponse;
 import dev.baton.ai.ModelResponseChunk;
 import dev.baton.ai.Tool;
 import dev.baton.core.Json;
-import dev.baton.plugins.googleai.FakeServer.Reply;
+import dev.baton.testing.FakeHttpServer;
+import dev.baton.testing.FakeHttpServer.Reply;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
@@ -29,7 +30,7 @@ class GeminiToolLoopTest {
                                    "required": ["city"]}}]}]
       """;
 
-  private FakeServer server;
+  private FakeHttpServer server;
   private final List<String> cities = new CopyOnWriteArrayList<>();
   private final Tool<JsonNode, JsonNode> weather =
       Tool.createRaw(
@@ -50,7 +51,7 @@ class GeminiToolLoopTest {
 
   @BeforeEach
   void start() throws Exception {
-    server = new FakeServer();
+    server = new FakeHttpServer();
   }
 
   @AfterEach
@@ -182,7 +183,7 @@ class GeminiToolLoopTest {
 
     assertThat(response.text()).isEqualTo("Sunny, 21.5 °C.");
     assertThat(server.requests())
-        .extracting(FakeServer.Recorded::pathAndQuery)
+        .extracting(FakeHttpServer.Recorded::pathAndQuery)
         .containsOnly("/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse");
     assertThat(Json.toTree(chunks))
         .isEqualTo(

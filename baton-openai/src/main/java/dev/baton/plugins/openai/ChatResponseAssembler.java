@@ -12,6 +12,7 @@ import dev.baton.ai.ToolRequest;
 import dev.baton.ai.ToolRequestPart;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
+import dev.baton.core.http.HttpErrors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

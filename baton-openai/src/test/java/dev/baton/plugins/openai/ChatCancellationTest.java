@@ -14,7 +14,8 @@ import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
-import dev.baton.plugins.openai.FakeServer.Reply;
+import dev.baton.testing.FakeHttpServer;
+import dev.baton.testing.FakeHttpServer.Reply;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -36,12 +37,12 @@ class ChatCancellationTest {
   private static final String FIRST_FRAME =
       "{\"choices\": [{\"index\": 0, \"delta\": {\"content\": \"Hel\"}}]}";
 
-  private FakeServer server;
+  private FakeHttpServer server;
   private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
 
   @BeforeEach
   void start() throws Exception {
-    server = new FakeServer();
+    server = new FakeHttpServer();
   }
 
   @AfterEach

@@ -11,7 +11,8 @@ import dev.baton.ai.ModelRequest;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.Status;
-import dev.baton.plugins.openai.FakeServer.Reply;
+import dev.baton.testing.FakeHttpServer;
+import dev.baton.testing.FakeHttpServer.Reply;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.util.List;
@@ -25,11 +26,11 @@ import org.junit.jupiter.params.provider.CsvSource;
 class ChatErrorsTest {
   private static final ModelRequest HELLO = ModelRequest.of(List.of(Message.user("Hello")));
 
-  private FakeServer server;
+  private FakeHttpServer server;
 
   @BeforeEach
   void start() throws Exception {
-    server = new FakeServer();
+    server = new FakeHttpServer();
   }
 
   @AfterEach

@@ -21,7 +21,8 @@ import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.JsonSchemas;
 import dev.baton.core.Status;
-import dev.baton.plugins.openai.FakeServer.Reply;
+import dev.baton.testing.FakeHttpServer;
+import dev.baton.testing.FakeHttpServer.Reply;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -41,11 +42,11 @@ class ChatRequestTest {
        "required": ["colours"]}
       """;
 
-  private FakeServer server;
+  private FakeHttpServer server;
 
   @BeforeEach
   void start() throws Exception {
-    server = new FakeServer();
+    server = new FakeHttpServer();
   }
 
   @AfterEach
@@ -80,7 +81,7 @@ class ChatRequestTest {
 
     call(baton(server), request);
 
-    FakeServer.Recorded sent = server.request(0);
+    FakeHttpServer.Recorded sent = server.request(0);
     assertThat(sent.method()).isEqualTo("POST");
     assertThat(sent.pathAndQuery()).isEqualTo("/v1/chat/completions");
     assertThat(sent.header("Authorization")).isEqualTo("Bearer sk-test");
@@ -230,7 +231,7 @@ class ChatRequestTest {
             ModelRequest.of(List.of(Message.user("Hi"))),
             dev.baton.core.StreamCallback.discard());
 
-    FakeServer.Recorded ollama = server.request(0);
+    FakeHttpServer.Recorded ollama = server.request(0);
     assertThat(ollama.pathAndQuery()).isEqualTo("/v1/chat/completions");
     assertThat(ollama.header("Authorization")).isNull();
     assertThat(ollama.header("X-Title")).isEqualTo("Baton tests");

@@ -11,7 +11,8 @@ import dev.baton.ai.Message;
 import dev.baton.ai.ModelRequest;
 import dev.baton.ai.ModelResponse;
 import dev.baton.core.Json;
-import dev.baton.plugins.openai.FakeServer.Reply;
+import dev.baton.testing.FakeHttpServer;
+import dev.baton.testing.FakeHttpServer.Reply;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -22,11 +23,11 @@ class ChatResponseTest {
   private static final String SMALL_USAGE =
       "{\"prompt_tokens\": 9, \"completion_tokens\": 3, \"total_tokens\": 12}";
 
-  private FakeServer server;
+  private FakeHttpServer server;
 
   @BeforeEach
   void start() throws Exception {
-    server = new FakeServer();
+    server = new FakeHttpServer();
   }
 
   @AfterEach

@@ -14,7 +14,8 @@ import dev.baton.ai.ModelResponseChunk;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.Status;
-import dev.baton.plugins.openai.FakeServer.Reply;
+import dev.baton.testing.FakeHttpServer;
+import dev.baton.testing.FakeHttpServer.Reply;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
@@ -25,12 +26,12 @@ import org.junit.jupiter.api.Test;
 class ChatStreamingTest {
   private static final ModelRequest HELLO = ModelRequest.of(List.of(Message.user("Hello")));
 
-  private FakeServer server;
+  private FakeHttpServer server;
   private final List<ModelResponseChunk> chunks = new CopyOnWriteArrayList<>();
 
   @BeforeEach
   void start() throws Exception {
-    server = new FakeServer();
+    server = new FakeHttpServer();
   }
 
   @AfterEach

@@ -8,20 +8,23 @@ import dev.baton.ai.ModelResponseChunk;
 import dev.baton.core.ActionContext;
 import dev.baton.core.Json;
 import dev.baton.core.StreamCallback;
+import dev.baton.testing.FakeHttpServer;
 import tools.jackson.databind.JsonNode;
 
-/** Shared set-up: a Baton instance whose OpenAI-compatible plugin talks to a {@link FakeServer}. */
+/**
+ * Shared set-up: a Baton instance whose OpenAI-compatible plugin talks to a {@link FakeHttpServer}.
+ */
 final class OpenAIFixtures {
   static final String MODEL = "openai/gpt-4o-mini";
   static final String KEY = "sk-test";
 
   private OpenAIFixtures() {}
 
-  static OpenAICompatible.Builder plugin(FakeServer server) {
+  static OpenAICompatible.Builder plugin(FakeHttpServer server) {
     return OpenAICompatible.builder().baseUrl(server.baseUrl().resolve("/v1")).apiKey(KEY);
   }
 
-  static Baton baton(FakeServer server) {
+  static Baton baton(FakeHttpServer server) {
     return Baton.builder().plugin(plugin(server).build()).build();
   }
 

@@ -1,4 +1,4 @@
-package dev.baton.plugins.openai;
+package dev.baton.testing;
 
 import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
@@ -26,26 +26,26 @@ import java.util.concurrent.TimeUnit;
  * queued in advance, in order. A reply may hang until the server closes, to test cancellation and
  * timeouts; tests wait for a request to arrive with {@link #awaitRequest()}, never by sleeping.
  */
-final class FakeServer implements AutoCloseable {
+public final class FakeHttpServer implements AutoCloseable {
   /** A request as the server saw it. */
-  record Recorded(String method, String pathAndQuery, Headers headers, String body) {
-    String header(String name) {
+  public record Recorded(String method, String pathAndQuery, Headers headers, String body) {
+    public String header(String name) {
       return headers.getFirst(name);
     }
   }
 
   /** A canned answer. */
-  record Reply(
+  public record Reply(
       int status,
       String contentType,
       List<String> pieces,
       Map<String, String> headers,
       boolean hangAfter) {
-    static Reply json(int status, String body) {
+    public static Reply json(int status, String body) {
       return new Reply(status, "application/json", List.of(body), Map.of(), false);
     }
 
-    static Reply json(String body) {
+    public static Reply json(String body) {
       return json(200, body);
     }
 
@@ -53,7 +53,7 @@ final class FakeServer implements AutoCloseable {
      * An SSE stream with CRLF line ends: each payload becomes one event, flushed on its own, with
      * one {@code data:} line per line of the payload.
      */
-    static Reply sse(String... payloads) {
+    public static Reply sse(String... payloads) {
       List<String> frames = new ArrayList<>();
       for (String payload : payloads) {
         StringBuilder frame = new StringBuilder();
@@ -64,21 +64,21 @@ final class FakeServer implements AutoCloseable {
     }
 
     /** A body written as it is, piece by piece. */
-    static Reply raw(int status, String contentType, String... pieces) {
+    public static Reply raw(int status, String contentType, String... pieces) {
       return new Reply(status, contentType, List.of(pieces), Map.of(), false);
     }
 
     /** Headers that never come: the request waits until the server closes. */
-    static Reply hang() {
+    public static Reply hang() {
       return new Reply(0, "", List.of(), Map.of(), true);
     }
 
-    Reply withHeader(String name, String value) {
+    public Reply withHeader(String name, String value) {
       return new Reply(status, contentType, pieces, Map.of(name, value), hangAfter);
     }
 
     /** Sends this reply's pieces, then keeps the stream open until the server closes. */
-    Reply thenHang() {
+    public Reply thenHang() {
       return new Reply(status, contentType, pieces, headers, true);
     }
   }
@@ -90,32 +90,32 @@ final class FakeServer implements AutoCloseable {
   private final Semaphore arrived = new Semaphore(0);
   private final CountDownLatch closing = new CountDownLatch(1);
 
-  FakeServer() throws IOException {
+  public FakeHttpServer() throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.createContext("/", this::handle);
     server.setExecutor(executor);
     server.start();
   }
 
-  URI baseUrl() {
+  public URI baseUrl() {
     return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
   }
 
-  FakeServer reply(Reply... next) {
+  public FakeHttpServer reply(Reply... next) {
     replies.addAll(List.of(next));
     return this;
   }
 
-  List<Recorded> requests() {
+  public List<Recorded> requests() {
     return List.copyOf(requests);
   }
 
-  Recorded request(int index) {
+  public Recorded request(int index) {
     return requests.get(index);
   }
 
   /** Waits until one more request has arrived, failing after ten seconds. */
-  void awaitRequest() throws InterruptedException {
+  public void awaitRequest() throws InterruptedException {
     if (!arrived.tryAcquire(10, TimeUnit.SECONDS)) {
       throw new AssertionError("no request arrived");
     }

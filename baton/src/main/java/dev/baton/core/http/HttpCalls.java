@@ -1,4 +1,4 @@
-package dev.baton.plugins.googleai;
+package dev.baton.core.http;
 
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
@@ -31,7 +31,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Thread-safe: every call keeps its own state.
  */
-final class HttpCalls {
+public final class HttpCalls {
   private static final int MAX_ERROR_BODY = 64 * 1024;
 
   private final HttpClient client;
@@ -41,7 +41,7 @@ final class HttpCalls {
   /**
    * @param provider how messages name the other side, such as {@code "Gemini API"}
    */
-  HttpCalls(HttpClient client, Duration timeout, String provider) {
+  public HttpCalls(HttpClient client, Duration timeout, String provider) {
     this.client = client;
     this.timeout = timeout;
     this.provider = provider;
@@ -49,12 +49,12 @@ final class HttpCalls {
 
   /** Reads a successful response body; the body is closed afterwards. */
   @FunctionalInterface
-  interface BodyReader<T> {
+  public interface BodyReader<T> {
     T read(InputStream body) throws IOException;
   }
 
   /** Sends the request and returns what {@code reader} makes of the successful response body. */
-  <T> T exchange(ActionContext context, HttpRequest request, BodyReader<T> reader) {
+  public <T> T exchange(ActionContext context, HttpRequest request, BodyReader<T> reader) {
     Cancellation cancellation = context.cancellation();
     cancellation.throwIfCancelled();
     Exchange exchange = new Exchange();

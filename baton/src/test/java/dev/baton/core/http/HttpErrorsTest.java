@@ -1,4 +1,4 @@
-package dev.baton.plugins.openai;
+package dev.baton.core.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

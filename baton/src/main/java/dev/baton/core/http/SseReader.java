@@ -1,4 +1,4 @@
-package dev.baton.plugins.googleai;
+package dev.baton.core.http;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -14,20 +14,20 @@ import org.jspecify.annotations.Nullable;
  * to the current event; several {@code data:} lines of one event are joined with LF, as the SSE
  * specification says. A blank line ends the event. Lines starting with {@code :} are comments
  * (keep-alives, proxy notes) and are skipped, as are the {@code event}, {@code id} and {@code
- * retry} fields, which neither provider needs. An event still open when the stream ends is returned
- * as well, so a server that omits the final blank line loses nothing.
+ * retry} fields, which none of Genkit's streams use. An event still open when the stream ends is
+ * returned as well, so a server that omits the final blank line loses nothing.
  *
  * <p>Not thread-safe: one reader per response body.
  */
-final class SseReader {
+public final class SseReader {
   private final BufferedReader lines;
 
-  SseReader(InputStream body) {
+  public SseReader(InputStream body) {
     this.lines = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8));
   }
 
   /** The data of the next event that has any, or null at the end of the stream. */
-  @Nullable String next() throws IOException {
+  public @Nullable String next() throws IOException {
     StringBuilder data = null;
     String line;
     while ((line = lines.readLine()) != null) {

@@ -1,4 +1,4 @@
-package dev.baton.plugins.googleai;
+package dev.baton.core.http;
 
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
@@ -33,13 +33,13 @@ import tools.jackson.databind.node.ObjectNode;
  * out when neither is present; {@code providerError} is the provider's {@code error} object when it
  * sent one.
  */
-final class HttpErrors {
+public final class HttpErrors {
   private static final int MAX_BODY_TEXT = 500;
 
   private HttpErrors() {}
 
   /** The error for an HTTP response with a status of 300 or more. */
-  static BatonException fromResponse(
+  public static BatonException fromResponse(
       String provider, int httpStatus, HttpHeaders headers, byte[] body) {
     String text = new String(body, StandardCharsets.UTF_8);
     JsonNode json = parseOrNull(text);
@@ -73,7 +73,7 @@ final class HttpErrors {
    * Its status comes from a numeric {@code code} (read as an HTTP status) or a status name in
    * {@code status}, and is {@link Status#UNAVAILABLE} when it has neither.
    */
-  static BatonException fromStreamError(String provider, JsonNode error) {
+  public static BatonException fromStreamError(String provider, JsonNode error) {
     Status status = Status.UNAVAILABLE;
     JsonNode code = error.path("code");
     JsonNode statusName = error.path("status");
@@ -96,7 +96,7 @@ final class HttpErrors {
   }
 
   /** The status for an HTTP response code, as the class comment lists. */
-  static Status statusOf(int httpStatus) {
+  public static Status statusOf(int httpStatus) {
     return switch (httpStatus) {
       case 400, 413, 422 -> Status.INVALID_ARGUMENT;
       case 401 -> Status.UNAUTHENTICATED;

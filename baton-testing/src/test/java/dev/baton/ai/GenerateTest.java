@@ -389,6 +389,35 @@ class GenerateTest {
   }
 
   @Test
+  void aModelThatConstrainsOnlyWithoutToolsGetsInstructionsWhenToolsArePresent() {
+    ProgrammableModel noTools =
+        ProgrammableModel.define(
+            baton.registry(),
+            "noTools",
+            new ModelInfo(
+                "noTools",
+                new ModelInfo.Supports(
+                    true, true, true, false, List.of("text", "json"), "no-tools", true),
+                null));
+    Tool<JsonNode, JsonNode> echo =
+        baton.defineJsonTool(
+            "echo", "echoes", null, null, (ctx, in) -> Json.nodes().stringNode("e"));
+    noTools.respondText("{\"city\":\"Oslo\",\"celsius\":3}");
+    noTools.respondText("{\"city\":\"Oslo\",\"celsius\":3}");
+    GenerateOptions.Builder ask =
+        GenerateOptions.builder()
+            .model("noTools")
+            .prompt("w")
+            .output(OutputOptions.of(Weather.class));
+
+    baton.generate(ask.build());
+    assertThat(noTools.lastRequest().output().constrained()).isTrue();
+    baton.generate(ask.tools(echo).build());
+    assertThat(noTools.lastRequest().output().constrained()).isNull();
+    assertThat(noTools.lastRequest().messages().get(0).content()).hasSize(2);
+  }
+
+  @Test
   void invalidStructuredOutputIsAClearError() {
     model.respondText("It is sunny in Paris.");
     assertThatThrownBy(

@@ -98,7 +98,7 @@ public final class Generate {
       this.toolDefinitions = tools.values().stream().map(Tool::definition).toList();
       this.toolCalls = new ToolCalls(Map.copyOf(tools), toolChain(hooks));
       this.generateChain = generateChain(hooks, modelChain(hooks));
-      this.output = StructuredOutput.of(options.output(), model.info());
+      this.output = StructuredOutput.of(options.output(), model.info(), !toolDefinitions.isEmpty());
     }
 
     GenerateResponse run() {

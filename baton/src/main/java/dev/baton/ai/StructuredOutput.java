@@ -24,9 +24,15 @@ final class StructuredOutput {
     this.constrained = constrained;
   }
 
-  static StructuredOutput of(@Nullable OutputOptions options, ModelInfo info) {
+  /**
+   * How a call asks for its output. The schema is left to the model where it constrains decoding:
+   * always with {@code constrained: "all"}, and only in calls without tools with {@code
+   * "no-tools"}. Elsewhere the schema becomes instructions.
+   */
+  static StructuredOutput of(@Nullable OutputOptions options, ModelInfo info, boolean hasTools) {
+    String supported = info.supports().constrained();
     boolean modelConstrains =
-        info.supports().constrained() != null && !"none".equals(info.supports().constrained());
+        "all".equals(supported) || ("no-tools".equals(supported) && !hasTools);
     boolean wanted = options != null && !Boolean.FALSE.equals(options.constrained());
     return new StructuredOutput(
         options,

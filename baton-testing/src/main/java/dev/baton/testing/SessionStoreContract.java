@@ -4,8 +4,12 @@ import static dev.baton.agent.SnapshotStatus.ABORTED;
 import static dev.baton.agent.SnapshotStatus.COMPLETED;
 import static dev.baton.agent.SnapshotStatus.FAILED;
 import static dev.baton.agent.SnapshotStatus.PENDING;
+import static dev.baton.testing.SnapshotFixtures.assertFailsWith;
+import static dev.baton.testing.SnapshotFixtures.at;
+import static dev.baton.testing.SnapshotFixtures.present;
+import static dev.baton.testing.SnapshotFixtures.row;
+import static dev.baton.testing.SnapshotFixtures.withParentId;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.baton.agent.AgentFinishReason;
@@ -20,7 +24,6 @@ import dev.baton.agent.StatusSubscription;
 import dev.baton.ai.GenerationUsage;
 import dev.baton.ai.Message;
 import dev.baton.core.ActionContext;
-import dev.baton.core.BatonException;
 import dev.baton.core.ErrorInfo;
 import dev.baton.core.Json;
 import dev.baton.core.Registry;
@@ -36,7 +39,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -79,17 +81,15 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>Each test gets a fresh store from {@link #newStore()}, in a {@code @BeforeEach} method, so
  * fields a subclass initialises (a {@code @TempDir}, say) are ready when it is called. Snapshot and
- * session IDs are plain ASCII words that any store can use as keys or file names. Tests that wait
- * for a subscription use {@link #timeout()} as their bound and never sleep; they tolerate stores
- * that deliver asynchronously and repeat a status, as the contract allows.
+ * session IDs are plain ASCII words that any store can use as keys or file names; {@link
+ * SnapshotFixtures} builds the rows. Tests that wait for a subscription use {@link #timeout()} as
+ * their bound and never sleep; they tolerate stores that deliver asynchronously and repeat a
+ * status, as the contract allows.
  *
  * <p>The tests are public so that a store that deliberately departs from one rule can override that
  * test and say why.
  */
 public abstract class SessionStoreContract {
-  /** A fixed origin for the tests' timestamps; every row is created some seconds after it. */
-  protected static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
-
   private final ActionContext defaultContext =
       ActionContext.root(Registry.create(Tracing.noop(), false));
   private SessionStore store;
@@ -130,36 +130,7 @@ public abstract class SessionStoreContract {
     store = newStore();
   }
 
-  // ---- helpers ----
-
-  /** The instant {@code seconds} after {@link #T0}. */
-  protected static Instant at(long seconds) {
-    return T0.plusSeconds(seconds);
-  }
-
-  /**
-   * A row of a session, created and last updated at {@code createdAt}. A pending row has no state,
-   * as the runtime writes it; any other row has an empty state of the session.
-   */
-  protected static SessionSnapshot row(
-      String snapshotId, String sessionId, Instant createdAt, SnapshotStatus status) {
-    return new SessionSnapshot(
-        snapshotId,
-        sessionId,
-        null,
-        createdAt,
-        createdAt,
-        null,
-        status,
-        null,
-        null,
-        status == PENDING ? null : SessionState.empty().withSessionId(sessionId));
-  }
-
-  /** A completed row of a session, created at {@code createdAt}. */
-  protected static SessionSnapshot row(String snapshotId, String sessionId, Instant createdAt) {
-    return row(snapshotId, sessionId, createdAt, COMPLETED);
-  }
+  // ---- helpers; rows and times come from SnapshotFixtures ----
 
   /** Saves {@code row} under its own ID, whatever is stored there; returns the persisted row. */
   protected final SessionSnapshot save(SessionStore target, SessionSnapshot row) {
@@ -171,36 +142,6 @@ public abstract class SessionStoreContract {
   /** Saves {@code row} in the test's store. */
   protected final SessionSnapshot save(SessionSnapshot row) {
     return save(store, row);
-  }
-
-  /** A copy of {@code row} whose lineage goes back to {@code parentId}. */
-  protected static SessionSnapshot withParentId(SessionSnapshot row, String parentId) {
-    return new SessionSnapshot(
-        row.snapshotId(),
-        row.sessionId(),
-        parentId,
-        row.createdAt(),
-        row.updatedAt(),
-        row.heartbeatAt(),
-        row.status(),
-        row.finishReason(),
-        row.error(),
-        row.state());
-  }
-
-  /** {@code value}, which the test needs; an assertion error names {@code what} when it is null. */
-  protected static <T> T present(@Nullable T value, String what) {
-    if (value == null) {
-      throw new AssertionError("expected " + what + ", got null");
-    }
-    return value;
-  }
-
-  /** Asserts that {@code call} fails with a {@link BatonException} of {@code status}. */
-  protected static void assertFailsWith(Status status, ThrowingCallable call) {
-    assertThatThrownBy(call)
-        .isInstanceOfSatisfying(
-            BatonException.class, e -> assertThat(e.status()).isEqualTo(status));
   }
 
   private @Nullable SessionSnapshot get(String snapshotId) {

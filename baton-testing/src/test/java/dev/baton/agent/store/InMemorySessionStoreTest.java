@@ -3,6 +3,9 @@ package dev.baton.agent.store;
 import static dev.baton.agent.SnapshotStatus.ABORTED;
 import static dev.baton.agent.SnapshotStatus.COMPLETED;
 import static dev.baton.agent.SnapshotStatus.PENDING;
+import static dev.baton.testing.SnapshotFixtures.at;
+import static dev.baton.testing.SnapshotFixtures.present;
+import static dev.baton.testing.SnapshotFixtures.row;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.agent.SessionSnapshot;

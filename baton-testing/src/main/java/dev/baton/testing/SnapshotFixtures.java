@@ -1,0 +1,85 @@
+package dev.baton.testing;
+
+import static dev.baton.agent.SnapshotStatus.COMPLETED;
+import static dev.baton.agent.SnapshotStatus.PENDING;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.baton.agent.SessionSnapshot;
+import dev.baton.agent.SessionState;
+import dev.baton.agent.SnapshotStatus;
+import dev.baton.core.BatonException;
+import dev.baton.core.Status;
+import java.time.Instant;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Rows, times and assertions for tests of session stores and of code that uses them, such as the
+ * tests of {@link SessionStoreContract} and of the stores that extend it. Meant for static import.
+ */
+public final class SnapshotFixtures {
+  /** A fixed origin for test timestamps; {@link #at(long)} counts seconds from it. */
+  public static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
+
+  private SnapshotFixtures() {}
+
+  /** The instant {@code seconds} after {@link #T0}. */
+  public static Instant at(long seconds) {
+    return T0.plusSeconds(seconds);
+  }
+
+  /**
+   * A row of a session, created and last updated at {@code createdAt}, with no parent. A pending
+   * row has no state, as the runtime writes it; any other row has an empty state of the session.
+   */
+  public static SessionSnapshot row(
+      String snapshotId, String sessionId, Instant createdAt, SnapshotStatus status) {
+    return new SessionSnapshot(
+        snapshotId,
+        sessionId,
+        null,
+        createdAt,
+        createdAt,
+        null,
+        status,
+        null,
+        null,
+        status == PENDING ? null : SessionState.empty().withSessionId(sessionId));
+  }
+
+  /** A completed row of a session, created at {@code createdAt}. */
+  public static SessionSnapshot row(String snapshotId, String sessionId, Instant createdAt) {
+    return row(snapshotId, sessionId, createdAt, COMPLETED);
+  }
+
+  /** A copy of {@code row} whose lineage goes back to {@code parentId}. */
+  public static SessionSnapshot withParentId(SessionSnapshot row, String parentId) {
+    return new SessionSnapshot(
+        row.snapshotId(),
+        row.sessionId(),
+        parentId,
+        row.createdAt(),
+        row.updatedAt(),
+        row.heartbeatAt(),
+        row.status(),
+        row.finishReason(),
+        row.error(),
+        row.state());
+  }
+
+  /** {@code value}, which the test needs; an assertion error names {@code what} when it is null. */
+  public static <T> T present(@Nullable T value, String what) {
+    if (value == null) {
+      throw new AssertionError("expected " + what + ", got null");
+    }
+    return value;
+  }
+
+  /** Asserts that {@code call} fails with a {@link BatonException} of {@code status}. */
+  public static void assertFailsWith(Status status, ThrowingCallable call) {
+    assertThatThrownBy(call)
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(status));
+  }
+}

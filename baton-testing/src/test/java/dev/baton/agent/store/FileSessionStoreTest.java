@@ -1,0 +1,542 @@
+package dev.baton.agent.store;
+
+import static dev.baton.agent.SnapshotStatus.ABORTED;
+import static dev.baton.agent.SnapshotStatus.COMPLETED;
+import static dev.baton.agent.SnapshotStatus.PENDING;
+import static dev.baton.testing.SnapshotFixtures.assertFailsWith;
+import static dev.baton.testing.SnapshotFixtures.at;
+import static dev.baton.testing.SnapshotFixtures.row;
+import static dev.baton.testing.SnapshotFixtures.withParentId;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.baton.agent.AgentFinishReason;
+import dev.baton.agent.SessionSnapshot;
+import dev.baton.agent.SessionStore;
+import dev.baton.agent.Snapshots;
+import dev.baton.agent.StatusSubscription;
+import dev.baton.core.ActionContext;
+import dev.baton.core.Json;
+import dev.baton.core.Status;
+import dev.baton.testing.SessionStoreContract;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The store contract, run with two instances over one directory polling every 5 ms (so the
+ * contract's second-instance tests are Genkit's PersistsAcrossStoreInstances and
+ * CrossProcessStatusChange), and what only the file store promises: its layout, ID safety,
+ * prefixes, session pointers, retention and polling.
+ */
+class FileSessionStoreTest extends SessionStoreContract {
+  private static final Duration FAST_POLL = Duration.ofMillis(5);
+  private static final Function<ActionContext, String> TENANT_PREFIX =
+      context -> String.valueOf(context.auth().get("tenant"));
+
+  @TempDir Path dir;
+
+  @Override
+  protected SessionStore newStore() {
+    return FileSessionStore.builder(dir).pollInterval(FAST_POLL).build();
+  }
+
+  @Override
+  protected SessionStore openSecondInstance() {
+    return FileSessionStore.builder(dir).pollInterval(FAST_POLL).build();
+  }
+
+  private FileSessionStore fileStore() {
+    return (FileSessionStore) store();
+  }
+
+  private Path global() {
+    return dir.resolve("global");
+  }
+
+  private ActionContext tenant(String name) {
+    return context().withAuth(Map.of("tenant", name));
+  }
+
+  private JsonNode pointerOf(String sessionId) throws IOException {
+    return Json.parse(Files.readString(global().resolve(".pointers").resolve(sessionId + ".json")));
+  }
+
+  private void pointTo(String sessionId, String snapshotId) throws IOException {
+    Files.writeString(
+        global().resolve(".pointers").resolve(sessionId + ".json"),
+        Json.write(
+            Json.object()
+                .put("currentSnapshotId", snapshotId)
+                .put("currentCreatedAt", at(1).toString())
+                .put("updatedAt", at(1).toString())));
+  }
+
+  /** Every regular file under the store directory, relative to it, with {@code /} separators. */
+  private List<String> filesOnDisk() throws IOException {
+    try (Stream<Path> paths = Files.walk(dir)) {
+      return paths
+          .filter(Files::isRegularFile)
+          .map(p -> dir.relativize(p).toString().replace('\\', '/'))
+          .sorted()
+          .toList();
+    }
+  }
+
+  // ---- construction and options ----
+
+  @Test
+  void emptyDirRejected() {
+    assertThatThrownBy(() -> FileSessionStore.builder(Path.of("")))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void createsMissingDirPrivately() throws IOException {
+    Path missing = dir.resolve("a/b/sessions");
+
+    FileSessionStore store = FileSessionStore.builder(missing).build();
+    store.saveSnapshot(context(), "s1", existing -> row("s1", "sess-1", at(1)));
+
+    assertThat(missing).isDirectory();
+    assumeTrue(missing.getFileSystem().supportedFileAttributeViews().contains("posix"));
+    for (Path created :
+        List.of(missing, missing.resolve("global"), missing.resolve("global/.pointers"))) {
+      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(created)))
+          .as(created.toString())
+          .isEqualTo("rwx------");
+    }
+  }
+
+  @Test
+  void optionSetTwiceRejected() {
+    assertThatThrownBy(
+            () -> FileSessionStore.builder(dir).pollInterval(FAST_POLL).pollInterval(FAST_POLL))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("cannot set pollInterval more than once");
+    assertThatThrownBy(
+            () ->
+                FileSessionStore.builder(dir).maxPersistedChainLength(2).maxPersistedChainLength(3))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("cannot set maxPersistedChainLength more than once");
+    assertThatThrownBy(
+            () ->
+                FileSessionStore.builder(dir)
+                    .snapshotPathPrefix(TENANT_PREFIX)
+                    .snapshotPathPrefix(TENANT_PREFIX))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("cannot set snapshotPathPrefix more than once");
+  }
+
+  @Test
+  void updateIsCalledExactlyOncePerSave() {
+    AtomicInteger calls = new AtomicInteger();
+
+    store()
+        .saveSnapshot(
+            context(),
+            "s1",
+            existing -> {
+              calls.incrementAndGet();
+              return row("s1", "sess-1", at(1));
+            });
+    store()
+        .saveSnapshot(
+            context(),
+            "s1",
+            existing -> {
+              calls.incrementAndGet();
+              return null;
+            });
+
+    assertThat(calls).hasValue(2);
+  }
+
+  // ---- layout ----
+
+  @Test
+  void fileWrittenUnderDefaultPrefixNotInRoot() throws IOException {
+    save(row("snap-1", "sess-1", at(1)));
+
+    assertThat(global().resolve("snap-1.json")).isRegularFile();
+    assertThat(dir.resolve("snap-1.json")).doesNotExist();
+    assertThat(filesOnDisk()).containsExactly("global/.pointers/sess-1.json", "global/snap-1.json");
+  }
+
+  @Test
+  void rowFileIsPrettyJsonWithTwoSpaceIndent() throws IOException {
+    SessionSnapshot saved = save(row("snap-1", "sess-1", at(1)));
+
+    String text = Files.readString(global().resolve("snap-1.json"), StandardCharsets.UTF_8);
+
+    assertThat(text).startsWith("{\n  \"snapshotId\"");
+    assertThat(text.lines().skip(1).takeWhile(line -> !line.equals("}")))
+        .allSatisfy(line -> assertThat(line).matches("(  )+\\S.*"));
+    assertThat(Json.read(text, SessionSnapshot.class)).isEqualTo(saved);
+  }
+
+  @Test
+  void persistsAcrossStoreInstances() {
+    save(row("s1", "sess-1", at(1)));
+    SessionStore reopened = FileSessionStore.builder(dir).build();
+
+    reopened.saveSnapshot(
+        context(), "s2", existing -> withParentId(row("s2", "sess-1", at(2), PENDING), "s1"));
+    Snapshots.abort(context(), reopened, "s2", at(3));
+
+    assertThat(store().getSnapshot(context(), "s2"))
+        .extracting(SessionSnapshot::status, SessionSnapshot::parentId)
+        .containsExactly(ABORTED, "s1");
+    assertThat(store().getLatestSnapshot(context(), "sess-1"))
+        .extracting(SessionSnapshot::snapshotId)
+        .isEqualTo("s2");
+  }
+
+  @Test
+  void finishReasonPersistsAcrossReopen() {
+    save(row("s1", "sess-1", at(1)).withFinishReason(AgentFinishReason.INTERRUPTED));
+
+    SessionStore reopened = FileSessionStore.builder(dir).build();
+
+    assertThat(reopened.getSnapshot(context(), "s1"))
+        .extracting(SessionSnapshot::finishReason)
+        .isEqualTo(AgentFinishReason.INTERRUPTED);
+  }
+
+  @Test
+  void scanSkipsUnparseableFiles() throws IOException {
+    SessionSnapshot real = save(row("real", "sess-1", at(1)));
+    Files.writeString(global().resolve("garbage.json"), "{not json");
+    Files.writeString(global().resolve("empty.json"), "");
+    Files.writeString(global().resolve("array.json"), "[1, 2]");
+    Files.writeString(
+        global().resolve("headless.json"), "{\"sessionId\":\"sess-1\",\"status\":\"completed\"}");
+    Files.delete(global().resolve(".pointers/sess-1.json"));
+
+    assertThat(store().getLatestSnapshot(context(), "sess-1")).isEqualTo(real);
+  }
+
+  @Test
+  void unparseableRowReadByIdIsDataLoss() throws IOException {
+    Files.createDirectories(global());
+    Files.writeString(global().resolve("garbage.json"), "{not json");
+
+    assertFailsWith(Status.DATA_LOSS, () -> store().getSnapshot(context(), "garbage"));
+  }
+
+  @Test
+  void leftoverTempFileNeverBecomesRow() throws IOException {
+    SessionSnapshot real = save(row("real", "sess-1", at(1)));
+    Files.writeString(
+        global().resolve("ghost.json.8317.tmp"), Json.write(row("ghost", "sess-1", at(9))));
+    Files.delete(global().resolve(".pointers/sess-1.json"));
+
+    assertThat(store().getLatestSnapshot(context(), "sess-1")).isEqualTo(real);
+    assertThat(store().getSnapshot(context(), "ghost")).isNull();
+    assertThat(filesOnDisk()).filteredOn(name -> name.endsWith(".tmp")).hasSize(1);
+  }
+
+  // ---- ID safety ----
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {"../escape", "a/b", "a\\b", ".hidden", "foo..bar", "nul\u0000", "tab\tid"})
+  void unsafeSnapshotIdRejectedOnEveryCall(String id) throws IOException {
+    AtomicInteger updates = new AtomicInteger();
+
+    assertFailsWith(Status.INVALID_ARGUMENT, () -> store().getSnapshot(context(), id));
+    assertFailsWith(
+        Status.INVALID_ARGUMENT,
+        () ->
+            store()
+                .saveSnapshot(
+                    context(),
+                    id,
+                    existing -> {
+                      updates.incrementAndGet();
+                      return row("x", "sess-1", at(1));
+                    }));
+    assertFailsWith(
+        Status.INVALID_ARGUMENT, () -> fileStore().onSnapshotStatusChange(context(), id));
+
+    assertThat(updates).hasValue(0);
+    assertThat(filesOnDisk()).isEmpty();
+  }
+
+  @Test
+  void emptySnapshotIdRejectedOnRead() {
+    assertFailsWith(Status.INVALID_ARGUMENT, () -> store().getSnapshot(context(), ""));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"../escape", "a/b", "a\\b", ".hidden", "foo..bar", "bell\u0007"})
+  void pathUnsafeSessionIdRejectedWithNoPartialRow(String sessionId) throws IOException {
+    assertFailsWith(
+        Status.INVALID_ARGUMENT,
+        () ->
+            store().saveSnapshot(context(), "snap-1", existing -> row("snap-1", sessionId, at(1))));
+    assertFailsWith(Status.INVALID_ARGUMENT, () -> store().getLatestSnapshot(context(), sessionId));
+
+    assertThat(filesOnDisk()).isEmpty();
+  }
+
+  // ---- prefixes ----
+
+  @Test
+  void prefixScopesReadsAndWrites() {
+    FileSessionStore store =
+        FileSessionStore.builder(dir).snapshotPathPrefix(TENANT_PREFIX).build();
+    store.saveSnapshot(tenant("a"), "s1", existing -> row("s1", "sess-1", at(1)));
+
+    assertThat(dir.resolve("a/s1.json")).isRegularFile();
+    assertThat(store.getSnapshot(tenant("a"), "s1")).isNotNull();
+    assertThat(store.getLatestSnapshot(tenant("a"), "sess-1")).isNotNull();
+    assertThat(store.getSnapshot(tenant("b"), "s1")).isNull();
+    assertThat(store.getLatestSnapshot(tenant("b"), "sess-1")).isNull();
+    assertThat(store.onSnapshotStatusChange(tenant("b"), "s1").isEnded()).isTrue();
+    assertThat(Snapshots.abort(tenant("b"), store, "s1", at(2))).isNull();
+  }
+
+  @Test
+  void nestedPrefixesAreNestedDirectories() {
+    FileSessionStore store =
+        FileSessionStore.builder(dir).snapshotPathPrefix(TENANT_PREFIX).build();
+
+    store.saveSnapshot(tenant("org-42/user-7"), "s1", existing -> row("s1", "sess-1", at(1)));
+
+    assertThat(dir.resolve("org-42/user-7/s1.json")).isRegularFile();
+    assertThat(store.getLatestSnapshot(tenant("org-42/user-7"), "sess-1")).isNotNull();
+    assertThat(store.getLatestSnapshot(tenant("/org-42//user-7/"), "sess-1")).isNotNull();
+    assertThat(store.getLatestSnapshot(tenant("org-42"), "sess-1")).isNull();
+    assertThat(store.getSnapshot(tenant("org-42"), "s1")).isNull();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"../escape", "a\\b", ".hidden", "ok/../escape", "", "/", "///"})
+  void unsafeOrEmptyPrefixRejected(String prefix) throws IOException {
+    FileSessionStore store =
+        FileSessionStore.builder(dir.resolve("store"))
+            .snapshotPathPrefix(context -> prefix)
+            .build();
+
+    assertFailsWith(
+        Status.INVALID_ARGUMENT,
+        () -> store.saveSnapshot(context(), "s1", existing -> row("s1", "sess-1", at(1))));
+    assertFailsWith(Status.INVALID_ARGUMENT, () -> store.getSnapshot(context(), "s1"));
+    assertFailsWith(Status.INVALID_ARGUMENT, () -> store.getLatestSnapshot(context(), "sess-1"));
+    assertFailsWith(Status.INVALID_ARGUMENT, () -> store.onSnapshotStatusChange(context(), "s1"));
+
+    assertThat(filesOnDisk()).isEmpty();
+  }
+
+  // ---- session pointers ----
+
+  @Test
+  void sessionPointerWrittenAndTracksLatest() throws IOException {
+    save(row("s1", "sess-1", at(1), PENDING));
+    assertThat(pointerOf("sess-1").path("currentSnapshotId").asString()).isEqualTo("s1");
+    assertThat(pointerOf("sess-1").path("currentCreatedAt").asString()).isEqualTo(at(1).toString());
+    assertThat(pointerOf("sess-1").path("updatedAt").isString()).isTrue();
+
+    save(row("s2", "sess-1", at(2)));
+    Snapshots.abort(context(), store(), "s1", at(3));
+
+    assertThat(pointerOf("sess-1").path("currentSnapshotId").asString()).isEqualTo("s2");
+  }
+
+  @Test
+  void fastPathTrustsPointer() throws IOException {
+    save(row("s1", "sess-1", at(1)));
+    save(row("s2", "sess-1", at(2)));
+
+    pointTo("sess-1", "s1");
+
+    assertThat(store().getLatestSnapshot(context(), "sess-1"))
+        .extracting(SessionSnapshot::snapshotId)
+        .isEqualTo("s1");
+  }
+
+  @Test
+  void rewriteNeverMovesPointer() throws IOException {
+    save(row("s1", "sess-1", at(1)));
+    save(row("s2", "sess-1", at(2), PENDING));
+    pointTo("sess-1", "s1");
+
+    Snapshots.heartbeat(context(), store(), "s2", at(3));
+    Snapshots.abort(context(), store(), "s2", at(4));
+
+    assertThat(pointerOf("sess-1").path("currentSnapshotId").asString()).isEqualTo("s1");
+  }
+
+  @Test
+  void missingPointerSelfHeals() throws IOException {
+    save(row("s1", "sess-1", at(1)));
+    save(row("s2", "sess-1", at(2)));
+    Files.delete(global().resolve(".pointers/sess-1.json"));
+
+    assertThat(store().getLatestSnapshot(context(), "sess-1"))
+        .extracting(SessionSnapshot::snapshotId)
+        .isEqualTo("s2");
+    assertThat(pointerOf("sess-1").path("currentSnapshotId").asString()).isEqualTo("s2");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"gone", "other", "../escape", "corrupt"})
+  void stalePointerFallsBackToScan(String pointedAt) throws IOException {
+    save(row("s1", "sess-1", at(1)));
+    save(row("s2", "sess-1", at(2)));
+    save(row("other", "sess-2", at(3)));
+    if (pointedAt.equals("corrupt")) {
+      Files.writeString(global().resolve(".pointers/sess-1.json"), "{\"currentSnapshotId\":");
+    } else {
+      pointTo("sess-1", pointedAt);
+    }
+
+    assertThat(store().getLatestSnapshot(context(), "sess-1"))
+        .extracting(SessionSnapshot::snapshotId)
+        .isEqualTo("s2");
+    assertThat(pointerOf("sess-1").path("currentSnapshotId").asString()).isEqualTo("s2");
+  }
+
+  @Test
+  void pointerDirectoryIsNotPartOfScan() throws IOException {
+    SessionSnapshot real = save(row("real", "sess-1", at(1)));
+    Files.delete(global().resolve(".pointers/sess-1.json"));
+    Files.writeString(
+        global().resolve(".pointers/impostor.json"), Json.write(row("impostor", "sess-1", at(9))));
+
+    assertThat(store().getLatestSnapshot(context(), "sess-1")).isEqualTo(real);
+  }
+
+  @Test
+  void backdatedNewRowDoesNotAdvancePointer() throws IOException {
+    save(row("s2", "sess-1", at(2)));
+    save(row("s1", "sess-1", at(1)));
+    save(row("s0", "sess-1", at(2)));
+
+    assertThat(pointerOf("sess-1").path("currentSnapshotId").asString()).isEqualTo("s2");
+    assertThat(store().getLatestSnapshot(context(), "sess-1"))
+        .extracting(SessionSnapshot::snapshotId)
+        .isEqualTo("s2");
+  }
+
+  // ---- retention ----
+
+  private FileSessionStore saveChain(int maxChainLength, int rows) {
+    FileSessionStore store =
+        FileSessionStore.builder(dir).maxPersistedChainLength(maxChainLength).build();
+    for (int i = 1; i <= rows; i++) {
+      SessionSnapshot next = row("s" + i, "sess-1", at(i));
+      SessionSnapshot linked = i == 1 ? next : withParentId(next, "s" + (i - 1));
+      store.saveSnapshot(context(), linked.snapshotId(), existing -> linked);
+    }
+    return store;
+  }
+
+  @Test
+  void maxPersistedChainLengthKeepsNewestRows() throws IOException {
+    FileSessionStore store = saveChain(2, 4);
+
+    assertThat(filesOnDisk())
+        .containsExactly("global/.pointers/sess-1.json", "global/s3.json", "global/s4.json");
+    assertThat(store.getLatestSnapshot(context(), "sess-1"))
+        .extracting(SessionSnapshot::snapshotId)
+        .isEqualTo("s4");
+    Files.delete(global().resolve(".pointers/sess-1.json"));
+    assertThat(store.getLatestSnapshot(context(), "sess-1"))
+        .extracting(SessionSnapshot::snapshotId)
+        .isEqualTo("s4");
+  }
+
+  @Test
+  void maxPersistedChainLengthOneKeepsOnlyTheSavedRow() throws IOException {
+    saveChain(1, 3);
+
+    assertThat(filesOnDisk()).containsExactly("global/.pointers/sess-1.json", "global/s3.json");
+  }
+
+  @Test
+  void retentionWalkStopsAtCycle() throws IOException {
+    FileSessionStore store = FileSessionStore.builder(dir).maxPersistedChainLength(5).build();
+    store.saveSnapshot(context(), "a", existing -> withParentId(row("a", "sess-1", at(1)), "b"));
+    store.saveSnapshot(context(), "b", existing -> withParentId(row("b", "sess-1", at(2)), "a"));
+
+    assertThat(filesOnDisk())
+        .containsExactly("global/.pointers/sess-1.json", "global/a.json", "global/b.json");
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {0, -1})
+  void invalidChainLengthRejected(int n) {
+    assertThatThrownBy(() -> FileSessionStore.builder(dir).maxPersistedChainLength(n))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  // ---- subscriptions across instances ----
+
+  @Test
+  void crossProcessStatusChange() throws InterruptedException {
+    FileSessionStore watcher = FileSessionStore.builder(dir).pollInterval(FAST_POLL).build();
+    FileSessionStore writer = FileSessionStore.builder(dir).pollInterval(Duration.ZERO).build();
+    save(writer, row("s1", "sess-1", at(1), PENDING));
+
+    try (StatusSubscription subscription = watcher.onSnapshotStatusChange(context(), "s1")) {
+      awaitStatus(subscription, PENDING);
+      Snapshots.abort(context(), writer, "s1", at(2));
+      awaitStatus(subscription, ABORTED);
+      save(writer, row("s1", "sess-1", at(1), COMPLETED));
+      awaitStatus(subscription, COMPLETED);
+    }
+  }
+
+  @Test
+  void pollIntervalDisabled() throws InterruptedException {
+    FileSessionStore watcher = FileSessionStore.builder(dir).pollInterval(Duration.ZERO).build();
+    save(row("s1", "sess-1", at(1), PENDING));
+
+    try (StatusSubscription subscription = watcher.onSnapshotStatusChange(context(), "s1")) {
+      assertThat(subscription.poll(Duration.ZERO)).isEqualTo(PENDING);
+      assertThat(watcher.isPolling()).isFalse();
+
+      Snapshots.abort(context(), store(), "s1", at(2));
+      assertThat(subscription.poll(FAST_POLL.multipliedBy(20))).isNull();
+
+      save(watcher, row("s1", "sess-1", at(1), COMPLETED));
+      assertThat(subscription.poll(Duration.ZERO)).isEqualTo(COMPLETED);
+    }
+  }
+
+  @Test
+  void pollerRunsOnlyWhileSubscribed() {
+    save(row("s1", "sess-1", at(1), PENDING));
+    save(row("s2", "sess-1", at(2), PENDING));
+    assertThat(fileStore().isPolling()).isFalse();
+
+    StatusSubscription first = fileStore().onSnapshotStatusChange(context(), "s1");
+    StatusSubscription second = fileStore().onSnapshotStatusChange(context(), "s2");
+    fileStore().onSnapshotStatusChange(context(), "missing");
+    assertThat(fileStore().isPolling()).isTrue();
+
+    first.close();
+    assertThat(fileStore().isPolling()).isTrue();
+    second.close();
+    assertThat(fileStore().isPolling()).isFalse();
+
+    fileStore().onSnapshotStatusChange(context(), "missing");
+    assertThat(fileStore().isPolling()).isFalse();
+  }
+}

@@ -1,0 +1,79 @@
+package dev.baton.agent.store;
+
+import dev.baton.agent.SessionSnapshot;
+import dev.baton.core.BatonException;
+import java.time.Instant;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The parts of the {@link dev.baton.agent.SessionStore} contract that do not depend on where rows
+ * live, so both bundled stores apply them identically: which ID a save writes, the identity and
+ * status rules of a saved row, and the order that picks a session's latest row.
+ */
+final class SnapshotRules {
+  private SnapshotRules() {}
+
+  /** The ID a save writes: the caller's, or a fresh UUID when it is null or empty. */
+  static String idOrMinted(@Nullable String snapshotId) {
+    return snapshotId == null || snapshotId.isEmpty() ? UUID.randomUUID().toString() : snapshotId;
+  }
+
+  /**
+   * The row to persist for an update's result {@code next}: its ID is {@code snapshotId} whatever
+   * {@code next} says; its session ID is the existing row's (a row never changes session), or else
+   * {@code next}'s; an absent status becomes {@code completed}. Everything else, timestamps
+   * included, is kept as given.
+   *
+   * @throws BatonException {@code INVALID_ARGUMENT} "session ID is required" when the row would
+   *     have no session ID
+   */
+  static SessionSnapshot toPersist(
+      String snapshotId, @Nullable SessionSnapshot existing, SessionSnapshot next) {
+    @Nullable String sessionId =
+        existing != null && !isEmpty(existing.sessionId())
+            ? existing.sessionId()
+            : next.sessionId();
+    if (isEmpty(sessionId)) {
+      throw sessionIdRequired();
+    }
+    return next.withSnapshotId(snapshotId)
+        .withSessionId(sessionId)
+        .withStatus(next.statusOrCompleted());
+  }
+
+  /**
+   * Checks the argument of {@code getLatestSnapshot}.
+   *
+   * @throws BatonException {@code INVALID_ARGUMENT} "session ID is required" when it is empty
+   */
+  static void requireSessionId(String sessionId) {
+    if (sessionId.isEmpty()) {
+      throw sessionIdRequired();
+    }
+  }
+
+  /**
+   * Whether a row created at {@code createdAt} with ID {@code id} is more recent than another: a
+   * later {@code createdAt} wins, and equal times go to the greater ID, so the latest row of a
+   * session is the same whichever order the rows are examined in.
+   */
+  static boolean isMoreRecent(
+      Instant createdAt, String id, Instant otherCreatedAt, String otherId) {
+    int byTime = createdAt.compareTo(otherCreatedAt);
+    return byTime != 0 ? byTime > 0 : id.compareTo(otherId) > 0;
+  }
+
+  /** {@link #isMoreRecent(Instant, String, Instant, String)} for two rows. */
+  static boolean isMoreRecent(SessionSnapshot row, SessionSnapshot other) {
+    return isMoreRecent(row.createdAt(), row.snapshotId(), other.createdAt(), other.snapshotId());
+  }
+
+  private static boolean isEmpty(@Nullable String value) {
+    return value == null || value.isEmpty();
+  }
+
+  private static BatonException sessionIdRequired() {
+    return BatonException.invalidArgument("session ID is required");
+  }
+}

@@ -42,7 +42,7 @@ public final class Baton {
   private final Registry registry;
 
   private Baton(Builder builder) {
-    this.registry = Registry.create(builder.tracing, builder.experimental);
+    this.registry = Registry.create(builder.tracing(), builder.experimental);
     GenerateAction.register(registry);
     Set<String> names = new HashSet<>();
     for (Plugin plugin : builder.plugins) {
@@ -204,7 +204,8 @@ public final class Baton {
   public static final class Builder {
     private boolean experimental;
     private final List<Plugin> plugins = new ArrayList<>();
-    private Tracing tracing = Tracing.noop();
+    private @Nullable OpenTelemetry openTelemetry;
+    private @Nullable Boolean traceContent;
 
     private Builder() {}
 
@@ -228,8 +229,28 @@ public final class Baton {
      * SDK (or {@code GlobalOpenTelemetry.get()}) to trace.
      */
     public Builder openTelemetry(OpenTelemetry openTelemetry) {
-      this.tracing = Tracing.of(openTelemetry);
+      this.openTelemetry = openTelemetry;
       return this;
+    }
+
+    /**
+     * Whether spans record their inputs and outputs ({@code genkit:input}, {@code genkit:output})
+     * as JSON. By default they do when {@code GENKIT_ENV=dev}, as set by Genkit's CLI, whose trace
+     * viewer shows them, and not otherwise: prompts and answers stay out of production traces, and
+     * a span costs a fraction of what writing its content does.
+     */
+    public Builder traceContent(boolean traceContent) {
+      this.traceContent = traceContent;
+      return this;
+    }
+
+    private Tracing tracing() {
+      if (openTelemetry == null) {
+        return Tracing.noop();
+      }
+      boolean content =
+          traceContent != null ? traceContent : "dev".equals(System.getenv("GENKIT_ENV"));
+      return Tracing.of(openTelemetry, content);
     }
 
     public Baton build() {

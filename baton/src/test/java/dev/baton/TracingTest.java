@@ -26,6 +26,7 @@ class TracingTest {
                           .addSpanProcessor(SimpleSpanProcessor.create(exporter))
                           .build())
                   .build())
+          .traceContent(true)
           .build();
 
   @Test
@@ -53,6 +54,26 @@ class TracingTest {
     assertThat(attr(innerSpan, "genkit:input")).isEqualTo("\"hi!\"");
     assertThat(attr(innerSpan, "genkit:output")).isEqualTo("\"HI!\"");
     assertThat(attr(innerSpan, "genkit:state")).isEqualTo("success");
+  }
+
+  @Test
+  void contentIsLeftOutUnlessAskedFor() {
+    Baton quiet =
+        Baton.builder()
+            .openTelemetry(
+                OpenTelemetrySdk.builder()
+                    .setTracerProvider(
+                        SdkTracerProvider.builder()
+                            .addSpanProcessor(SimpleSpanProcessor.create(exporter))
+                            .build())
+                    .build())
+            .traceContent(false)
+            .build();
+    quiet.defineFlow("secret", String.class, String.class, (ctx, in) -> in).run("password");
+    SpanData span = exporter.getFinishedSpanItems().get(0);
+    assertThat(attr(span, "genkit:state")).isEqualTo("success");
+    assertThat(attr(span, "genkit:input")).isNull();
+    assertThat(attr(span, "genkit:output")).isNull();
   }
 
   @Test

@@ -7,7 +7,6 @@ import dev.baton.ai.GenerateOptions;
 import dev.baton.ai.GenerateResponse;
 import dev.baton.ai.InlinePrompt;
 import dev.baton.ai.Message;
-import dev.baton.ai.Metadata;
 import dev.baton.ai.ModelResponseChunk;
 import dev.baton.ai.Part;
 import dev.baton.ai.Role;
@@ -17,23 +16,28 @@ import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Registry;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Agents whose every turn renders a prompt and runs generate over the session's history.
  *
  * <p>A turn takes a user message, a resume of the last turn's interrupts, or a retry of an
- * unfinished turn. The prompt renders with the history in its context, each history message marked
- * {@value #HISTORY}; every rendered message without the mark is prompt scaffolding and is tagged
- * {@value #PROMPT}. After generate the session's history becomes the conversation the loop returned
- * minus the scaffolding, which captures the tool loop's messages and persists any trimming the
- * prompt did. Scaffolding is never stored.
+ * unfinished turn. The prompt renders with the history in its context; every rendered message that
+ * is not one of the history's own messages is prompt scaffolding and is tagged {@value #PROMPT}.
+ * After generate the session's history becomes the conversation the loop returned minus the
+ * scaffolding, which captures the tool loop's messages and persists any trimming the prompt did.
+ * Scaffolding is never stored.
+ *
+ * <p>History messages are recognised by identity, not by a metadata mark as Genkit Go does, so a
+ * turn does not copy the whole history: its cost stays flat as the session grows. A prompt function
+ * that drops history messages trims the session; one that rewrites a history message turns it into
+ * scaffolding.
  */
 public final class PromptAgents {
-  /** Marks a rendered message as coming from the session's history. */
-  public static final String HISTORY = "_genkit_history";
-
   /** Marks a rendered message as prompt scaffolding, never stored in the session. */
   public static final String PROMPT = "_genkit_prompt";
 
@@ -81,17 +85,13 @@ public final class PromptAgents {
       AgentInput input) {
     validate(input, runner.session().messages());
     Session session = runner.session();
-    List<Message> history = new ArrayList<>();
-    for (Message message : session.messages()) {
-      history.add(message.withFlag(HISTORY));
-    }
+    List<Message> history = session.messages();
+    Set<Message> fromHistory = Collections.newSetFromMap(new IdentityHashMap<>());
+    fromHistory.addAll(history);
     GenerateOptions rendered = prompt.render(context, promptInput, history).build();
-    List<Message> tagged = new ArrayList<>();
+    List<Message> tagged = new ArrayList<>(rendered.messages().size());
     for (Message message : rendered.messages()) {
-      tagged.add(
-          message.hasFlag(HISTORY)
-              ? message.withMetadata(Metadata.without(message.metadata(), HISTORY))
-              : message.withFlag(PROMPT));
+      tagged.add(fromHistory.contains(message) ? message : message.withFlag(PROMPT));
     }
     GenerateResponse response =
         Generate.generate(

@@ -13,17 +13,21 @@ import org.jspecify.annotations.Nullable;
  * genkit:type}, {@code genkit:metadata:subtype}, {@code genkit:name}, {@code genkit:path}, {@code
  * genkit:isRoot}, {@code genkit:input}, {@code genkit:output} and {@code genkit:state}.
  *
- * <p>Baton depends on the OpenTelemetry API only: with no SDK installed every span is a no-op, and
- * the JSON for input and output is built only for spans that are recorded. Thread-safe.
+ * <p>Baton depends on the OpenTelemetry API only: with no SDK installed every span is a no-op.
+ * Inputs and outputs ({@code genkit:input}, {@code genkit:output}) are recorded only when content
+ * recording is on, because writing them as JSON costs more than the span itself and puts prompts
+ * and answers into traces; Genkit's dev tools want them, production usually does not. Thread-safe.
  */
 public final class Tracing {
   private static final String INSTRUMENTATION = "baton";
-  private static final Tracing NOOP = new Tracing(OpenTelemetry.noop());
+  private static final Tracing NOOP = new Tracing(OpenTelemetry.noop(), false);
 
   private final Tracer tracer;
+  private final boolean recordContent;
 
-  private Tracing(OpenTelemetry openTelemetry) {
+  private Tracing(OpenTelemetry openTelemetry, boolean recordContent) {
     this.tracer = openTelemetry.getTracer(INSTRUMENTATION);
+    this.recordContent = recordContent;
   }
 
   /** Tracing that records nothing. */
@@ -31,9 +35,13 @@ public final class Tracing {
     return NOOP;
   }
 
-  /** Tracing through the given OpenTelemetry instance (an SDK, or {@code GlobalOpenTelemetry}). */
-  public static Tracing of(OpenTelemetry openTelemetry) {
-    return new Tracing(openTelemetry);
+  /**
+   * Tracing through the given OpenTelemetry instance (an SDK, or {@code GlobalOpenTelemetry}).
+   *
+   * @param recordContent whether spans carry their input and output as JSON
+   */
+  public static Tracing of(OpenTelemetry openTelemetry, boolean recordContent) {
+    return new Tracing(openTelemetry, recordContent);
   }
 
   /**
@@ -91,21 +99,25 @@ public final class Tracing {
       if (parentSpan == null) {
         span.setAttribute("genkit:isRoot", true);
       }
-      span.setAttribute("genkit:input", toJson(input.get()));
+      if (recordContent) {
+        span.setAttribute("genkit:input", toJson(input.get()));
+      }
     }
-    return new OpenSpan(traceSpan, parent.withSpan(traceSpan));
+    return new OpenSpan(traceSpan, parent.withSpan(traceSpan), recordContent);
   }
 
   /** A span opened by {@link #open}; ending it twice has no further effect. */
   public static final class OpenSpan {
     private final TraceSpan span;
     private final ActionContext context;
+    private final boolean recordContent;
     private final java.util.concurrent.atomic.AtomicBoolean ended =
         new java.util.concurrent.atomic.AtomicBoolean();
 
-    private OpenSpan(TraceSpan span, ActionContext context) {
+    private OpenSpan(TraceSpan span, ActionContext context, boolean recordContent) {
       this.span = span;
       this.context = context;
+      this.recordContent = recordContent;
     }
 
     /** The context carrying this span, for the work inside it. */
@@ -124,8 +136,10 @@ public final class Tracing {
       }
       Span otel = span.otelSpan();
       if (otel.isRecording()) {
-        Object recorded = span.outputOverridden() ? span.outputOverride() : output;
-        otel.setAttribute("genkit:output", toJson(recorded));
+        if (recordContent) {
+          Object recorded = span.outputOverridden() ? span.outputOverride() : output;
+          otel.setAttribute("genkit:output", toJson(recorded));
+        }
         otel.setAttribute("genkit:state", "success");
       }
       otel.end();

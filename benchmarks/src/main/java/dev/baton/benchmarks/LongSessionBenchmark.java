@@ -1,0 +1,91 @@
+package dev.baton.benchmarks;
+
+import dev.baton.Baton;
+import dev.baton.agent.Agent;
+import dev.baton.agent.AgentInit;
+import dev.baton.agent.AgentOptions;
+import dev.baton.agent.AgentOutput;
+import dev.baton.agent.SessionStore;
+import dev.baton.agent.store.FileSessionStore;
+import dev.baton.agent.store.InMemorySessionStore;
+import dev.baton.ai.InlinePrompt;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Turn number {@code turn} of one long session of a server-managed prompt agent, snapshot included.
+ * Every invocation branches from the same snapshot, so the history it carries stays the same size;
+ * compare turn 10 with turn 200 to see whether a turn's cost grows with the history.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(1)
+public class LongSessionBenchmark {
+  @Param({"memory", "file"})
+  public String store;
+
+  @Param({"off", "spans", "content"})
+  public String tracing;
+
+  @Param({"10", "200"})
+  public int turn;
+
+  private Path dir;
+  private Agent agent;
+  private AgentInit resumeAt;
+
+  @Setup(Level.Trial)
+  public void setUp() throws IOException {
+    Baton baton = Fixtures.baton(tracing);
+    Fixtures.chatModel(baton, "bench");
+    dir = Files.createTempDirectory("baton-bench");
+    SessionStore sessions =
+        store.equals("file")
+            ? FileSessionStore.builder(dir).build()
+            : InMemorySessionStore.create();
+    agent =
+        baton.defineAgent(
+            "chat",
+            InlinePrompt.builder().model("bench").system("You are a helpful assistant.").build(),
+            AgentOptions.builder().sessionStore(sessions).build());
+    AgentOutput previous = agent.runText("Hello!");
+    for (int i = 2; i < turn; i++) {
+      previous =
+          agent.runText(
+              "Tell me more, part " + i + ".", AgentInit.ofSnapshot(previous.snapshotId()));
+    }
+    resumeAt = AgentInit.ofSnapshot(previous.snapshotId());
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() throws IOException {
+    try (Stream<Path> files = Files.walk(dir)) {
+      files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+    }
+  }
+
+  @Benchmark
+  public AgentOutput turnOfLongSession() {
+    return agent.runText("And then?", resumeAt);
+  }
+}

@@ -106,7 +106,7 @@ public final class Agent implements Action<AgentInput, AgentOutput, AgentStreamC
    * init throws here, as an error of the invocation itself.
    */
   public AgentConnection connect(ActionContext context, AgentInit init) {
-    Invocation invocation = new Invocation(this, context, init);
+    Invocation invocation = new Invocation(this, context, init, null);
     invocation.start();
     return new AgentConnection(invocation);
   }
@@ -120,6 +120,10 @@ public final class Agent implements Action<AgentInput, AgentOutput, AgentStreamC
    * Runs one turn and returns the output, streaming the turn's chunks to {@code stream} on this
    * thread. A failed turn is a failed output, not an exception; a bad init and a cancelled context
    * are exceptions.
+   *
+   * <p>The turn runs on the calling thread, so the agent function should honour the context's
+   * cancellation. A detach input is the exception: its work moves to a background thread, and the
+   * call returns the pending snapshot at once.
    */
   public AgentOutput run(
       ActionContext context,
@@ -127,7 +131,10 @@ public final class Agent implements Action<AgentInput, AgentOutput, AgentStreamC
       AgentInit init,
       StreamCallback<AgentStreamChunk> stream) {
     Objects.requireNonNull(input, "input");
-    Invocation invocation = new Invocation(this, context, init);
+    if (!input.isDetach()) {
+      return new Invocation(this, context, init, stream).runInline(input);
+    }
+    Invocation invocation = new Invocation(this, context, init, null);
     invocation.start();
     invocation.send(input);
     return invocation.awaitOutput(stream);

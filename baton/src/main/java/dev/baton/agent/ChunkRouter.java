@@ -1,14 +1,16 @@
 package dev.baton.agent;
 
 import dev.baton.core.BatonException;
+import dev.baton.core.StreamCallback;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Carries an invocation's events from its worker to the client, in order: stream chunks, then a
- * marker when the invocation settles (or the client cancels). The worker never blocks on a slow
- * client.
+ * marker when the invocation settles (or the client cancels). With a worker thread the events go
+ * through a queue, so the worker never blocks on a slow client; an invocation that runs on the
+ * client's own thread hands chunks straight to the client's callback instead.
  *
  * <p>Once {@linkplain #latchDetached() detached}, chunks are dropped: a detached run streams
  * nothing, including the turn the detach input starts. A stream transform that fails closes the
@@ -28,11 +30,19 @@ final class ChunkRouter {
 
   private final LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
   private final AgentOptions.@Nullable StreamTransform transform;
+  private final @Nullable StreamCallback<AgentStreamChunk> direct;
   private final AtomicReference<@Nullable BatonException> failure = new AtomicReference<>();
   private volatile boolean detached;
 
-  ChunkRouter(AgentOptions.@Nullable StreamTransform transform) {
+  /**
+   * @param direct the client's callback when the invocation runs on the client's thread, or null to
+   *     queue events for a client reading them from another thread
+   */
+  ChunkRouter(
+      AgentOptions.@Nullable StreamTransform transform,
+      @Nullable StreamCallback<AgentStreamChunk> direct) {
     this.transform = transform;
+    this.direct = direct;
   }
 
   void send(AgentStreamChunk chunk) {
@@ -48,7 +58,12 @@ final class ChunkRouter {
         return;
       }
     }
-    if (outbound != null) {
+    if (outbound == null) {
+      return;
+    }
+    if (direct != null) {
+      direct.onChunk(outbound);
+    } else {
       events.add(new Chunk(outbound));
     }
   }

@@ -59,7 +59,15 @@ final class Invocation {
   private SessionState lastGood;
   private int turnIndex;
 
-  Invocation(Agent agent, ActionContext clientContext, AgentInit init) {
+  /**
+   * @param direct where chunks go when the invocation will {@link #runInline run on the client's
+   *     thread}; null for an invocation with a worker thread
+   */
+  Invocation(
+      Agent agent,
+      ActionContext clientContext,
+      AgentInit init,
+      @Nullable StreamCallback<AgentStreamChunk> direct) {
     this.agent = agent;
     this.clientContext = clientContext;
     this.rootSpan =
@@ -78,7 +86,7 @@ final class Invocation {
     this.session = new Session(loaded.sessionId(), loaded.state());
     this.lastSnapshotId = loaded.resumedSnapshotId();
     this.lastGood = session.state();
-    this.router = new ChunkRouter(agent.options().streamTransform());
+    this.router = new ChunkRouter(agent.options().streamTransform(), direct);
     this.patcher = new CustomPatcher(session, router, agent.options().stateTransform());
     session.listen(patcher);
     // Until a detach, the client's cancellation is the work's; afterwards only an abort is.
@@ -111,6 +119,33 @@ final class Invocation {
                 router.settle();
               }
             });
+  }
+
+  /**
+   * Runs a one-turn invocation on the calling thread and returns its output: no worker thread, no
+   * hand-off, chunks straight to the client's callback. The agent function must honour
+   * cancellation, since it runs on the caller's thread. Not for detach inputs, which need a worker
+   * that outlives the call.
+   */
+  AgentOutput runInline(AgentInput input) {
+    send(input);
+    closeInput();
+    try {
+      done.complete(agent.function().apply(new AgentRunner(this)));
+    } catch (Throwable t) {
+      done.completeExceptionally(t);
+    }
+    try {
+      AgentOutput result = finish();
+      synchronized (this) {
+        output = result;
+        settled = true;
+      }
+      rootSpan.succeed(result);
+      return result;
+    } catch (RuntimeException e) {
+      throw fail(e);
+    }
   }
 
   Session session() {

@@ -86,7 +86,7 @@ public final class PromptAgents {
     validate(input, runner.session().messages());
     Session session = runner.session();
     List<Message> history = session.messages();
-    Set<Message> fromHistory = Collections.newSetFromMap(new IdentityHashMap<>());
+    Set<Message> fromHistory = Collections.newSetFromMap(new IdentityHashMap<>(history.size()));
     fromHistory.addAll(history);
     GenerateOptions rendered = prompt.render(context, promptInput, history).build();
     List<Message> tagged = new ArrayList<>(rendered.messages().size());

@@ -41,7 +41,12 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 2)
 @Fork(1)
 public class LongSessionBenchmark {
-  @Param({"memory", "file"})
+  /**
+   * {@code memory} and {@code file} are the bundled stores; {@code forgetful} keeps only the
+   * session's seed turns and forgets what the measured turns write, which takes the store's own
+   * growth (and the garbage collection of every row ever written) out of the figure.
+   */
+  @Param({"memory", "file", "forgetful"})
   public String store;
 
   @Param({"off", "spans", "content"})
@@ -59,10 +64,14 @@ public class LongSessionBenchmark {
     Baton baton = Fixtures.baton(tracing);
     Fixtures.chatModel(baton, "bench");
     dir = Files.createTempDirectory("baton-bench");
+    InMemorySessionStore memory = InMemorySessionStore.create();
+    ForgetfulStore forgetful = new ForgetfulStore(memory);
     SessionStore sessions =
-        store.equals("file")
-            ? FileSessionStore.builder(dir).build()
-            : InMemorySessionStore.create();
+        switch (store) {
+          case "file" -> FileSessionStore.builder(dir).build();
+          case "forgetful" -> forgetful;
+          default -> memory;
+        };
     agent =
         baton.defineAgent(
             "chat",
@@ -75,6 +84,7 @@ public class LongSessionBenchmark {
               "Tell me more, part " + i + ".", AgentInit.ofSnapshot(previous.snapshotId()));
     }
     resumeAt = AgentInit.ofSnapshot(previous.snapshotId());
+    forgetful.forgetFromNowOn();
   }
 
   @TearDown(Level.Trial)

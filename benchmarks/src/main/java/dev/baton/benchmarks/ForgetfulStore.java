@@ -1,0 +1,47 @@
+package dev.baton.benchmarks;
+
+import dev.baton.agent.SessionSnapshot;
+import dev.baton.agent.SessionStore;
+import dev.baton.agent.SnapshotUpdate;
+import dev.baton.agent.store.InMemorySessionStore;
+import dev.baton.core.ActionContext;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * An in-memory store that, once told to, stops keeping new rows: it computes and returns them but
+ * forgets them. A long-session benchmark seeds its history and then measures turns without the
+ * store growing by a row per operation.
+ */
+final class ForgetfulStore implements SessionStore {
+  private final InMemorySessionStore delegate;
+  private volatile boolean forgetting;
+
+  ForgetfulStore(InMemorySessionStore delegate) {
+    this.delegate = delegate;
+  }
+
+  void forgetFromNowOn() {
+    forgetting = true;
+  }
+
+  @Override
+  public @Nullable SessionSnapshot getSnapshot(ActionContext context, String snapshotId) {
+    return delegate.getSnapshot(context, snapshotId);
+  }
+
+  @Override
+  public @Nullable SessionSnapshot getLatestSnapshot(ActionContext context, String sessionId) {
+    return delegate.getLatestSnapshot(context, sessionId);
+  }
+
+  @Override
+  public @Nullable SessionSnapshot saveSnapshot(
+      ActionContext context, @Nullable String snapshotId, SnapshotUpdate update) {
+    if (!forgetting) {
+      return delegate.saveSnapshot(context, snapshotId, update);
+    }
+    SessionSnapshot row =
+        update.apply(snapshotId == null ? null : delegate.getSnapshot(context, snapshotId));
+    return row == null ? null : row.withSnapshotId(snapshotId == null ? "forgotten" : snapshotId);
+  }
+}

@@ -1,0 +1,540 @@
+package dev.baton.middleware;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.baton.Baton;
+import dev.baton.agent.Agent;
+import dev.baton.agent.AgentInit;
+import dev.baton.agent.AgentOptions;
+import dev.baton.agent.AgentOutput;
+import dev.baton.agent.AgentRef;
+import dev.baton.agent.Artifact;
+import dev.baton.agent.SessionSnapshot;
+import dev.baton.agent.store.InMemorySessionStore;
+import dev.baton.ai.FinishReason;
+import dev.baton.ai.GenerateOptions;
+import dev.baton.ai.GenerationUsage;
+import dev.baton.ai.InlinePrompt;
+import dev.baton.ai.Message;
+import dev.baton.ai.Metadata;
+import dev.baton.ai.ModelRequest;
+import dev.baton.ai.ModelResponse;
+import dev.baton.ai.Part;
+import dev.baton.ai.Role;
+import dev.baton.ai.TextPart;
+import dev.baton.ai.ToolDefinition;
+import dev.baton.ai.ToolRequestPart;
+import dev.baton.core.BatonException;
+import dev.baton.core.Json;
+import dev.baton.core.Status;
+import dev.baton.testing.ProgrammableModel;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+class AgentsMiddlewareTest {
+  private final Baton baton = Baton.builder().experimental().build();
+  private final ProgrammableModel orchestratorModel =
+      ProgrammableModel.define(baton.registry(), "orch");
+
+  private ProgrammableModel model(String name) {
+    return ProgrammableModel.define(baton.registry(), name);
+  }
+
+  private static ModelResponse calls(ToolRequestPart... calls) {
+    return ModelResponse.of(new Message(Role.MODEL, List.of(calls)), FinishReason.STOP);
+  }
+
+  private static ToolRequestPart delegate(String tool, String ref, String task) {
+    return Part.toolRequest(tool, ref, Json.object().put("task", task));
+  }
+
+  private static ModelResponse reply(String text) {
+    return ModelResponse.of(Message.model(text), FinishReason.STOP);
+  }
+
+  /** The outputs of the tool responses the orchestrator's model was sent last. */
+  private Map<String, JsonNode> toolOutputs(ProgrammableModel model) {
+    List<Message> messages = model.lastRequest().messages();
+    return messages.get(messages.size() - 1).toolResponses().stream()
+        .collect(Collectors.toMap(p -> p.toolResponse().ref(), p -> p.toolResponse().output()));
+  }
+
+  private Agent orchestrator(AgentOptions options, dev.baton.ai.Middleware... use) {
+    return baton.defineAgent(
+        "orchestrator",
+        InlinePrompt.builder().model("orch").system("Delegate.").use(use).build(),
+        options);
+  }
+
+  private Agent subAgent(
+      String name, String modelName, AgentOptions options, dev.baton.ai.Middleware... use) {
+    return baton.defineAgent(
+        name,
+        InlinePrompt.builder().model(modelName).system("You are " + name + ".").use(use).build(),
+        options);
+  }
+
+  @Test
+  void aClientManagedSubAgentGetsRecentHistoryAndNoTaskId() {
+    ProgrammableModel researcherModel = model("researcher-model");
+    Agent researcher =
+        subAgent(
+            "researcher",
+            "researcher-model",
+            AgentOptions.builder().description("Finds facts.").build());
+    Agent orchestrator =
+        orchestrator(
+            AgentOptions.DEFAULTS,
+            Agents.builder().agents(researcher.ref()).historyLength(2).build());
+    orchestratorModel.respond(
+        calls(delegate("delegate_to_researcher", "d1", "Find the boiling point")));
+    researcherModel.respondText("100 C at sea level");
+    orchestratorModel.respondText("Water boils at 100 C.");
+
+    SessionStateBuilder earlier = new SessionStateBuilder("We talk about a platypus.", "Noted.");
+    AgentOutput output =
+        orchestrator.runText("How hot does water boil?", AgentInit.ofState(earlier.state()));
+
+    assertThat(output.text()).isEqualTo("Water boils at 100 C.");
+    JsonNode result = toolOutputs(orchestratorModel).get("d1");
+    assertThat(result.path("response").asString()).isEqualTo("100 C at sea level");
+    assertThat(result.has("taskId")).isFalse();
+    assertThat(result.has("status")).isFalse();
+    List<String> seen =
+        researcherModel.lastRequest().messages().stream()
+            .map(m -> m.role().wireName() + ":" + m.text())
+            .toList();
+    assertThat(seen)
+        .containsExactly(
+            "system:You are researcher.",
+            "model:Noted.",
+            "user:How hot does water boil?",
+            "user:Find the boiling point");
+  }
+
+  @Test
+  void aServerManagedSubAgentGetsOnlyTheTaskAndReturnsAContinuableTask() {
+    InMemorySessionStore subStore = InMemorySessionStore.create();
+    ProgrammableModel coderModel = model("coder-model");
+    Agent coder =
+        subAgent("coder", "coder-model", AgentOptions.builder().sessionStore(subStore).build());
+    Agent orchestrator =
+        orchestrator(
+            AgentOptions.DEFAULTS, Agents.builder().agents(coder.ref()).historyLength(4).build());
+    orchestratorModel.respond(
+        calls(
+            (ToolRequestPart)
+                Part.toolRequest(
+                    "delegate_to_coder",
+                    "d1",
+                    Json.object().put("task", "Write hello world").put("name", "hello"))));
+    coderModel.respondText("print('hello')");
+    orchestratorModel.respondText("done");
+
+    orchestrator.runText("Please code");
+
+    JsonNode result = toolOutputs(orchestratorModel).get("d1");
+    assertThat(result.path("status").asString()).isEqualTo("completed");
+    assertThat(result.path("name").asString()).isEqualTo("hello");
+    String taskId = result.path("taskId").asString();
+    assertThat(taskId).startsWith("coder:");
+    SessionSnapshot row = coder.getSnapshot(taskId.substring("coder:".length()));
+    assertThat(row.state().messages())
+        .extracting(Message::text)
+        .containsExactly("Write hello world", "print('hello')");
+    assertThat(coderModel.lastRequest().messages())
+        .extracting(Message::text)
+        .containsExactly("You are coder.", "Write hello world");
+  }
+
+  @Test
+  void theDelegationLimitHoldsAcrossParallelCalls() {
+    model("w-model").fallback(request -> reply("did work"));
+    Agent worker = subAgent("worker", "w-model", AgentOptions.DEFAULTS);
+    Agent orchestrator =
+        orchestrator(
+            AgentOptions.DEFAULTS, Agents.builder().agents(worker.ref()).maxDelegations(1).build());
+    orchestratorModel.respond(
+        calls(
+            delegate("delegate_to_worker", "a", "job a"),
+            delegate("delegate_to_worker", "b", "job b")));
+    orchestratorModel.respondText("ok");
+
+    orchestrator.runText("do both");
+
+    List<String> responses =
+        toolOutputs(orchestratorModel).values().stream()
+            .map(n -> n.path("response").asString())
+            .sorted()
+            .toList();
+    assertThat(responses)
+        .containsExactly(
+            "Delegation limit reached (1). Complete the task using information already gathered.",
+            "did work");
+  }
+
+  @Test
+  void severalDelegationsInOneModelTurnRunAndAnswerInOrder() {
+    model("a-model").respondText("from a");
+    model("b-model").respondText("from b");
+    Agent a = subAgent("a", "a-model", AgentOptions.DEFAULTS);
+    Agent b = subAgent("b", "b-model", AgentOptions.DEFAULTS);
+    Agent orchestrator =
+        orchestrator(AgentOptions.DEFAULTS, Agents.builder().agents(a.ref(), b.ref()).build());
+    orchestratorModel.respond(
+        calls(delegate("delegate_to_a", "1", "x"), delegate("delegate_to_b", "2", "y")));
+    orchestratorModel.respondText("merged");
+
+    assertThat(orchestrator.runText("go").text()).isEqualTo("merged");
+    List<Message> sent = orchestratorModel.lastRequest().messages();
+    assertThat(sent.get(sent.size() - 1).toolResponses())
+        .extracting(p -> p.toolResponse().output().path("response").asString())
+        .containsExactly("from a", "from b");
+  }
+
+  @Test
+  void anUnknownAgentIsReportedAsText() {
+    Agent orchestrator =
+        orchestrator(AgentOptions.DEFAULTS, Agents.builder().agents(AgentRef.of("ghost")).build());
+    orchestratorModel.respond(calls(delegate("delegate_to_ghost", "g", "boo")));
+    orchestratorModel.respondText("ok");
+    orchestrator.runText("go");
+    assertThat(toolOutputs(orchestratorModel).get("g").path("response").asString())
+        .isEqualTo("Error: agent \"ghost\" not found in registry");
+  }
+
+  @Test
+  void aFailingSubAgentIsReportedWithTheTaskThatHoldsItsProgress() {
+    InMemorySessionStore subStore = InMemorySessionStore.create();
+    ProgrammableModel flakyModel = model("flaky-model");
+    Agent flaky =
+        subAgent("flaky", "flaky-model", AgentOptions.builder().sessionStore(subStore).build());
+    Agent orchestrator =
+        orchestrator(AgentOptions.DEFAULTS, Agents.builder().agents(flaky.ref()).build());
+    orchestratorModel.respond(calls(delegate("delegate_to_flaky", "f", "try")));
+    flakyModel.step().fail(BatonException.of(Status.UNAVAILABLE, "model timeout"));
+    orchestratorModel.respondText("it failed");
+
+    AgentOutput output = orchestrator.runText("go");
+
+    assertThat(output.isFailed()).isFalse();
+    JsonNode result = toolOutputs(orchestratorModel).get("f");
+    assertThat(result.path("response").asString())
+        .isEqualTo("Error calling agent \"flaky\": model timeout");
+    assertThat(result.has("taskId")).as("a first turn that fails commits nothing").isFalse();
+  }
+
+  @Test
+  void aFailureAfterACommittedTurnNamesTheTaskThatHoldsItsProgress() {
+    Agent halfDone =
+        baton.defineCustomAgent(
+            "halfdone",
+            runner -> {
+              runner.run(
+                  (ctx, input) -> {
+                    runner.session().addMessage(Message.model("step one done"));
+                    return null;
+                  });
+              throw BatonException.of(Status.UNAVAILABLE, "lost the connection");
+            },
+            AgentOptions.builder().sessionStore(InMemorySessionStore.create()).build());
+    Agent orchestrator =
+        orchestrator(AgentOptions.DEFAULTS, Agents.builder().agents(halfDone.ref()).build());
+    orchestratorModel.respond(calls(delegate("delegate_to_halfdone", "h", "two steps")));
+    orchestratorModel.respondText("partial");
+
+    orchestrator.runText("go");
+
+    JsonNode result = toolOutputs(orchestratorModel).get("h");
+    String taskId = result.path("taskId").asString();
+    assertThat(taskId).startsWith("halfdone:");
+    assertThat(result.path("status").asString()).isEqualTo("failed");
+    assertThat(result.path("response").asString())
+        .isEqualTo(
+            "Error calling agent \"halfdone\": lost the connection Its progress is saved as task "
+                + taskId
+                + ".");
+    assertThat(halfDone.getSnapshot(taskId.substring("halfdone:".length())).state().messages())
+        .extracting(Message::text)
+        .containsExactly("two steps", "step one done");
+  }
+
+  @Test
+  void anInterruptedSubAgentIsADeadEndReportedAsText() {
+    ProgrammableModel askerModel = model("asker-model");
+    dev.baton.ai.Tool<JsonNode, JsonNode> ask =
+        baton.defineJsonTool(
+            "ask_user",
+            "asks",
+            null,
+            null,
+            (ctx, in) -> {
+              throw ctx.interrupt();
+            });
+    Agent asker =
+        baton.defineAgent(
+            "asker",
+            InlinePrompt.builder().model("asker-model").tools(ask).build(),
+            AgentOptions.DEFAULTS);
+    Agent orchestrator =
+        orchestrator(AgentOptions.DEFAULTS, Agents.builder().agents(asker.ref()).build());
+    orchestratorModel.respond(calls(delegate("delegate_to_asker", "q", "ask them")));
+    askerModel.respond(calls(Part.toolRequest("ask_user", "u1", Json.object())));
+    orchestratorModel.respondText("ok");
+
+    orchestrator.runText("go");
+
+    assertThat(toolOutputs(orchestratorModel).get("q").path("response").asString())
+        .isEqualTo(
+            "Sub-agent \"asker\" interrupted for additional input and could not complete the task."
+                + " Interactive sub-agent interrupts are not currently supported; try delegating a"
+                + " more self-contained task.");
+  }
+
+  private Agent writer(ProgrammableModel writerModel, AgentOptions options) {
+    writerModel.respond(
+        calls(
+            Part.toolRequest(
+                "write_artifact",
+                "w",
+                Json.object().put("name", "report.md").put("content", "# Findings\nAll good."))));
+    writerModel.respondText("report written");
+    return subAgent("writer", writerModel.name(), options, new Artifacts());
+  }
+
+  @Test
+  void inlineArtifactsCarryTheirContentAndAreMergedUnderTheInvocation() {
+    Agent writer = writer(model("writer-model"), AgentOptions.DEFAULTS);
+    Agent orchestrator =
+        orchestrator(
+            AgentOptions.builder().sessionStore(InMemorySessionStore.create()).build(),
+            Agents.builder().agents(writer.ref()).build());
+    orchestratorModel.respond(calls(delegate("delegate_to_writer", "w1", "write it")));
+    orchestratorModel.respondText("see report");
+
+    AgentOutput output = orchestrator.runText("report please");
+
+    JsonNode artifacts = toolOutputs(orchestratorModel).get("w1").path("artifacts");
+    assertThat(artifacts.path(0).path("name").asString()).isEqualTo("writer_1/report.md");
+    assertThat(artifacts.path(0).path("content").asString()).isEqualTo("# Findings\nAll good.");
+    Artifact merged = output.artifacts().get(0);
+    assertThat(merged.name()).isEqualTo("writer_1/report.md");
+    assertThat(merged.metadata().path("source").asString()).isEqualTo("writer");
+    assertThat(merged.metadata().path("invocationId").asString()).isEqualTo("writer_1");
+  }
+
+  @Test
+  void sessionArtifactsAreNamedButNotInlinedAndNamespacedBySnapshot() {
+    Agent writer =
+        writer(
+            model("writer-model"),
+            AgentOptions.builder().sessionStore(InMemorySessionStore.create()).build());
+    Agent orchestrator =
+        orchestrator(
+            AgentOptions.builder().sessionStore(InMemorySessionStore.create()).build(),
+            Agents.builder()
+                .agents(writer.ref())
+                .artifactStrategy(ArtifactStrategy.SESSION)
+                .build(),
+            Artifacts.builder().readonly(true).build());
+    orchestratorModel.respond(calls(delegate("delegate_to_writer", "w1", "write it")));
+    orchestratorModel.respondText("see report");
+
+    AgentOutput output = orchestrator.runText("report please");
+
+    JsonNode result = toolOutputs(orchestratorModel).get("w1");
+    String snapshot = result.path("taskId").asString().substring("writer:".length());
+    String expected = "writer_" + snapshot.substring(0, 8) + "/report.md";
+    assertThat(result.path("artifacts").path(0).path("name").asString()).isEqualTo(expected);
+    assertThat(result.path("artifacts").path(0).has("content")).isFalse();
+    assertThat(output.artifacts()).extracting(Artifact::name).containsExactly(expected);
+    String listing = systemText(orchestratorModel.lastRequest());
+    assertThat(listing)
+        .contains(
+            "<artifacts>\nThe following artifacts are available in the session. Use the read_artifact"
+                + " tool to view their content.\n  - "
+                + expected
+                + " (20 chars) [from: writer]\n</artifacts>");
+    assertThat(orchestratorModel.lastRequest().tools())
+        .extracting(ToolDefinition::name)
+        .containsExactly("delegate_to_writer", "read_artifact");
+  }
+
+  private static String systemText(ModelRequest request) {
+    return request.messages().get(0).content().stream()
+        .map(p -> ((TextPart) p).text())
+        .collect(Collectors.joining("\n---\n"));
+  }
+
+  @Test
+  void theSubAgentsBlockListsEveryToolWithItsBestDescription() {
+    baton.defineAgent(
+        "researcher",
+        InlinePrompt.builder().model("orch").build(),
+        AgentOptions.builder().description("Searches the web for facts.").build());
+    orchestratorModel.respondText("ok");
+    baton.generate(
+        GenerateOptions.builder()
+            .model("orch")
+            .system("Base system.")
+            .prompt("hi")
+            .use(
+                Agents.builder()
+                    .agents(
+                        AgentRef.of("researcher"),
+                        new AgentRef("coder", "Writes Go code."),
+                        AgentRef.of("ghost"))
+                    .build())
+            .build());
+    List<Part> system = orchestratorModel.lastRequest().messages().get(0).content();
+    assertThat(((TextPart) system.get(0)).text()).isEqualTo("Base system.");
+    assertThat(((TextPart) system.get(1)).text())
+        .isEqualTo(
+            "<sub-agents>\n"
+                + "You can delegate tasks to specialized sub-agents using their delegation tools:\n"
+                + "  - delegate_to_researcher: Searches the web for facts.\n"
+                + "  - delegate_to_coder: Writes Go code.\n"
+                + "  - delegate_to_ghost: No description available.\n"
+                + "\n"
+                + "When a task is better handled by a specialized agent, delegate it using the appropriate tool."
+                + " Provide a clear, self-contained task description.\n"
+                + "</sub-agents>");
+    assertThat(Metadata.isTrue(system.get(1).metadata(), "agents-instructions")).isTrue();
+    assertThat(orchestratorModel.lastRequest().tools())
+        .extracting(ToolDefinition::name, ToolDefinition::description)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(
+                "delegate_to_researcher", "Delegates a task to the \"researcher\" sub-agent."),
+            org.assertj.core.groups.Tuple.tuple("delegate_to_coder", "Writes Go code."),
+            org.assertj.core.groups.Tuple.tuple(
+                "delegate_to_ghost", "Delegates a task to the \"ghost\" sub-agent."));
+    JsonNode schema = orchestratorModel.lastRequest().tools().get(0).inputSchema();
+    assertThat(schema.path("properties").path("task").path("description").asString())
+        .isEqualTo("A clear, self-contained description of the task to delegate.");
+    assertThat(schema.path("required").toString()).isEqualTo("[\"task\"]");
+  }
+
+  @Test
+  void toolPrefixesFollowTheNilVersusEmptyRule() {
+    AgentRef ref = AgentRef.of("researcher");
+    assertThat(Agents.builder().agents(ref).build().toolName("researcher"))
+        .isEqualTo("delegate_to_researcher");
+    assertThat(Agents.builder().agents(ref).toolPrefix("ask").build().toolName("researcher"))
+        .isEqualTo("ask_researcher");
+    assertThat(Agents.builder().agents(ref).toolPrefix("").build().toolName("researcher"))
+        .isEqualTo("researcher");
+  }
+
+  @Test
+  void badConfigurationsAreRejected() {
+    assertThatThrownBy(() -> Agents.builder().build().newHooks(baton.context()))
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.INVALID_ARGUMENT))
+        .hasMessage("agents middleware requires at least one agent in the \"agents\" option");
+    assertThatThrownBy(
+            () -> Agents.builder().agents(AgentRef.of("")).build().newHooks(baton.context()))
+        .hasMessage("agents middleware: every agent reference must have a name");
+    assertThatThrownBy(
+            () -> Agents.builder().agentNames("a", "a").build().newHooks(baton.context()))
+        .hasMessage("agents middleware: agent \"a\" is listed more than once");
+  }
+
+  @Test
+  void delegationToolsThatCollideWithOtherToolsFailTheCall() {
+    Agents first = Agents.builder().agentNames("researcher").build();
+    Agents second = Agents.builder().agentNames("researcher").build();
+    assertThatThrownBy(
+            () ->
+                baton.generate(
+                    GenerateOptions.builder().model("orch").prompt("x").use(first, second).build()))
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.INVALID_ARGUMENT))
+        .hasMessage(
+            "tool \"delegate_to_researcher\" is contributed by middleware but already declared elsewhere");
+  }
+
+  @Test
+  void delegationNestsThreeLevelsDeepWithUsagePerAgent() {
+    ProgrammableModel middleModel = model("middle-model");
+    ProgrammableModel leafModel = model("leaf-model");
+    InMemorySessionStore store = InMemorySessionStore.create();
+    Agent leaf = subAgent("leaf", "leaf-model", AgentOptions.builder().sessionStore(store).build());
+    Agent middle =
+        subAgent(
+            "middle",
+            "middle-model",
+            AgentOptions.builder().sessionStore(store).build(),
+            Agents.builder().agents(leaf.ref()).build());
+    Agent top =
+        orchestrator(
+            AgentOptions.builder().sessionStore(store).build(),
+            Agents.builder().agents(middle.ref()).build());
+    orchestratorModel.respond(
+        calls(delegate("delegate_to_middle", "m", "go deeper"))
+            .withUsage(GenerationUsage.builder().inputTokens(1).build()));
+    middleModel.respond(
+        calls(delegate("delegate_to_leaf", "l", "bottom"))
+            .withUsage(GenerationUsage.builder().inputTokens(10).build()));
+    leafModel.respond(
+        reply("leaf says hi").withUsage(GenerationUsage.builder().inputTokens(100).build()));
+    middleModel.respond(
+        reply("middle relays: leaf says hi")
+            .withUsage(GenerationUsage.builder().inputTokens(10).build()));
+    orchestratorModel.respond(
+        reply("top: leaf says hi").withUsage(GenerationUsage.builder().inputTokens(1).build()));
+
+    AgentOutput output = top.runText("start");
+
+    assertThat(output.text()).isEqualTo("top: leaf says hi");
+    assertThat(top.getSnapshot(output.snapshotId()).state().usage().inputTokens()).isEqualTo(2);
+    String middleTask = toolOutputs(orchestratorModel).get("m").path("taskId").asString();
+    SessionSnapshot middleRow = middle.getSnapshot(middleTask.substring("middle:".length()));
+    assertThat(middleRow.state().usage().inputTokens()).isEqualTo(20);
+    assertThat(toolOutputs(middleModel).get("l").path("response").asString())
+        .isEqualTo("leaf says hi");
+  }
+
+  @Test
+  void theExperimentalPluginMakesAgentsAndArtifactsUsableByName() {
+    Baton withPlugin = Baton.builder().experimental().plugin(new ExperimentalMiddleware()).build();
+    dev.baton.ai.Middleware agents =
+        dev.baton.ai.MiddlewareDescriptor.resolve(
+            withPlugin.registry(),
+            "genkit-middleware-exp/agents",
+            Json.parse(
+                "{\"agents\":[{\"name\":\"r\"}],\"toolPrefix\":\"\",\"artifactStrategy\":\"session\",\"maxDelegations\":3}"));
+    assertThat(agents)
+        .isEqualTo(new Agents(List.of(AgentRef.of("r")), "", 3, 0, ArtifactStrategy.SESSION));
+    assertThat(
+            dev.baton.ai.MiddlewareDescriptor.resolve(
+                withPlugin.registry(),
+                "genkit-middleware-exp/artifacts",
+                Json.parse("{\"readonly\":true}")))
+        .isEqualTo(new Artifacts(true));
+    assertThat(ArtifactStrategy.fromWireName("anything else")).isEqualTo(ArtifactStrategy.INLINE);
+    for (var descriptor : ExperimentalMiddleware.descriptors()) {
+      assertThat(descriptor.description()).isNotBlank();
+      descriptor
+          .configSchema()
+          .path("properties")
+          .properties()
+          .forEach(
+              field ->
+                  assertThat(field.getValue().path("description").asString(""))
+                      .as(descriptor.name() + "." + field.getKey())
+                      .isNotBlank());
+    }
+  }
+
+  /** A client-managed state with one earlier exchange. */
+  private record SessionStateBuilder(String user, String model) {
+    dev.baton.agent.SessionState state() {
+      return dev.baton.agent.SessionState.empty()
+          .withMessages(List.of(Message.user(user), Message.model(model)));
+    }
+  }
+}

@@ -1,0 +1,302 @@
+package dev.baton.middleware;
+
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.baton.agent.AgentFinishReason;
+import dev.baton.agent.AgentHandle;
+import dev.baton.agent.AgentInit;
+import dev.baton.agent.AgentInput;
+import dev.baton.agent.AgentMetadata;
+import dev.baton.agent.AgentOutput;
+import dev.baton.agent.AgentRef;
+import dev.baton.agent.Artifact;
+import dev.baton.agent.Session;
+import dev.baton.agent.SessionState;
+import dev.baton.agent.StateManagement;
+import dev.baton.ai.Hooks;
+import dev.baton.ai.Message;
+import dev.baton.ai.Part;
+import dev.baton.ai.Role;
+import dev.baton.ai.TextPart;
+import dev.baton.ai.Tool;
+import dev.baton.core.ActionContext;
+import dev.baton.core.ActionType;
+import dev.baton.core.BatonException;
+import dev.baton.core.Json;
+import dev.baton.core.Registry;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The Agents middleware within one generate call: its tools, its counters, and the conversation it
+ * last saw, which history forwarding reads.
+ */
+final class Delegation {
+  static final String MARKER = "agents-instructions";
+
+  /** A delegation tool's input. */
+  record Input(
+      @JsonPropertyDescription("A clear, self-contained description of the task to delegate.")
+          String task,
+      @JsonPropertyDescription(
+              "A short label echoed on the result next to the task ID; a reading aid for you, not"
+                  + " an identifier.")
+          @Nullable String name) {}
+
+  /** An artifact as a delegation result reports it. */
+  record ArtifactReport(String name, @Nullable String content) {}
+
+  /** A delegation tool's output. */
+  record Result(
+      String response,
+      @Nullable List<ArtifactReport> artifacts,
+      @Nullable String taskId,
+      @Nullable String status,
+      @Nullable String name) {
+    static Result text(String response, @Nullable String name) {
+      return new Result(response, null, null, null, name);
+    }
+  }
+
+  private final Agents config;
+  private final AtomicInteger delegations = new AtomicInteger();
+  private final AtomicInteger invocations = new AtomicInteger();
+  private volatile List<Message> conversation = List.of();
+
+  Delegation(Agents config) {
+    this.config = config;
+  }
+
+  Hooks hooks() {
+    Map<String, String> owners = new HashMap<>();
+    Hooks.Builder hooks = Hooks.builder();
+    for (AgentRef ref : config.agents()) {
+      if (ref.name() == null || ref.name().isEmpty()) {
+        throw BatonException.invalidArgument(
+            "agents middleware: every agent reference must have a name");
+      }
+      String tool = config.toolName(ref.name());
+      String owner = "agent \"" + ref.name() + "\"";
+      String previous = owners.putIfAbsent(tool, owner);
+      if (previous != null) {
+        throw BatonException.invalidArgument(
+            previous.equals(owner)
+                ? "agents middleware: %s is listed more than once"
+                : "agents middleware: tool name \"%3$s\" for %1$s collides with %2$s; use a"
+                    + " different ToolPrefix or agent name",
+            owner,
+            previous,
+            tool);
+      }
+      hooks.tool(delegationTool(ref, tool));
+    }
+    return hooks
+        .wrapGenerate(
+            (ctx, params, next) -> {
+              conversation = params.request().messages();
+              return next.apply(
+                  ctx,
+                  params.withRequest(
+                      SystemText.inject(params.request(), MARKER, instructions(ctx.registry()))));
+            })
+        .build();
+  }
+
+  private Tool<Input, Result> delegationTool(AgentRef ref, String toolName) {
+    String description =
+        ref.description() != null && !ref.description().isEmpty()
+            ? ref.description()
+            : "Delegates a task to the \"" + ref.name() + "\" sub-agent.";
+    return Tool.create(
+        toolName,
+        description,
+        Input.class,
+        Result.class,
+        (ctx, input) -> delegate(ctx.context(), ref.name(), input));
+  }
+
+  /** Runs one delegation; every failure becomes a result the model can read. */
+  private Result delegate(ActionContext context, String agent, Input input) {
+    int max = config.maxDelegations();
+    if (max > 0 && delegations.incrementAndGet() > max) {
+      return Result.text(
+          "Delegation limit reached ("
+              + max
+              + "). Complete the task using information already gathered.",
+          input.name());
+    }
+    int invocation = invocations.incrementAndGet();
+    AgentHandle handle;
+    try {
+      handle = AgentHandle.lookup(context.registry(), agent);
+    } catch (BatonException e) {
+      return Result.text("Error: " + e.getMessage(), input.name());
+    }
+    AgentOutput output;
+    try {
+      output = handle.run(context, AgentInput.text(input.task()), initFor(handle));
+    } catch (RuntimeException e) {
+      context.cancellation().throwIfCancelled();
+      return Result.text(
+          "Error calling agent \"" + agent + "\": " + BatonException.from(e).getMessage(),
+          input.name());
+    }
+    return fold(context, agent, invocation, output, input.name());
+  }
+
+  /** History goes only to client-managed agents; a server-managed one owns its session. */
+  private AgentInit initFor(AgentHandle handle) {
+    AgentMetadata metadata = handle.metadata();
+    boolean clientManaged =
+        metadata != null && metadata.stateManagement() == StateManagement.CLIENT;
+    if (!clientManaged || config.historyLength() == 0) {
+      return AgentInit.NEW;
+    }
+    List<Message> recent = new ArrayList<>();
+    for (Message message : conversation) {
+      if (message.role() != Role.USER && message.role() != Role.MODEL) {
+        continue;
+      }
+      List<Part> text =
+          message.content().stream()
+              .filter(p -> p instanceof TextPart t && !t.text().isEmpty())
+              .map(p -> (Part) Part.text(((TextPart) p).text()))
+              .toList();
+      if (!text.isEmpty()) {
+        recent.add(new Message(message.role(), text));
+      }
+    }
+    int from = Math.max(0, recent.size() - config.historyLength());
+    return AgentInit.ofState(
+        SessionState.empty().withMessages(recent.subList(from, recent.size())));
+  }
+
+  private Result fold(
+      ActionContext context,
+      String agent,
+      int invocation,
+      AgentOutput output,
+      @Nullable String label) {
+    String snapshotId = output.snapshotId();
+    String taskId = snapshotId == null ? null : agent + ":" + snapshotId;
+    if (output.finishReason() == AgentFinishReason.INTERRUPTED) {
+      return new Result(
+          "Sub-agent \""
+              + agent
+              + "\" interrupted for additional input and could not complete the task."
+              + " Interactive sub-agent interrupts are not currently supported; try delegating a"
+              + " more self-contained task.",
+          null,
+          taskId,
+          taskId == null ? null : "failed",
+          label);
+    }
+    if (output.finishReason() == AgentFinishReason.FAILED) {
+      String reason =
+          output.error() == null || output.error().message().isEmpty()
+              ? "Unknown sub-agent failure."
+              : output.error().message();
+      String continuation = taskId == null ? "" : " Its progress is saved as task " + taskId + ".";
+      return new Result(
+          "Error calling agent \"" + agent + "\": " + reason + continuation,
+          null,
+          taskId,
+          taskId == null ? null : "failed",
+          label);
+    }
+    String invocationId =
+        snapshotId != null
+            ? agent + "_" + snapshotId.substring(0, Math.min(8, snapshotId.length()))
+            : agent + "_" + invocation;
+    List<ArtifactReport> reports = mergeArtifacts(context, agent, invocationId, output.artifacts());
+    String response = joinedText(output.message());
+    return new Result(
+        response.isEmpty() ? "(no response)" : response,
+        reports.isEmpty() ? null : reports,
+        taskId,
+        taskId == null ? null : "completed",
+        label);
+  }
+
+  private static String joinedText(@Nullable Message message) {
+    if (message == null) {
+      return "";
+    }
+    return message.content().stream()
+        .filter(TextPart.class::isInstance)
+        .map(p -> ((TextPart) p).text())
+        .collect(Collectors.joining("\n"));
+  }
+
+  /**
+   * Merges the sub-agent's named artifacts into the orchestrator's session (when there is one) as
+   * {@code <invocationId>/<name>}, tagged with their source, and reports them by the strategy.
+   */
+  private List<ArtifactReport> mergeArtifacts(
+      ActionContext context,
+      String agent,
+      String invocationId,
+      @Nullable List<Artifact> artifacts) {
+    if (artifacts == null || artifacts.isEmpty()) {
+      return List.of();
+    }
+    Optional<Session> parent = Session.from(context);
+    List<ArtifactReport> reports = new ArrayList<>();
+    for (Artifact artifact : artifacts) {
+      if (artifact.name() == null || artifact.name().isEmpty()) {
+        continue;
+      }
+      String name = invocationId + "/" + artifact.name();
+      ObjectNode metadata =
+          artifact.metadata() == null ? Json.object() : artifact.metadata().deepCopy();
+      metadata.put("source", agent);
+      metadata.put("invocationId", invocationId);
+      parent.ifPresent(
+          session -> session.addArtifact(artifact.withName(name).withMetadata(metadata)));
+      reports.add(
+          new ArtifactReport(
+              name, config.strategy() == ArtifactStrategy.INLINE ? artifact.text() : null));
+    }
+    return reports;
+  }
+
+  /** The {@code <sub-agents>} block: each tool with the best description the registry offers. */
+  private String instructions(Registry registry) {
+    StringBuilder text =
+        new StringBuilder(
+            "<sub-agents>\nYou can delegate tasks to specialized sub-agents using their delegation"
+                + " tools:\n");
+    for (AgentRef ref : config.agents()) {
+      text.append("  - ")
+          .append(config.toolName(ref.name()))
+          .append(": ")
+          .append(describe(registry, ref))
+          .append('\n');
+    }
+    return text.append(
+            "\nWhen a task is better handled by a specialized agent, delegate it using the"
+                + " appropriate tool. Provide a clear, self-contained task description.\n"
+                + "</sub-agents>")
+        .toString();
+  }
+
+  private static String describe(Registry registry, AgentRef ref) {
+    if (ref.description() != null && !ref.description().isEmpty()) {
+      return ref.description();
+    }
+    for (ActionType type : List.of(ActionType.AGENT, ActionType.EXECUTABLE_PROMPT)) {
+      String found =
+          registry.lookup(type, ref.name()).map(a -> a.descriptor().description()).orElse(null);
+      if (found != null && !found.isEmpty()) {
+        return found;
+      }
+    }
+    return "No description available.";
+  }
+}

@@ -1,0 +1,45 @@
+package dev.baton.middleware;
+
+import dev.baton.ai.MiddlewareDescriptor;
+import dev.baton.core.Plugin;
+import dev.baton.core.Registry;
+import java.util.List;
+
+/**
+ * The experimental middleware as a plugin named {@code genkit-middleware-exp}, so that Agents and
+ * Artifacts can be used by name with JSON config ({@code genkit-middleware-exp/agents}, {@code
+ * genkit-middleware-exp/artifacts}), from the Dev UI or a generate request's {@code use} list.
+ * Using them as objects needs no plugin.
+ */
+public final class ExperimentalMiddleware implements Plugin {
+  public static final String NAME = "genkit-middleware-exp";
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public void init(Registry registry) {
+    for (MiddlewareDescriptor descriptor : descriptors()) {
+      descriptor.register(registry);
+    }
+  }
+
+  /** The descriptors this plugin registers. */
+  public static List<MiddlewareDescriptor> descriptors() {
+    return List.of(
+        MiddlewareDescriptor.of(
+            NAME + "/agents",
+            "Delegate tasks to registered sub-agents via per-agent tools",
+            Agents.class,
+            new Agents(List.of(), null, 0, 0, null),
+            config -> config),
+        MiddlewareDescriptor.of(
+            NAME + "/artifacts",
+            "Provide read/write tools for session artifacts",
+            Artifacts.class,
+            new Artifacts(),
+            config -> config));
+  }
+}

@@ -1,0 +1,99 @@
+package dev.baton.samples.basicagents;
+
+import dev.baton.Baton;
+import dev.baton.agent.Agent;
+import dev.baton.agent.AgentConnection;
+import dev.baton.agent.AgentInit;
+import dev.baton.agent.AgentOutput;
+import dev.baton.agent.AgentStreamChunk;
+import dev.baton.ai.Role;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+/**
+ * A terminal chat with the coordinator. Type a request; the coordinator delegates to the researcher
+ * and the coder (a line is printed as each delegation starts and ends), reads their artifacts and
+ * streams its answer. {@code /quit} or end of input ends the chat.
+ */
+public final class BasicAgents {
+  private BasicAgents() {}
+
+  public static void main(String[] args) throws IOException {
+    System.exit(run(System.in, System.out, System.getenv()));
+  }
+
+  /** Runs the chat; returns the process exit code. */
+  static int run(InputStream in, PrintStream out, Map<String, String> env) throws IOException {
+    Provider provider = Provider.choose(env);
+    Baton.Builder builder = Baton.builder().experimental();
+    if (provider.plugin() != null) {
+      builder.plugin(provider.plugin());
+    }
+    Baton baton = builder.build();
+    if (provider.isDemo()) {
+      DemoModel.define(baton);
+    }
+    Agent coordinator = Team.define(baton, provider.model(), out);
+
+    out.println("Baton basic-agents: a coordinator with a researcher and a coder.");
+    out.println("Model: " + provider.label());
+    if (provider.isDemo()) {
+      out.println(
+          "Set GEMINI_API_KEY, or OPENAI_API_KEY / OPENAI_BASE_URL, to talk to a real model.");
+    }
+    out.println("Type a request, or /quit to leave.");
+
+    BufferedReader lines = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+    AgentConnection chat = coordinator.connect(AgentInit.NEW);
+    boolean failed = false;
+    String line;
+    while (!failed) {
+      out.print("\nyou> ");
+      out.flush();
+      if ((line = lines.readLine()) == null || line.strip().equals("/quit")) {
+        break;
+      }
+      if (line.isBlank()) {
+        continue;
+      }
+      chat.sendText(line.strip());
+      failed = streamTurn(chat, out);
+    }
+    AgentOutput output = chat.output();
+    if (output.isFailed() && output.error() != null) {
+      out.println("\nAgent failed (" + output.error().status() + "): " + output.error().message());
+      return 1;
+    }
+    out.println("\nSession " + output.sessionId() + ", last snapshot " + output.snapshotId() + ".");
+    return 0;
+  }
+
+  /** Prints the turn's streamed text; returns whether the turn failed. */
+  private static boolean streamTurn(AgentConnection chat, PrintStream out) {
+    boolean speaking = false;
+    for (AgentStreamChunk chunk : chat.receive()) {
+      String text =
+          chunk.modelChunk() != null && chunk.modelChunk().role() == Role.MODEL
+              ? chunk.modelChunk().text()
+              : "";
+      if (!text.isEmpty()) {
+        if (!speaking) {
+          out.print("coordinator> ");
+          speaking = true;
+        }
+        out.print(text);
+        out.flush();
+      }
+      if (chunk.turnEnd() != null) {
+        out.println();
+        return chunk.turnEnd().finishReason() == dev.baton.agent.AgentFinishReason.FAILED;
+      }
+    }
+    return true;
+  }
+}

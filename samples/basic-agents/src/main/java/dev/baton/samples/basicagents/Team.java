@@ -1,0 +1,100 @@
+package dev.baton.samples.basicagents;
+
+import dev.baton.Baton;
+import dev.baton.agent.Agent;
+import dev.baton.agent.AgentOptions;
+import dev.baton.agent.store.InMemorySessionStore;
+import dev.baton.ai.Hooks;
+import dev.baton.ai.InlinePrompt;
+import dev.baton.ai.Middleware;
+import dev.baton.middleware.Agents;
+import dev.baton.middleware.ArtifactStrategy;
+import dev.baton.middleware.Artifacts;
+import java.io.PrintStream;
+
+/**
+ * The agents of seed 001: a researcher and a coder that write their work as artifacts, and a
+ * coordinator that delegates to them and reads the work back.
+ */
+final class Team {
+  static final String COORDINATOR_SYSTEM =
+      "Delegate to specialists, inspect their results, then answer the user.";
+  static final String RESEARCHER_SYSTEM = "Research the user request and write concise findings.";
+  static final String CODER_SYSTEM =
+      "Write clear code in the language the user asks for, Java unless they say otherwise.";
+
+  private Team() {}
+
+  /** Defines the three agents and returns the coordinator. */
+  static Agent define(Baton baton, String model, PrintStream log) {
+    Agent researcher =
+        baton.defineAgent(
+            "researcher",
+            InlinePrompt.builder()
+                .model(model)
+                .system(RESEARCHER_SYSTEM + " Save them with write_artifact as notes.md.")
+                .use(new Artifacts())
+                .build(),
+            AgentOptions.builder()
+                .description("Finds facts and produces sourced research notes.")
+                .build());
+    Agent coder =
+        baton.defineAgent(
+            "coder",
+            InlinePrompt.builder()
+                .model(model)
+                .system(CODER_SYSTEM + " Save the code with write_artifact.")
+                .use(new Artifacts())
+                .build(),
+            AgentOptions.builder()
+                .description("Writes, debugs, and explains code. Use for programming tasks.")
+                .build());
+    return baton.defineAgent(
+        "coordinator",
+        InlinePrompt.builder()
+            .model(model)
+            .system(
+                COORDINATOR_SYSTEM
+                    + " Delegate in parallel when you can, read their artifacts with read_artifact, and keep your answer brief.")
+            .use(
+                delegationLog(log),
+                Agents.builder()
+                    .agents(researcher.ref(), coder.ref())
+                    .historyLength(4)
+                    .maxDelegations(5)
+                    .artifactStrategy(ArtifactStrategy.SESSION)
+                    .build(),
+                Artifacts.builder().readonly(true).build())
+            .maxTurns(8)
+            .build(),
+        AgentOptions.builder().sessionStore(InMemorySessionStore.create()).build());
+  }
+
+  /**
+   * Prints a line as each delegation starts and ends: a middleware around the coordinator's tools.
+   */
+  private static Middleware delegationLog(PrintStream log) {
+    return Middleware.of(
+        "delegation-log",
+        context ->
+            Hooks.builder()
+                .wrapTool(
+                    (ctx, params, next) -> {
+                      String tool = params.tool().name();
+                      if (!tool.startsWith(Agents.DEFAULT_PREFIX + "_")) {
+                        return next.apply(ctx, params);
+                      }
+                      String agent = tool.substring(Agents.DEFAULT_PREFIX.length() + 1);
+                      var input = params.request().toolRequest().input();
+                      log.println(
+                          "  → "
+                              + agent
+                              + ": "
+                              + (input == null ? "" : input.path("task").asString()));
+                      var result = next.apply(ctx, params);
+                      log.println("  ← " + agent + " finished");
+                      return result;
+                    })
+                .build());
+  }
+}

@@ -1,0 +1,53 @@
+package dev.baton.samples.basicagents;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class BasicAgentsTest {
+
+  @Test
+  void theDemoRunsToCompletionWithInputPipedIn() throws Exception {
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    PrintStream out = new PrintStream(captured, true, StandardCharsets.UTF_8);
+    byte[] input = "Explain binary search\nAnd its cost?\n/quit\n".getBytes(StandardCharsets.UTF_8);
+
+    int exit = BasicAgents.run(new ByteArrayInputStream(input), out, Map.of());
+
+    String text = captured.toString(StandardCharsets.UTF_8);
+    assertThat(exit).as(text).isZero();
+    assertThat(text)
+        .contains("Model: scripted demo model (no provider configured)")
+        .contains("  → researcher: Find the key facts about: Explain binary search")
+        .contains("  → coder: Write a short example of: Explain binary search")
+        .contains("  ← researcher finished")
+        .contains("  ← coder finished")
+        .contains(" finished\ncoordinator> Here is what the team found.")
+        .contains("Key idea: split the problem in half each step.")
+        .contains("  → researcher: Find the key facts about: And its cost?")
+        .contains("Session ");
+    assertThat(text.indexOf("  ← researcher finished"))
+        .isLessThan(text.indexOf("Here is what the team found"));
+  }
+
+  @Test
+  void aProviderIsChosenFromTheEnvironment() {
+    assertThat(Provider.choose(Map.of()).isDemo()).isTrue();
+    assertThat(Provider.choose(Map.of("GEMINI_API_KEY", "k")).model())
+        .isEqualTo("googleai/gemini-flash-latest");
+    assertThat(
+            Provider.choose(
+                    Map.of(
+                        "OPENAI_BASE_URL", "http://localhost:11434/v1", "OPENAI_MODEL", "llama3.2"))
+                .model())
+        .isEqualTo("openai/llama3.2");
+    assertThat(
+            Provider.choose(Map.of("OPENAI_API_KEY", "k", "BATON_MODEL", "openai/gpt-4.1")).label())
+        .contains("gpt-4.1");
+  }
+}

@@ -144,15 +144,27 @@ public final class ProgrammableModel {
 
   /** Waits for the gate, giving up when the call is cancelled. */
   private static void awaitGate(ActionContext context, CountDownLatch gate) {
-    try {
-      // Poll so that a cancelled call stops waiting; the gate belongs to the test.
-      while (!gate.await(10, java.util.concurrent.TimeUnit.MILLISECONDS)) {
-        context.cancellation().throwIfCancelled();
-      }
+    CountDownLatch either = new CountDownLatch(1);
+    Thread opener =
+        Thread.ofVirtual()
+            .start(
+                () -> {
+                  try {
+                    gate.await();
+                    either.countDown();
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                  }
+                });
+    try (var onCancel = context.cancellation().onCancel(either::countDown)) {
+      either.await();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw BatonException.from(e);
+    } finally {
+      opener.interrupt();
     }
+    context.cancellation().throwIfCancelled();
   }
 
   private record Step(

@@ -320,6 +320,7 @@ class AgentRuntimeTest {
     SessionStore flaky = new FlakyStore(store, storeDown);
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch gate = new CountDownLatch(1);
+    Duration timeout = Duration.ofMillis(150);
     Agent agent =
         gated(
             "stale",
@@ -327,12 +328,22 @@ class AgentRuntimeTest {
             gate,
             AgentOptions.builder()
                 .sessionStore(flaky)
-                .heartbeat(Duration.ofMillis(20), Duration.ofMillis(150))
+                .heartbeat(Duration.ofMillis(20), timeout)
                 .waitPollInterval(Duration.ofMillis(10))
                 .build());
     AgentOutput detached = agent.run(AgentInput.text("go").withDetach(true), AgentInit.NEW);
     await().until(() -> entered.getCount() == 0);
-    assertThat(agent.getSnapshot(detached.snapshotId()).status()).isEqualTo(SnapshotStatus.PENDING);
+    Instant firstBeat = agent.getSnapshot(detached.snapshotId()).heartbeatAt();
+
+    // While the worker beats, the row outlives the timeout many times over and stays pending.
+    Instant longAfter = firstBeat.plus(timeout.multipliedBy(3));
+    SessionSnapshot alive =
+        await()
+            .atMost(Duration.ofSeconds(5))
+            .until(
+                () -> agent.getSnapshot(detached.snapshotId()),
+                s -> s.heartbeatAt().isAfter(longAfter));
+    assertThat(alive.status()).isEqualTo(SnapshotStatus.PENDING);
 
     storeDown.set(true);
     await()
@@ -341,7 +352,7 @@ class AgentRuntimeTest {
             () ->
                 store
                         .getSnapshot(baton.context(), detached.snapshotId())
-                        .shaped(Instant.now(), Duration.ofMillis(150))
+                        .shaped(Instant.now(), timeout)
                         .status()
                     == SnapshotStatus.EXPIRED);
     storeDown.set(false);
@@ -352,6 +363,178 @@ class AgentRuntimeTest {
         .as("expired is computed on read, never stored")
         .isEqualTo(SnapshotStatus.PENDING);
     gate.countDown();
+  }
+
+  @Test
+  void waitForSnapshotBlocksUntilTheRunSettles() throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch gate = new CountDownLatch(1);
+    Agent agent = gated("waited", entered, gate, server().build());
+    AgentOutput detached = agent.run(AgentInput.text("go").withDetach(true), AgentInit.NEW);
+    await().until(() -> entered.getCount() == 0);
+    java.util.concurrent.CompletableFuture<SessionSnapshot> waiting =
+        java.util.concurrent.CompletableFuture.supplyAsync(
+            () -> agent.waitForSnapshot(detached.snapshotId()));
+    assertThatThrownBy(() -> waiting.get(200, TimeUnit.MILLISECONDS))
+        .isInstanceOf(java.util.concurrent.TimeoutException.class);
+    gate.countDown();
+    assertThat(waiting.get(10, TimeUnit.SECONDS).status()).isEqualTo(SnapshotStatus.COMPLETED);
+  }
+
+  @Test
+  void aClientThatLeavesAfterDetachingDoesNotStopTheWork() {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch gate = new CountDownLatch(1);
+    Agent agent = gated("leaver", entered, gate, server().build());
+    ActionContext client = baton.context();
+    AgentConnection connection = agent.connect(client, AgentInit.NEW);
+    connection.send(AgentInput.text("go").withDetach(true));
+    await().until(() -> entered.getCount() == 0);
+    // The client goes away before it even reads the answer.
+    client.cancellation().cancel();
+    for (AgentStreamChunk ignored : connection.receive()) {
+      throw new AssertionError("a detached run streams nothing");
+    }
+    String pending = connection.output().snapshotId();
+    gate.countDown();
+
+    SessionSnapshot settled = agent.waitForSnapshot(pending);
+    assertThat(settled.status()).isEqualTo(SnapshotStatus.COMPLETED);
+    assertThat(settled.state().messages()).extracting(Message::text).containsExactly("go", "done");
+  }
+
+  @Test
+  void aDetachedConnectionSettlesWithoutBeingClosed() {
+    Agent agent = gated("unclosed", new CountDownLatch(1), new CountDownLatch(0), server().build());
+    AgentConnection connection = agent.connect(AgentInit.NEW);
+    connection.sendText("first");
+    connection.detach();
+    connection.receive().forEach(chunk -> {});
+    SessionSnapshot settled = agent.waitForSnapshot(connection.output().snapshotId());
+    assertThat(settled.status()).isEqualTo(SnapshotStatus.COMPLETED);
+  }
+
+  @Test
+  void concurrentCustomStateChangesConvergeOnTheClient() {
+    Agent agent =
+        baton.defineCustomAgent(
+            "busy",
+            runner -> {
+              runner.run(
+                  (ctx, input) -> {
+                    try (var threads =
+                        java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+                      for (int t = 0; t < 8; t++) {
+                        String key = "k" + t;
+                        threads.submit(
+                            () -> {
+                              for (int i = 0; i < 25; i++) {
+                                runner
+                                    .session()
+                                    .updateCustom(
+                                        c -> {
+                                          var next =
+                                              c == null
+                                                  ? Json.object()
+                                                  : (tools.jackson.databind.node.ObjectNode) c;
+                                          return next.put(key, next.path(key).asInt() + 1);
+                                        });
+                              }
+                            });
+                      }
+                    }
+                    return TurnResult.STOP;
+                  });
+              return runner.result();
+            },
+            AgentOptions.DEFAULTS);
+    AgentConnection connection = agent.connect(AgentInit.NEW);
+    connection.sendText("go");
+    connection.close();
+    connection.receive().forEach(chunk -> {});
+    AgentOutput output = connection.output();
+    assertThat(output.state().custom().path("k7").asInt()).isEqualTo(25);
+    assertThat(connection.custom()).isEqualTo(output.state().custom());
+  }
+
+  @Test
+  void aStreamTransformCanDropChunksAndFailsTheInvocationClosed() {
+    AgentFunction withArtifact =
+        runner -> {
+          runner.run(
+              (ctx, input) -> {
+                runner.sendArtifact(Artifact.text("secret.txt", "hush"));
+                runner.session().addMessage(Message.model("done"));
+                return TurnResult.STOP;
+              });
+          return runner.result();
+        };
+    Agent dropping =
+        baton.defineCustomAgent(
+            "dropping",
+            withArtifact,
+            AgentOptions.builder()
+                .streamTransform(chunk -> chunk.artifact() != null ? null : chunk)
+                .build());
+    List<AgentStreamChunk> chunks = new java.util.ArrayList<>();
+    AgentOutput output =
+        dropping.run(baton.context(), AgentInput.text("go"), AgentInit.NEW, chunks::add);
+    assertThat(chunks).extracting(c -> c.turnEnd() != null).containsExactly(true);
+    assertThat(output.artifacts()).extracting(Artifact::name).containsExactly("secret.txt");
+
+    Agent failing =
+        baton.defineCustomAgent(
+            "failing-transform",
+            withArtifact,
+            AgentOptions.builder()
+                .streamTransform(
+                    chunk -> {
+                      throw BatonException.of(Status.PERMISSION_DENIED, "not for your eyes");
+                    })
+                .build());
+    AgentOutput failed = failing.runText("go");
+    assertThat(failed.isFailed()).isTrue();
+    assertThat(failed.error().status()).isEqualTo("PERMISSION_DENIED");
+  }
+
+  @Test
+  void aNullInputIsRejectedAndTheConnectionStaysUsable() {
+    Agent agent = chat(AgentOptions.DEFAULTS);
+    model.respond(reply("hi"));
+    AgentConnection connection = agent.connect(AgentInit.NEW);
+    assertThatThrownBy(() -> connection.send(null))
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.INVALID_ARGUMENT));
+    connection.sendText("hello");
+    assertThat(connection.output().text()).isEqualTo("hi");
+  }
+
+  @Test
+  void rowsReadFromTheStoreCannotBeChangedThroughTheirTrees() {
+    Agent agent = chat(server().build());
+    model.respond(
+        ModelResponse.of(
+            new Message(
+                dev.baton.ai.Role.MODEL,
+                List.of(dev.baton.ai.Part.text("x").withMetadata(Json.object().put("k", 1)))),
+            FinishReason.STOP));
+    AgentOutput output = agent.runText("hi");
+    SessionSnapshot row = store.getSnapshot(baton.context(), output.snapshotId());
+    ((tools.jackson.databind.node.ObjectNode)
+            row.state().messages().get(1).content().get(0).metadata())
+        .put("k", 99);
+    assertThat(
+            store
+                .getSnapshot(baton.context(), output.snapshotId())
+                .state()
+                .messages()
+                .get(1)
+                .content()
+                .get(0)
+                .metadata()
+                .path("k")
+                .asInt())
+        .isEqualTo(1);
   }
 
   @Test

@@ -471,6 +471,109 @@ class GenerateTest {
   }
 
   @Test
+  void aResumeArrivesAsJsonThroughTheGenerateAction() {
+    AtomicInteger runs = new AtomicInteger();
+    Tool<JsonNode, JsonNode> transfer = transfer(runs);
+    model.respond(toolCalls(call("transfer", "t1", Json.object().put("amount", 5))));
+    GenerateResponse paused =
+        baton.generate(GenerateOptions.builder().model("pm").prompt("pay").tools(transfer).build());
+    model.respondText("declined, noted");
+
+    var input = Json.object().put("model", "pm");
+    input.set("messages", Json.toTree(paused.history()));
+    input.putArray("tools").add("transfer");
+    input
+        .putObject("resume")
+        .putArray("respond")
+        .add(Json.toTree(Part.toolResponse("transfer", "t1", Json.nodes().stringNode("no"))));
+    JsonNode out =
+        baton
+            .registry()
+            .lookup("/util/generate")
+            .orElseThrow()
+            .runJson(baton.context(), input, dev.baton.core.StreamCallback.discard());
+
+    assertThat(out.path("message").path("content").path(0).path("text").asString())
+        .isEqualTo("declined, noted");
+  }
+
+  @Test
+  void aRestartIsNotInheritedByWhatTheRestartedToolCalls() {
+    AtomicInteger inner = new AtomicInteger();
+    Tool<JsonNode, JsonNode> dangerous =
+        baton.defineJsonTool(
+            "dangerous",
+            "needs approval",
+            null,
+            null,
+            (ctx, in) -> Json.nodes().numberNode(inner.incrementAndGet()));
+    ProgrammableModel nested = ProgrammableModel.define(baton.registry(), "nested");
+    Tool<JsonNode, JsonNode> outer =
+        baton.defineJsonTool(
+            "outer",
+            "runs a nested generate",
+            null,
+            null,
+            (ctx, in) -> {
+              if (!ctx.isResumed()) {
+                throw ctx.interrupt();
+              }
+              GenerateResponse r =
+                  baton.generate(
+                      ctx.context(),
+                      GenerateOptions.builder()
+                          .model("nested")
+                          .prompt("go")
+                          .tools(dangerous)
+                          .use(dev.baton.middleware.ToolApproval.allowing())
+                          .build());
+              return Json.nodes().stringNode(r.finishReason().wireName());
+            });
+    model.respond(toolCalls(call("outer", "o1", Json.object())));
+    GenerateResponse paused =
+        baton.generate(GenerateOptions.builder().model("pm").prompt("x").tools(outer).build());
+    nested.respond(toolCalls(call("dangerous", "d1", Json.object())));
+    model.respondText("ok");
+    ToolRequestPart restart =
+        (ToolRequestPart)
+            call("outer", "o1", Json.object())
+                .withMetadata(
+                    Metadata.with(null, "resumed", Json.object().put("toolApproved", true)));
+
+    baton.generate(
+        GenerateOptions.builder()
+            .model("pm")
+            .messages(paused.history())
+            .tools(outer)
+            .resume(Resume.restart(restart))
+            .build());
+
+    assertThat(inner).as("the nested call was held for its own approval").hasValue(0);
+    List<Message> sent = model.lastRequest().messages();
+    assertThat(sent.get(sent.size() - 1).toolResponses().get(0).toolResponse().output().asString())
+        .isEqualTo("interrupted");
+  }
+
+  @Test
+  void returnToolRequestsStopsBeforeTheToolsEvenWithStructuredOutput() {
+    Tool<JsonNode, JsonNode> echo =
+        baton.defineJsonTool(
+            "echo", "echoes", null, null, (ctx, in) -> Json.nodes().stringNode("e"));
+    model.respond(toolCalls(call("echo", "e1", Json.object())));
+    GenerateResponse response =
+        baton.generate(
+            GenerateOptions.builder()
+                .model("pm")
+                .prompt("x")
+                .tools(echo)
+                .returnToolRequests(true)
+                .output(OutputOptions.of(Weather.class))
+                .build());
+    assertThat(response.message().toolRequests()).hasSize(1);
+    assertThat(response.output()).isNull();
+  }
+
+  @Test
   void usageAddsUpAcrossTheLoop() {
     Tool<JsonNode, JsonNode> echo =
         baton.defineJsonTool(

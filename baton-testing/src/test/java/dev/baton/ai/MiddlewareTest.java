@@ -16,6 +16,8 @@ import dev.baton.middleware.ToolApproval;
 import dev.baton.testing.ProgrammableModel;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -89,6 +91,40 @@ class MiddlewareTest {
             "a:model<",
             "b:generate<",
             "a:generate<");
+  }
+
+  @Test
+  void wrapToolRunsConcurrentlyForTheCallsOfOneTurn() {
+    CountDownLatch bothInside = new CountDownLatch(2);
+    Middleware meeting =
+        Middleware.of(
+            "meeting",
+            ctx ->
+                Hooks.builder()
+                    .wrapTool(
+                        (c, p, next) -> {
+                          bothInside.countDown();
+                          try {
+                            assertThat(bothInside.await(10, TimeUnit.SECONDS)).isTrue();
+                          } catch (InterruptedException e) {
+                            throw new AssertionError(e);
+                          }
+                          return next.apply(c, p);
+                        })
+                    .build());
+    model.respond(toolCalls(call("echo", "a", Json.object()), call("echo", "b", Json.object())));
+    model.respondText("done");
+    assertThat(
+            baton
+                .generate(
+                    GenerateOptions.builder()
+                        .model("pm")
+                        .prompt("go")
+                        .tools(echo)
+                        .use(meeting)
+                        .build())
+                .text())
+        .isEqualTo("done");
   }
 
   @Test

@@ -182,19 +182,22 @@ public final class Agent implements Action<AgentInput, AgentOutput, AgentStreamC
   // ---------------------------------------------------------------------------------
 
   /**
-   * A snapshot as clients see it (shaped, state transformed), or null when it does not exist.
+   * A snapshot as clients see it (shaped, state transformed).
    *
    * @throws BatonException {@code FAILED_PRECONDITION} without a session store, {@code
-   *     INVALID_ARGUMENT} for an empty ID
+   *     INVALID_ARGUMENT} for an empty ID, {@code NOT_FOUND} when the snapshot does not exist
    */
-  public @Nullable SessionSnapshot getSnapshot(ActionContext context, String snapshotId) {
+  public SessionSnapshot getSnapshot(ActionContext context, String snapshotId) {
     SnapshotReads r = requireReads();
     requireId(snapshotId, "snapshot ID");
     SessionSnapshot row = requireStore().getSnapshot(context, snapshotId);
-    return row == null ? null : r.shape(row);
+    if (row == null) {
+      throw BatonException.notFound("snapshot \"%s\" not found", snapshotId);
+    }
+    return r.shape(row);
   }
 
-  public @Nullable SessionSnapshot getSnapshot(String snapshotId) {
+  public SessionSnapshot getSnapshot(String snapshotId) {
     return getSnapshot(ActionContext.root(registry), snapshotId);
   }
 

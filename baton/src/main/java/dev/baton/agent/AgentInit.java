@@ -29,6 +29,12 @@ public record AgentInit(
 
   private static final Set<String> FIELDS = Set.of("sessionId", "snapshotId", "state", "continue");
 
+  /** Empty IDs mean absent, as they do in Genkit's JSON. */
+  public AgentInit {
+    sessionId = sessionId == null || sessionId.isEmpty() ? null : sessionId;
+    snapshotId = snapshotId == null || snapshotId.isEmpty() ? null : snapshotId;
+  }
+
   /** A fresh session. */
   public static final AgentInit NEW = new AgentInit(null, null, null, null);
 

@@ -21,6 +21,12 @@ public record AgentMetadata(
     stateSchema = stateSchema == null ? null : Json.copy(stateSchema);
   }
 
+  /** A copy: the record stays immutable whatever the caller does with it. */
+  @Override
+  public @Nullable JsonNode stateSchema() {
+    return stateSchema == null ? null : Json.copy(stateSchema);
+  }
+
   public AgentMetadata(StateManagement stateManagement, boolean abortable) {
     this(abortable, stateManagement, null);
   }

@@ -1,5 +1,6 @@
 package dev.baton.agent;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.baton.ai.Message;
 import dev.baton.core.ErrorInfo;
 import java.util.List;
@@ -22,7 +23,7 @@ public record AgentOutput(
     @Nullable String snapshotId,
     @Nullable AgentFinishReason finishReason,
     @Nullable Message message,
-    @Nullable List<Artifact> artifacts,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) @Nullable List<Artifact> artifacts,
     @Nullable SessionState state,
     @Nullable ErrorInfo error) {
 

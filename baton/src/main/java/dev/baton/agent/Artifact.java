@@ -27,6 +27,12 @@ public record Artifact(
     metadata = metadata == null ? null : metadata.deepCopy();
   }
 
+  /** A copy: the record stays immutable whatever the caller does with it. */
+  @Override
+  public @Nullable ObjectNode metadata() {
+    return metadata == null ? null : metadata.deepCopy();
+  }
+
   /** A text artifact. */
   public static Artifact text(String name, String text) {
     return new Artifact(name, List.of(Part.text(text)), null);

@@ -31,18 +31,22 @@ final class ChunkRouter {
   private final LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
   private final AgentOptions.@Nullable StreamTransform transform;
   private final @Nullable StreamCallback<AgentStreamChunk> direct;
+  private final Runnable onSinkFailure;
   private final AtomicReference<@Nullable BatonException> failure = new AtomicReference<>();
   private volatile boolean detached;
 
   /**
    * @param direct the client's callback when the invocation runs on the client's thread, or null to
    *     queue events for a client reading them from another thread
+   * @param onSinkFailure stops the work when the client's callback fails
    */
   ChunkRouter(
       AgentOptions.@Nullable StreamTransform transform,
-      @Nullable StreamCallback<AgentStreamChunk> direct) {
+      @Nullable StreamCallback<AgentStreamChunk> direct,
+      Runnable onSinkFailure) {
     this.transform = transform;
     this.direct = direct;
+    this.onSinkFailure = onSinkFailure;
   }
 
   void send(AgentStreamChunk chunk) {
@@ -62,9 +66,26 @@ final class ChunkRouter {
       return;
     }
     if (direct != null) {
-      direct.onChunk(outbound);
+      deliver(direct, outbound);
     } else {
       events.add(new Chunk(outbound));
+    }
+  }
+
+  /**
+   * Hands a chunk to the client's callback, one at a time (parallel tool calls may stream at once),
+   * and turns a failing callback into a closed stream and stopped work rather than an exception in
+   * the agent's code.
+   */
+  private synchronized void deliver(StreamCallback<AgentStreamChunk> sink, AgentStreamChunk chunk) {
+    if (failure.get() != null) {
+      return;
+    }
+    try {
+      sink.onChunk(chunk);
+    } catch (RuntimeException e) {
+      failClosed(BatonException.from(e));
+      onSinkFailure.run();
     }
   }
 

@@ -32,28 +32,27 @@ final class CustomPatcher implements Session.Listener {
   }
 
   @Override
-  public void customChanged(@Nullable JsonNode custom) {
+  public synchronized void customChanged(@Nullable JsonNode custom) {
+    // The session is read again here, under this lock, rather than trusting the value passed in:
+    // with concurrent changes the last patch sent must carry the latest state.
     JsonNode clientView;
     try {
-      clientView = transform == null ? custom : transform.apply(session.state()).custom();
+      clientView = transform == null ? session.custom() : transform.apply(session.state()).custom();
     } catch (RuntimeException e) {
       router.failClosed(BatonException.from(e));
       return;
     }
     JsonNode value = clientView == null ? Json.nodes().nullNode() : clientView;
-    // Diffing and sending under one lock keeps patches in mutation order.
-    synchronized (this) {
-      List<JsonPatchOperation> patch;
-      if (turnStart || lastSent == null) {
-        patch = List.of(JsonPatchOperation.replace("", value));
-        turnStart = false;
-      } else {
-        patch = JsonPatch.diff(lastSent, value);
-      }
-      lastSent = value;
-      if (!patch.isEmpty()) {
-        router.send(AgentStreamChunk.of(patch));
-      }
+    List<JsonPatchOperation> patch;
+    if (turnStart || lastSent == null) {
+      patch = List.of(JsonPatchOperation.replace("", value));
+      turnStart = false;
+    } else {
+      patch = JsonPatch.diff(lastSent, value);
+    }
+    lastSent = value;
+    if (!patch.isEmpty()) {
+      router.send(AgentStreamChunk.of(patch));
     }
   }
 

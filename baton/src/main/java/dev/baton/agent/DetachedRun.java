@@ -57,13 +57,25 @@ final class DetachedRun {
 
   void start() {
     String id = pending.snapshotId();
+    StatusSubscription subscription;
+    try {
+      subscription = ((SnapshotSubscriber) store).onSnapshotStatusChange(storeContext, id);
+    } catch (RuntimeException e) {
+      // Without a way to hear an abort the run must not go on unwatched: stop it and say why.
+      work.cancel();
+      finalizeRow(null, e);
+      return;
+    }
     long interval = agent.options().heartbeatInterval().toMillis();
+    // Each beat runs on its own virtual thread, so a slow store never delays other runs' beats.
     ScheduledFuture<?> heartbeat =
         agent
             .heartbeats()
-            .scheduleAtFixedRate(this::beat, interval, interval, TimeUnit.MILLISECONDS);
-    StatusSubscription subscription =
-        ((SnapshotSubscriber) store).onSnapshotStatusChange(storeContext, id);
+            .scheduleAtFixedRate(
+                () -> Thread.ofVirtual().start(this::beat),
+                interval,
+                interval,
+                TimeUnit.MILLISECONDS);
     Thread.ofVirtual().name("baton-abort-watch-" + id).start(() -> watch(subscription, heartbeat));
     Thread.ofVirtual()
         .name("baton-finalize-" + id)
@@ -122,7 +134,7 @@ final class DetachedRun {
     if (error == null || error.status() == Status.ABORTED || error.status() == Status.CANCELLED) {
       return null;
     }
-    return error.toErrorInfo();
+    return Invocation.reported(error);
   }
 
   private @Nullable SessionSnapshot finalRow(
@@ -164,7 +176,7 @@ final class DetachedRun {
     if (error != null) {
       return base.withStatus(SnapshotStatus.FAILED)
           .withFinishReason(AgentFinishReason.FAILED)
-          .withError(error.toErrorInfo());
+          .withError(Invocation.reported(error));
     }
     AgentFinishReason reason =
         result != null && result.finishReason() != null

@@ -4,6 +4,7 @@ import dev.baton.ai.UsageListener;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Cancellation;
+import dev.baton.core.ErrorInfo;
 import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
 import dev.baton.core.Tracing;
@@ -14,6 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,6 +48,9 @@ final class Invocation {
   private final AtomicBoolean detachRequested = new AtomicBoolean();
   private final AtomicBoolean inputClosed = new AtomicBoolean();
   private volatile boolean settled;
+  // The client side's state, guarded by clientLock (not a monitor: it is held while the client
+  // blocks for events, which would pin a virtual thread's carrier before JDK 24).
+  private final ReentrantLock clientLock = new ReentrantLock();
   private @Nullable AgentOutput output;
   private @Nullable RuntimeException failure;
 
@@ -77,7 +82,9 @@ final class Invocation {
             .open(clientContext, agent.name(), "action", "agent", () -> init);
     SessionLoader.Loaded loaded;
     try {
-      loaded = SessionLoader.load(agent.name(), agent.store(), init, clientContext);
+      loaded =
+          SessionLoader.load(
+              agent.name(), agent.store(), init, clientContext, agent.options().heartbeatTimeout());
     } catch (RuntimeException e) {
       rootSpan.fail(e);
       throw e;
@@ -86,7 +93,7 @@ final class Invocation {
     this.session = new Session(loaded.sessionId(), loaded.state());
     this.lastSnapshotId = loaded.resumedSnapshotId();
     this.lastGood = session.state();
-    this.router = new ChunkRouter(agent.options().streamTransform(), direct);
+    this.router = new ChunkRouter(agent.options().streamTransform(), direct, work::cancel);
     this.patcher = new CustomPatcher(session, router, agent.options().stateTransform());
     session.listen(patcher);
     // Until a detach, the client's cancellation is the work's; afterwards only an abort is.
@@ -95,8 +102,10 @@ final class Invocation {
             .cancellation()
             .onCancel(
                 () -> {
-                  work.cancel();
-                  router.cancelled();
+                  if (!detachRequested.get()) {
+                    work.cancel();
+                    router.cancelled();
+                  }
                 });
     this.workContext =
         rootSpan
@@ -112,7 +121,7 @@ final class Invocation {
         .start(
             () -> {
               try {
-                done.complete(agent.function().apply(new AgentRunner(this)));
+                done.complete(resultOf(new AgentRunner(this)));
               } catch (Throwable t) {
                 done.completeExceptionally(t);
               } finally {
@@ -131,21 +140,30 @@ final class Invocation {
     send(input);
     closeInput();
     try {
-      done.complete(agent.function().apply(new AgentRunner(this)));
+      done.complete(resultOf(new AgentRunner(this)));
     } catch (Throwable t) {
       done.completeExceptionally(t);
     }
     try {
       AgentOutput result = finish();
-      synchronized (this) {
+      clientLock.lock();
+      try {
         output = result;
         settled = true;
+      } finally {
+        clientLock.unlock();
       }
       rootSpan.succeed(result);
       return result;
     } catch (RuntimeException e) {
       throw fail(e);
     }
+  }
+
+  /** What the agent function returns; an agent that returns nothing reports the usual result. */
+  private AgentResult resultOf(AgentRunner runner) {
+    AgentResult result = agent.function().apply(runner);
+    return result != null ? result : runner.result();
   }
 
   Session session() {
@@ -173,11 +191,14 @@ final class Invocation {
           agent.name());
     }
     if (input.isDetach()) {
+      // From here the client may go away: its cancellation no longer reaches the work.
+      boolean first = detachRequested.compareAndSet(false, true);
       router.latchDetached();
+      clientLink.close();
       if (input.hasPayload()) {
         inputs.add(input.withDetach(false));
       }
-      if (detachRequested.compareAndSet(false, true)) {
+      if (first) {
         router.settle();
       }
       return;
@@ -199,7 +220,16 @@ final class Invocation {
    *
    * @throws BatonException {@code CANCELLED} when the client cancelled before the work settled
    */
-  synchronized @Nullable AgentStreamChunk nextChunk() {
+  @Nullable AgentStreamChunk nextChunk() {
+    clientLock.lock();
+    try {
+      return nextChunkLocked();
+    } finally {
+      clientLock.unlock();
+    }
+  }
+
+  private @Nullable AgentStreamChunk nextChunkLocked() {
     if (output != null) {
       return null;
     }
@@ -251,11 +281,16 @@ final class Invocation {
   }
 
   /** The output, once {@link #nextChunk()} has returned null. */
-  synchronized AgentOutput output() {
-    if (output == null) {
-      throw new IllegalStateException("the invocation has not settled");
+  AgentOutput output() {
+    clientLock.lock();
+    try {
+      if (output == null) {
+        throw new IllegalStateException("the invocation has not settled");
+      }
+      return output;
+    } finally {
+      clientLock.unlock();
     }
-    return output;
   }
 
   private BatonException clientCancelled() {
@@ -311,13 +346,7 @@ final class Invocation {
       }
     }
     return new AgentOutput(
-        session.id(),
-        snapshotId(),
-        AgentFinishReason.FAILED,
-        null,
-        null,
-        state,
-        error.toErrorInfo());
+        session.id(), snapshotId(), AgentFinishReason.FAILED, null, null, state, reported(error));
   }
 
   private SessionState clientView(SessionState state) {
@@ -330,6 +359,17 @@ final class Invocation {
     synchronized (snapshotLock) {
       return lastSnapshotId;
     }
+  }
+
+  /**
+   * The error as outputs and snapshots carry it: an internal error's message is logged here and
+   * replaced by its status's generic text, since outputs and snapshots reach remote clients.
+   */
+  static ErrorInfo reported(BatonException error) {
+    if (!error.isPublic()) {
+      log.warn("agent run failed: {}", error.getMessage(), error);
+    }
+    return error.toPublicErrorInfo();
   }
 
   static BatonException asError(@Nullable Throwable error) {
@@ -387,6 +427,8 @@ final class Invocation {
     new DetachedRun(
             agent, store, storeContext(), pending, session, work, done, () -> lastTurnReason)
         .start();
+    // Inputs already queued still run; nothing more can arrive.
+    closeInput();
     return new AgentOutput(
         session.id(), pendingId, AgentFinishReason.DETACHED, null, null, null, null);
   }
@@ -400,6 +442,8 @@ final class Invocation {
 
   /** The next input, or null once the client has closed its input. */
   @Nullable AgentInput nextInput() {
+    // An aborted run takes no more of its queued inputs.
+    work.throwIfCancelled();
     try (var wake = work.onCancel(() -> inputs.add(END))) {
       Object next = inputs.take();
       if (next == END) {

@@ -3,6 +3,8 @@ package dev.baton.agent;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Status;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
@@ -24,8 +26,15 @@ final class SessionLoader {
 
   private SessionLoader() {}
 
+  /**
+   * @param heartbeatTimeout when a pending or aborting row's worker counts as gone
+   */
   static Loaded load(
-      String agent, @Nullable SessionStore store, AgentInit init, ActionContext context) {
+      String agent,
+      @Nullable SessionStore store,
+      AgentInit init,
+      ActionContext context,
+      Duration heartbeatTimeout) {
     boolean hasIds = init.sessionId() != null || init.snapshotId() != null;
     if (init.state() != null && hasIds) {
       throw BatonException.invalidArgument(
@@ -55,7 +64,7 @@ final class SessionLoader {
             "snapshot \"%s\" does not belong to session \"%s\"",
             init.snapshotId(), init.sessionId());
       }
-      return resume(rows, row, init.isContinuation(), context);
+      return resume(rows, row, init.isContinuation(), context, heartbeatTimeout);
     }
     if (init.sessionId() != null) {
       SessionStore rows = requireStore(agent, store, "sessionId");
@@ -79,14 +88,18 @@ final class SessionLoader {
             false,
             null);
       }
-      return resume(rows, row, init.isContinuation(), context);
+      return resume(rows, row, init.isContinuation(), context, heartbeatTimeout);
     }
     String id = newId();
     return new Loaded(id, SessionState.empty().withSessionId(id), null);
   }
 
   private static Loaded resume(
-      SessionStore store, SessionSnapshot row, boolean continuation, ActionContext context) {
+      SessionStore store,
+      SessionSnapshot row,
+      boolean continuation,
+      ActionContext context,
+      Duration heartbeatTimeout) {
     SnapshotStatus status = row.statusOrCompleted();
     switch (status) {
       case PENDING, EXPIRED ->
@@ -105,6 +118,12 @@ final class SessionLoader {
         if (!continuation) {
           throw BatonException.failedPrecondition("snapshot \"%s\" was aborted", row.snapshotId());
         }
+        if (stillSaving(row, heartbeatTimeout)) {
+          throw BatonException.failedPrecondition(
+              "snapshot \"%s\" is still being aborted: its worker is saving its progress; wait for"
+                  + " it to settle before continuing",
+              row.snapshotId());
+        }
       }
       case COMPLETED -> {}
     }
@@ -115,6 +134,17 @@ final class SessionLoader {
     // A legacy row without a session ID gets a fresh one.
     String id = row.sessionId() != null && !row.sessionId().isEmpty() ? row.sessionId() : newId();
     return new Loaded(id, state.withSessionId(id), row.snapshotId());
+  }
+
+  /**
+   * Whether an aborted row's worker is alive and has yet to save its progress: no final finish
+   * reason, and a heartbeat within the timeout. Continuing it now would fork from the parent while
+   * the worker still writes into the row.
+   */
+  private static boolean stillSaving(SessionSnapshot row, Duration heartbeatTimeout) {
+    return row.finishReason() == null
+        && row.heartbeatAt() != null
+        && Duration.between(row.heartbeatAt(), Instant.now()).compareTo(heartbeatTimeout) <= 0;
   }
 
   /**

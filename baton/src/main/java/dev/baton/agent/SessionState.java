@@ -1,5 +1,6 @@
 package dev.baton.agent;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.baton.ai.GenerationUsage;
 import dev.baton.ai.Message;
 import java.util.ArrayList;
@@ -18,9 +19,9 @@ import tools.jackson.databind.JsonNode;
  */
 public record SessionState(
     @Nullable String sessionId,
-    List<Message> messages,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Message> messages,
     @Nullable JsonNode custom,
-    List<Artifact> artifacts,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Artifact> artifacts,
     @Nullable GenerationUsage usage) {
 
   public SessionState {

@@ -115,7 +115,8 @@ final class SnapshotReads {
 
   private void awaitChange(ActionContext context, StatusSubscription subscription) {
     context.cancellation().throwIfCancelled();
-    try {
+    // Cancelling ends the subscription, which wakes a waiting poll at once.
+    try (var wake = context.cancellation().onCancel(subscription::end)) {
       if (!subscription.isEnded()) {
         subscription.poll(options.heartbeatInterval());
       } else {

@@ -13,24 +13,28 @@ public final class Snapshots {
 
   /**
    * Aborts a snapshot: a pending row becomes {@code aborted} with {@code updatedAt = now} (its
-   * finish reason left empty until its worker finalises it); any other row is left as it is.
-   * Idempotent: a second abort changes nothing.
+   * finish reason left empty until its worker finalises it); any other row is left as it is, not
+   * even rewritten. Idempotent: a second abort changes nothing.
    *
    * @return the status after the attempt, or null when the row does not exist
    */
   public static @Nullable SnapshotStatus abort(
       ActionContext context, SessionStore store, String snapshotId, Instant now) {
-    SessionSnapshot saved =
+    // Only a pending row is written: rewriting a terminal one would widen the window in which a
+    // store without cross-process transactions can lose another process's write.
+    SessionSnapshot aborted =
         store.saveSnapshot(
             context,
             snapshotId,
-            existing -> {
-              if (existing == null || existing.statusOrCompleted() != SnapshotStatus.PENDING) {
-                return existing;
-              }
-              return existing.withStatus(SnapshotStatus.ABORTED).withUpdatedAt(now);
-            });
-    return saved == null ? null : saved.statusOrCompleted();
+            existing ->
+                existing == null || existing.statusOrCompleted() != SnapshotStatus.PENDING
+                    ? null
+                    : existing.withStatus(SnapshotStatus.ABORTED).withUpdatedAt(now));
+    if (aborted != null) {
+      return aborted.statusOrCompleted();
+    }
+    SessionSnapshot current = store.getSnapshot(context, snapshotId);
+    return current == null ? null : current.statusOrCompleted();
   }
 
   /**

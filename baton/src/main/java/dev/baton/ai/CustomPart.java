@@ -15,6 +15,18 @@ public record CustomPart(JsonNode custom, @Nullable ObjectNode metadata) impleme
     metadata = Metadata.copyOf(metadata);
   }
 
+  /** A copy: the record stays immutable whatever the caller does with it. */
+  @Override
+  public JsonNode custom() {
+    return Json.copy(custom);
+  }
+
+  /** A copy: the record stays immutable whatever the caller does with it. */
+  @Override
+  public @Nullable ObjectNode metadata() {
+    return metadata == null ? null : metadata.deepCopy();
+  }
+
   @Override
   public CustomPart withMetadata(@Nullable ObjectNode metadata) {
     return new CustomPart(custom, metadata);

@@ -15,6 +15,18 @@ public record DataPart(JsonNode data, @Nullable ObjectNode metadata) implements 
     metadata = Metadata.copyOf(metadata);
   }
 
+  /** A copy: the record stays immutable whatever the caller does with it. */
+  @Override
+  public JsonNode data() {
+    return Json.copy(data);
+  }
+
+  /** A copy: the record stays immutable whatever the caller does with it. */
+  @Override
+  public @Nullable ObjectNode metadata() {
+    return metadata == null ? null : metadata.deepCopy();
+  }
+
   @Override
   public DataPart withMetadata(@Nullable ObjectNode metadata) {
     return new DataPart(data, metadata);

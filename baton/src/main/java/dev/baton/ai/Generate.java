@@ -79,7 +79,9 @@ public final class Generate {
     private final int maxTurns;
     private GenerationUsage totalUsage = GenerationUsage.EMPTY;
 
-    Loop(ActionContext caller, GenerateOptions options) {
+    Loop(ActionContext outer, GenerateOptions options) {
+      // A restart belongs to the tool call it restarts, never to a generate nested inside it.
+      ActionContext caller = outer.without(ToolContext.RESTART);
       this.options = options;
       if (options.model() == null) {
         throw BatonException.invalidArgument("generate needs a model");
@@ -125,7 +127,7 @@ public final class Generate {
         List<ToolRequestPart> calls = message.toolRequests();
         if (calls.isEmpty() || options.returnToolRequests()) {
           messages.add(message);
-          return finish(response, messages, output.parse(message));
+          return finish(response, messages, calls.isEmpty() ? output.parse(message) : null);
         }
         if (iteration >= maxTurns) {
           throw BatonException.of(
@@ -319,11 +321,12 @@ public final class Generate {
               e.isPublic(),
               e);
         } catch (RuntimeException e) {
+          // Not public: an arbitrary exception's message may say more than a client should see.
           throw new BatonException(
               Status.INVALID_ARGUMENT,
               "failed to build middleware \"" + middleware.name() + "\": " + e.getMessage(),
               null,
-              true,
+              false,
               e);
         }
         if (built == null) {

@@ -60,6 +60,12 @@ public record GenerateOptions(
     Objects.requireNonNull(onChunk, "onChunk");
   }
 
+  /** A copy: the record stays immutable whatever the caller does with it. */
+  @Override
+  public @Nullable JsonNode config() {
+    return config == null ? null : Json.copy(config);
+  }
+
   public static Builder builder() {
     return new Builder();
   }

@@ -12,6 +12,12 @@ public record MediaPart(Media media, @Nullable ObjectNode metadata) implements P
     metadata = Metadata.copyOf(metadata);
   }
 
+  /** A copy: the record stays immutable whatever the caller does with it. */
+  @Override
+  public @Nullable ObjectNode metadata() {
+    return metadata == null ? null : metadata.deepCopy();
+  }
+
   @Override
   public MediaPart withMetadata(@Nullable ObjectNode metadata) {
     return new MediaPart(media, metadata);

@@ -19,6 +19,12 @@ public record Message(Role role, List<Part> content, @Nullable ObjectNode metada
     metadata = Metadata.copyOf(metadata);
   }
 
+  /** A copy: the record stays immutable whatever the caller does with it. */
+  @Override
+  public @Nullable ObjectNode metadata() {
+    return metadata == null ? null : metadata.deepCopy();
+  }
+
   public Message(Role role, List<Part> content) {
     this(role, content, null);
   }

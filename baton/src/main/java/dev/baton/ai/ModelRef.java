@@ -1,5 +1,6 @@
 package dev.baton.ai;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import dev.baton.core.Json;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -13,6 +14,14 @@ public record ModelRef(String name, @Nullable JsonNode config) {
     config = config == null ? null : Json.copy(config);
   }
 
+  /** A copy: the record stays immutable whatever the caller does with it. */
+  @Override
+  public @Nullable JsonNode config() {
+    return config == null ? null : Json.copy(config);
+  }
+
+  /** A reference by name; JSON may give a reference as just its name, as in {@code "backup"}. */
+  @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
   public static ModelRef of(String name) {
     return new ModelRef(name, null);
   }

@@ -1,5 +1,6 @@
 package dev.baton.ai;
 
+import dev.baton.core.Defaulted;
 import dev.baton.core.Json;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -15,13 +16,19 @@ public record ModelRequest(
     @Nullable JsonNode config,
     List<ToolDefinition> tools,
     @Nullable ToolChoice toolChoice,
-    OutputConfig output) {
+    @Defaulted OutputConfig output) {
 
   public ModelRequest {
     messages = List.copyOf(messages);
     config = config == null ? null : Json.copy(config);
     tools = tools == null ? List.of() : List.copyOf(tools);
     output = output == null ? OutputConfig.NONE : output;
+  }
+
+  /** A copy: the record stays immutable whatever the caller does with it. */
+  @Override
+  public @Nullable JsonNode config() {
+    return config == null ? null : Json.copy(config);
   }
 
   /** A request with only messages. */

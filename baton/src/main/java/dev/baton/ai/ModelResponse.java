@@ -24,6 +24,18 @@ public record ModelResponse(
     raw = raw == null ? null : Json.copy(raw);
   }
 
+  /** A copy: the record stays immutable whatever the caller does with it. */
+  @Override
+  public @Nullable JsonNode custom() {
+    return custom == null ? null : Json.copy(custom);
+  }
+
+  /** A copy: the record stays immutable whatever the caller does with it. */
+  @Override
+  public @Nullable JsonNode raw() {
+    return raw == null ? null : Json.copy(raw);
+  }
+
   /** A response with a message and a finish reason. */
   public static ModelResponse of(Message message, @Nullable FinishReason finishReason) {
     return new ModelResponse(message, finishReason, null, null, null, null, null, null);

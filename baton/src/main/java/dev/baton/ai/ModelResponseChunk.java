@@ -19,6 +19,12 @@ public record ModelResponseChunk(
     custom = custom == null ? null : Json.copy(custom);
   }
 
+  /** A copy: the record stays immutable whatever the caller does with it. */
+  @Override
+  public @Nullable JsonNode custom() {
+    return custom == null ? null : Json.copy(custom);
+  }
+
   public ModelResponseChunk(@Nullable Role role, int index, List<Part> content) {
     this(role, index, content, null);
   }

@@ -20,4 +20,10 @@ public record OutputConfig(
   public OutputConfig {
     schema = schema == null ? null : Json.copy(schema);
   }
+
+  /** A copy: the record stays immutable whatever the caller does with it. */
+  @Override
+  public @Nullable JsonNode schema() {
+    return schema == null ? null : Json.copy(schema);
+  }
 }

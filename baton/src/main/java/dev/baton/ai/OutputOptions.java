@@ -31,6 +31,12 @@ public record OutputOptions(
     }
   }
 
+  /** A copy: the record stays immutable whatever the caller does with it. */
+  @Override
+  public @Nullable JsonNode schema() {
+    return schema == null ? null : Json.copy(schema);
+  }
+
   /** JSON output matching the schema inferred from a Java type. */
   public static OutputOptions of(Type type) {
     return new OutputOptions("json", JsonSchemas.infer(type), null, null);

@@ -15,6 +15,12 @@ public record ReasoningPart(String reasoning, @Nullable ObjectNode metadata) imp
     metadata = Metadata.copyOf(metadata);
   }
 
+  /** A copy: the record stays immutable whatever the caller does with it. */
+  @Override
+  public @Nullable ObjectNode metadata() {
+    return metadata == null ? null : metadata.deepCopy();
+  }
+
   @Override
   public ReasoningPart withMetadata(@Nullable ObjectNode metadata) {
     return new ReasoningPart(reasoning, metadata);

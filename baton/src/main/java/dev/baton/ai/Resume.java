@@ -21,6 +21,12 @@ public record Resume(
     metadata = Metadata.copyOf(metadata);
   }
 
+  /** A copy: the record stays immutable whatever the caller does with it. */
+  @Override
+  public @Nullable ObjectNode metadata() {
+    return metadata == null ? null : metadata.deepCopy();
+  }
+
   public static Resume respond(ToolResponsePart... responses) {
     return new Resume(List.of(responses), List.of(), null);
   }

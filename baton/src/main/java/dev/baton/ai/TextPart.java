@@ -12,6 +12,12 @@ public record TextPart(String text, @Nullable ObjectNode metadata) implements Pa
     metadata = Metadata.copyOf(metadata);
   }
 
+  /** A copy: the record stays immutable whatever the caller does with it. */
+  @Override
+  public @Nullable ObjectNode metadata() {
+    return metadata == null ? null : metadata.deepCopy();
+  }
+
   @Override
   public TextPart withMetadata(@Nullable ObjectNode metadata) {
     return new TextPart(text, metadata);

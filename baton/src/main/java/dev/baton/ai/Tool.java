@@ -66,7 +66,7 @@ public final class Tool<I, O> implements Action<I, O, Void> {
     return new Tool<>(
         ActionDef.<I, O, Void>builder(ActionType.TOOL, name, inputType, outputType, Void.class)
             .description(description)
-            .build((ctx, input, stream) -> function.call(new ToolContext(ctx), input)));
+            .build((ctx, input, stream) -> function.call(ToolContext.of(ctx), input)));
   }
 
   /**
@@ -84,7 +84,7 @@ public final class Tool<I, O> implements Action<I, O, Void> {
             .description(description)
             .inputSchema(inputSchema == null ? JsonSchemas.any() : inputSchema)
             .outputSchema(outputSchema == null ? JsonSchemas.any() : outputSchema)
-            .build((ctx, input, stream) -> function.call(new ToolContext(ctx), input)));
+            .build((ctx, input, stream) -> function.call(ToolContext.of(ctx), input)));
   }
 
   /** Creates and registers a typed tool. */
@@ -142,8 +142,12 @@ public final class Tool<I, O> implements Action<I, O, Void> {
 
   /** Runs the tool on a model's JSON input: validated, converted, and the output back to JSON. */
   JsonNode call(ActionContext context, @Nullable JsonNode input) {
+    // A copy: the request the input comes from stays in the conversation, which is immutable.
     return runJson(
-        context, input == null ? Json.nodes().nullNode() : input, null, StreamCallback.discard());
+        context,
+        input == null ? Json.nodes().nullNode() : input.deepCopy(),
+        null,
+        StreamCallback.discard());
   }
 
   @Override

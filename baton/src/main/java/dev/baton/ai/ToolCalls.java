@@ -8,10 +8,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
@@ -44,11 +44,13 @@ final class ToolCalls {
     if (requests.size() == 1) {
       return List.of(call(context, requests.get(0)));
     }
-    // A failing call cancels its siblings, but never the caller's own work.
+    // A failing call cancels its siblings, but never the caller's own work. The error reported is
+    // the first to happen, once every call has stopped.
     ActionContext shared = context.withChildCancellation();
     Cancellation siblings = shared.cancellation();
+    AtomicReference<@Nullable RuntimeException> firstFailure = new AtomicReference<>();
+    List<Future<ToolResult>> futures = new ArrayList<>();
     try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
-      List<Future<ToolResult>> futures = new ArrayList<>();
       for (ToolRequestPart request : requests) {
         futures.add(
             executor.submit(
@@ -56,17 +58,24 @@ final class ToolCalls {
                   try {
                     return call(shared, request);
                   } catch (RuntimeException e) {
+                    firstFailure.compareAndSet(null, e);
                     siblings.cancel();
                     throw e;
                   }
                 }));
       }
-      List<ToolResult> results = new ArrayList<>();
-      for (Future<ToolResult> future : futures) {
-        results.add(await(future));
-      }
-      return results;
+    } finally {
+      siblings.release();
     }
+    RuntimeException failure = firstFailure.get();
+    if (failure != null) {
+      throw failure;
+    }
+    List<ToolResult> results = new ArrayList<>();
+    for (Future<ToolResult> future : futures) {
+      results.add(future.resultNow());
+    }
+    return results;
   }
 
   private ToolResult call(ActionContext context, ToolRequestPart request) {
@@ -81,18 +90,6 @@ final class ToolCalls {
           "the model called tool \"%s\", which this generate call does not offer", name);
     }
     return tool;
-  }
-
-  private static ToolResult await(Future<ToolResult> future) {
-    try {
-      return future.get();
-    } catch (ExecutionException e) {
-      Throwable cause = Objects.requireNonNullElse(e.getCause(), e);
-      throw cause instanceof RuntimeException re ? re : BatonException.from(cause);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw BatonException.from(e);
-    }
   }
 
   /**

@@ -8,18 +8,27 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
- * What a tool function sees: the action context of the call, and, when the call is a restart of an
- * interrupted one, the data the caller resumed it with.
+ * What a tool function sees: the action context of the call, and, when the call restarts an
+ * interrupted one, the data the caller restarted it with.
+ *
+ * <p>The restart data belongs to this one call: the context handed on (to a nested generate, a
+ * sub-agent) no longer carries it, so nothing the tool calls mistakes itself for a restart.
  *
  * @param context the action context: registry, auth, cancellation, session
+ * @param restart the restarted request part's metadata, or null on a first call
  */
-public record ToolContext(ActionContext context) {
-  /** Set by the generate loop on a restarted call: the request part's {@code metadata}. */
+public record ToolContext(ActionContext context, @Nullable JsonNode restart) {
+  /** Set by the generate loop on the context of a restarted call, for its tool and hooks. */
   static final ContextKey<JsonNode> RESTART = ContextKey.of("baton.tool.restart", JsonNode.class);
+
+  /** The tool context of a call made with this action context. */
+  public static ToolContext of(ActionContext context) {
+    return new ToolContext(context.without(RESTART), context.get(RESTART).orElse(null));
+  }
 
   /** Whether this call restarts an interrupted one. */
   public boolean isResumed() {
-    return context.get(RESTART).isPresent();
+    return restart != null;
   }
 
   /**
@@ -27,7 +36,7 @@ public record ToolContext(ActionContext context) {
    * call. A restart without data reads as {@code true}.
    */
   public Optional<JsonNode> resumed() {
-    return context.get(RESTART).map(meta -> meta.path("resumed")).filter(n -> !n.isMissingNode());
+    return field("resumed");
   }
 
   /**
@@ -35,10 +44,13 @@ public record ToolContext(ActionContext context) {
    * or empty.
    */
   public Optional<JsonNode> replacedInput() {
-    return context
-        .get(RESTART)
-        .map(meta -> meta.path("replacedInput"))
-        .filter(n -> !n.isMissingNode());
+    return field("replacedInput");
+  }
+
+  private Optional<JsonNode> field(String name) {
+    return restart == null || !restart.has(name)
+        ? Optional.empty()
+        : Optional.of(restart.get(name).deepCopy());
   }
 
   /** Interrupts the tool loop with no data. Never returns. */

@@ -17,4 +17,22 @@ public record ToolDefinition(
     outputSchema = outputSchema == null ? null : Json.copy(outputSchema);
     metadata = Metadata.copyOf(metadata);
   }
+
+  /** A copy: the record stays immutable whatever the caller does with it. */
+  @Override
+  public JsonNode inputSchema() {
+    return Json.copy(inputSchema);
+  }
+
+  /** A copy: the record stays immutable whatever the caller does with it. */
+  @Override
+  public @Nullable JsonNode outputSchema() {
+    return outputSchema == null ? null : Json.copy(outputSchema);
+  }
+
+  /** A copy: the record stays immutable whatever the caller does with it. */
+  @Override
+  public @Nullable ObjectNode metadata() {
+    return metadata == null ? null : metadata.deepCopy();
+  }
 }

@@ -13,6 +13,12 @@ public record ToolRequest(String name, @Nullable String ref, @Nullable JsonNode 
     input = input == null ? null : Json.copy(input);
   }
 
+  /** A copy: the record stays immutable whatever the caller does with it. */
+  @Override
+  public @Nullable JsonNode input() {
+    return input == null ? null : Json.copy(input);
+  }
+
   public ToolRequest withRef(String ref) {
     return new ToolRequest(name, ref, input);
   }

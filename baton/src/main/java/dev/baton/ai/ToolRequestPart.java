@@ -16,6 +16,12 @@ public record ToolRequestPart(ToolRequest toolRequest, @Nullable ObjectNode meta
     metadata = Metadata.copyOf(metadata);
   }
 
+  /** A copy: the record stays immutable whatever the caller does with it. */
+  @Override
+  public @Nullable ObjectNode metadata() {
+    return metadata == null ? null : metadata.deepCopy();
+  }
+
   @Override
   public ToolRequestPart withMetadata(@Nullable ObjectNode metadata) {
     return new ToolRequestPart(toolRequest, metadata);

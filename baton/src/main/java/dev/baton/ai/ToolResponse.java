@@ -16,6 +16,12 @@ public record ToolResponse(
     content = content == null ? null : List.copyOf(content);
   }
 
+  /** A copy: the record stays immutable whatever the caller does with it. */
+  @Override
+  public @Nullable JsonNode output() {
+    return output == null ? null : Json.copy(output);
+  }
+
   public ToolResponse(String name, @Nullable String ref, @Nullable JsonNode output) {
     this(name, ref, output, null);
   }

@@ -13,6 +13,12 @@ public record ToolResponsePart(ToolResponse toolResponse, @Nullable ObjectNode m
     metadata = Metadata.copyOf(metadata);
   }
 
+  /** A copy: the record stays immutable whatever the caller does with it. */
+  @Override
+  public @Nullable ObjectNode metadata() {
+    return metadata == null ? null : metadata.deepCopy();
+  }
+
   @Override
   public ToolResponsePart withMetadata(@Nullable ObjectNode metadata) {
     return new ToolResponsePart(toolResponse, metadata);

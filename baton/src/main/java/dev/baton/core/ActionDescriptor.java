@@ -31,6 +31,36 @@ public record ActionDescriptor(
     metadata = metadata.deepCopy();
   }
 
+  /** A copy: the record stays immutable whatever the caller does with it. */
+  @Override
+  public @Nullable JsonNode inputSchema() {
+    return inputSchema == null ? null : Json.copy(inputSchema);
+  }
+
+  /** A copy: the record stays immutable whatever the caller does with it. */
+  @Override
+  public @Nullable JsonNode outputSchema() {
+    return outputSchema == null ? null : Json.copy(outputSchema);
+  }
+
+  /** A copy: the record stays immutable whatever the caller does with it. */
+  @Override
+  public @Nullable JsonNode streamSchema() {
+    return streamSchema == null ? null : Json.copy(streamSchema);
+  }
+
+  /** A copy: the record stays immutable whatever the caller does with it. */
+  @Override
+  public @Nullable JsonNode initSchema() {
+    return initSchema == null ? null : Json.copy(initSchema);
+  }
+
+  /** A copy: the record stays immutable whatever the caller does with it. */
+  @Override
+  public ObjectNode metadata() {
+    return metadata.deepCopy();
+  }
+
   /** Whether the action takes an init payload alongside its input (agents do). */
   public boolean isBidi() {
     return metadata.path("bidi").asBoolean(false);

@@ -24,12 +24,14 @@ public final class Cancellation {
   private final AtomicReference<@Nullable BatonException> reason = new AtomicReference<>();
   private final List<Listener> listeners = new CopyOnWriteArrayList<>();
   private final boolean cancellable;
+  private final Registration parentLink;
 
   private Cancellation(@Nullable Cancellation parent, boolean cancellable) {
     this.cancellable = cancellable;
-    if (parent != null && parent.cancellable) {
-      parent.onCancel(() -> cancel(parent.reasonOrDefault()));
-    }
+    this.parentLink =
+        parent != null && parent.cancellable
+            ? parent.onCancel(() -> cancel(parent.reasonOrDefault()))
+            : () -> {};
   }
 
   /** A signal that can be cancelled. */
@@ -42,9 +44,17 @@ public final class Cancellation {
     return NEVER;
   }
 
-  /** A new signal cancelled when this one is, and cancellable on its own. */
+  /**
+   * A new signal cancelled when this one is, and cancellable on its own. {@link #release()} it when
+   * the work it guards is over, so that this signal stops holding on to it.
+   */
   public Cancellation child() {
     return new Cancellation(this, true);
+  }
+
+  /** Stops following the parent signal; this one can still be cancelled on its own. */
+  public void release() {
+    parentLink.close();
   }
 
   /** Cancels with {@link Status#CANCELLED} "the operation was cancelled". */

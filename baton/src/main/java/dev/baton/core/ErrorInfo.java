@@ -15,6 +15,12 @@ public record ErrorInfo(String status, String message, @Nullable JsonNode detail
     details = details == null ? null : Json.withoutField(details, "stack");
   }
 
+  /** A copy: the record stays immutable whatever the caller does with it. */
+  @Override
+  public @Nullable JsonNode details() {
+    return details == null ? null : Json.copy(details);
+  }
+
   /** The status this error names, or {@link Status#UNKNOWN} for a name Baton does not know. */
   public Status statusCode() {
     return Status.fromName(status).orElse(Status.UNKNOWN);

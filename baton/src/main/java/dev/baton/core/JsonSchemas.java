@@ -12,10 +12,10 @@ import com.github.victools.jsonschema.generator.SchemaVersion;
 import com.github.victools.jsonschema.module.jackson.JacksonModule;
 import com.github.victools.jsonschema.module.jackson.JacksonOption;
 import java.lang.reflect.Type;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -25,14 +25,16 @@ import tools.jackson.databind.node.ObjectNode;
  * JSON Schema (draft-07, as Genkit uses) inferred from Java types.
  *
  * <p>Records and classes become objects whose properties follow Jackson's view of the type (so
- * {@code @JsonProperty} renames apply). A component is required unless it is {@code Optional} or
- * annotated {@code @Nullable}. Enums become {@code enum} lists of their JSON values; lists and sets
- * become arrays, maps become objects with {@code additionalProperties}. Descriptions come from
- * Jackson's {@code @JsonPropertyDescription} and {@code @JsonClassDescription}. Nested types are
- * inlined, because several model providers reject {@code $ref}; a recursive type falls back to
- * {@code definitions}.
+ * {@code @JsonProperty} renames apply). A component is required unless it is {@code Optional}, a
+ * collection or a map (which read as empty when absent), annotated {@code @Nullable}, or marked
+ * {@link Defaulted}. A {@code JsonNode} component accepts any JSON value. Enums become {@code enum}
+ * lists of their JSON values; lists and sets become arrays, maps become objects with {@code
+ * additionalProperties}. Descriptions come from Jackson's {@code @JsonPropertyDescription} and
+ * {@code @JsonClassDescription}. Nested types are inlined, because several model providers reject
+ * {@code $ref}; a recursive type falls back to {@code definitions}.
  *
- * <p>Thread-safe; results are cached per type and every call returns a fresh copy.
+ * <p>Thread-safe; results are cached per class (without keeping the class loaded) and every call
+ * returns a fresh copy.
  */
 public final class JsonSchemas {
   /** The {@code $schema} value every inferred schema carries. */
@@ -40,7 +42,13 @@ public final class JsonSchemas {
 
   private static final SchemaGenerator INLINING = generator(true);
   private static final SchemaGenerator WITH_DEFINITIONS = generator(false);
-  private static final ConcurrentMap<Type, ObjectNode> CACHE = new ConcurrentHashMap<>();
+  private static final ClassValue<ObjectNode> CACHE =
+      new ClassValue<>() {
+        @Override
+        protected ObjectNode computeValue(Class<?> type) {
+          return generate(type);
+        }
+      };
 
   private JsonSchemas() {}
 
@@ -49,7 +57,8 @@ public final class JsonSchemas {
    * JSON).
    */
   public static ObjectNode infer(Type type) {
-    return CACHE.computeIfAbsent(type, JsonSchemas::generate).deepCopy();
+    ObjectNode schema = type instanceof Class<?> cls ? CACHE.get(cls) : generate(type);
+    return schema.deepCopy();
   }
 
   /** The empty schema, which accepts any JSON value: {@code {"$schema": "…draft-07…"}}. */
@@ -70,7 +79,8 @@ public final class JsonSchemas {
   }
 
   private static ObjectNode generate(Type type) {
-    if (type == Object.class || type == JsonNode.class || type == ObjectNode.class) {
+    if (type == Object.class
+        || (type instanceof Class<?> cls && JsonNode.class.isAssignableFrom(cls))) {
       return any();
     }
     try {
@@ -102,13 +112,19 @@ public final class JsonSchemas {
                 field.getType().isInstanceOf(Optional.class)
                     ? List.of(field.getTypeParameterFor(Optional.class, 0))
                     : null);
-    builder.forTypesInGeneral().withCustomDefinitionProvider(JsonSchemas::enumDefinition);
+    builder.forTypesInGeneral().withCustomDefinitionProvider(JsonSchemas::customDefinition);
     return new SchemaGenerator(builder.build());
   }
 
-  /** Enum values as Jackson writes them, so {@code @JsonValue} and {@code @JsonProperty} apply. */
-  private static @Nullable CustomDefinition enumDefinition(
+  /**
+   * Any JSON for {@code JsonNode}s; enum values as Jackson writes them, so {@code @JsonValue} and
+   * {@code @JsonProperty} apply.
+   */
+  private static @Nullable CustomDefinition customDefinition(
       ResolvedType type, SchemaGenerationContext context) {
+    if (JsonNode.class.isAssignableFrom(type.getErasedType())) {
+      return new CustomDefinition(Json.object(), true);
+    }
     Object[] constants = type.getErasedType().getEnumConstants();
     if (constants == null) {
       return null;
@@ -129,7 +145,11 @@ public final class JsonSchemas {
     if (field.getRawMember() == null) {
       return false;
     }
-    if (Optional.class.isAssignableFrom(field.getRawMember().getType())) {
+    Class<?> type = field.getRawMember().getType();
+    if (Optional.class.isAssignableFrom(type)
+        || Collection.class.isAssignableFrom(type)
+        || Map.class.isAssignableFrom(type)
+        || field.getRawMember().isAnnotationPresent(Defaulted.class)) {
       return false;
     }
     return !field.getRawMember().getAnnotatedType().isAnnotationPresent(Nullable.class);

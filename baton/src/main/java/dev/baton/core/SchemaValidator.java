@@ -55,7 +55,14 @@ public final class SchemaValidator {
    *     as {@code $.city: required property 'city' not found (required)}
    */
   public void validate(JsonNode value, String what) {
-    List<Error> errors = schema.validate(value);
+    List<Error> errors;
+    try {
+      errors = schema.validate(value);
+    } catch (SchemaException | IllegalArgumentException e) {
+      // A schema can be well-formed yet unusable, say with a $ref that does not resolve.
+      throw BatonException.invalidArgument(
+          "cannot check %s: its schema is unusable: %s", what, e.getMessage());
+    }
     if (!errors.isEmpty()) {
       String detail =
           errors.stream().map(SchemaValidator::describe).collect(Collectors.joining("; "));
@@ -65,7 +72,11 @@ public final class SchemaValidator {
 
   /** Whether a value matches the schema. */
   public boolean matches(JsonNode value) {
-    return schema.validate(value).isEmpty();
+    try {
+      return schema.validate(value).isEmpty();
+    } catch (SchemaException | IllegalArgumentException e) {
+      return false;
+    }
   }
 
   private static String describe(Error error) {

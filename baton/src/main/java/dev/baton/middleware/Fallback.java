@@ -71,13 +71,13 @@ public record Fallback(
                 }
                 BatonException last = first;
                 for (ModelRef ref : models) {
-                  ModelParams alternative =
-                      params.withModel(Model.lookup(ctx.registry(), ref.name()));
-                  if (ref.config() != null) {
-                    alternative =
-                        alternative.withRequest(params.request().withConfig(ref.config()));
-                  }
                   try {
+                    ModelParams alternative =
+                        params.withModel(Model.lookup(ctx.registry(), ref.name()));
+                    if (ref.config() != null) {
+                      alternative =
+                          alternative.withRequest(params.request().withConfig(ref.config()));
+                    }
                     return next.apply(ctx, alternative);
                   } catch (BatonException e) {
                     if (!triggers.contains(e.status())) {

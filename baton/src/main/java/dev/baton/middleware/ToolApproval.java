@@ -46,7 +46,7 @@ public record ToolApproval(
             (ctx, params, next) -> {
               String tool = params.tool().name();
               boolean approvedNow =
-                  new ToolContext(ctx)
+                  ToolContext.of(ctx)
                       .resumed()
                       .map(data -> data.path("toolApproved").asBoolean(false))
                       .orElse(false);

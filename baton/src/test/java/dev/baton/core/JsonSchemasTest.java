@@ -79,8 +79,22 @@ class JsonSchemasTest {
                 .asString())
         .isEqualTo("number");
     assertThat(names(schema.path("required")))
-        .containsExactlyInAnyOrder("location", "unit", "alternatives", "weights");
+        .as("collections and maps read as empty when absent")
+        .containsExactlyInAnyOrder("location", "unit");
     assertThat(schema.toString()).doesNotContain("$ref");
+  }
+
+  record Envelope(
+      JsonNode payload, tools.jackson.databind.node.ObjectNode extra, @Defaulted String mode) {}
+
+  @Test
+  void jsonNodeComponentsAcceptAnyJsonAndDefaultedOnesAreOptional() {
+    JsonNode schema = JsonSchemas.infer(Envelope.class);
+    assertThat(schema.path("properties").path("payload").toString()).isEqualTo("{}");
+    assertThat(schema.path("properties").path("extra").toString()).isEqualTo("{}");
+    assertThat(names(schema.path("required"))).containsExactlyInAnyOrder("payload", "extra");
+    JsonSchemas.validator(schema)
+        .validate(Json.parse("{\"payload\":\"text\",\"extra\":[1]}"), "envelope");
   }
 
   record Tree(String label, List<Tree> children) {}

@@ -3,6 +3,7 @@ package dev.baton.ai;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Cancellation;
+import dev.baton.core.Json;
 import dev.baton.core.JsonSchemas;
 import java.util.ArrayList;
 import java.util.List;
@@ -114,7 +115,10 @@ final class ToolCalls {
       ToolResponsePart respond = find(resume.respond(), call);
       ToolRequestPart restart = findRestart(resume.restart(), call);
       if (pending != null) {
-        answer = Part.toolResponse(call.name(), call.ref(), pending);
+        // Marked as Genkit JS marks it: this answer was computed before the interrupt.
+        answer =
+            Part.toolResponse(call.name(), call.ref(), pending)
+                .withMetadata(Metadata.with(null, "source", Json.nodes().stringNode("pending")));
       } else if (respond != null) {
         checkOutput(tool(call.name()), respond.toolResponse());
         answer = respond;
@@ -128,7 +132,10 @@ final class ToolCalls {
       responses.add(answer);
       revised.add(resolved(request));
     }
-    var metadata = Metadata.withFlag(resume.metadata(), "resumed");
+    // As in Genkit JS: {"resumed": <the resume's metadata>}, or {"resumed": true} without one.
+    JsonNode resumed =
+        resume.metadata() != null ? resume.metadata() : Json.nodes().booleanNode(true);
+    var metadata = Metadata.with(null, "resumed", resumed);
     return List.of(model.withContent(revised), new Message(Role.TOOL, responses, metadata));
   }
 

@@ -3,12 +3,11 @@ package dev.baton.ai;
 import dev.baton.core.Action;
 import dev.baton.core.ActionContext;
 import dev.baton.core.ActionDef;
-import dev.baton.core.ActionDescriptor;
 import dev.baton.core.ActionType;
 import dev.baton.core.BatonException;
+import dev.baton.core.ForwardingAction;
 import dev.baton.core.Json;
 import dev.baton.core.Registry;
-import dev.baton.core.StreamCallback;
 import java.util.List;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
@@ -21,13 +20,12 @@ import tools.jackson.databind.JsonNode;
  *
  * <p>Thread-safe.
  */
-public final class ExecutablePrompt implements Action<JsonNode, GenerateActionOptions, Void> {
+public final class ExecutablePrompt
+    extends ForwardingAction<JsonNode, GenerateActionOptions, Void> {
   private final InlinePrompt prompt;
-  private final ActionDef<JsonNode, GenerateActionOptions, Void> action;
 
   private ExecutablePrompt(String name, @Nullable String description, InlinePrompt prompt) {
-    this.prompt = prompt;
-    this.action =
+    super(
         ActionDef.builder(
                 ActionType.EXECUTABLE_PROMPT,
                 name,
@@ -35,7 +33,10 @@ public final class ExecutablePrompt implements Action<JsonNode, GenerateActionOp
                 GenerateActionOptions.class,
                 Void.class)
             .description(description)
-            .build((ctx, input, stream) -> describe(render(ctx, input, List.of()).build()));
+            .build(
+                (ctx, input, stream) ->
+                    describe(prompt.render(new PromptContext(ctx, input, List.of())).build())));
+    this.prompt = prompt;
   }
 
   /** Registers a prompt under a name. */
@@ -74,26 +75,6 @@ public final class ExecutablePrompt implements Action<JsonNode, GenerateActionOp
   /** Renders and generates. */
   public GenerateResponse generate(ActionContext context, @Nullable Object input) {
     return Generate.generate(context, render(context, input, List.of()).build());
-  }
-
-  @Override
-  public ActionDescriptor descriptor() {
-    return action.descriptor();
-  }
-
-  @Override
-  public GenerateActionOptions run(
-      ActionContext context, JsonNode input, StreamCallback<Void> stream) {
-    return action.run(context, input, stream);
-  }
-
-  @Override
-  public JsonNode runJson(
-      ActionContext context,
-      JsonNode input,
-      @Nullable JsonNode init,
-      StreamCallback<JsonNode> stream) {
-    return action.runJson(context, input, init, stream);
   }
 
   private static GenerateActionOptions describe(GenerateOptions options) {

@@ -2,7 +2,9 @@ package dev.baton.ai;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Function;
+import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -39,8 +41,7 @@ public record GenerationUsage(
 
   /** Whether no figure was reported. */
   public boolean isEmpty() {
-    return (custom == null || custom.isEmpty())
-        && new GenerationUsage(
+    return Stream.of(
                 inputTokens,
                 outputTokens,
                 totalTokens,
@@ -53,9 +54,9 @@ public record GenerationUsage(
                 inputVideos,
                 outputVideos,
                 inputAudioFiles,
-                outputAudioFiles,
-                null)
-            .equals(EMPTY);
+                outputAudioFiles)
+            .allMatch(Objects::isNull)
+        && (custom == null || custom.isEmpty());
   }
 
   /**

@@ -1,16 +1,13 @@
 package dev.baton.ai;
 
 import dev.baton.core.Action;
-import dev.baton.core.ActionContext;
 import dev.baton.core.ActionDef;
-import dev.baton.core.ActionDescriptor;
 import dev.baton.core.ActionFunction;
 import dev.baton.core.ActionType;
 import dev.baton.core.BatonException;
+import dev.baton.core.ForwardingAction;
 import dev.baton.core.Json;
 import dev.baton.core.Registry;
-import dev.baton.core.StreamCallback;
-import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -21,12 +18,11 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>Thread-safe: one model serves concurrent calls.
  */
-public final class Model implements Action<ModelRequest, ModelResponse, ModelResponseChunk> {
-  private final Action<ModelRequest, ModelResponse, ModelResponseChunk> action;
+public final class Model extends ForwardingAction<ModelRequest, ModelResponse, ModelResponseChunk> {
   private final ModelInfo info;
 
   private Model(Action<ModelRequest, ModelResponse, ModelResponseChunk> action, ModelInfo info) {
-    this.action = action;
+    super(action);
     this.info = info;
   }
 
@@ -86,30 +82,5 @@ public final class Model implements Action<ModelRequest, ModelResponse, ModelRes
 
   public ModelInfo info() {
     return info;
-  }
-
-  @Override
-  public ActionDescriptor descriptor() {
-    return action.descriptor();
-  }
-
-  @Override
-  public ModelResponse run(
-      ActionContext context, ModelRequest input, StreamCallback<ModelResponseChunk> stream) {
-    return action.run(context, input, stream);
-  }
-
-  @Override
-  public JsonNode runJson(
-      ActionContext context,
-      JsonNode input,
-      @Nullable JsonNode init,
-      StreamCallback<JsonNode> stream) {
-    return action.runJson(context, input, init, stream);
-  }
-
-  @Override
-  public String toString() {
-    return "Model[" + name() + "]";
   }
 }

@@ -6,6 +6,7 @@ import dev.baton.core.ActionDef;
 import dev.baton.core.ActionDescriptor;
 import dev.baton.core.ActionType;
 import dev.baton.core.BatonException;
+import dev.baton.core.ForwardingAction;
 import dev.baton.core.Json;
 import dev.baton.core.JsonSchemas;
 import dev.baton.core.Registry;
@@ -24,12 +25,11 @@ import tools.jackson.databind.JsonNode;
  * @param <I> input type
  * @param <O> output type
  */
-public final class Tool<I, O> implements Action<I, O, Void> {
-  private final ActionDef<I, O, Void> action;
+public final class Tool<I, O> extends ForwardingAction<I, O, Void> {
   private final ToolDefinition definition;
 
   private Tool(ActionDef<I, O, Void> action) {
-    this.action = action;
+    super(action);
     ActionDescriptor d = action.descriptor();
     this.definition =
         new ToolDefinition(
@@ -121,25 +121,6 @@ public final class Tool<I, O> implements Action<I, O, Void> {
     return definition;
   }
 
-  @Override
-  public ActionDescriptor descriptor() {
-    return action.descriptor();
-  }
-
-  @Override
-  public O run(ActionContext context, I input, StreamCallback<Void> stream) {
-    return action.run(context, input, stream);
-  }
-
-  @Override
-  public JsonNode runJson(
-      ActionContext context,
-      JsonNode input,
-      @Nullable JsonNode init,
-      StreamCallback<JsonNode> stream) {
-    return action.runJson(context, input, init, stream);
-  }
-
   /** Runs the tool on a model's JSON input: validated, converted, and the output back to JSON. */
   JsonNode call(ActionContext context, @Nullable JsonNode input) {
     // A copy: the request the input comes from stays in the conversation, which is immutable.
@@ -148,10 +129,5 @@ public final class Tool<I, O> implements Action<I, O, Void> {
         input == null ? Json.nodes().nullNode() : input.deepCopy(),
         null,
         StreamCallback.discard());
-  }
-
-  @Override
-  public String toString() {
-    return "Tool[" + name() + "]";
   }
 }

@@ -293,6 +293,9 @@ class AgentsMiddlewareTest {
             "Sub-agent \"asker\" interrupted for additional input and could not complete the task."
                 + " Interactive sub-agent interrupts are not currently supported; try delegating a"
                 + " more self-contained task.");
+    assertThat(toolOutputs(orchestratorModel).get("q").has("taskId"))
+        .as("an interrupt is a dead end: no handle")
+        .isFalse();
   }
 
   private Agent writer(ProgrammableModel writerModel, AgentOptions options) {
@@ -352,6 +355,8 @@ class AgentsMiddlewareTest {
     assertThat(result.path("artifacts").path(0).path("name").asString()).isEqualTo(expected);
     assertThat(result.path("artifacts").path(0).has("content")).isFalse();
     assertThat(output.artifacts()).extracting(Artifact::name).containsExactly(expected);
+    assertThat(output.artifacts().get(0).metadata().path("invocationId").asString())
+        .isEqualTo("writer_" + snapshot.substring(0, 8));
     String listing = systemText(orchestratorModel.lastRequest());
     assertThat(listing)
         .contains(
@@ -440,7 +445,9 @@ class AgentsMiddlewareTest {
         .hasMessage("agents middleware: every agent reference must have a name");
     assertThatThrownBy(
             () -> Agents.builder().agentNames("a", "a").build().newHooks(baton.context()))
-        .hasMessage("agents middleware: agent \"a\" is listed more than once");
+        .hasMessage(
+            "agents middleware: tool name \"delegate_to_a\" for agent \"a\" collides with agent"
+                + " \"a\"; use a different ToolPrefix or agent name");
   }
 
   @Test
@@ -528,6 +535,157 @@ class AgentsMiddlewareTest {
                       .as(descriptor.name() + "." + field.getKey())
                       .isNotBlank());
     }
+  }
+
+  @Test
+  void theLimitHoldsUnderManyParallelCallsAndAcrossIterationsThenResets() {
+    java.util.concurrent.CountDownLatch together = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.atomic.AtomicInteger ran = new java.util.concurrent.atomic.AtomicInteger();
+    Agent worker =
+        baton.defineCustomAgent(
+            "worker",
+            runner -> {
+              runner.run(
+                  (ctx, input) -> {
+                    ran.incrementAndGet();
+                    try {
+                      together.await();
+                    } catch (InterruptedException e) {
+                      throw new AssertionError(e);
+                    }
+                    runner.session().addMessage(Message.model("did work"));
+                    return null;
+                  });
+              return runner.result();
+            },
+            AgentOptions.DEFAULTS);
+    Agent orchestrator =
+        orchestrator(
+            AgentOptions.DEFAULTS, Agents.builder().agents(worker.ref()).maxDelegations(3).build());
+    ToolRequestPart[] eight = new ToolRequestPart[8];
+    for (int i = 0; i < eight.length; i++) {
+      eight[i] = delegate("delegate_to_worker", "p" + i, "job " + i);
+    }
+    orchestratorModel.respond(calls(eight));
+    orchestratorModel.respond(calls(delegate("delegate_to_worker", "late", "one more")));
+    orchestratorModel.respondText("ok");
+    new Thread(
+            () -> {
+              org.awaitility.Awaitility.await().until(() -> ran.get() == 3);
+              together.countDown();
+            })
+        .start();
+
+    orchestrator.runText("flood");
+
+    List<ModelRequest> requests = orchestratorModel.requests();
+    List<Message> second = requests.get(1).messages();
+    long worked =
+        second.get(second.size() - 1).toolResponses().stream()
+            .filter(p -> p.toolResponse().output().path("response").asString().equals("did work"))
+            .count();
+    assertThat(worked).isEqualTo(3);
+    assertThat(ran).hasValue(3);
+    assertThat(toolOutputs(orchestratorModel).get("late").path("response").asString())
+        .startsWith("Delegation limit reached (3).");
+
+    // The next generate call, the next turn, starts counting again.
+    orchestratorModel.respond(calls(delegate("delegate_to_worker", "fresh", "again")));
+    orchestratorModel.respondText("ok");
+    orchestrator.runText("again", AgentInit.ofState(dev.baton.agent.SessionState.empty()));
+    assertThat(toolOutputs(orchestratorModel).get("fresh").path("response").asString())
+        .isEqualTo("did work");
+  }
+
+  @Test
+  void prefixedAndBareToolsRouteToTheirAgentsAndARefDescriptionWins() {
+    model("r-model").respondText("from r");
+    model("s-model").respondText("from s");
+    Agent r = subAgent("r", "r-model", AgentOptions.builder().description("Original.").build());
+    Agent s2 = subAgent("s", "s-model", AgentOptions.DEFAULTS);
+    orchestratorModel.respond(calls(delegate("ask_r", "1", "x")));
+    orchestratorModel.respondText("ok");
+    orchestratorModel.respond(calls(delegate("s", "2", "y")));
+    orchestratorModel.respondText("ok");
+
+    baton.generate(
+        GenerateOptions.builder()
+            .model("orch")
+            .prompt("go")
+            .use(
+                Agents.builder()
+                    .agents(r.ref().withDescription("Overridden."))
+                    .toolPrefix("ask")
+                    .build())
+            .build());
+    assertThat(toolOutputs(orchestratorModel).get("1").path("response").asString())
+        .isEqualTo("from r");
+    String system = systemText(orchestratorModel.lastRequest());
+    assertThat(system).contains("  - ask_r: Overridden.").doesNotContain("Original.");
+
+    baton.generate(
+        GenerateOptions.builder()
+            .model("orch")
+            .prompt("go")
+            .use(Agents.builder().agents(s2.ref()).toolPrefix("").build())
+            .build());
+    assertThat(toolOutputs(orchestratorModel).get("2").path("response").asString())
+        .isEqualTo("from s");
+  }
+
+  @Test
+  void theOrchestratorsMiddlewareNeverSeesTheSubAgentsModelCalls() {
+    List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+    dev.baton.ai.Middleware spy =
+        dev.baton.ai.Middleware.of(
+            "spy",
+            ctx ->
+                dev.baton.ai.Hooks.builder()
+                    .wrapModel(
+                        (c, p, next) -> {
+                          seen.add(p.model().name());
+                          return next.apply(c, p);
+                        })
+                    .build());
+    model("sub-model").respondText("sub answer");
+    Agent sub = subAgent("sub", "sub-model", AgentOptions.DEFAULTS);
+    Agent orchestrator =
+        orchestrator(AgentOptions.DEFAULTS, spy, Agents.builder().agents(sub.ref()).build());
+    orchestratorModel.respond(calls(delegate("delegate_to_sub", "s", "work")));
+    orchestratorModel.respondText("done");
+    orchestrator.runText("go");
+    assertThat(seen).containsExactly("orch", "orch");
+  }
+
+  @Test
+  void twoInstancesWithDistinctPrefixesEachKeepTheirBlock() {
+    orchestratorModel.respondText("ok");
+    baton.generate(
+        GenerateOptions.builder()
+            .model("orch")
+            .system("S")
+            .prompt("go")
+            .use(
+                Agents.builder().agentNames("x").toolPrefix("a").build(),
+                Agents.builder().agentNames("y").toolPrefix("b").build())
+            .build());
+    String system = systemText(orchestratorModel.lastRequest());
+    assertThat(system).contains("  - a_x: ").contains("  - b_y: ");
+  }
+
+  /** Every property, at every depth, says what it is for. */
+  private static void assertDescribed(String where, JsonNode schema) {
+    schema
+        .path("properties")
+        .properties()
+        .forEach(
+            field -> {
+              assertThat(field.getValue().path("description").asString(""))
+                  .as(where + "." + field.getKey())
+                  .isNotBlank();
+              assertDescribed(where + "." + field.getKey(), field.getValue());
+              assertDescribed(where + "." + field.getKey() + "[]", field.getValue().path("items"));
+            });
   }
 
   /** A client-managed state with one earlier exchange. */

@@ -44,6 +44,15 @@ public final class Registry {
     return new Registry(null, tracing, experimental);
   }
 
+  /** The root of this registry's family: the instance's own registry. */
+  public Registry root() {
+    Registry r = this;
+    while (r.parent != null) {
+      r = r.parent;
+    }
+    return r;
+  }
+
   /** A new registry that sees this one's entries and keeps its own apart. */
   public Registry child() {
     return new Registry(this, tracing, experimental);

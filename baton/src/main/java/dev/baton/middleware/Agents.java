@@ -6,6 +6,7 @@ import dev.baton.ai.Hooks;
 import dev.baton.ai.Middleware;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
+import dev.baton.core.Defaulted;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -32,10 +33,10 @@ import org.jspecify.annotations.Nullable;
  * @param agents the sub-agents; at least one
  * @param toolPrefix the delegation tools' prefix: null means {@code delegate_to} ({@code
  *     delegate_to_<agent>}); the empty string means bare agent names
- * @param maxDelegations delegations allowed per generate call, parallel calls included; 0 is
- *     unlimited
+ * @param maxDelegations delegations allowed per generate call, parallel calls included; 0 (or less)
+ *     is unlimited
  * @param historyLength recent user and model messages forwarded to a client-managed sub-agent; 0
- *     forwards only the task
+ *     (or less) forwards only the task
  * @param artifactStrategy how sub-agent artifacts surface; null means {@link
  *     ArtifactStrategy#INLINE}
  */
@@ -49,10 +50,12 @@ public record Agents(
     @JsonPropertyDescription(
             "Most sub-agent delegations per generate call, to stop runaway delegation loops. 0"
                 + " means unlimited.")
+        @Defaulted
         int maxDelegations,
     @JsonPropertyDescription(
             "Recent user and model messages forwarded to a client-managed sub-agent as context. 0"
                 + " sends only the task.")
+        @Defaulted
         int historyLength,
     @JsonPropertyDescription(
             "How sub-agent artifacts surface: \"inline\" (default) puts their content in the tool"
@@ -73,7 +76,7 @@ public record Agents(
 
   @Override
   public String name() {
-    return "agents";
+    return "genkit-middleware-exp/agents";
   }
 
   /**
@@ -87,10 +90,6 @@ public record Agents(
     if (agents.isEmpty()) {
       throw BatonException.invalidArgument(
           "agents middleware requires at least one agent in the \"agents\" option");
-    }
-    if (maxDelegations < 0 || historyLength < 0) {
-      throw BatonException.invalidArgument(
-          "agents middleware: maxDelegations and historyLength must not be negative");
     }
     return new Delegation(this).hooks();
   }

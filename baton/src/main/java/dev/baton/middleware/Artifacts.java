@@ -7,6 +7,7 @@ import dev.baton.ai.Hooks;
 import dev.baton.ai.Middleware;
 import dev.baton.ai.Tool;
 import dev.baton.core.ActionContext;
+import dev.baton.core.Defaulted;
 import java.util.List;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -30,6 +31,7 @@ public record Artifacts(
     @JsonPropertyDescription(
             "When true, only read_artifact is provided and the model cannot create or update"
                 + " artifacts.")
+        @Defaulted
         boolean readonly)
     implements Middleware {
 
@@ -58,7 +60,7 @@ public record Artifacts(
 
   @Override
   public String name() {
-    return "artifacts";
+    return "genkit-middleware-exp/artifacts";
   }
 
   @Override

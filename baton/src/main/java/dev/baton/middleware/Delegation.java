@@ -45,8 +45,8 @@ final class Delegation {
       @JsonPropertyDescription("A clear, self-contained description of the task to delegate.")
           String task,
       @JsonPropertyDescription(
-              "A short label echoed on the result next to the task ID; a reading aid for you, not"
-                  + " an identifier.")
+              "Optional short label for this delegation, echoed on the result next to the task ID"
+                  + " to keep several delegations readable. A reading aid, not an identifier.")
           @Nullable String name) {}
 
   /** An artifact as a delegation result reports it. */
@@ -86,13 +86,9 @@ final class Delegation {
       String previous = owners.putIfAbsent(tool, owner);
       if (previous != null) {
         throw BatonException.invalidArgument(
-            previous.equals(owner)
-                ? "agents middleware: %s is listed more than once"
-                : "agents middleware: tool name \"%3$s\" for %1$s collides with %2$s; use a"
-                    + " different ToolPrefix or agent name",
-            owner,
-            previous,
-            tool);
+            "agents middleware: tool name \"%s\" for %s collides with %s; use a different"
+                + " ToolPrefix or agent name",
+            tool, owner, previous);
       }
       hooks.tool(delegationTool(ref, tool));
     }
@@ -103,9 +99,19 @@ final class Delegation {
               return next.apply(
                   ctx,
                   params.withRequest(
-                      SystemText.inject(params.request(), MARKER, instructions(ctx.registry()))));
+                      SystemText.inject(params.request(), marker(), instructions(ctx.registry()))));
             })
         .build();
+  }
+
+  /**
+   * The system-text marker: Genkit's for the usual single instance; an instance with an explicit
+   * prefix gets its own, so that two instances in one call (which need distinct prefixes) each keep
+   * their block.
+   */
+  private String marker() {
+    String prefix = config.toolPrefix();
+    return prefix == null || prefix.isEmpty() ? MARKER : MARKER + ":" + prefix;
   }
 
   private Tool<Input, Result> delegationTool(AgentRef ref, String toolName) {
@@ -124,7 +130,8 @@ final class Delegation {
   /** Runs one delegation; every failure becomes a result the model can read. */
   private Result delegate(ActionContext context, String agent, Input input) {
     int max = config.maxDelegations();
-    if (max > 0 && delegations.incrementAndGet() > max) {
+    // Reserve atomically and never count past the limit, so a refunded slot is really free.
+    if (max > 0 && delegations.getAndUpdate(count -> count >= max ? count : count + 1) >= max) {
       return Result.text(
           "Delegation limit reached ("
               + max
@@ -132,22 +139,24 @@ final class Delegation {
           input.name());
     }
     int invocation = invocations.incrementAndGet();
-    AgentHandle handle;
+    // The sub-agent runs against the instance's registry, not this call's child registry,
+    // whose middleware tools belong to the orchestrator alone.
+    ActionContext subContext = context.withRegistry(context.registry().root());
     try {
-      handle = AgentHandle.lookup(context.registry(), agent);
-    } catch (BatonException e) {
-      return Result.text("Error: " + e.getMessage(), input.name());
-    }
-    AgentOutput output;
-    try {
-      output = handle.run(context, AgentInput.text(input.task()), initFor(handle));
+      AgentHandle handle;
+      try {
+        handle = AgentHandle.lookup(subContext.registry(), agent);
+      } catch (BatonException e) {
+        return Result.text("Error: " + e.getMessage(), input.name());
+      }
+      AgentOutput output = handle.run(subContext, AgentInput.text(input.task()), initFor(handle));
+      return fold(context, agent, invocation, output, input.name());
     } catch (RuntimeException e) {
       context.cancellation().throwIfCancelled();
       return Result.text(
           "Error calling agent \"" + agent + "\": " + BatonException.from(e).getMessage(),
           input.name());
     }
-    return fold(context, agent, invocation, output, input.name());
   }
 
   /** History goes only to client-managed agents; a server-managed one owns its session. */
@@ -177,37 +186,46 @@ final class Delegation {
         SessionState.empty().withMessages(recent.subList(from, recent.size())));
   }
 
+  /**
+   * The sub-agent's output as the model reads it. A run that settled with an answer is {@code
+   * completed}; an aborted one {@code aborted}; any other end {@code failed}, with an error text
+   * naming the task that holds its progress when the agent is server-managed. An interrupt is a
+   * dead end with no handle: no sub-agent runtime exists to answer it from.
+   */
   private Result fold(
       ActionContext context,
       String agent,
       int invocation,
       AgentOutput output,
       @Nullable String label) {
-    String snapshotId = output.snapshotId();
+    String snapshotId = emptyToNull(output.snapshotId());
     String taskId = snapshotId == null ? null : agent + ":" + snapshotId;
-    if (output.finishReason() == AgentFinishReason.INTERRUPTED) {
-      return new Result(
+    AgentFinishReason reason = output.finishReason();
+    if (reason == AgentFinishReason.INTERRUPTED) {
+      return Result.text(
           "Sub-agent \""
               + agent
               + "\" interrupted for additional input and could not complete the task."
               + " Interactive sub-agent interrupts are not currently supported; try delegating a"
               + " more self-contained task.",
-          null,
-          taskId,
-          taskId == null ? null : "failed",
           label);
     }
-    if (output.finishReason() == AgentFinishReason.FAILED) {
-      String reason =
-          output.error() == null || output.error().message().isEmpty()
-              ? "Unknown sub-agent failure."
-              : output.error().message();
+    String status = settledStatus(reason);
+    if (!status.equals("completed")) {
+      String why =
+          output.error() != null && !output.error().message().isEmpty()
+              ? output.error().message()
+              : reason == AgentFinishReason.ABORTED
+                  ? "the run was aborted."
+                  : reason == AgentFinishReason.BLOCKED
+                      ? "the response was blocked."
+                      : "Unknown sub-agent failure.";
       String continuation = taskId == null ? "" : " Its progress is saved as task " + taskId + ".";
       return new Result(
-          "Error calling agent \"" + agent + "\": " + reason + continuation,
+          "Error calling agent \"" + agent + "\": " + why + continuation,
           null,
           taskId,
-          taskId == null ? null : "failed",
+          taskId == null ? null : status,
           label);
     }
     String invocationId =
@@ -220,8 +238,24 @@ final class Delegation {
         response.isEmpty() ? "(no response)" : response,
         reports.isEmpty() ? null : reports,
         taskId,
-        taskId == null ? null : "completed",
+        taskId == null ? null : status,
         label);
+  }
+
+  /** The task status a settled run reports: did it end with an answer? */
+  private static String settledStatus(@Nullable AgentFinishReason reason) {
+    if (reason == null) {
+      return "completed";
+    }
+    return switch (reason) {
+      case STOP, LENGTH, OTHER, UNKNOWN -> "completed";
+      case ABORTED -> "aborted";
+      case BLOCKED, FAILED, INTERRUPTED, DETACHED -> "failed";
+    };
+  }
+
+  private static @Nullable String emptyToNull(@Nullable String value) {
+    return value == null || value.isEmpty() ? null : value;
   }
 
   private static String joinedText(@Nullable Message message) {
@@ -231,6 +265,7 @@ final class Delegation {
     return message.content().stream()
         .filter(TextPart.class::isInstance)
         .map(p -> ((TextPart) p).text())
+        .filter(text -> !text.isEmpty())
         .collect(Collectors.joining("\n"));
   }
 

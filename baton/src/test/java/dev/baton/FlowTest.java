@@ -64,8 +64,13 @@ class FlowTest {
 
   @Test
   void malformedJsonIsInvalidArgumentNotACrash() {
-    baton.defineFlow("greet", Greeting.class, Reply.class, (ctx, in) -> new Reply(in.name()));
-    assertThatThrownBy(() -> Json.parse("{\"name\": \"bob\""))
+    Flow<Greeting, Reply, Void> flow =
+        baton.defineFlow("greet", Greeting.class, Reply.class, (ctx, in) -> new Reply(in.name()));
+    // A body that does not parse, as a server reads it, and one of the wrong shape altogether.
+    assertThatThrownBy(() -> flow.runJson(Json.parse("{\"name\": \"bob\"")))
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.INVALID_ARGUMENT));
+    assertThatThrownBy(() -> flow.runJson(Json.parse("[1, 2]")))
         .isInstanceOfSatisfying(
             BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.INVALID_ARGUMENT));
   }

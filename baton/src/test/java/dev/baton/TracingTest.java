@@ -86,10 +86,20 @@ class TracingTest {
             (ctx, in) -> {
               throw BatonException.of(Status.UNAVAILABLE, "down");
             });
-    assertThatThrownBy(() -> failing.run("x")).hasMessage("down");
+    Flow<String, String, Void> caller =
+        baton.defineFlow(
+            "caller", String.class, String.class, (ctx, in) -> failing.action().run(ctx, in));
+    assertThatThrownBy(() -> caller.run("x")).hasMessage("down");
     SpanData span = exporter.getFinishedSpanItems().get(0);
+    SpanData outer = exporter.getFinishedSpanItems().get(1);
     assertThat(attr(span, "genkit:state")).isEqualTo("error");
     assertThat(span.getStatus().getDescription()).isEqualTo("down");
+    assertThat(span.getAttributes().get(AttributeKey.booleanKey("genkit:isFailureSource")))
+        .isTrue();
+    assertThat(attr(outer, "genkit:state")).isEqualTo("error");
+    assertThat(outer.getAttributes().get(AttributeKey.booleanKey("genkit:isFailureSource")))
+        .as("only where the error started")
+        .isNull();
   }
 
   private static String attr(SpanData span, String key) {

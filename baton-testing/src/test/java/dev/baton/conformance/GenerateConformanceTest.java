@@ -49,6 +49,7 @@ class GenerateConformanceTest {
             stream ? chunks::add : dev.baton.core.StreamCallback.discard());
 
     assertJsonEquals(response, test.path("expectResponse"));
+    assertThat(model.calls()).as("model calls").isEqualTo(responses.size());
     if (test.has("expectChunks")) {
       assertJsonEquals(Json.toTree(chunks), test.path("expectChunks"));
     }

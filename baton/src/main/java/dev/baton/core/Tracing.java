@@ -4,6 +4,10 @@ import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
+import java.util.Collections;
+import java.util.Set;
+import java.util.WeakHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -24,6 +28,9 @@ public final class Tracing {
 
   private final Tracer tracer;
   private final boolean recordContent;
+  // Errors already marked as the failure source, so the spans they unwind through are not.
+  private final Set<Throwable> failureSources =
+      Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
 
   private Tracing(OpenTelemetry openTelemetry, boolean recordContent) {
     this.tracer = openTelemetry.getTracer(INSTRUMENTATION);
@@ -103,7 +110,7 @@ public final class Tracing {
         span.setAttribute("genkit:input", toJson(input.get()));
       }
     }
-    return new OpenSpan(traceSpan, parent.withSpan(traceSpan), recordContent);
+    return new OpenSpan(traceSpan, parent.withSpan(traceSpan), recordContent, failureSources);
   }
 
   /** A span opened by {@link #open}; ending it twice has no further effect. */
@@ -111,13 +118,18 @@ public final class Tracing {
     private final TraceSpan span;
     private final ActionContext context;
     private final boolean recordContent;
-    private final java.util.concurrent.atomic.AtomicBoolean ended =
-        new java.util.concurrent.atomic.AtomicBoolean();
+    private final Set<Throwable> failureSources;
+    private final AtomicBoolean ended = new AtomicBoolean();
 
-    private OpenSpan(TraceSpan span, ActionContext context, boolean recordContent) {
+    private OpenSpan(
+        TraceSpan span,
+        ActionContext context,
+        boolean recordContent,
+        Set<Throwable> failureSources) {
       this.span = span;
       this.context = context;
       this.recordContent = recordContent;
+      this.failureSources = failureSources;
     }
 
     /** The context carrying this span, for the work inside it. */
@@ -153,7 +165,9 @@ public final class Tracing {
       Span otel = span.otelSpan();
       if (otel.isRecording()) {
         otel.setAttribute("genkit:state", "error");
-        otel.setAttribute("genkit:isFailureSource", true);
+        if (failureSources.add(error)) {
+          otel.setAttribute("genkit:isFailureSource", true);
+        }
         otel.setStatus(StatusCode.ERROR, String.valueOf(error.getMessage()));
         otel.recordException(error);
       }

@@ -24,7 +24,9 @@ import org.jspecify.annotations.Nullable;
  * honoured as a minimum, within the cap. Waits end early when the call is cancelled.
  *
  * <p>List it after middleware that rewrites the request (ContextCompression), so every retry sends
- * the rewritten request. Immutable and thread-safe.
+ * the rewritten request. A streaming attempt that fails midway has already streamed its chunks, and
+ * the retry streams its own: a streaming client may see a partial answer, then the whole one.
+ * Immutable and thread-safe.
  *
  * @param maxRetries retries after the first attempt; default 3
  * @param statuses statuses worth retrying; default UNAVAILABLE, RESOURCE_EXHAUSTED,

@@ -46,7 +46,6 @@ class JsonTest {
 
   @Test
   void deepCopySharesNothingMutable() {
-    record Holder(List<StringBuilder> items) {}
     var original = new java.util.HashMap<String, Object>();
     original.put("list", new java.util.ArrayList<>(List.of(1, 2)));
     @SuppressWarnings("unchecked")

@@ -86,15 +86,50 @@ class FileSessionStoreTest extends SessionStoreContract {
                 .put("updatedAt", at(1).toString())));
   }
 
-  /** Every regular file under the store directory, relative to it, with {@code /} separators. */
+  /**
+   * Every regular file under the store directory but the cross-process lock files, relative to it,
+   * with {@code /} separators.
+   */
   private List<String> filesOnDisk() throws IOException {
     try (Stream<Path> paths = Files.walk(dir)) {
       return paths
           .filter(Files::isRegularFile)
+          .filter(p -> !p.getFileName().toString().equals(".lock"))
           .map(p -> dir.relativize(p).toString().replace('\\', '/'))
           .sorted()
           .toList();
     }
+  }
+
+  @Test
+  void savesFromTwoInstancesOverOneFolderLoseNoUpdate() throws Exception {
+    FileSessionStore other = FileSessionStore.builder(dir).build();
+    save(store(), row("counter", "sess-1", at(0)));
+    int perInstance = 40;
+    try (var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+      for (SessionStore instance : List.of(store(), other)) {
+        threads.submit(
+            () -> {
+              for (int i = 0; i < perInstance; i++) {
+                instance.saveSnapshot(
+                    context(),
+                    "counter",
+                    existing -> {
+                      int n =
+                          existing.state() == null || existing.state().custom() == null
+                              ? 0
+                              : existing.state().custom().path("n").asInt();
+                      return existing.withState(
+                          dev.baton.agent.SessionState.empty()
+                              .withCustom(dev.baton.core.Json.object().put("n", n + 1)));
+                    });
+              }
+              return null;
+            });
+      }
+    }
+    assertThat(store().getSnapshot(context(), "counter").state().custom().path("n").asInt())
+        .isEqualTo(2 * perInstance);
   }
 
   // ---- construction and options ----

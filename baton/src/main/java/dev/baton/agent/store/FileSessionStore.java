@@ -161,27 +161,32 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
     SnapshotDirectory directory = directory(context);
     lock.lock();
     try {
-      SessionSnapshot existing = directory.readRow(id);
-      SessionSnapshot next = update.apply(existing);
-      if (next == null) {
-        return null;
-      }
-      SessionSnapshot row = SnapshotRules.toPersist(id, existing, next);
-      // toPersist guarantees a session ID; it names the pointer file, so check it before writing.
-      String sessionId = Objects.requireNonNull(row.sessionId());
-      SafeIds.requireSessionId(sessionId);
-      directory.writeRow(row);
-      subscribers.publish(directory.rowFile(id), row.statusOrCompleted());
-      if (existing == null) {
-        advancePointer(directory, sessionId, row);
-      }
-      if (maxChainLength > 0) {
-        prune(directory, row);
-      }
-      return row;
+      return ProcessLock.hold(directory.path(), () -> readModifyWrite(directory, id, update));
     } finally {
       lock.unlock();
     }
+  }
+
+  private @Nullable SessionSnapshot readModifyWrite(
+      SnapshotDirectory directory, String id, SnapshotUpdate update) {
+    SessionSnapshot existing = directory.readRow(id);
+    SessionSnapshot next = update.apply(existing);
+    if (next == null) {
+      return null;
+    }
+    SessionSnapshot row = SnapshotRules.toPersist(id, existing, next);
+    // toPersist guarantees a session ID; it names the pointer file, so check it before writing.
+    String sessionId = Objects.requireNonNull(row.sessionId());
+    SafeIds.requireSessionId(sessionId);
+    directory.writeRow(row);
+    subscribers.publish(directory.rowFile(id), row.statusOrCompleted());
+    if (existing == null) {
+      advancePointer(directory, sessionId, row);
+    }
+    if (maxChainLength > 0) {
+      prune(directory, row);
+    }
+    return row;
   }
 
   /**

@@ -742,6 +742,45 @@ class AgentRuntimeTest {
     never.countDown();
   }
 
+  @Test
+  void aHandleStartsPollsWaitsForAndAbortsABackgroundTask() {
+    CountDownLatch entered = new CountDownLatch(1);
+    gated("worker", entered, new CountDownLatch(1), server().build());
+    AgentHandle handle = AgentHandle.lookup(baton.registry(), "worker");
+    assertThat(handle.metadata().stateManagement()).isEqualTo(StateManagement.SERVER);
+    assertThat(handle.metadata().isAbortable()).isTrue();
+
+    AgentHandle.DetachedTask task =
+        handle.start(baton.context(), AgentInput.text("go"), AgentInit.NEW);
+    await().until(() -> entered.getCount() == 0);
+    assertThat(task.poll(baton.context()).status()).isEqualTo(SnapshotStatus.PENDING);
+    assertThat(task.abort(baton.context()).status()).isEqualTo(SnapshotStatus.ABORTED);
+    SessionSnapshot settled = task.await(baton.context());
+    assertThat(settled.status()).isEqualTo(SnapshotStatus.ABORTED);
+    assertThat(handle.task(task.snapshotId()).poll(baton.context()).status())
+        .isEqualTo(SnapshotStatus.ABORTED);
+  }
+
+  @Test
+  void aHandleReportsWhatTheAgentCannotDo() {
+    chat(AgentOptions.DEFAULTS);
+    assertThatThrownBy(() -> AgentHandle.lookup(baton.registry(), "ghost"))
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.NOT_FOUND))
+        .hasMessage("agent \"ghost\" not found in registry");
+    AgentHandle client = AgentHandle.lookup(baton.registry(), "chat");
+    assertThatThrownBy(() -> client.getSnapshot(baton.context(), "s"))
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.FAILED_PRECONDITION))
+        .hasMessageContaining("publishes no action to read a snapshot");
+    assertThatThrownBy(() -> client.abort(baton.context(), "s"))
+        .hasMessageContaining("publishes no action to abort background work");
+    assertThatThrownBy(() -> client.start(baton.context(), AgentInput.text("x"), AgentInit.NEW))
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.FAILED_PRECONDITION))
+        .hasMessageContaining("detach requires a session store");
+  }
+
   /** A store that refuses every write while {@code down} is set, as a dead disk would. */
   private record FlakyStore(InMemorySessionStore delegate, AtomicBoolean down)
       implements SessionStore, SnapshotSubscriber {

@@ -17,7 +17,8 @@
  * GoogleAI plugin = GoogleAI.builder()
  *     .apiKey(key)
  *     .apiVersion("v1")                    // default v1beta
- *     .timeout(Duration.ofMinutes(2))
+ *     .timeout(Duration.ofMinutes(20))     // whole call; default 10 minutes
+ *     .idleTimeout(Duration.ofMinutes(5))  // silence mid-answer; default 2 minutes
  *     .build();
  * }</pre>
  *
@@ -31,7 +32,11 @@
  * <p>Errors keep the API's message: HTTP 400 is {@code INVALID_ARGUMENT}, 401 {@code
  * UNAUTHENTICATED}, 403 {@code PERMISSION_DENIED}, 404 {@code NOT_FOUND}, 429 {@code
  * RESOURCE_EXHAUSTED} with {@code details.retryAfterSeconds}, 5xx and network failures {@code
- * UNAVAILABLE}. Cancelling the context's {@link dev.baton.core.Cancellation} aborts the HTTP call.
+ * UNAVAILABLE}. A 200 answer that is not JSON (a proxy's page, an event cut short) is {@code
+ * UNAVAILABLE} too. A call that outlives its timeout, or whose answer stalls for longer than the
+ * idle timeout, is {@code DEADLINE_EXCEEDED}. Cancelling the context's {@link
+ * dev.baton.core.Cancellation}, or interrupting the calling thread, aborts the HTTP call with
+ * {@code CANCELLED}.
  */
 @NullMarked
 package dev.baton.plugins.googleai;

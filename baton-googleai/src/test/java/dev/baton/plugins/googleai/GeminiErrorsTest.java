@@ -181,6 +181,44 @@ class GeminiErrorsTest {
   }
 
   @Test
+  void aSuccessfulAnswerThatIsNotJsonIsUnavailableAndNamesTheProvider() {
+    server.reply(Reply.raw(200, "text/html", "<html><body>Sign in to the proxy</body></html>"));
+
+    BatonException e = failure(baton(server));
+
+    assertThat(e.status()).isEqualTo(Status.UNAVAILABLE);
+    assertThat(e.getMessage())
+        .isEqualTo(
+            "Gemini API answered with something that is not JSON:"
+                + " <html><body>Sign in to the proxy</body></html>");
+  }
+
+  @Test
+  void aStreamedEventCutShortIsUnavailableAndQuotesTheStartOfIt() {
+    server.reply(Reply.sse("{\"candidates\": [{\"content\": {\"parts\": [{\"text\": \"Hel"));
+    Baton baton = baton(server);
+
+    assertThatThrownBy(() -> call(baton, baton.context(), HELLO, chunk -> {}))
+        .isInstanceOfSatisfying(
+            BatonException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(Status.UNAVAILABLE);
+              assertThat(e.getMessage())
+                  .isEqualTo(
+                      "Gemini API answered with something that is not JSON: {\"candidates\": [{\"content\": {\"parts\": [{\"text\": \"Hel");
+            });
+  }
+
+  @Test
+  void aLongBodyThatIsNotJsonIsAbbreviated() {
+    server.reply(Reply.raw(200, "text/plain", "x".repeat(2000)));
+
+    BatonException e = failure(baton(server));
+
+    assertThat(e.getMessage()).endsWith(" not JSON: " + "x".repeat(500) + "…");
+  }
+
+  @Test
   void anUnreachableServerIsUnavailable() throws Exception {
     int closedPort;
     try (ServerSocket socket = new ServerSocket(0)) {
@@ -204,6 +242,8 @@ class GeminiErrorsTest {
     assertThatThrownBy(() -> GoogleAI.builder().baseUrl(URI.create("ftp://example.com")))
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> GoogleAI.builder().timeout(java.time.Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> GoogleAI.builder().idleTimeout(java.time.Duration.ofSeconds(-1)))
         .isInstanceOf(IllegalArgumentException.class);
   }
 }

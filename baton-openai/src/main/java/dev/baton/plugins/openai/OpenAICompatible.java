@@ -44,7 +44,10 @@ public final class OpenAICompatible implements Plugin {
   public static final URI DEFAULT_BASE_URL = URI.create("https://api.openai.com/v1");
 
   /** How long a whole model call (request, and the full answer or stream) may take by default. */
-  public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(5);
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(10);
+
+  /** How long one read of a response body may wait for data by default. */
+  public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(2);
 
   /**
    * What a model is published as supporting unless the builder says otherwise: multi-turn chat,
@@ -58,6 +61,7 @@ public final class OpenAICompatible implements Plugin {
   private final @Nullable String apiKey;
   private final Map<String, String> headers;
   private final Duration timeout;
+  private final Duration idleTimeout;
   private final HttpClient httpClient;
   private final ModelInfo.Supports supports;
   private final boolean strictJsonSchema;
@@ -86,6 +90,7 @@ public final class OpenAICompatible implements Plugin {
     }
     this.headers = Map.copyOf(builder.headers);
     this.timeout = builder.timeout;
+    this.idleTimeout = builder.idleTimeout;
     this.httpClient =
         builder.httpClient != null
             ? builder.httpClient
@@ -118,7 +123,7 @@ public final class OpenAICompatible implements Plugin {
     ChatCompletionsClient.Settings settings =
         new ChatCompletionsClient.Settings(
             provider, endpoint, apiKey, keyRequired, headers, strictJsonSchema);
-    HttpCalls http = new HttpCalls(httpClient, timeout, provider);
+    HttpCalls http = new HttpCalls(httpClient, timeout, idleTimeout, provider);
     String prefix = name + "/";
     registry.addResolver(
         (type, action) -> {
@@ -153,6 +158,7 @@ public final class OpenAICompatible implements Plugin {
     private @Nullable String apiKey;
     private final Map<String, String> headers = new LinkedHashMap<>();
     private Duration timeout = DEFAULT_TIMEOUT;
+    private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
     private @Nullable HttpClient httpClient;
     private ModelInfo.Supports supports = DEFAULT_SUPPORTS;
     private boolean strictJsonSchema;
@@ -193,14 +199,32 @@ public final class OpenAICompatible implements Plugin {
 
     /**
      * How long one model call may take, from sending the request until the whole answer (or the end
-     * of the stream) has arrived; past it the call fails with {@code DEADLINE_EXCEEDED}.
+     * of the stream) has arrived; past it the call fails with {@code DEADLINE_EXCEEDED}. {@link
+     * #DEFAULT_TIMEOUT} (10 minutes) unless set.
      */
     public Builder timeout(Duration timeout) {
-      if (timeout.isNegative() || timeout.isZero()) {
-        throw new IllegalArgumentException("timeout must be positive, got " + timeout);
-      }
-      this.timeout = timeout;
+      this.timeout = positive(timeout, "timeout");
       return this;
+    }
+
+    /**
+     * How long the server may go quiet in the middle of an answer: once the response headers have
+     * arrived, a read of the body (the next SSE event of a stream, say) that waits longer than this
+     * for data fails the call with {@code DEADLINE_EXCEEDED}, however much of the overall {@link
+     * #timeout} is left. {@link #DEFAULT_IDLE_TIMEOUT} (2 minutes) unless set. The wait for the
+     * response headers counts against the overall timeout only. A model that thinks silently for
+     * longer than this before its next event fails, so raise it for such models.
+     */
+    public Builder idleTimeout(Duration idleTimeout) {
+      this.idleTimeout = positive(idleTimeout, "idleTimeout");
+      return this;
+    }
+
+    private static Duration positive(Duration duration, String name) {
+      if (duration.isNegative() || duration.isZero()) {
+        throw new IllegalArgumentException(name + " must be positive, got " + duration);
+      }
+      return duration;
     }
 
     /** The client to send requests with; by default the plugin makes its own. */

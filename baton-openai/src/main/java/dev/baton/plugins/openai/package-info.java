@@ -32,8 +32,12 @@
  * <p>Errors keep the server's message: HTTP 400 is {@code INVALID_ARGUMENT}, 401 {@code
  * UNAUTHENTICATED}, 403 {@code PERMISSION_DENIED}, 404 {@code NOT_FOUND}, 429 {@code
  * RESOURCE_EXHAUSTED} with {@code details.retryAfterSeconds} from {@code Retry-After}, 5xx and
- * network failures {@code UNAVAILABLE}. Cancelling the context's {@link
- * dev.baton.core.Cancellation} aborts the HTTP call.
+ * network failures {@code UNAVAILABLE}. A 200 answer that is not JSON (a proxy's page, an event cut
+ * short) is {@code UNAVAILABLE} too. A call that outlives {@link OpenAICompatible.Builder#timeout}
+ * (10 minutes by default), or whose answer stalls for longer than {@link
+ * OpenAICompatible.Builder#idleTimeout} (2 minutes by default), is {@code DEADLINE_EXCEEDED}.
+ * Cancelling the context's {@link dev.baton.core.Cancellation}, or interrupting the calling thread,
+ * aborts the HTTP call with {@code CANCELLED}.
  */
 @NullMarked
 package dev.baton.plugins.openai;

@@ -24,6 +24,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -145,6 +146,59 @@ class ChatCancellationTest {
     assertThatThrownBy(() -> call(baton, baton.context(), HELLO, chunk -> {}))
         .isInstanceOfSatisfying(
             BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.DEADLINE_EXCEEDED));
+    stalled.awaitClientGone();
+  }
+
+  @Test
+  void aStreamThatGoesQuietHitsTheIdleTimeoutLongBeforeTheOverallOne() throws Exception {
+    Reply stalled = Reply.sse(FIRST_FRAME).thenHang();
+    server.reply(stalled);
+    Baton baton =
+        Baton.builder()
+            .plugin(
+                plugin(server)
+                    .timeout(Duration.ofMinutes(10))
+                    .idleTimeout(Duration.ofMillis(200))
+                    .build())
+            .build();
+
+    assertThatThrownBy(() -> call(baton, baton.context(), HELLO, chunk -> {}))
+        .isInstanceOfSatisfying(
+            BatonException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(Status.DEADLINE_EXCEEDED);
+              assertThat(e.getMessage())
+                  .isEqualTo("openai (127.0.0.1) sent nothing for PT0.2S mid-answer");
+            });
+    stalled.awaitClientGone();
+  }
+
+  @Test
+  void interruptingTheCallingThreadMidStreamCancelsTheCall() throws Exception {
+    Reply stalled = Reply.sse(FIRST_FRAME).thenHang();
+    server.reply(stalled);
+    Baton baton = baton(server);
+    CountDownLatch firstChunk = new CountDownLatch(1);
+    CompletableFuture<Throwable> failure = new CompletableFuture<>();
+    AtomicBoolean stillInterrupted = new AtomicBoolean();
+    Thread caller =
+        Thread.ofVirtual()
+            .start(
+                () -> {
+                  try {
+                    call(baton, baton.context(), HELLO, c -> firstChunk.countDown());
+                  } catch (RuntimeException e) {
+                    stillInterrupted.set(Thread.currentThread().isInterrupted());
+                    failure.complete(e);
+                  }
+                });
+    assertThat(firstChunk.await(10, TimeUnit.SECONDS)).isTrue();
+    caller.interrupt();
+
+    assertThat(failure.get(10, TimeUnit.SECONDS))
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.CANCELLED));
+    assertThat(stillInterrupted).isTrue();
     stalled.awaitClientGone();
   }
 }

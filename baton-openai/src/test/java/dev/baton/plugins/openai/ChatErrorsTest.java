@@ -4,6 +4,7 @@ import static dev.baton.plugins.openai.OpenAIFixtures.baton;
 import static dev.baton.plugins.openai.OpenAIFixtures.call;
 import static dev.baton.plugins.openai.OpenAIFixtures.plugin;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.Baton;
 import dev.baton.ai.Message;
@@ -109,6 +110,44 @@ class ChatErrorsTest {
 
     assertThat(e.status()).isEqualTo(Status.NOT_FOUND);
     assertThat(e.getMessage()).endsWith("model \"llama9\" not found, try pulling it first");
+  }
+
+  @Test
+  void aSuccessfulAnswerThatIsNotJsonIsUnavailableAndNamesTheProvider() {
+    server.reply(Reply.raw(200, "text/html", "<html><body>Sign in to the proxy</body></html>"));
+
+    BatonException e = failure(baton(server));
+
+    assertThat(e.status()).isEqualTo(Status.UNAVAILABLE);
+    assertThat(e.getMessage())
+        .isEqualTo(
+            "openai (127.0.0.1) answered with something that is not JSON:"
+                + " <html><body>Sign in to the proxy</body></html>");
+  }
+
+  @Test
+  void aStreamedEventCutShortIsUnavailableAndQuotesTheStartOfIt() {
+    server.reply(Reply.sse("{\"choices\": [{\"index\": 0, \"delta\": {\"content\": \"Hel"));
+    Baton baton = baton(server);
+
+    assertThatThrownBy(() -> call(baton, baton.context(), HELLO, chunk -> {}))
+        .isInstanceOfSatisfying(
+            BatonException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(Status.UNAVAILABLE);
+              assertThat(e.getMessage())
+                  .isEqualTo(
+                      "openai (127.0.0.1) answered with something that is not JSON: {\"choices\": [{\"index\": 0, \"delta\": {\"content\": \"Hel");
+            });
+  }
+
+  @Test
+  void aLongBodyThatIsNotJsonIsAbbreviated() {
+    server.reply(Reply.raw(200, "text/plain", "x".repeat(2000)));
+
+    BatonException e = failure(baton(server));
+
+    assertThat(e.getMessage()).endsWith(" not JSON: " + "x".repeat(500) + "…");
   }
 
   @Test

@@ -95,6 +95,21 @@ public final class HttpErrors {
         null);
   }
 
+  /**
+   * The error for a successful response whose body, or one of whose SSE events, is not JSON: {@link
+   * Status#UNAVAILABLE} with {@code "<provider> answered with something that is not JSON: <start of
+   * the text>"}.
+   */
+  static BatonException notJson(String provider, String text, @Nullable Throwable cause) {
+    String quoted = text.isBlank() ? "(nothing)" : abbreviate(text.strip());
+    return new BatonException(
+        Status.UNAVAILABLE,
+        provider + " answered with something that is not JSON: " + quoted,
+        null,
+        true,
+        cause);
+  }
+
   /** The status for an HTTP response code, as the class comment lists. */
   public static Status statusOf(int httpStatus) {
     return switch (httpStatus) {

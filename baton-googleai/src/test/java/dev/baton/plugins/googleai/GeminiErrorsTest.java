@@ -55,9 +55,11 @@ class GeminiErrorsTest {
         "400 | INVALID_ARGUMENT   | INVALID_ARGUMENT   | API key not valid. Please pass a valid API key.",
         "401 | UNAUTHENTICATED    | UNAUTHENTICATED    | Request had invalid authentication credentials.",
         "403 | PERMISSION_DENIED  | PERMISSION_DENIED  | Method doesn't allow unregistered callers.",
+        "400 | FAILED_PRECONDITION | FAILED_PRECONDITION | User location is not supported for the API use.",
         "404 | NOT_FOUND          | NOT_FOUND          | models/gemini-9 is not found for API version v1beta.",
         "500 | INTERNAL           | UNAVAILABLE        | An internal error has occurred.",
-        "503 | UNAVAILABLE        | UNAVAILABLE        | The model is overloaded. Please try again later."
+        "503 | UNAVAILABLE        | UNAVAILABLE        | The model is overloaded. Please try again later.",
+        "504 | DEADLINE_EXCEEDED  | DEADLINE_EXCEEDED  | Deadline expired before operation could complete."
       })
   void mapsHttpErrorsToStatusesAndKeepsTheMessage(
       int code, String geminiStatus, Status expected, String message) {

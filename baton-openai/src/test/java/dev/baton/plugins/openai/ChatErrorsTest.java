@@ -16,6 +16,9 @@ import dev.baton.testing.FakeHttpServer;
 import dev.baton.testing.FakeHttpServer.Reply;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -99,6 +102,40 @@ class ChatErrorsTest {
     assertThat(e.details().path("retryAfterSeconds").asInt()).isEqualTo(20);
     assertThat(e.details().path("providerError").path("code").asString())
         .isEqualTo("rate_limit_exceeded");
+  }
+
+  @Test
+  void rateLimitingWithoutRetryAfterWaitsForTheLaterOfOpenAIsResets() {
+    server.reply(
+        Reply.json(
+                429,
+                """
+                {"error": {"message": "Rate limit reached for gpt-4o-mini on tokens per min (TPM).",
+                           "type": "tokens", "param": null, "code": "rate_limit_exceeded"}}
+                """)
+            .withHeader("x-ratelimit-reset-requests", "6s")
+            .withHeader("x-ratelimit-reset-tokens", "1m30s"));
+
+    BatonException e = failure(baton(server));
+
+    assertThat(e.status()).isEqualTo(Status.RESOURCE_EXHAUSTED);
+    assertThat(e.details().path("retryAfterSeconds").asInt()).isEqualTo(90);
+  }
+
+  @Test
+  void rateLimitingReadsARetryAfterHttpDate() {
+    String inTwoMinutes =
+        DateTimeFormatter.RFC_1123_DATE_TIME.format(
+            ZonedDateTime.now(ZoneOffset.UTC).plusSeconds(120));
+    server.reply(
+        Reply.json(429, "{\"error\": {\"message\": \"Slow down.\"}}")
+            .withHeader("Retry-After", inTwoMinutes));
+
+    BatonException e = failure(baton(server));
+
+    assertThat(e.status()).isEqualTo(Status.RESOURCE_EXHAUSTED);
+    // An HTTP date has whole seconds, and a little time passes before the header is read.
+    assertThat(e.details().path("retryAfterSeconds").asInt()).isBetween(110, 120);
   }
 
   @Test

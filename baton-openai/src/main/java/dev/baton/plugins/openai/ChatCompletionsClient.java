@@ -41,7 +41,8 @@ final class ChatCompletionsClient implements Model.ModelFunction {
       @Nullable String apiKey,
       boolean keyRequired,
       Map<String, String> headers,
-      boolean strictJsonSchema) {}
+      boolean strictJsonSchema,
+      String maxTokensField) {}
 
   ChatCompletionsClient(String model, Settings settings, HttpCalls http) {
     this.model = model;
@@ -60,7 +61,8 @@ final class ChatCompletionsClient implements Model.ModelFunction {
     boolean streaming = !stream.isDiscarding();
     byte[] body =
         Json.writeBytes(
-            ChatRequestMapper.toRequest(model, request, streaming, settings.strictJsonSchema()));
+            ChatRequestMapper.toRequest(
+                model, request, streaming, settings.strictJsonSchema(), settings.maxTokensField()));
     HttpRequest.Builder builder =
         HttpRequest.newBuilder(settings.endpoint())
             .header("Content-Type", "application/json")

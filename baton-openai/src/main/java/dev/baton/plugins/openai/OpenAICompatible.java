@@ -65,6 +65,7 @@ public final class OpenAICompatible implements Plugin {
   private final HttpClient httpClient;
   private final ModelInfo.Supports supports;
   private final boolean strictJsonSchema;
+  private final String maxTokensField;
 
   /**
    * A plugin named {@code openai} for {@code OPENAI_BASE_URL} (or OpenAI's address) with the key
@@ -97,6 +98,14 @@ public final class OpenAICompatible implements Plugin {
             : HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).build();
     this.supports = builder.supports;
     this.strictJsonSchema = builder.strictJsonSchema;
+    // OpenAI deprecated max_tokens in favour of max_completion_tokens (its reasoning models reject
+    // max_tokens), while Ollama, llama.cpp and older vLLM honour only max_tokens.
+    this.maxTokensField =
+        builder.maxTokensField != null
+            ? builder.maxTokensField
+            : "api.openai.com".equalsIgnoreCase(baseUrl.getHost())
+                ? "max_completion_tokens"
+                : "max_tokens";
   }
 
   public static Builder builder() {
@@ -122,7 +131,7 @@ public final class OpenAICompatible implements Plugin {
     boolean keyRequired = stripSlash(base).equals(stripSlash(DEFAULT_BASE_URL.toString()));
     ChatCompletionsClient.Settings settings =
         new ChatCompletionsClient.Settings(
-            provider, endpoint, apiKey, keyRequired, headers, strictJsonSchema);
+            provider, endpoint, apiKey, keyRequired, headers, strictJsonSchema, maxTokensField);
     HttpCalls http = new HttpCalls(httpClient, timeout, idleTimeout, provider);
     String prefix = name + "/";
     registry.addResolver(
@@ -162,6 +171,7 @@ public final class OpenAICompatible implements Plugin {
     private @Nullable HttpClient httpClient;
     private ModelInfo.Supports supports = DEFAULT_SUPPORTS;
     private boolean strictJsonSchema;
+    private @Nullable String maxTokensField;
     private Function<String, @Nullable String> environment = System::getenv;
 
     private Builder() {}
@@ -250,6 +260,20 @@ public final class OpenAICompatible implements Plugin {
      */
     public Builder strictJsonSchema(boolean strict) {
       this.strictJsonSchema = strict;
+      return this;
+    }
+
+    /**
+     * The request field that the {@code maxOutputTokens} config key is sent as. Unless set, it is
+     * {@code max_completion_tokens} when the base URL's host is {@code api.openai.com}, which wants
+     * that field, and {@code max_tokens} for any other server, since Ollama, llama.cpp and older
+     * vLLM releases honour only that one.
+     */
+    public Builder maxTokensField(String field) {
+      if (Objects.requireNonNull(field, "field").isBlank()) {
+        throw new IllegalArgumentException("the max tokens field must not be blank");
+      }
+      this.maxTokensField = field;
       return this;
     }
 

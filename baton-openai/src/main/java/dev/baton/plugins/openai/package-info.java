@@ -24,10 +24,10 @@
  * }</pre>
  *
  * <p>Config keys: {@code temperature}, {@code maxOutputTokens} (sent as {@code
- * max_completion_tokens}; a server that only honours {@code max_tokens} takes that key as it is),
- * {@code topP}, {@code topK}, {@code stopSequences}, {@code parallelToolCalls}, and any of the
- * server's own options under their own names. Usage reports reasoning tokens apart from output
- * tokens, and cached prompt tokens.
+ * max_completion_tokens} to {@code api.openai.com} and as {@code max_tokens} to any other server;
+ * {@link OpenAICompatible.Builder#maxTokensField} chooses otherwise), {@code topP}, {@code topK},
+ * {@code stopSequences}, {@code parallelToolCalls}, and any of the server's own options under their
+ * own names. Usage reports reasoning tokens apart from output tokens, and cached prompt tokens.
  *
  * <p>Errors keep the server's message: HTTP 400 is {@code INVALID_ARGUMENT}, 401 {@code
  * UNAUTHENTICATED}, 403 {@code PERMISSION_DENIED}, 404 {@code NOT_FOUND}, 429 {@code

@@ -27,7 +27,9 @@
  * ({@code thinkingBudget}, {@code thinkingLevel}, {@code includeThoughts}) and any other; {@code
  * safetySettings} and {@code cachedContent} go to the request itself. Thought summaries come back
  * as reasoning parts. Each part's {@code thoughtSignature} is kept in its {@code metadata} and sent
- * back unchanged, so keep the model's messages as they are when you carry a history forward.
+ * back unchanged, so keep the model's messages as they are when you carry a history forward. Usage
+ * counts {@code toolUsePromptTokenCount} (tool-use prompts, such as search results) as input
+ * tokens, together with {@code promptTokenCount}.
  *
  * <p>Errors keep the API's message: HTTP 400 is {@code INVALID_ARGUMENT}, 401 {@code
  * UNAUTHENTICATED}, 403 {@code PERMISSION_DENIED}, 404 {@code NOT_FOUND}, 429 {@code

@@ -103,6 +103,7 @@ final class ChatResponseAssembler {
     return fresh;
   }
 
+  /** The call a streamed fragment belongs to, as the class comment describes. */
   private ToolCall callFor(JsonNode fragment) {
     JsonNode index = fragment.path("index");
     if (index.isIntegralNumber()) {

@@ -14,6 +14,7 @@ import dev.baton.core.http.HttpCalls;
 import dev.baton.core.http.SseReader;
 import java.net.URI;
 import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
@@ -69,12 +70,13 @@ final class GeminiClient implements Model.ModelFunction {
             body -> {
               GeminiResponseAssembler assembler = new GeminiResponseAssembler();
               if (!streaming) {
-                assembler.add(Json.parse(body.readAllBytes()));
+                assembler.add(
+                    http.parseJson(new String(body.readAllBytes(), StandardCharsets.UTF_8)));
                 return assembler;
               }
               SseReader events = new SseReader(body);
               for (String data = events.next(); data != null; data = events.next()) {
-                List<Part> parts = assembler.add(Json.parse(data));
+                List<Part> parts = assembler.add(http.parseJson(data));
                 if (!parts.isEmpty()) {
                   stream.onChunk(new ModelResponseChunk(Role.MODEL, 0, parts));
                 }

@@ -19,9 +19,10 @@ import dev.baton.ai.ToolResponse;
 import dev.baton.ai.ToolResponsePart;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
-import java.net.URLDecoder;
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.HexFormat;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
@@ -38,7 +39,9 @@ import tools.jackson.databind.node.ObjectNode;
  *       {@code user} contents holding {@code functionResponse} parts.
  *   <li>Text is {@code text}; reasoning is {@code text} with {@code thought: true}; media with a
  *       {@code data:} URL is {@code inlineData}, any other URL {@code fileData}; data parts are
- *       sent as their JSON text; custom parts are sent as they are (e.g. {@code executableCode}).
+ *       sent as their JSON text; custom parts are sent as they are (e.g. {@code executableCode}). A
+ *       {@code data:} URL without {@code ;base64} has its {@code %XX} escapes decoded and every
+ *       other character taken as it is ({@code +} stays a plus), then is sent base64-encoded.
  *   <li>A tool request is {@code functionCall {name, args, id}} and a tool response {@code
  *       functionResponse {name, id, response: {"output": <output>}}}; the id is the part's {@code
  *       ref} and is left out when there is none. Gemini reads the {@code output} key as the
@@ -48,7 +51,8 @@ import tools.jackson.databind.node.ObjectNode;
  *   <li>Tools become one {@code functionDeclarations} list with the input schema in {@code
  *       parametersJsonSchema} (full JSON Schema, not the OpenAPI subset of {@code parameters}); a
  *       tool that accepts anything gets no schema. The tool choice becomes {@code
- *       toolConfig.functionCallingConfig.mode} ({@code AUTO}, {@code ANY}, {@code NONE}).
+ *       toolConfig.functionCallingConfig.mode} ({@code AUTO}, {@code ANY}, {@code NONE}), sent only
+ *       with tools: with none there are no functions to choose among.
  *   <li>Config keys go into {@code generationConfig} under their own names ({@code temperature},
  *       {@code maxOutputTokens}, {@code topP}, {@code topK}, {@code stopSequences}, {@code
  *       thinkingConfig}, and any other Gemini option), except {@code safetySettings} and {@code
@@ -95,11 +99,11 @@ final class GeminiRequestMapper {
     if (!request.tools().isEmpty()) {
       ArrayNode declarations = body.putArray("tools").addObject().putArray("functionDeclarations");
       request.tools().forEach(tool -> declarations.add(declaration(tool)));
-    }
-    if (request.toolChoice() != null) {
-      body.putObject("toolConfig")
-          .putObject("functionCallingConfig")
-          .put("mode", mode(request.toolChoice()));
+      if (request.toolChoice() != null) {
+        body.putObject("toolConfig")
+            .putObject("functionCallingConfig")
+            .put("mode", mode(request.toolChoice()));
+      }
     }
     ObjectNode generation = Json.object();
     JsonNode config = request.config();
@@ -232,13 +236,7 @@ final class GeminiRequestMapper {
       if (type == null) {
         throw BatonException.invalidArgument("Gemini needs a media type for inline data");
       }
-      String data =
-          base64
-              ? payload
-              : Base64.getEncoder()
-                  .encodeToString(
-                      URLDecoder.decode(payload, StandardCharsets.UTF_8)
-                          .getBytes(StandardCharsets.UTF_8));
+      String data = base64 ? payload : Base64.getEncoder().encodeToString(percentDecoded(payload));
       ObjectNode inline = Json.object().put("mimeType", type).put("data", data);
       return Json.object().set("inlineData", inline);
     }
@@ -248,6 +246,29 @@ final class GeminiRequestMapper {
     }
     file.put("fileUri", url);
     return Json.object().set("fileData", file);
+  }
+
+  /**
+   * The bytes of a data URL's payload: {@code %XX} is the byte XX, and any other character (a
+   * {@code %} not followed by two hex digits included) stands for its own UTF-8 bytes. Not {@link
+   * java.net.URLDecoder}, which is for form data and would turn {@code +} into a space.
+   */
+  private static byte[] percentDecoded(String payload) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    int from = 0;
+    for (int percent = payload.indexOf('%');
+        percent >= 0;
+        percent = payload.indexOf('%', percent + 1)) {
+      if (percent + 2 < payload.length()
+          && HexFormat.isHexDigit(payload.charAt(percent + 1))
+          && HexFormat.isHexDigit(payload.charAt(percent + 2))) {
+        bytes.writeBytes(payload.substring(from, percent).getBytes(StandardCharsets.UTF_8));
+        bytes.write(HexFormat.fromHexDigits(payload, percent + 1, percent + 3));
+        from = percent + 3;
+      }
+    }
+    bytes.writeBytes(payload.substring(from).getBytes(StandardCharsets.UTF_8));
+    return bytes.toByteArray();
   }
 
   private static @Nullable String mimeTypeOf(String dataUrlHeader) {

@@ -18,12 +18,15 @@ import tools.jackson.databind.JsonNode;
  * Builds one {@link ModelResponse} from the {@code GenerateContentResponse} objects of a call: the
  * single answer of {@code generateContent}, or every SSE event of {@code streamGenerateContent}.
  *
- * <p>Only the first candidate is read. Parts are appended in arrival order, and a text (or thought)
- * piece joins the text (or thought) part before it, so a streamed answer reads as one part; a piece
- * never joins a part that already carries a thought signature, because the signature belongs to the
- * part it closed. The last finish reason, finish message and usage seen win. A prompt blocked by
- * {@code promptFeedback.blockReason} gives an empty model message with {@link
- * FinishReason#BLOCKED}; an {@code error} object inside a stream fails the call.
+ * <p>Only the first candidate is read. Parts are appended in arrival order. The parts of one
+ * response object are kept as Gemini sent them, because the history sent back must match what
+ * Gemini returned. Across the events of a stream, the first text (or thought) part of an event
+ * joins the text (or thought) part that ended the event before, taking its thought signature if it
+ * brings one, so that a streamed answer reads as one part; it never joins a part that already
+ * carries a signature, because the signature belongs to the part it closed. The last finish reason,
+ * finish message and usage seen win. A prompt blocked by {@code promptFeedback.blockReason} gives
+ * an empty model message with {@link FinishReason#BLOCKED}; an {@code error} object inside a stream
+ * fails the call.
  *
  * <p>Not thread-safe: one assembler per call.
  */
@@ -60,7 +63,10 @@ final class GeminiResponseAssembler {
       finishMessage = candidate.path("finishMessage").stringValue();
     }
     List<Part> fresh = GeminiResponseMapper.parts(candidate.path("content").path("parts"));
-    fresh.forEach(this::append);
+    if (!fresh.isEmpty()) {
+      continueOrAdd(fresh.get(0));
+      parts.addAll(fresh.subList(1, fresh.size()));
+    }
     return fresh;
   }
 
@@ -96,7 +102,8 @@ final class GeminiResponseAssembler {
         null);
   }
 
-  private void append(Part part) {
+  /** Joins a streamed delta to the open part before it, or else adds it as a part of its own. */
+  private void continueOrAdd(Part part) {
     if (!parts.isEmpty()) {
       Part last = parts.get(parts.size() - 1);
       boolean open = !Metadata.has(last.metadata(), GeminiRequestMapper.THOUGHT_SIGNATURE);

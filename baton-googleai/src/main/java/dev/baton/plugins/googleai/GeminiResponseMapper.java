@@ -14,6 +14,7 @@ import dev.baton.ai.ToolRequestPart;
 import dev.baton.core.Json;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -127,17 +128,25 @@ final class GeminiResponseMapper {
   }
 
   /**
-   * {@code usageMetadata} as usage: {@code promptTokenCount} is the input (it includes cached
-   * tokens), {@code candidatesTokenCount} the output (which by Gemini's count already leaves out
-   * thoughts), {@code thoughtsTokenCount} the thoughts, {@code cachedContentTokenCount} the cached
-   * input and {@code totalTokenCount} the total. Null when there is no usage object.
+   * {@code usageMetadata} as usage: the input is {@code promptTokenCount} (which includes cached
+   * tokens) plus {@code toolUsePromptTokenCount} (the tokens of tool-use prompts, such as what a
+   * built-in search fed the model, which Gemini's {@code totalTokenCount} counts apart from {@code
+   * promptTokenCount}), {@code candidatesTokenCount} the output (which by Gemini's count already
+   * leaves out thoughts), {@code thoughtsTokenCount} the thoughts, {@code cachedContentTokenCount}
+   * the cached input and {@code totalTokenCount} the total. Null when there is no usage object.
    */
   static @Nullable GenerationUsage usage(@Nullable JsonNode usage) {
     if (usage == null || !usage.isObject()) {
       return null;
     }
+    Integer prompt = count(usage, "promptTokenCount");
+    Integer toolUsePrompt = count(usage, "toolUsePromptTokenCount");
+    Integer input = prompt;
+    if (toolUsePrompt != null) {
+      input = Objects.requireNonNullElse(prompt, 0) + toolUsePrompt;
+    }
     return GenerationUsage.builder()
-        .inputTokens(count(usage, "promptTokenCount"))
+        .inputTokens(input)
         .outputTokens(count(usage, "candidatesTokenCount"))
         .thoughtsTokens(count(usage, "thoughtsTokenCount"))
         .cachedContentTokens(count(usage, "cachedContentTokenCount"))

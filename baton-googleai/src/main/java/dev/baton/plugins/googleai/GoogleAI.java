@@ -42,7 +42,10 @@ public final class GoogleAI implements Plugin {
   public static final String DEFAULT_API_VERSION = "v1beta";
 
   /** How long a whole model call (request, and the full answer or stream) may take by default. */
-  public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(5);
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(10);
+
+  /** How long one read of a response body may wait for data by default. */
+  public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(2);
 
   /** How messages name the other side. */
   static final String PROVIDER = "Gemini API";
@@ -51,6 +54,7 @@ public final class GoogleAI implements Plugin {
   private final URI baseUrl;
   private final String apiVersion;
   private final Duration timeout;
+  private final Duration idleTimeout;
   private final HttpClient httpClient;
 
   /**
@@ -69,6 +73,7 @@ public final class GoogleAI implements Plugin {
     this.baseUrl = builder.baseUrl;
     this.apiVersion = builder.apiVersion;
     this.timeout = builder.timeout;
+    this.idleTimeout = builder.idleTimeout;
     this.httpClient =
         builder.httpClient != null
             ? builder.httpClient
@@ -87,7 +92,7 @@ public final class GoogleAI implements Plugin {
   /** Adds a resolver that serves every {@code googleai/<model>} model name. */
   @Override
   public void init(Registry registry) {
-    HttpCalls http = new HttpCalls(httpClient, timeout, PROVIDER);
+    HttpCalls http = new HttpCalls(httpClient, timeout, idleTimeout, PROVIDER);
     String base = baseUrl.toString();
     String endpoint = (base.endsWith("/") ? base : base + "/") + apiVersion;
     String prefix = NAME + "/";
@@ -131,6 +136,7 @@ public final class GoogleAI implements Plugin {
     private URI baseUrl = DEFAULT_BASE_URL;
     private String apiVersion = DEFAULT_API_VERSION;
     private Duration timeout = DEFAULT_TIMEOUT;
+    private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
     private @Nullable HttpClient httpClient;
     private Function<String, @Nullable String> environment = System::getenv;
 
@@ -163,14 +169,32 @@ public final class GoogleAI implements Plugin {
 
     /**
      * How long one model call may take, from sending the request until the whole answer (or the end
-     * of the stream) has arrived; past it the call fails with {@code DEADLINE_EXCEEDED}.
+     * of the stream) has arrived; past it the call fails with {@code DEADLINE_EXCEEDED}. {@link
+     * #DEFAULT_TIMEOUT} (10 minutes) unless set.
      */
     public Builder timeout(Duration timeout) {
-      if (timeout.isNegative() || timeout.isZero()) {
-        throw new IllegalArgumentException("timeout must be positive, got " + timeout);
-      }
-      this.timeout = timeout;
+      this.timeout = positive(timeout, "timeout");
       return this;
+    }
+
+    /**
+     * How long the server may go quiet in the middle of an answer: once the response headers have
+     * arrived, a read of the body (the next SSE event of a stream, say) that waits longer than this
+     * for data fails the call with {@code DEADLINE_EXCEEDED}, however much of the overall {@link
+     * #timeout} is left. {@link #DEFAULT_IDLE_TIMEOUT} (2 minutes) unless set. The wait for the
+     * response headers counts against the overall timeout only. A model that thinks silently for
+     * longer than this before its next event fails, so raise it for such models.
+     */
+    public Builder idleTimeout(Duration idleTimeout) {
+      this.idleTimeout = positive(idleTimeout, "idleTimeout");
+      return this;
+    }
+
+    private static Duration positive(Duration duration, String name) {
+      if (duration.isNegative() || duration.isZero()) {
+        throw new IllegalArgumentException(name + " must be positive, got " + duration);
+      }
+      return duration;
     }
 
     /** The client to send requests with; by default the plugin makes its own. */

@@ -17,7 +17,8 @@
  * GoogleAI plugin = GoogleAI.builder()
  *     .apiKey(key)
  *     .apiVersion("v1")                    // default v1beta
- *     .timeout(Duration.ofMinutes(2))
+ *     .timeout(Duration.ofMinutes(20))     // whole call; default 10 minutes
+ *     .idleTimeout(Duration.ofMinutes(5))  // silence mid-answer; default 2 minutes
  *     .build();
  * }</pre>
  *
@@ -26,12 +27,18 @@
  * ({@code thinkingBudget}, {@code thinkingLevel}, {@code includeThoughts}) and any other; {@code
  * safetySettings} and {@code cachedContent} go to the request itself. Thought summaries come back
  * as reasoning parts. Each part's {@code thoughtSignature} is kept in its {@code metadata} and sent
- * back unchanged, so keep the model's messages as they are when you carry a history forward.
+ * back unchanged, so keep the model's messages as they are when you carry a history forward. Usage
+ * counts {@code toolUsePromptTokenCount} (tool-use prompts, such as search results) as input
+ * tokens, together with {@code promptTokenCount}.
  *
  * <p>Errors keep the API's message: HTTP 400 is {@code INVALID_ARGUMENT}, 401 {@code
  * UNAUTHENTICATED}, 403 {@code PERMISSION_DENIED}, 404 {@code NOT_FOUND}, 429 {@code
  * RESOURCE_EXHAUSTED} with {@code details.retryAfterSeconds}, 5xx and network failures {@code
- * UNAVAILABLE}. Cancelling the context's {@link dev.baton.core.Cancellation} aborts the HTTP call.
+ * UNAVAILABLE}. A 200 answer that is not JSON (a proxy's page, an event cut short) is {@code
+ * UNAVAILABLE} too. A call that outlives its timeout, or whose answer stalls for longer than the
+ * idle timeout, is {@code DEADLINE_EXCEEDED}. Cancelling the context's {@link
+ * dev.baton.core.Cancellation}, or interrupting the calling thread, aborts the HTTP call with
+ * {@code CANCELLED}.
  */
 @NullMarked
 package dev.baton.plugins.googleai;

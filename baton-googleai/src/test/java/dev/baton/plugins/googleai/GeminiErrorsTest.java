@@ -55,9 +55,11 @@ class GeminiErrorsTest {
         "400 | INVALID_ARGUMENT   | INVALID_ARGUMENT   | API key not valid. Please pass a valid API key.",
         "401 | UNAUTHENTICATED    | UNAUTHENTICATED    | Request had invalid authentication credentials.",
         "403 | PERMISSION_DENIED  | PERMISSION_DENIED  | Method doesn't allow unregistered callers.",
+        "400 | FAILED_PRECONDITION | FAILED_PRECONDITION | User location is not supported for the API use.",
         "404 | NOT_FOUND          | NOT_FOUND          | models/gemini-9 is not found for API version v1beta.",
         "500 | INTERNAL           | UNAVAILABLE        | An internal error has occurred.",
-        "503 | UNAVAILABLE        | UNAVAILABLE        | The model is overloaded. Please try again later."
+        "503 | UNAVAILABLE        | UNAVAILABLE        | The model is overloaded. Please try again later.",
+        "504 | DEADLINE_EXCEEDED  | DEADLINE_EXCEEDED  | Deadline expired before operation could complete."
       })
   void mapsHttpErrorsToStatusesAndKeepsTheMessage(
       int code, String geminiStatus, Status expected, String message) {
@@ -181,6 +183,44 @@ class GeminiErrorsTest {
   }
 
   @Test
+  void aSuccessfulAnswerThatIsNotJsonIsUnavailableAndNamesTheProvider() {
+    server.reply(Reply.raw(200, "text/html", "<html><body>Sign in to the proxy</body></html>"));
+
+    BatonException e = failure(baton(server));
+
+    assertThat(e.status()).isEqualTo(Status.UNAVAILABLE);
+    assertThat(e.getMessage())
+        .isEqualTo(
+            "Gemini API answered with something that is not JSON:"
+                + " <html><body>Sign in to the proxy</body></html>");
+  }
+
+  @Test
+  void aStreamedEventCutShortIsUnavailableAndQuotesTheStartOfIt() {
+    server.reply(Reply.sse("{\"candidates\": [{\"content\": {\"parts\": [{\"text\": \"Hel"));
+    Baton baton = baton(server);
+
+    assertThatThrownBy(() -> call(baton, baton.context(), HELLO, chunk -> {}))
+        .isInstanceOfSatisfying(
+            BatonException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(Status.UNAVAILABLE);
+              assertThat(e.getMessage())
+                  .isEqualTo(
+                      "Gemini API answered with something that is not JSON: {\"candidates\": [{\"content\": {\"parts\": [{\"text\": \"Hel");
+            });
+  }
+
+  @Test
+  void aLongBodyThatIsNotJsonIsAbbreviated() {
+    server.reply(Reply.raw(200, "text/plain", "x".repeat(2000)));
+
+    BatonException e = failure(baton(server));
+
+    assertThat(e.getMessage()).endsWith(" not JSON: " + "x".repeat(500) + "…");
+  }
+
+  @Test
   void anUnreachableServerIsUnavailable() throws Exception {
     int closedPort;
     try (ServerSocket socket = new ServerSocket(0)) {
@@ -204,6 +244,8 @@ class GeminiErrorsTest {
     assertThatThrownBy(() -> GoogleAI.builder().baseUrl(URI.create("ftp://example.com")))
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> GoogleAI.builder().timeout(java.time.Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> GoogleAI.builder().idleTimeout(java.time.Duration.ofSeconds(-1)))
         .isInstanceOf(IllegalArgumentException.class);
   }
 }

@@ -29,10 +29,13 @@ import dev.baton.core.JsonSchemas;
 import dev.baton.core.Status;
 import dev.baton.testing.FakeHttpServer;
 import dev.baton.testing.FakeHttpServer.Reply;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /** The exact JSON the plugin sends to {@code generateContent}. */
@@ -273,6 +276,50 @@ class GeminiRequestTest {
         .isEqualTo(
             Json.parse(
                 "{\"inlineData\": {\"mimeType\": \"text/plain\", \"data\": \"aGVsbG8gd29ybGQ=\"}}"));
+  }
+
+  @Test
+  void decodesOnlyPercentEscapesInPlainDataUrls() {
+    server.reply(Reply.json(ANSWER));
+
+    call(
+        baton(server),
+        ModelRequest.of(
+            List.of(Message.of(Role.USER, Part.media("data:text/plain,1+1=2%21%E2%82%AC", null)))));
+
+    String data =
+        Json.parse(server.request(0).body())
+            .path("contents")
+            .path(0)
+            .path("parts")
+            .path(0)
+            .path("inlineData")
+            .path("data")
+            .asString();
+    assertThat(new String(Base64.getDecoder().decode(data), StandardCharsets.UTF_8))
+        .isEqualTo("1+1=2!€");
+  }
+
+  private JsonNode sentToolConfig(List<ToolDefinition> tools, ToolChoice choice) {
+    server.reply(Reply.json(ANSWER));
+    call(
+        baton(server),
+        new ModelRequest(List.of(Message.user("Hi")), null, tools, choice, OutputConfig.NONE));
+    return Json.parse(server.requests().getLast().body()).path("toolConfig");
+  }
+
+  @Test
+  void mapsEachToolChoiceAndSendsNoneWithoutTools() {
+    List<ToolDefinition> clock =
+        List.of(new ToolDefinition("now", "", JsonSchemas.any(), null, null));
+
+    assertThat(sentToolConfig(clock, ToolChoice.AUTO))
+        .isEqualTo(Json.parse("{\"functionCallingConfig\": {\"mode\": \"AUTO\"}}"));
+    assertThat(sentToolConfig(clock, ToolChoice.NONE))
+        .isEqualTo(Json.parse("{\"functionCallingConfig\": {\"mode\": \"NONE\"}}"));
+    assertThat(sentToolConfig(clock, ToolChoice.REQUIRED))
+        .isEqualTo(Json.parse("{\"functionCallingConfig\": {\"mode\": \"ANY\"}}"));
+    assertThat(sentToolConfig(List.of(), ToolChoice.NONE).isMissingNode()).isTrue();
   }
 
   @Test

@@ -86,6 +86,44 @@ class GeminiResponseTest {
   }
 
   @Test
+  void keepsTheTextPartsOfOneAnswerApartSoThatTheHistoryGoesBackAsReceived() {
+    String parts =
+        """
+        [{"text": "Thinking about it.", "thought": true},
+         {"text": "More thinking.", "thought": true},
+         {"text": "Here is "},
+         {"text": "the answer.", "thoughtSignature": "c2lnLTE="},
+         {"text": "A postscript."}]
+        """;
+    ModelResponse response =
+        answer(
+            "{\"candidates\": [{\"content\": {\"role\": \"model\", \"parts\": %s},".formatted(parts)
+                + " \"finishReason\": \"STOP\"}]}");
+    server.reply(Reply.json("{}"));
+
+    call(baton(server), ModelRequest.of(List.of(Message.user("Hello"), response.message())));
+
+    assertThat(response.message().content()).hasSize(5);
+    assertThat(Json.parse(server.request(1).body()).path("contents").path(1).path("parts"))
+        .isEqualTo(Json.parse(parts));
+  }
+
+  @Test
+  void countsToolUsePromptTokensAsInput() {
+    ModelResponse response =
+        answer(
+            """
+            {"candidates": [{"content": {"role": "model", "parts": [{"text": "Found it."}]},
+                             "finishReason": "STOP"}],
+             "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 4,
+                               "toolUsePromptTokenCount": 300, "totalTokenCount": 314}}
+            """);
+
+    assertThat(response.usage().inputTokens()).isEqualTo(310);
+    assertThat(response.usage().totalTokens()).isEqualTo(314);
+  }
+
+  @Test
   void mapsParallelFunctionCallsWithIdsAndTheSignatureOnTheFirst() {
     ModelResponse response =
         answer(

@@ -103,6 +103,52 @@ class GeminiStreamingTest {
   }
 
   @Test
+  void joinsDeltasAcrossEventsButNotThePartsOfOneEventNorIntoASignedPart() {
+    server.reply(
+        Reply.sse(
+            "{\"candidates\": [{\"content\": {\"parts\": [{\"text\": \"A\"}, {\"text\": \"B\"}]}}]}",
+            "{\"candidates\": [{\"content\": {\"parts\": [{\"text\": \"C\", \"thoughtSignature\": \"c2ln\"}]}}]}",
+            "{\"candidates\": [{\"content\": {\"parts\": [{\"text\": \"D\"}]}}]}",
+            "{\"candidates\": [{\"content\": {\"parts\": [{\"text\": \"E\"}]}}]}"));
+
+    ModelResponse response = stream(baton(server));
+
+    assertThat(Json.toTree(response.message().content()))
+        .isEqualTo(
+            Json.parse(
+                """
+                [{"text": "A"}, {"text": "BC", "metadata": {"thoughtSignature": "c2ln"}},
+                 {"text": "DE"}]
+                """));
+  }
+
+  @Test
+  void aPromptBlockedAtTheStartOfAStreamGivesAnEmptyBlockedMessage() {
+    server.reply(
+        Reply.sse(
+            """
+            {"promptFeedback": {"blockReason": "SAFETY",
+                                "blockReasonMessage": "The prompt was flagged.",
+                                "safetyRatings": [{"category": "HARM_CATEGORY_DANGEROUS_CONTENT",
+                                                   "probability": "HIGH"}]},
+             "usageMetadata": {"promptTokenCount": 9, "totalTokenCount": 9},
+             "modelVersion": "gemini-2.5-flash"}"""));
+
+    ModelResponse response = stream(baton(server));
+
+    assertThat(chunks).isEmpty();
+    assertThat(withoutLatency(response))
+        .isEqualTo(
+            Json.parse(
+                """
+                {"message": {"role": "model", "content": []},
+                 "finishReason": "blocked",
+                 "finishMessage": "the prompt was blocked (SAFETY): The prompt was flagged.",
+                 "usage": {"inputTokens": 9, "totalTokens": 9}}
+                """));
+  }
+
+  @Test
   void skipsCommentsAndReadsFramesSplitAcrossWrites() {
     server.reply(
         Reply.raw(

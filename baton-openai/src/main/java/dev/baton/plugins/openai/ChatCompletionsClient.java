@@ -14,6 +14,7 @@ import dev.baton.core.http.HttpCalls;
 import dev.baton.core.http.SseReader;
 import java.net.URI;
 import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -40,7 +41,8 @@ final class ChatCompletionsClient implements Model.ModelFunction {
       @Nullable String apiKey,
       boolean keyRequired,
       Map<String, String> headers,
-      boolean strictJsonSchema) {}
+      boolean strictJsonSchema,
+      String maxTokensField) {}
 
   ChatCompletionsClient(String model, Settings settings, HttpCalls http) {
     this.model = model;
@@ -59,7 +61,8 @@ final class ChatCompletionsClient implements Model.ModelFunction {
     boolean streaming = !stream.isDiscarding();
     byte[] body =
         Json.writeBytes(
-            ChatRequestMapper.toRequest(model, request, streaming, settings.strictJsonSchema()));
+            ChatRequestMapper.toRequest(
+                model, request, streaming, settings.strictJsonSchema(), settings.maxTokensField()));
     HttpRequest.Builder builder =
         HttpRequest.newBuilder(settings.endpoint())
             .header("Content-Type", "application/json")
@@ -77,14 +80,15 @@ final class ChatCompletionsClient implements Model.ModelFunction {
             in -> {
               ChatResponseAssembler assembler = new ChatResponseAssembler(settings.provider());
               if (!streaming) {
-                assembler.addCompletion(Json.parse(in.readAllBytes()));
+                assembler.addCompletion(
+                    http.parseJson(new String(in.readAllBytes(), StandardCharsets.UTF_8)));
                 return assembler;
               }
               SseReader events = new SseReader(in);
               for (String data = events.next();
                   data != null && !data.equals("[DONE]");
                   data = events.next()) {
-                List<Part> parts = assembler.addChunk(Json.parse(data));
+                List<Part> parts = assembler.addChunk(http.parseJson(data));
                 if (!parts.isEmpty()) {
                   stream.onChunk(new ModelResponseChunk(Role.MODEL, 0, parts));
                 }

@@ -43,12 +43,14 @@ import tools.jackson.databind.node.ObjectNode;
  *   <li>Tools are {@code {"type": "function", "function": {"name", "description", "parameters"}}};
  *       a tool that accepts anything gets no {@code parameters}. The tool choice is {@code
  *       tool_choice} ({@code auto}, {@code required}, {@code none}).
- *   <li>Config: {@code temperature} as it is, {@code maxOutputTokens} as {@code
- *       max_completion_tokens}, {@code topP} as {@code top_p}, {@code topK} as {@code top_k} (a
- *       vLLM, llama.cpp and Ollama extension), {@code stopSequences} as {@code stop}, and {@code
- *       parallelToolCalls} as {@code parallel_tool_calls} (sent only with tools, which the API
- *       requires). Every other key is copied unchanged, so server options such as {@code seed},
- *       {@code reasoning_effort} or {@code max_tokens} pass through.
+ *   <li>Config: {@code temperature} as it is, {@code maxOutputTokens} under the plugin's
+ *       {@linkplain OpenAICompatible.Builder#maxTokensField max tokens field} ({@code
+ *       max_completion_tokens} for OpenAI itself, {@code max_tokens} for other servers), {@code
+ *       topP} as {@code top_p}, {@code topK} as {@code top_k} (a vLLM, llama.cpp and Ollama
+ *       extension), {@code stopSequences} as {@code stop}, and {@code parallelToolCalls} as {@code
+ *       parallel_tool_calls} (sent only with tools, which the API requires). Every other key is
+ *       copied unchanged, so server options such as {@code seed}, {@code reasoning_effort} or
+ *       {@code max_tokens} pass through.
  *   <li>JSON output with a schema and constrained decoding is {@code response_format: {"type":
  *       "json_schema", "json_schema": {"name": "output", "schema", "strict"}}}; JSON output without
  *       one is {@code {"type": "json_object"}}.
@@ -62,7 +64,6 @@ import tools.jackson.databind.node.ObjectNode;
 final class ChatRequestMapper {
   private static final Map<String, String> RENAMED_CONFIG =
       Map.of(
-          "maxOutputTokens", "max_completion_tokens",
           "topP", "top_p",
           "topK", "top_k",
           "stopSequences", "stop",
@@ -71,7 +72,11 @@ final class ChatRequestMapper {
   private ChatRequestMapper() {}
 
   static ObjectNode toRequest(
-      String model, ModelRequest request, boolean stream, boolean strictJsonSchema) {
+      String model,
+      ModelRequest request,
+      boolean stream,
+      boolean strictJsonSchema,
+      String maxTokensField) {
     ObjectNode body = Json.object();
     body.put("model", model);
     ArrayNode messages = body.putArray("messages");
@@ -83,7 +88,7 @@ final class ChatRequestMapper {
     if (request.toolChoice() != null) {
       body.put("tool_choice", request.toolChoice().wireName());
     }
-    addConfig(body, request.config(), !request.tools().isEmpty());
+    addConfig(body, request.config(), !request.tools().isEmpty(), maxTokensField);
     addOutput(body, request.output(), strictJsonSchema);
     if (stream) {
       body.put("stream", true);
@@ -259,7 +264,8 @@ final class ChatRequestMapper {
     return out;
   }
 
-  private static void addConfig(ObjectNode body, @Nullable JsonNode config, boolean hasTools) {
+  private static void addConfig(
+      ObjectNode body, @Nullable JsonNode config, boolean hasTools, String maxTokensField) {
     if (config == null || config.isNull()) {
       return;
     }
@@ -267,7 +273,10 @@ final class ChatRequestMapper {
       throw BatonException.invalidArgument("chat completions config must be a JSON object");
     }
     for (var entry : config.properties()) {
-      String key = RENAMED_CONFIG.getOrDefault(entry.getKey(), entry.getKey());
+      String key =
+          entry.getKey().equals("maxOutputTokens")
+              ? maxTokensField
+              : RENAMED_CONFIG.getOrDefault(entry.getKey(), entry.getKey());
       if (key.equals("parallel_tool_calls") && !hasTools) {
         continue;
       }

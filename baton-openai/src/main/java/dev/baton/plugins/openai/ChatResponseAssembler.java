@@ -15,7 +15,6 @@ import dev.baton.core.Json;
 import dev.baton.core.http.HttpErrors;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -26,12 +25,16 @@ import tools.jackson.databind.JsonNode;
  * <p>Only the first choice is read. A streamed {@code delta} and a whole {@code message} are read
  * alike: {@code content} adds text; {@code reasoning_content} or {@code reasoning} (which vLLM,
  * DeepSeek, Ollama and OpenRouter send) adds reasoning; {@code refusal} is kept as the finish
- * message; {@code tool_calls} fragments are joined by their {@code index} (their position in a
- * whole message), the first fragment bringing the id and name and every fragment a piece of the
- * arguments. The message holds the reasoning, then the text, then the tool requests in index order.
- * Arguments are parsed as JSON when complete: blank arguments are {@code {}}, and arguments that
- * are not JSON are kept as a JSON string so the tool's input validation reports them. An {@code
- * error} object in a stream fails the call.
+ * message. The calls of a whole message are taken in order; streamed {@code tool_calls} fragments
+ * are joined by their {@code index}, the first fragment bringing the id and name and every fragment
+ * a piece of the arguments. A fragment without an {@code index} (Gemini's OpenAI-compatible
+ * endpoint sends each call whole, unindexed, in a chunk of its own) starts a new call when it
+ * brings an id other than the last unindexed call's, or no id but a name other than that call's;
+ * otherwise it continues that call. The message holds the reasoning, then the text, then the tool
+ * requests in index order (unindexed calls after the indexed ones seen before them, in arrival
+ * order). Arguments are parsed as JSON when complete: blank arguments are {@code {}}, and arguments
+ * that are not JSON are kept as a JSON string so the tool's input validation reports them. An
+ * {@code error} object in a stream fails the call.
  *
  * <p>Not thread-safe: one assembler per call.
  */
@@ -40,7 +43,8 @@ final class ChatResponseAssembler {
   private final StringBuilder text = new StringBuilder();
   private final StringBuilder reasoning = new StringBuilder();
   private final StringBuilder refusal = new StringBuilder();
-  private final Map<Integer, ToolCall> calls = new TreeMap<>();
+  private final TreeMap<Integer, ToolCall> calls = new TreeMap<>();
+  private @Nullable ToolCall unindexed;
   private @Nullable String finishReason;
   private @Nullable JsonNode usage;
 
@@ -89,12 +93,27 @@ final class ChatResponseAssembler {
     }
     int position = 0;
     for (JsonNode fragment : delta.path("tool_calls")) {
-      int index =
-          fragment.path("index").isIntegralNumber() ? fragment.path("index").intValue() : position;
-      calls.computeIfAbsent(index, i -> new ToolCall()).add(fragment);
-      position++;
+      // A whole message lists each call once, whole, so its position is its index.
+      ToolCall call =
+          field.equals("message")
+              ? calls.computeIfAbsent(position++, i -> new ToolCall())
+              : callFor(fragment);
+      call.add(fragment);
     }
     return fresh;
+  }
+
+  /** The call a streamed fragment belongs to, as the class comment describes. */
+  private ToolCall callFor(JsonNode fragment) {
+    JsonNode index = fragment.path("index");
+    if (index.isIntegralNumber()) {
+      return calls.computeIfAbsent(index.intValue(), i -> new ToolCall());
+    }
+    if (unindexed == null || unindexed.isStartedAnewBy(fragment)) {
+      unindexed = new ToolCall();
+      calls.put(calls.isEmpty() ? 0 : calls.lastKey() + 1, unindexed);
+    }
+    return unindexed;
   }
 
   /** The tool requests assembled so far, in index order. */
@@ -178,6 +197,11 @@ final class ChatResponseAssembler {
     return value.isIntegralNumber() ? value.intValue() : null;
   }
 
+  /** The text of a string node, or null when it is not a string or is empty. */
+  private static @Nullable String nonEmpty(JsonNode node) {
+    return node.isString() && !node.stringValue().isEmpty() ? node.stringValue() : null;
+  }
+
   private static @Nullable String firstString(JsonNode node, String... fields) {
     for (String field : fields) {
       if (node.path(field).isString()) {
@@ -194,17 +218,29 @@ final class ChatResponseAssembler {
     private final StringBuilder arguments = new StringBuilder();
 
     void add(JsonNode fragment) {
-      if (fragment.path("id").isString()) {
-        id = fragment.path("id").stringValue();
+      String newId = nonEmpty(fragment.path("id"));
+      if (newId != null) {
+        id = newId;
       }
       JsonNode function = fragment.path("function");
       // The name comes whole in the first fragment; some servers repeat it in later ones.
-      if (name.isEmpty() && function.path("name").isString()) {
-        name = function.path("name").stringValue();
+      String newName = nonEmpty(function.path("name"));
+      if (name.isEmpty() && newName != null) {
+        name = newName;
       }
       if (function.path("arguments").isString()) {
         arguments.append(function.path("arguments").stringValue());
       }
+    }
+
+    /** Whether an unindexed fragment names a call other than this one. */
+    boolean isStartedAnewBy(JsonNode fragment) {
+      String newId = nonEmpty(fragment.path("id"));
+      if (newId != null) {
+        return !newId.equals(id);
+      }
+      String newName = nonEmpty(fragment.path("function").path("name"));
+      return newName != null && !newName.equals(name);
     }
 
     ToolRequestPart toPart() {

@@ -44,7 +44,10 @@ public final class OpenAICompatible implements Plugin {
   public static final URI DEFAULT_BASE_URL = URI.create("https://api.openai.com/v1");
 
   /** How long a whole model call (request, and the full answer or stream) may take by default. */
-  public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(5);
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(10);
+
+  /** How long one read of a response body may wait for data by default. */
+  public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(2);
 
   /**
    * What a model is published as supporting unless the builder says otherwise: multi-turn chat,
@@ -58,9 +61,11 @@ public final class OpenAICompatible implements Plugin {
   private final @Nullable String apiKey;
   private final Map<String, String> headers;
   private final Duration timeout;
+  private final Duration idleTimeout;
   private final HttpClient httpClient;
   private final ModelInfo.Supports supports;
   private final boolean strictJsonSchema;
+  private final String maxTokensField;
 
   /**
    * A plugin named {@code openai} for {@code OPENAI_BASE_URL} (or OpenAI's address) with the key
@@ -86,12 +91,21 @@ public final class OpenAICompatible implements Plugin {
     }
     this.headers = Map.copyOf(builder.headers);
     this.timeout = builder.timeout;
+    this.idleTimeout = builder.idleTimeout;
     this.httpClient =
         builder.httpClient != null
             ? builder.httpClient
             : HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).build();
     this.supports = builder.supports;
     this.strictJsonSchema = builder.strictJsonSchema;
+    // OpenAI deprecated max_tokens in favour of max_completion_tokens (its reasoning models reject
+    // max_tokens), while Ollama, llama.cpp and older vLLM honour only max_tokens.
+    this.maxTokensField =
+        builder.maxTokensField != null
+            ? builder.maxTokensField
+            : "api.openai.com".equalsIgnoreCase(baseUrl.getHost())
+                ? "max_completion_tokens"
+                : "max_tokens";
   }
 
   public static Builder builder() {
@@ -117,8 +131,8 @@ public final class OpenAICompatible implements Plugin {
     boolean keyRequired = stripSlash(base).equals(stripSlash(DEFAULT_BASE_URL.toString()));
     ChatCompletionsClient.Settings settings =
         new ChatCompletionsClient.Settings(
-            provider, endpoint, apiKey, keyRequired, headers, strictJsonSchema);
-    HttpCalls http = new HttpCalls(httpClient, timeout, provider);
+            provider, endpoint, apiKey, keyRequired, headers, strictJsonSchema, maxTokensField);
+    HttpCalls http = new HttpCalls(httpClient, timeout, idleTimeout, provider);
     String prefix = name + "/";
     registry.addResolver(
         (type, action) -> {
@@ -153,9 +167,11 @@ public final class OpenAICompatible implements Plugin {
     private @Nullable String apiKey;
     private final Map<String, String> headers = new LinkedHashMap<>();
     private Duration timeout = DEFAULT_TIMEOUT;
+    private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
     private @Nullable HttpClient httpClient;
     private ModelInfo.Supports supports = DEFAULT_SUPPORTS;
     private boolean strictJsonSchema;
+    private @Nullable String maxTokensField;
     private Function<String, @Nullable String> environment = System::getenv;
 
     private Builder() {}
@@ -193,14 +209,32 @@ public final class OpenAICompatible implements Plugin {
 
     /**
      * How long one model call may take, from sending the request until the whole answer (or the end
-     * of the stream) has arrived; past it the call fails with {@code DEADLINE_EXCEEDED}.
+     * of the stream) has arrived; past it the call fails with {@code DEADLINE_EXCEEDED}. {@link
+     * #DEFAULT_TIMEOUT} (10 minutes) unless set.
      */
     public Builder timeout(Duration timeout) {
-      if (timeout.isNegative() || timeout.isZero()) {
-        throw new IllegalArgumentException("timeout must be positive, got " + timeout);
-      }
-      this.timeout = timeout;
+      this.timeout = positive(timeout, "timeout");
       return this;
+    }
+
+    /**
+     * How long the server may go quiet in the middle of an answer: once the response headers have
+     * arrived, a read of the body (the next SSE event of a stream, say) that waits longer than this
+     * for data fails the call with {@code DEADLINE_EXCEEDED}, however much of the overall {@link
+     * #timeout} is left. {@link #DEFAULT_IDLE_TIMEOUT} (2 minutes) unless set. The wait for the
+     * response headers counts against the overall timeout only. A model that thinks silently for
+     * longer than this before its next event fails, so raise it for such models.
+     */
+    public Builder idleTimeout(Duration idleTimeout) {
+      this.idleTimeout = positive(idleTimeout, "idleTimeout");
+      return this;
+    }
+
+    private static Duration positive(Duration duration, String name) {
+      if (duration.isNegative() || duration.isZero()) {
+        throw new IllegalArgumentException(name + " must be positive, got " + duration);
+      }
+      return duration;
     }
 
     /** The client to send requests with; by default the plugin makes its own. */
@@ -226,6 +260,20 @@ public final class OpenAICompatible implements Plugin {
      */
     public Builder strictJsonSchema(boolean strict) {
       this.strictJsonSchema = strict;
+      return this;
+    }
+
+    /**
+     * The request field that the {@code maxOutputTokens} config key is sent as. Unless set, it is
+     * {@code max_completion_tokens} when the base URL's host is {@code api.openai.com}, which wants
+     * that field, and {@code max_tokens} for any other server, since Ollama, llama.cpp and older
+     * vLLM releases honour only that one.
+     */
+    public Builder maxTokensField(String field) {
+      if (Objects.requireNonNull(field, "field").isBlank()) {
+        throw new IllegalArgumentException("the max tokens field must not be blank");
+      }
+      this.maxTokensField = field;
       return this;
     }
 

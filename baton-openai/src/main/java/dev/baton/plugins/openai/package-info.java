@@ -24,16 +24,20 @@
  * }</pre>
  *
  * <p>Config keys: {@code temperature}, {@code maxOutputTokens} (sent as {@code
- * max_completion_tokens}; a server that only honours {@code max_tokens} takes that key as it is),
- * {@code topP}, {@code topK}, {@code stopSequences}, {@code parallelToolCalls}, and any of the
- * server's own options under their own names. Usage reports reasoning tokens apart from output
- * tokens, and cached prompt tokens.
+ * max_completion_tokens} to {@code api.openai.com} and as {@code max_tokens} to any other server;
+ * {@link OpenAICompatible.Builder#maxTokensField} chooses otherwise), {@code topP}, {@code topK},
+ * {@code stopSequences}, {@code parallelToolCalls}, and any of the server's own options under their
+ * own names. Usage reports reasoning tokens apart from output tokens, and cached prompt tokens.
  *
  * <p>Errors keep the server's message: HTTP 400 is {@code INVALID_ARGUMENT}, 401 {@code
  * UNAUTHENTICATED}, 403 {@code PERMISSION_DENIED}, 404 {@code NOT_FOUND}, 429 {@code
  * RESOURCE_EXHAUSTED} with {@code details.retryAfterSeconds} from {@code Retry-After}, 5xx and
- * network failures {@code UNAVAILABLE}. Cancelling the context's {@link
- * dev.baton.core.Cancellation} aborts the HTTP call.
+ * network failures {@code UNAVAILABLE}. A 200 answer that is not JSON (a proxy's page, an event cut
+ * short) is {@code UNAVAILABLE} too. A call that outlives {@link OpenAICompatible.Builder#timeout}
+ * (10 minutes by default), or whose answer stalls for longer than {@link
+ * OpenAICompatible.Builder#idleTimeout} (2 minutes by default), is {@code DEADLINE_EXCEEDED}.
+ * Cancelling the context's {@link dev.baton.core.Cancellation}, or interrupting the calling thread,
+ * aborts the HTTP call with {@code CANCELLED}.
  */
 @NullMarked
 package dev.baton.plugins.openai;

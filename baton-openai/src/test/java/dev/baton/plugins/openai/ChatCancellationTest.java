@@ -24,14 +24,18 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
- * Cancelling the context aborts the HTTP call, and the plugin's timeout bounds it; both while
- * waiting for headers and while a stream is open. Servers here never finish answering.
+ * Cancelling the context aborts the HTTP call, and the plugin's timeouts bound it; both while
+ * waiting for headers and while a stream is open. Servers here never finish answering, and each
+ * test checks that the client really closed the connection rather than leaving it running.
  */
+@Timeout(20)
 class ChatCancellationTest {
   private static final ModelRequest HELLO = ModelRequest.of(List.of(Message.user("Hello")));
   private static final String FIRST_FRAME =
@@ -70,7 +74,8 @@ class ChatCancellationTest {
 
   @Test
   void cancellingWhileWaitingForTheAnswerAbortsTheRequest() throws Exception {
-    server.reply(Reply.hang());
+    Reply hanging = Reply.hang();
+    server.reply(hanging);
     Baton baton = baton(server);
     ActionContext context = baton.context();
 
@@ -80,11 +85,13 @@ class ChatCancellationTest {
 
     BatonException e = failureOf(call);
     assertThat(e.status()).isEqualTo(Status.CANCELLED);
+    hanging.awaitClientGone();
   }
 
   @Test
   void cancellingWhileStreamingClosesTheStream() throws Exception {
-    server.reply(Reply.sse(FIRST_FRAME).thenHang());
+    Reply stalled = Reply.sse(FIRST_FRAME).thenHang();
+    server.reply(stalled);
     Baton baton = baton(server);
     ActionContext context = baton.context();
     CountDownLatch firstChunk = new CountDownLatch(1);
@@ -96,6 +103,7 @@ class ChatCancellationTest {
     BatonException e = failureOf(call);
     assertThat(e.status()).isEqualTo(Status.CANCELLED);
     assertThat(e.getMessage()).isEqualTo("the user closed the chat");
+    stalled.awaitClientGone();
   }
 
   @Test
@@ -111,8 +119,9 @@ class ChatCancellationTest {
   }
 
   @Test
-  void aServerThatNeverAnswersHitsTheTimeout() {
-    server.reply(Reply.hang());
+  void aServerThatNeverAnswersHitsTheTimeout() throws Exception {
+    Reply hanging = Reply.hang();
+    server.reply(hanging);
     Baton baton =
         Baton.builder().plugin(plugin(server).timeout(Duration.ofMillis(200)).build()).build();
 
@@ -124,16 +133,72 @@ class ChatCancellationTest {
               assertThat(e.getMessage())
                   .isEqualTo("openai (127.0.0.1) did not finish answering within PT0.2S");
             });
+    hanging.awaitClientGone();
   }
 
   @Test
-  void aStreamThatStallsHitsTheTimeout() {
-    server.reply(Reply.sse(FIRST_FRAME).thenHang());
+  void aStreamThatStallsHitsTheTimeout() throws Exception {
+    Reply stalled = Reply.sse(FIRST_FRAME).thenHang();
+    server.reply(stalled);
     Baton baton =
         Baton.builder().plugin(plugin(server).timeout(Duration.ofMillis(300)).build()).build();
 
     assertThatThrownBy(() -> call(baton, baton.context(), HELLO, chunk -> {}))
         .isInstanceOfSatisfying(
             BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.DEADLINE_EXCEEDED));
+    stalled.awaitClientGone();
+  }
+
+  @Test
+  void aStreamThatGoesQuietHitsTheIdleTimeoutLongBeforeTheOverallOne() throws Exception {
+    Reply stalled = Reply.sse(FIRST_FRAME).thenHang();
+    server.reply(stalled);
+    Baton baton =
+        Baton.builder()
+            .plugin(
+                plugin(server)
+                    .timeout(Duration.ofMinutes(10))
+                    .idleTimeout(Duration.ofMillis(200))
+                    .build())
+            .build();
+
+    assertThatThrownBy(() -> call(baton, baton.context(), HELLO, chunk -> {}))
+        .isInstanceOfSatisfying(
+            BatonException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(Status.DEADLINE_EXCEEDED);
+              assertThat(e.getMessage())
+                  .isEqualTo("openai (127.0.0.1) sent nothing for PT0.2S mid-answer");
+            });
+    stalled.awaitClientGone();
+  }
+
+  @Test
+  void interruptingTheCallingThreadMidStreamCancelsTheCall() throws Exception {
+    Reply stalled = Reply.sse(FIRST_FRAME).thenHang();
+    server.reply(stalled);
+    Baton baton = baton(server);
+    CountDownLatch firstChunk = new CountDownLatch(1);
+    CompletableFuture<Throwable> failure = new CompletableFuture<>();
+    AtomicBoolean stillInterrupted = new AtomicBoolean();
+    Thread caller =
+        Thread.ofVirtual()
+            .start(
+                () -> {
+                  try {
+                    call(baton, baton.context(), HELLO, c -> firstChunk.countDown());
+                  } catch (RuntimeException e) {
+                    stillInterrupted.set(Thread.currentThread().isInterrupted());
+                    failure.complete(e);
+                  }
+                });
+    assertThat(firstChunk.await(10, TimeUnit.SECONDS)).isTrue();
+    caller.interrupt();
+
+    assertThat(failure.get(10, TimeUnit.SECONDS))
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.CANCELLED));
+    assertThat(stillInterrupted).isTrue();
+    stalled.awaitClientGone();
   }
 }

@@ -4,6 +4,7 @@ import static dev.baton.plugins.openai.OpenAIFixtures.baton;
 import static dev.baton.plugins.openai.OpenAIFixtures.call;
 import static dev.baton.plugins.openai.OpenAIFixtures.plugin;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.Baton;
 import dev.baton.ai.Message;
@@ -15,6 +16,9 @@ import dev.baton.testing.FakeHttpServer;
 import dev.baton.testing.FakeHttpServer.Reply;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -101,6 +105,40 @@ class ChatErrorsTest {
   }
 
   @Test
+  void rateLimitingWithoutRetryAfterWaitsForTheLaterOfOpenAIsResets() {
+    server.reply(
+        Reply.json(
+                429,
+                """
+                {"error": {"message": "Rate limit reached for gpt-4o-mini on tokens per min (TPM).",
+                           "type": "tokens", "param": null, "code": "rate_limit_exceeded"}}
+                """)
+            .withHeader("x-ratelimit-reset-requests", "6s")
+            .withHeader("x-ratelimit-reset-tokens", "1m30s"));
+
+    BatonException e = failure(baton(server));
+
+    assertThat(e.status()).isEqualTo(Status.RESOURCE_EXHAUSTED);
+    assertThat(e.details().path("retryAfterSeconds").asInt()).isEqualTo(90);
+  }
+
+  @Test
+  void rateLimitingReadsARetryAfterHttpDate() {
+    String inTwoMinutes =
+        DateTimeFormatter.RFC_1123_DATE_TIME.format(
+            ZonedDateTime.now(ZoneOffset.UTC).plusSeconds(120));
+    server.reply(
+        Reply.json(429, "{\"error\": {\"message\": \"Slow down.\"}}")
+            .withHeader("Retry-After", inTwoMinutes));
+
+    BatonException e = failure(baton(server));
+
+    assertThat(e.status()).isEqualTo(Status.RESOURCE_EXHAUSTED);
+    // An HTTP date has whole seconds, and a little time passes before the header is read.
+    assertThat(e.details().path("retryAfterSeconds").asInt()).isBetween(110, 120);
+  }
+
+  @Test
   void readsOllamaStyleStringErrors() {
     server.reply(
         Reply.json(404, "{\"error\": \"model \\\"llama9\\\" not found, try pulling it first\"}"));
@@ -109,6 +147,44 @@ class ChatErrorsTest {
 
     assertThat(e.status()).isEqualTo(Status.NOT_FOUND);
     assertThat(e.getMessage()).endsWith("model \"llama9\" not found, try pulling it first");
+  }
+
+  @Test
+  void aSuccessfulAnswerThatIsNotJsonIsUnavailableAndNamesTheProvider() {
+    server.reply(Reply.raw(200, "text/html", "<html><body>Sign in to the proxy</body></html>"));
+
+    BatonException e = failure(baton(server));
+
+    assertThat(e.status()).isEqualTo(Status.UNAVAILABLE);
+    assertThat(e.getMessage())
+        .isEqualTo(
+            "openai (127.0.0.1) answered with something that is not JSON:"
+                + " <html><body>Sign in to the proxy</body></html>");
+  }
+
+  @Test
+  void aStreamedEventCutShortIsUnavailableAndQuotesTheStartOfIt() {
+    server.reply(Reply.sse("{\"choices\": [{\"index\": 0, \"delta\": {\"content\": \"Hel"));
+    Baton baton = baton(server);
+
+    assertThatThrownBy(() -> call(baton, baton.context(), HELLO, chunk -> {}))
+        .isInstanceOfSatisfying(
+            BatonException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(Status.UNAVAILABLE);
+              assertThat(e.getMessage())
+                  .isEqualTo(
+                      "openai (127.0.0.1) answered with something that is not JSON: {\"choices\": [{\"index\": 0, \"delta\": {\"content\": \"Hel");
+            });
+  }
+
+  @Test
+  void aLongBodyThatIsNotJsonIsAbbreviated() {
+    server.reply(Reply.raw(200, "text/plain", "x".repeat(2000)));
+
+    BatonException e = failure(baton(server));
+
+    assertThat(e.getMessage()).endsWith(" not JSON: " + "x".repeat(500) + "…");
   }
 
   @Test

@@ -23,6 +23,10 @@ import dev.baton.core.JsonSchemas;
 import dev.baton.core.Status;
 import dev.baton.testing.FakeHttpServer;
 import dev.baton.testing.FakeHttpServer.Reply;
+import java.net.InetSocketAddress;
+import java.net.ProxySelector;
+import java.net.URI;
+import java.net.http.HttpClient;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -96,7 +100,7 @@ class ChatRequestTest {
                    {"role": "user", "content": "Hi"},
                    {"role": "assistant", "content": "Hello!"},
                    {"role": "user", "content": "Name two colours."}],
-                 "temperature": 0.3, "max_completion_tokens": 100, "top_p": 0.8, "top_k": 20,
+                 "temperature": 0.3, "max_tokens": 100, "top_p": 0.8, "top_k": 20,
                  "stop": ["END"], "seed": 7,
                  "response_format": {"type": "json_schema",
                                      "json_schema": {"name": "output", "strict": false,
@@ -248,6 +252,48 @@ class ChatRequestTest {
                               "media": true, "output": ["text", "json"],
                               "constrained": "all", "toolChoice": true}}
                 """));
+  }
+
+  private static final ModelRequest CAPPED =
+      ModelRequest.of(List.of(Message.user("Hi")))
+          .withConfig(Json.parse("{\"maxOutputTokens\": 64}"));
+
+  @Test
+  void sendsMaxOutputTokensAsMaxCompletionTokensOnlyToOpenAIItself() {
+    server.reply(Reply.json(OK), Reply.json(OK), Reply.json(OK));
+    // The proxy lets a request for OpenAI's host reach the local server instead; plain http keeps
+    // it a forwarded request rather than a tunnel.
+    HttpClient viaLocalServer =
+        HttpClient.newBuilder()
+            .proxy(
+                ProxySelector.of(
+                    new InetSocketAddress(server.baseUrl().getHost(), server.baseUrl().getPort())))
+            .build();
+    OpenAICompatible openAi =
+        OpenAICompatible.builder()
+            .baseUrl(URI.create("http://api.openai.com/v1"))
+            .apiKey(OpenAIFixtures.KEY)
+            .httpClient(viaLocalServer)
+            .build();
+
+    call(Baton.builder().plugin(openAi).build(), CAPPED);
+    call(baton(server), CAPPED);
+    call(
+        Baton.builder()
+            .plugin(plugin(server).maxTokensField("max_completion_tokens").build())
+            .build(),
+        CAPPED);
+
+    assertThat(server.request(0).pathAndQuery())
+        .isEqualTo("http://api.openai.com/v1/chat/completions");
+    assertThat(server.requests())
+        .extracting(r -> Json.parse(r.body()).path("max_completion_tokens").asInt(0))
+        .containsExactly(64, 0, 64);
+    assertThat(server.requests())
+        .extracting(r -> Json.parse(r.body()).path("max_tokens").asInt(0))
+        .containsExactly(0, 64, 0);
+    assertThatThrownBy(() -> OpenAICompatible.builder().maxTokensField(" "))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test

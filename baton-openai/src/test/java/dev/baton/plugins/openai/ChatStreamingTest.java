@@ -133,6 +133,75 @@ class ChatStreamingTest {
   }
 
   @Test
+  void assemblesUnindexedToolCallsByTheirIds() {
+    // Gemini's OpenAI-compatible endpoint sends each call in a chunk of its own, without an index;
+    // a fragment with neither id nor name continues the call before it.
+    server.reply(
+        Reply.sse(
+            chunk(
+                """
+                {"role": "assistant", "tool_calls": [
+                   {"id": "function-call-1", "type": "function",
+                    "function": {"name": "getWeather", "arguments": "{\\"city\\": \\"Paris\\"}"}}]}""",
+                "null"),
+            chunk(
+                """
+                {"role": "assistant", "tool_calls": [
+                   {"id": "function-call-2", "type": "function",
+                    "function": {"name": "getWeather", "arguments": "{\\"city\\": "}}]}""",
+                "null"),
+            chunk(
+                """
+                {"tool_calls": [{"id": "", "function": {"arguments": "\\"Rome\\"}"}}]}""",
+                "null"),
+            chunk(
+                """
+                {"tool_calls": [{"type": "function",
+                                 "function": {"name": "now", "arguments": ""}}]}""",
+                "\"stop\""),
+            "[DONE]"));
+
+    ModelResponse response = stream(baton(server));
+
+    assertThat(Json.toTree(response.message()).path("content"))
+        .isEqualTo(
+            Json.parse(
+                """
+                [{"toolRequest": {"name": "getWeather", "ref": "function-call-1",
+                                  "input": {"city": "Paris"}}},
+                 {"toolRequest": {"name": "getWeather", "ref": "function-call-2",
+                                  "input": {"city": "Rome"}}},
+                 {"toolRequest": {"name": "now", "input": {}}}]
+                """));
+  }
+
+  @Test
+  void readsReasoningAndCachedTokensFromTheStreamedUsage() {
+    server.reply(
+        Reply.sse(
+            chunk("{\"content\": \"Hi!\"}", "\"stop\""),
+            """
+            {"id": "chatcmpl-1", "object": "chat.completion.chunk", "choices": [],
+             "usage": {"prompt_tokens": 1200, "completion_tokens": 300, "total_tokens": 1500,
+                       "prompt_tokens_details": {"cached_tokens": 1024, "audio_tokens": 0},
+                       "completion_tokens_details": {"reasoning_tokens": 256,
+                                                     "audio_tokens": 0,
+                                                     "accepted_prediction_tokens": 0,
+                                                     "rejected_prediction_tokens": 0}}}""",
+            "[DONE]"));
+
+    ModelResponse response = stream(baton(server));
+
+    assertThat(Json.toTree(response.usage()))
+        .isEqualTo(
+            Json.parse(
+                """
+                {"inputTokens": 1200, "outputTokens": 44, "thoughtsTokens": 256,
+                 "cachedContentTokens": 1024, "totalTokens": 1500}
+                """));
+  }
+
+  @Test
   void streamsReasoningDeltasFromCompatibleServers() {
     server.reply(
         Reply.sse(

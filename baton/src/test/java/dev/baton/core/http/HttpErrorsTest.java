@@ -13,6 +13,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 
 class HttpErrorsTest {
   private static HttpHeaders headers(Map<String, String> values) {
@@ -90,5 +91,100 @@ class HttpErrorsTest {
 
     assertThat(e.status()).isEqualTo(Status.UNAVAILABLE);
     assertThat(e.getMessage()).isEqualTo("X failed while streaming: boom");
+  }
+
+  private static Integer retryAfter(int status, Map<String, String> headers) {
+    JsonNode seconds =
+        HttpErrors.fromResponse("X", status, headers(headers), bytes("{}"))
+            .details()
+            .get("retryAfterSeconds");
+    return seconds == null ? null : seconds.intValue();
+  }
+
+  @Test
+  void readsOpenAisRetryAfterMsAndTheLaterOfItsRateLimitResets() {
+    assertThat(retryAfter(429, Map.of("retry-after-ms", "1500"))).isEqualTo(2);
+    assertThat(
+            retryAfter(
+                429,
+                Map.of("x-ratelimit-reset-requests", "6s", "x-ratelimit-reset-tokens", "1m30s")))
+        .isEqualTo(90);
+    assertThat(
+            retryAfter(
+                429,
+                Map.of("x-ratelimit-reset-requests", "6m0s", "x-ratelimit-reset-tokens", "1.5s")))
+        .isEqualTo(360);
+    assertThat(retryAfter(429, Map.of("x-ratelimit-reset-tokens", "250ms"))).isEqualTo(1);
+    assertThat(
+            retryAfter(
+                429,
+                Map.of("x-ratelimit-reset-requests", "soon", "x-ratelimit-reset-tokens", "2s")))
+        .isEqualTo(2);
+  }
+
+  @Test
+  void retryAfterWinsOverRetryAfterMsWhichWinsOverTheResets() {
+    assertThat(
+            retryAfter(
+                429,
+                Map.of(
+                    "Retry-After", "3",
+                    "retry-after-ms", "9000",
+                    "x-ratelimit-reset-tokens", "1m")))
+        .isEqualTo(3);
+    assertThat(retryAfter(429, Map.of("retry-after-ms", "9000", "x-ratelimit-reset-tokens", "1m")))
+        .isEqualTo(9);
+  }
+
+  @Test
+  void ignoresRateLimitResetsOnAnswersThatAreNotRateLimited() {
+    assertThat(
+            retryAfter(
+                400, Map.of("x-ratelimit-reset-requests", "6s", "x-ratelimit-reset-tokens", "1m")))
+        .isNull();
+    assertThat(retryAfter(429, Map.of("x-ratelimit-reset-tokens", "6 seconds"))).isNull();
+  }
+
+  private static Status statusFor(int httpStatus, String geminiStatus) {
+    return HttpErrors.fromResponse(
+            "X",
+            httpStatus,
+            headers(Map.of()),
+            bytes(
+                "{\"error\": {\"code\": %d, \"message\": \"m\", \"status\": \"%s\"}}"
+                    .formatted(httpStatus, geminiStatus)))
+        .status();
+  }
+
+  @Test
+  void prefersTheCanonicalStatusTheErrorNamesOverTheHttpCode() {
+    assertThat(statusFor(400, "FAILED_PRECONDITION")).isEqualTo(Status.FAILED_PRECONDITION);
+    assertThat(statusFor(400, "OUT_OF_RANGE")).isEqualTo(Status.OUT_OF_RANGE);
+    assertThat(statusFor(504, "DEADLINE_EXCEEDED")).isEqualTo(Status.DEADLINE_EXCEEDED);
+    assertThat(statusFor(400, "NOT_A_STATUS")).isEqualTo(Status.INVALID_ARGUMENT);
+    assertThat(statusFor(400, "OK")).isEqualTo(Status.INVALID_ARGUMENT);
+  }
+
+  @Test
+  void aServerErrorNamedInternalOrUnknownStaysUnavailableSoThatItIsRetried() {
+    assertThat(statusFor(500, "INTERNAL")).isEqualTo(Status.UNAVAILABLE);
+    assertThat(statusFor(500, "UNKNOWN")).isEqualTo(Status.UNAVAILABLE);
+    assertThat(statusFor(400, "INTERNAL")).isEqualTo(Status.INTERNAL);
+  }
+
+  @Test
+  void aStreamErrorPrefersItsStatusNameToItsCode() {
+    assertThat(
+            HttpErrors.fromStreamError(
+                    "X",
+                    Json.parse(
+                        "{\"code\": 400, \"message\": \"m\","
+                            + " \"status\": \"FAILED_PRECONDITION\"}"))
+                .status())
+        .isEqualTo(Status.FAILED_PRECONDITION);
+    assertThat(
+            HttpErrors.fromStreamError("X", Json.parse("{\"code\": 429, \"message\": \"m\"}"))
+                .status())
+        .isEqualTo(Status.RESOURCE_EXHAUSTED);
   }
 }

@@ -27,9 +27,15 @@ public final class BasicAgents {
     System.exit(run(System.in, System.out, System.getenv()));
   }
 
-  /** Runs the chat; returns the process exit code. */
+  /** Runs the chat; returns the process exit code, 2 when the environment is incomplete. */
   static int run(InputStream in, PrintStream out, Map<String, String> env) throws IOException {
-    Provider provider = Provider.choose(env);
+    Provider provider;
+    try {
+      provider = Provider.choose(env);
+    } catch (IllegalArgumentException e) {
+      out.println(e.getMessage());
+      return 2;
+    }
     Baton.Builder builder = Baton.builder().experimental();
     if (provider.plugin() != null) {
       builder.plugin(provider.plugin());

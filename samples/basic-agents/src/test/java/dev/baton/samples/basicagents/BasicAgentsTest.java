@@ -6,6 +6,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -33,6 +34,48 @@ class BasicAgentsTest {
         .contains("Session ");
     assertThat(text.indexOf("  ← researcher finished"))
         .isLessThan(text.indexOf("Here is what the team found"));
+  }
+
+  @Test
+  void geminiKeyThenOpenAiSettingsThenGoogleKey() {
+    Map<String, String> everything =
+        Map.of(
+            "GEMINI_API_KEY", "g",
+            "GOOGLE_API_KEY", "k",
+            "OPENAI_BASE_URL", "http://localhost:11434/v1",
+            "OPENAI_MODEL", "llama3.2");
+    assertThat(Provider.choose(everything).label()).startsWith("Gemini API");
+    Map<String, String> strayGoogleKey = new HashMap<>(everything);
+    strayGoogleKey.remove("GEMINI_API_KEY");
+    assertThat(Provider.choose(strayGoogleKey).label())
+        .isEqualTo("http://localhost:11434/v1, openai/llama3.2");
+    assertThat(Provider.choose(Map.of("GOOGLE_API_KEY", "k")).model())
+        .isEqualTo("googleai/gemini-flash-latest");
+    assertThat(Provider.choose(Map.of("OPENAI_API_KEY", "k")).model())
+        .isEqualTo("openai/gpt-4o-mini");
+  }
+
+  @Test
+  void aBaseUrlWithoutAModelStopsTheSampleWithExitCodeTwoAndSaysWhatToSet() throws Exception {
+    Map<String, String> env = Map.of("OPENAI_BASE_URL", "http://localhost:11434/v1");
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+
+    int exit =
+        BasicAgents.run(
+            new ByteArrayInputStream(new byte[0]),
+            new PrintStream(captured, true, StandardCharsets.UTF_8),
+            env);
+
+    assertThat(exit).isEqualTo(2);
+    assertThat(captured.toString(StandardCharsets.UTF_8))
+        .contains("OPENAI_BASE_URL")
+        .contains("set OPENAI_MODEL");
+    assertThat(
+            Provider.choose(
+                    Map.of(
+                        "OPENAI_BASE_URL", "http://localhost:11434/v1", "BATON_MODEL", "openai/q"))
+                .model())
+        .isEqualTo("openai/q");
   }
 
   @Test

@@ -69,7 +69,7 @@ class AgentRuntimeTest {
 
   private static void awaitOrCancel(ActionContext ctx, CountDownLatch gate) {
     try (var wake = ctx.cancellation().onCancel(gate::countDown)) {
-      assertThat(gate.await(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(gate.await(60, TimeUnit.SECONDS)).as("the test opened the gate").isTrue();
     } catch (InterruptedException e) {
       throw new AssertionError(e);
     }
@@ -346,22 +346,16 @@ class AgentRuntimeTest {
     assertThat(alive.status()).isEqualTo(SnapshotStatus.PENDING);
 
     storeDown.set(true);
+    // Reads still work while writes fail, as with a worker that lost its connection to the store.
     await()
-        .atMost(Duration.ofSeconds(5))
-        .until(
-            () ->
-                store
-                        .getSnapshot(baton.context(), detached.snapshotId())
-                        .shaped(Instant.now(), timeout)
-                        .status()
-                    == SnapshotStatus.EXPIRED);
-    storeDown.set(false);
-    assertThat(agent.getSnapshot(detached.snapshotId()).status()).isEqualTo(SnapshotStatus.EXPIRED);
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> agent.getSnapshot(detached.snapshotId()).status() == SnapshotStatus.EXPIRED);
     assertThat(agent.waitForSnapshot(detached.snapshotId()).status())
         .isEqualTo(SnapshotStatus.EXPIRED);
     assertThat(store.getSnapshot(baton.context(), detached.snapshotId()).status())
         .as("expired is computed on read, never stored")
         .isEqualTo(SnapshotStatus.PENDING);
+    storeDown.set(false);
     gate.countDown();
   }
 

@@ -44,7 +44,8 @@ public final class BasicAgents {
     if (provider.isDemo()) {
       DemoModel.define(baton);
     }
-    Agent coordinator = Team.define(baton, provider.model(), out);
+    Console console = new Console(out);
+    Agent coordinator = Team.define(baton, provider.model(), console);
 
     out.println("Baton basic-agents: a coordinator with a researcher and a coder.");
     out.println("Model: " + provider.label());
@@ -68,19 +69,32 @@ public final class BasicAgents {
         continue;
       }
       chat.sendText(line.strip());
-      failed = streamTurn(chat, out);
+      failed = streamTurn(chat, console);
     }
     AgentOutput output = chat.output();
     if (output.isFailed() && output.error() != null) {
       out.println("\nAgent failed (" + output.error().status() + "): " + output.error().message());
+      out.println(hint(output.error().status()));
+      out.println("Last-good snapshot: " + output.snapshotId());
       return 1;
     }
     out.println("\nSession " + output.sessionId() + ", last snapshot " + output.snapshotId() + ".");
     return 0;
   }
 
+  /** What to try after a failure, by its status. */
+  private static String hint(String status) {
+    return switch (status) {
+      case "UNAVAILABLE", "RESOURCE_EXHAUSTED" ->
+          "The model is busy or rate limited; try again later.";
+      case "INVALID_ARGUMENT" -> "The request was refused; rephrase it.";
+      case "CANCELLED", "DEADLINE_EXCEEDED" -> "The turn was cut short; resume from the snapshot.";
+      default -> "See the message above.";
+    };
+  }
+
   /** Prints the turn's streamed text; returns whether the turn failed. */
-  private static boolean streamTurn(AgentConnection chat, PrintStream out) {
+  private static boolean streamTurn(AgentConnection chat, Console console) {
     boolean speaking = false;
     for (AgentStreamChunk chunk : chat.receive()) {
       String text =
@@ -89,14 +103,13 @@ public final class BasicAgents {
               : "";
       if (!text.isEmpty()) {
         if (!speaking) {
-          out.print("coordinator> ");
+          console.say("coordinator> ");
           speaking = true;
         }
-        out.print(text);
-        out.flush();
+        console.say(text);
       }
       if (chunk.turnEnd() != null) {
-        out.println();
+        console.say("\n");
         return chunk.turnEnd().finishReason() == dev.baton.agent.AgentFinishReason.FAILED;
       }
     }

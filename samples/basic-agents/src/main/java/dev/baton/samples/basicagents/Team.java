@@ -7,10 +7,10 @@ import dev.baton.agent.store.InMemorySessionStore;
 import dev.baton.ai.Hooks;
 import dev.baton.ai.InlinePrompt;
 import dev.baton.ai.Middleware;
+import dev.baton.ai.ToolResult;
 import dev.baton.middleware.Agents;
 import dev.baton.middleware.ArtifactStrategy;
 import dev.baton.middleware.Artifacts;
-import java.io.PrintStream;
 
 /**
  * The agents of seed 001: a researcher and a coder that write their work as artifacts, and a
@@ -26,7 +26,7 @@ final class Team {
   private Team() {}
 
   /** Defines the three agents and returns the coordinator. */
-  static Agent define(Baton baton, String model, PrintStream log) {
+  static Agent define(Baton baton, String model, Console log) {
     Agent researcher =
         baton.defineAgent(
             "researcher",
@@ -71,9 +71,10 @@ final class Team {
   }
 
   /**
-   * Prints a line as each delegation starts and ends: a middleware around the coordinator's tools.
+   * Prints a line as each delegation starts and ends, with how it ended: a middleware around the
+   * coordinator's tools.
    */
-  private static Middleware delegationLog(PrintStream log) {
+  private static Middleware delegationLog(Console log) {
     return Middleware.of(
         "delegation-log",
         context ->
@@ -86,15 +87,26 @@ final class Team {
                       }
                       String agent = tool.substring(Agents.DEFAULT_PREFIX.length() + 1);
                       var input = params.request().toolRequest().input();
-                      log.println(
+                      log.line(
                           "  → "
                               + agent
                               + ": "
                               + (input == null ? "" : input.path("task").asString()));
-                      var result = next.apply(ctx, params);
-                      log.println("  ← " + agent + " finished");
+                      ToolResult result = next.apply(ctx, params);
+                      log.line("  ← " + agent + " " + outcome(result));
                       return result;
                     })
                 .build());
+  }
+
+  /** "finished", or what went wrong, from the delegation's result. */
+  private static String outcome(ToolResult result) {
+    if (!(result instanceof ToolResult.Output output)) {
+      return "stopped for input";
+    }
+    String response = output.output().path("response").asString("");
+    return response.startsWith("Error") || response.startsWith("Delegation limit")
+        ? "did not finish: " + response
+        : "finished";
   }
 }

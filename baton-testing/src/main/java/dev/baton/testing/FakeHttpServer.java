@@ -5,10 +5,12 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
+import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -134,6 +136,9 @@ public final class FakeHttpServer implements AutoCloseable {
 
   private static final byte[] CRLF = {'\r', '\n'};
 
+  /** Held here so that it is never collected; see {@link #sharedClient()}. */
+  private static final HttpClient SHARED_CLIENT = HttpClient.newHttpClient();
+
   private final ServerSocket listener;
   private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
   private final Set<Socket> connections = ConcurrentHashMap.newKeySet();
@@ -145,6 +150,33 @@ public final class FakeHttpServer implements AutoCloseable {
   public FakeHttpServer() throws IOException {
     listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
     executor.execute(this::accept);
+  }
+
+  /**
+   * A new server, or an {@link UncheckedIOException} when no port can be opened. Made for a test's
+   * field, which JUnit closes after each test:
+   *
+   * <pre>{@code
+   * @AutoClose private final FakeHttpServer server = FakeHttpServer.start();
+   * }</pre>
+   */
+  public static FakeHttpServer start() {
+    try {
+      return new FakeHttpServer();
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not start a fake HTTP server", e);
+    }
+  }
+
+  /**
+   * One HTTP client for the plugins under test to use, which lives as long as the JVM. A client
+   * that the garbage collector reclaims closes its connections, so a plugin built with a client of
+   * its own, in a Baton a test no longer holds, could drop a hanging reply's connection without
+   * having been asked to, and {@link Reply#awaitClientGone()} would pass for the wrong reason. Pass
+   * this one to the plugin's builder instead.
+   */
+  public static HttpClient sharedClient() {
+    return SHARED_CLIENT;
   }
 
   public URI baseUrl() {

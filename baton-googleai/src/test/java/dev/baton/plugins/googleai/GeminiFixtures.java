@@ -9,7 +9,7 @@ import dev.baton.core.ActionContext;
 import dev.baton.core.Json;
 import dev.baton.core.StreamCallback;
 import dev.baton.testing.FakeHttpServer;
-import java.net.http.HttpClient;
+import java.net.URI;
 import tools.jackson.databind.JsonNode;
 
 /** Shared set-up: a Baton instance whose Google AI plugin talks to a {@link FakeHttpServer}. */
@@ -17,16 +17,17 @@ final class GeminiFixtures {
   static final String MODEL = "googleai/gemini-2.5-flash";
   static final String KEY = "test-key";
 
-  /**
-   * One client for every test, held here so that it is never collected: a collected client closes
-   * its connections, which would let a test see a connection close that the plugin never asked for.
-   */
-  static final HttpClient CLIENT = HttpClient.newHttpClient();
-
   private GeminiFixtures() {}
 
   static GoogleAI.Builder plugin(FakeHttpServer server) {
-    return GoogleAI.builder().apiKey(KEY).baseUrl(server.baseUrl()).httpClient(CLIENT);
+    return plugin(server.baseUrl());
+  }
+
+  static GoogleAI.Builder plugin(URI serverUrl) {
+    return GoogleAI.builder()
+        .apiKey(KEY)
+        .baseUrl(serverUrl)
+        .httpClient(FakeHttpServer.sharedClient());
   }
 
   static Baton baton(FakeHttpServer server) {

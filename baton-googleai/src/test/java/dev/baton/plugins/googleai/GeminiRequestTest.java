@@ -29,11 +29,11 @@ import dev.baton.core.JsonSchemas;
 import dev.baton.core.Status;
 import dev.baton.testing.FakeHttpServer;
 import dev.baton.testing.FakeHttpServer.Reply;
+import dev.baton.testing.WeatherTool;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -48,17 +48,7 @@ class GeminiRequestTest {
        "modelVersion": "gemini-2.5-flash"}
       """;
 
-  private FakeHttpServer server;
-
-  @BeforeEach
-  void start() throws Exception {
-    server = new FakeHttpServer();
-  }
-
-  @AfterEach
-  void stop() {
-    server.close();
-  }
+  @AutoClose private final FakeHttpServer server = FakeHttpServer.start();
 
   @Test
   void sendsSystemInstructionTurnsConfigAndConstrainedOutput() {
@@ -123,17 +113,7 @@ class GeminiRequestTest {
   @Test
   void sendsToolsToolChoiceMediaAndAToolHistoryWithIdsAndThoughtSignatures() {
     server.reply(Reply.json(ANSWER));
-    ToolDefinition weather =
-        new ToolDefinition(
-            "getWeather",
-            "Current weather for a city",
-            Json.parse(
-                """
-                {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
-                 "properties": {"city": {"type": "string"}}, "required": ["city"]}
-                """),
-            null,
-            null);
+    ToolDefinition weather = WeatherTool.definition();
     ToolDefinition clock = new ToolDefinition("now", "", JsonSchemas.any(), null, null);
     ObjectNode signed = Metadata.with(null, "thoughtSignature", Json.nodes().stringNode("c2ln"));
     List<Message> messages =

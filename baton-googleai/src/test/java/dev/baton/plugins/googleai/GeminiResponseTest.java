@@ -13,25 +13,14 @@ import dev.baton.core.Json;
 import dev.baton.testing.FakeHttpServer;
 import dev.baton.testing.FakeHttpServer.Reply;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /** The {@code ModelResponse} built from {@code generateContent} answers. */
 class GeminiResponseTest {
   private static final ModelRequest HELLO = ModelRequest.of(List.of(Message.user("Hello")));
 
-  private FakeHttpServer server;
-
-  @BeforeEach
-  void start() throws Exception {
-    server = new FakeHttpServer();
-  }
-
-  @AfterEach
-  void stop() {
-    server.close();
-  }
+  @AutoClose private final FakeHttpServer server = FakeHttpServer.start();
 
   private ModelResponse answer(String json) {
     server.reply(Reply.json(json));

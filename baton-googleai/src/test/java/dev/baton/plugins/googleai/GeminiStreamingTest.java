@@ -18,8 +18,7 @@ import dev.baton.testing.FakeHttpServer;
 import dev.baton.testing.FakeHttpServer.Reply;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /** {@code streamGenerateContent?alt=sse}: chunks in order, and one assembled response. */
@@ -27,18 +26,8 @@ class GeminiStreamingTest {
   private static final ModelRequest WHY =
       ModelRequest.of(List.of(Message.user("Why is the sky blue?")));
 
-  private FakeHttpServer server;
+  @AutoClose private final FakeHttpServer server = FakeHttpServer.start();
   private final List<ModelResponseChunk> chunks = new CopyOnWriteArrayList<>();
-
-  @BeforeEach
-  void start() throws Exception {
-    server = new FakeHttpServer();
-  }
-
-  @AfterEach
-  void stop() {
-    server.close();
-  }
 
   private ModelResponse stream(Baton baton) {
     return call(baton, baton.context(), WHY, chunks::add);

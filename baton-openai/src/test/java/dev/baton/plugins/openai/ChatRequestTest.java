@@ -23,13 +23,13 @@ import dev.baton.core.JsonSchemas;
 import dev.baton.core.Status;
 import dev.baton.testing.FakeHttpServer;
 import dev.baton.testing.FakeHttpServer.Reply;
+import dev.baton.testing.WeatherTool;
 import java.net.InetSocketAddress;
 import java.net.ProxySelector;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /** The exact JSON the plugin posts to {@code /chat/completions}. */
@@ -46,17 +46,7 @@ class ChatRequestTest {
        "required": ["colours"]}
       """;
 
-  private FakeHttpServer server;
-
-  @BeforeEach
-  void start() throws Exception {
-    server = new FakeHttpServer();
-  }
-
-  @AfterEach
-  void stop() {
-    server.close();
-  }
+  @AutoClose private final FakeHttpServer server = FakeHttpServer.start();
 
   @Test
   void sendsMessagesMappedConfigAndAJsonSchemaResponseFormat() {
@@ -112,17 +102,7 @@ class ChatRequestTest {
   @Test
   void sendsToolsMultimodalContentAndAToolHistory() {
     server.reply(Reply.json(OK));
-    ToolDefinition weather =
-        new ToolDefinition(
-            "getWeather",
-            "Current weather for a city",
-            Json.parse(
-                """
-                {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
-                 "properties": {"city": {"type": "string"}}, "required": ["city"]}
-                """),
-            null,
-            null);
+    ToolDefinition weather = WeatherTool.definition();
     ToolDefinition clock = new ToolDefinition("now", "", JsonSchemas.any(), null, null);
     List<Message> messages =
         List.of(

@@ -14,8 +14,7 @@ import dev.baton.core.Json;
 import dev.baton.testing.FakeHttpServer;
 import dev.baton.testing.FakeHttpServer.Reply;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /** The {@code ModelResponse} built from chat completions. */
@@ -23,17 +22,7 @@ class ChatResponseTest {
   private static final String SMALL_USAGE =
       "{\"prompt_tokens\": 9, \"completion_tokens\": 3, \"total_tokens\": 12}";
 
-  private FakeHttpServer server;
-
-  @BeforeEach
-  void start() throws Exception {
-    server = new FakeHttpServer();
-  }
-
-  @AfterEach
-  void stop() {
-    server.close();
-  }
+  @AutoClose private final FakeHttpServer server = FakeHttpServer.start();
 
   private ModelResponse answer(String json) {
     server.reply(Reply.json(json));

@@ -18,26 +18,15 @@ import dev.baton.testing.FakeHttpServer;
 import dev.baton.testing.FakeHttpServer.Reply;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /** Streamed chat completions: deltas become chunks, fragments become parts. */
 class ChatStreamingTest {
   private static final ModelRequest HELLO = ModelRequest.of(List.of(Message.user("Hello")));
 
-  private FakeHttpServer server;
+  @AutoClose private final FakeHttpServer server = FakeHttpServer.start();
   private final List<ModelResponseChunk> chunks = new CopyOnWriteArrayList<>();
-
-  @BeforeEach
-  void start() throws Exception {
-    server = new FakeHttpServer();
-  }
-
-  @AfterEach
-  void stop() {
-    server.close();
-  }
 
   private ModelResponse stream(Baton baton) {
     return call(baton, baton.context(), HELLO, chunks::add);

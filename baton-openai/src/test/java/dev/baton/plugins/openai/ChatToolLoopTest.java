@@ -8,16 +8,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.baton.ai.GenerateOptions;
 import dev.baton.ai.GenerateResponse;
 import dev.baton.ai.ModelResponseChunk;
-import dev.baton.ai.Tool;
 import dev.baton.core.Json;
 import dev.baton.testing.FakeHttpServer;
 import dev.baton.testing.FakeHttpServer.Reply;
+import dev.baton.testing.WeatherTool;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
-import tools.jackson.databind.JsonNode;
 
 /** A generate call with a tool round, end to end through the plugin and a replaying server. */
 class ChatToolLoopTest {
@@ -30,34 +28,8 @@ class ChatToolLoopTest {
                                     "required": ["city"]}}}]
       """;
 
-  private FakeHttpServer server;
-  private final List<String> cities = new CopyOnWriteArrayList<>();
-  private final Tool<JsonNode, JsonNode> weather =
-      Tool.createRaw(
-          "getWeather",
-          "Current weather for a city",
-          Json.parse(
-              """
-              {"type": "object", "properties": {"city": {"type": "string"}},
-               "required": ["city"]}
-              """),
-          null,
-          (ctx, input) -> {
-            String city = input.path("city").asString();
-            cities.add(city);
-            return Json.parse(
-                "{\"tempC\": " + (city.equals("Paris") ? "21.5" : "25") + ", \"sky\": \"sunny\"}");
-          });
-
-  @BeforeEach
-  void start() throws Exception {
-    server = new FakeHttpServer();
-  }
-
-  @AfterEach
-  void stop() {
-    server.close();
-  }
+  @AutoClose private final FakeHttpServer server = FakeHttpServer.start();
+  private final WeatherTool weather = new WeatherTool();
 
   @Test
   void runsAToolRoundAndAnswersTheCallByItsId() {
@@ -82,11 +54,11 @@ class ChatToolLoopTest {
                 GenerateOptions.builder()
                     .model(MODEL)
                     .prompt("What is the weather in Paris?")
-                    .tools(weather)
+                    .tools(weather.tool())
                     .build());
 
     assertThat(response.text()).isEqualTo("It is 21.5 °C and sunny in Paris.");
-    assertThat(cities).containsExactly("Paris");
+    assertThat(weather.cities()).containsExactly("Paris");
     assertThat(Json.parse(server.request(0).body()))
         .isEqualTo(
             Json.parse(
@@ -144,12 +116,12 @@ class ChatToolLoopTest {
                 GenerateOptions.builder()
                     .model(MODEL)
                     .prompt("Paris or Rome?")
-                    .tools(weather)
+                    .tools(weather.tool())
                     .onChunk(chunks::add)
                     .build());
 
     assertThat(response.text()).isEqualTo("Paris 21.5 °C, Rome 25 °C.");
-    assertThat(cities).containsExactlyInAnyOrder("Paris", "Rome");
+    assertThat(weather.cities()).containsExactlyInAnyOrder("Paris", "Rome");
     assertThat(Json.toTree(chunks))
         .isEqualTo(
             Json.parse(

@@ -9,7 +9,7 @@ import dev.baton.core.ActionContext;
 import dev.baton.core.Json;
 import dev.baton.core.StreamCallback;
 import dev.baton.testing.FakeHttpServer;
-import java.net.http.HttpClient;
+import java.net.URI;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -19,19 +19,17 @@ final class OpenAIFixtures {
   static final String MODEL = "openai/gpt-4o-mini";
   static final String KEY = "sk-test";
 
-  /**
-   * One client for every test, held here so that it is never collected: a collected client closes
-   * its connections, which would let a test see a connection close that the plugin never asked for.
-   */
-  static final HttpClient CLIENT = HttpClient.newHttpClient();
-
   private OpenAIFixtures() {}
 
   static OpenAICompatible.Builder plugin(FakeHttpServer server) {
+    return plugin(server.baseUrl());
+  }
+
+  static OpenAICompatible.Builder plugin(URI serverUrl) {
     return OpenAICompatible.builder()
-        .baseUrl(server.baseUrl().resolve("/v1"))
+        .baseUrl(serverUrl.resolve("/v1"))
         .apiKey(KEY)
-        .httpClient(CLIENT);
+        .httpClient(FakeHttpServer.sharedClient());
   }
 
   static Baton baton(FakeHttpServer server) {

@@ -20,10 +20,13 @@ import dev.baton.testing.ProgrammableModel;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -157,6 +160,50 @@ class AgentRuntimeTest {
     assertThat(failed.snapshotId()).isEqualTo(first.snapshotId());
     assertThat(agent.getLatestSnapshot(first.sessionId()).snapshotId())
         .isEqualTo(first.snapshotId());
+  }
+
+  @Test
+  void aPromptsScaffoldingIsNeverStoredWhileItsTrimmingAndReorderingPersist() {
+    Message exampleQuestion = Message.user("example question");
+    AtomicReference<UnaryOperator<List<Message>>> shape = new AtomicReference<>(h -> h);
+    Agent agent =
+        baton.defineAgent(
+            "shaped",
+            InlinePrompt.builder()
+                .model("pm")
+                .system("Be brief.")
+                .messages(
+                    ctx -> {
+                      List<Message> rendered = new ArrayList<>(List.of(exampleQuestion));
+                      rendered.addAll(shape.get().apply(ctx.history()));
+                      return rendered;
+                    })
+                .build(),
+            server().build());
+    model.respond(reply("r1"), reply("r2"), reply("r3"), reply("r4"));
+    AgentOutput first = agent.runText("u1");
+    AgentOutput second = agent.runText("u2", AgentInit.ofSnapshot(first.snapshotId()));
+    assertThat(texts(model.lastRequest().messages()))
+        .containsExactly("Be brief.", "example question", "u1", "r1", "u2");
+    assertThat(texts(agent.getSnapshot(second.snapshotId()).state().messages()))
+        .as("the system prompt and the example are scaffolding")
+        .containsExactly("u1", "r1", "u2", "r2");
+
+    shape.set(h -> h.subList(2, h.size()).reversed());
+    AgentOutput trimmed = agent.runText("u3", AgentInit.ofSnapshot(second.snapshotId()));
+    assertThat(texts(agent.getSnapshot(trimmed.snapshotId()).state().messages()))
+        .as("the dropped exchange is gone and the new order stays")
+        .containsExactly("u3", "r2", "u2", "r3");
+
+    shape.set(h -> h.stream().map(m -> m.text().equals("r2") ? Message.model("r2") : m).toList());
+    AgentOutput rewritten = agent.runText("u4", AgentInit.ofSnapshot(trimmed.snapshotId()));
+    assertThat(texts(agent.getSnapshot(rewritten.snapshotId()).state().messages()))
+        .as("a history message the prompt rebuilt counts as scaffolding, even when equal")
+        .containsExactly("u3", "u2", "r3", "u4", "r4");
+  }
+
+  private static List<String> texts(List<Message> messages) {
+    return messages.stream().map(Message::text).toList();
   }
 
   @Test

@@ -16,10 +16,7 @@ import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Registry;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -33,9 +30,10 @@ import org.jspecify.annotations.Nullable;
  * Scaffolding is never stored.
  *
  * <p>History messages are recognised by identity, not by a metadata mark as Genkit Go does, so a
- * turn does not copy the whole history: its cost stays flat as the session grows. A prompt function
- * that drops history messages trims the session; one that rewrites a history message turns it into
- * scaffolding.
+ * turn never rebuilds the history's messages: it shares them, and what grows with the session is
+ * only the copying of the list of references. A prompt function that drops or reorders history
+ * messages trims or reorders the session; one that rebuilds a history message, even an equal one,
+ * turns it into scaffolding.
  */
 public final class PromptAgents {
   /** Marks a rendered message as prompt scaffolding, never stored in the session. */
@@ -86,13 +84,8 @@ public final class PromptAgents {
     validate(input, runner.session().messages());
     Session session = runner.session();
     List<Message> history = session.messages();
-    Set<Message> fromHistory = Collections.newSetFromMap(new IdentityHashMap<>(history.size()));
-    fromHistory.addAll(history);
     GenerateOptions rendered = prompt.render(context, promptInput, history).build();
-    List<Message> tagged = new ArrayList<>(rendered.messages().size());
-    for (Message message : rendered.messages()) {
-      tagged.add(fromHistory.contains(message) ? message : message.withFlag(PROMPT));
-    }
+    List<Message> tagged = tagScaffolding(rendered.messages(), history);
     GenerateResponse response =
         Generate.generate(
             context,
@@ -101,13 +94,54 @@ public final class PromptAgents {
                 .resume(input.resume())
                 .onChunk(runner::sendChunk)
                 .build());
-    session.setMessages(
-        response.history().stream().filter(message -> !message.hasFlag(PROMPT)).toList());
+    List<Message> conversation = new ArrayList<>(response.history().size());
+    for (Message message : response.history()) {
+      if (!message.hasFlag(PROMPT)) {
+        conversation.add(message);
+      }
+    }
+    session.setMessages(conversation);
     if (response.finishReason() == FinishReason.INTERRUPTED) {
       List<Part> interrupts = new ArrayList<>(response.interrupts());
       runner.sendChunk(new ModelResponseChunk(Role.TOOL, 0, interrupts));
     }
     return new TurnResult(AgentFinishReason.of(response.finishReason()));
+  }
+
+  /**
+   * Tags every rendered message that is not one of the history's own. Prompts keep the history in
+   * order, so each rendered message is first compared with the history message after the last one
+   * matched: a turn costs one reference comparison per message, with no set to build. A message
+   * that does not match is looked up in the rest of the history (the prompt dropped some messages)
+   * and then in the part already passed (the prompt reordered them); only scaffolding, a few
+   * messages per turn, and reordered history pay for that search.
+   */
+  static List<Message> tagScaffolding(List<Message> rendered, List<Message> history) {
+    List<Message> tagged = new ArrayList<>(rendered.size());
+    int next = 0;
+    for (Message message : rendered) {
+      int at = indexOf(history, message, next, history.size());
+      if (at < 0) {
+        at = indexOf(history, message, 0, next);
+      }
+      if (at < 0) {
+        tagged.add(message.withFlag(PROMPT));
+      } else {
+        tagged.add(message);
+        next = Math.max(next, at + 1);
+      }
+    }
+    return tagged;
+  }
+
+  /** The index of {@code message} itself (not an equal one) in {@code list[from, to)}, or -1. */
+  private static int indexOf(List<Message> list, Message message, int from, int to) {
+    for (int i = from; i < to; i++) {
+      if (list.get(i) == message) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   private static void validate(AgentInput input, List<Message> history) {

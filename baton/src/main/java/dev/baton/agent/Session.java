@@ -5,7 +5,6 @@ import dev.baton.ai.Message;
 import dev.baton.core.ActionContext;
 import dev.baton.core.ContextKey;
 import dev.baton.core.Json;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
@@ -70,9 +69,9 @@ public final class Session {
 
   public void addMessage(Message message) {
     synchronized (lock) {
-      List<Message> next = new ArrayList<>(messages);
-      next.add(message);
-      messages = List.copyOf(next);
+      Message[] next = messages.toArray(new Message[messages.size() + 1]);
+      next[messages.size()] = message;
+      messages = List.of(next);
     }
   }
 

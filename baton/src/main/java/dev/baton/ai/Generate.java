@@ -54,8 +54,10 @@ public final class Generate {
     return input;
   }
 
+  /** The conversation the first model call gets, in a new list the caller may extend. */
   static List<Message> initialMessages(GenerateOptions options) {
-    List<Message> messages = new ArrayList<>();
+    // Room for the system message, the prompt and the model's reply: no regrowth in a plain call.
+    List<Message> messages = new ArrayList<>(options.messages().size() + 3);
     if (options.system() != null) {
       messages.add(Message.system(options.system()));
     }
@@ -104,7 +106,8 @@ public final class Generate {
     }
 
     GenerateResponse run() {
-      List<Message> messages = new ArrayList<>(output.withInstructions(initialMessages(options)));
+      List<Message> messages = initialMessages(options);
+      output.addInstructions(messages);
       if (messages.isEmpty()) {
         throw BatonException.invalidArgument(
             "generate needs at least one message: set system, messages or prompt");

@@ -75,7 +75,7 @@ public record GenerateOptions(
     b.model = model;
     b.config = config;
     b.system = system;
-    b.messages.addAll(messages);
+    b.messages = messages;
     b.prompt = prompt;
     b.tools.addAll(tools);
     b.toolNames.addAll(toolNames);
@@ -94,7 +94,10 @@ public record GenerateOptions(
     private @Nullable ModelRef model;
     private @Nullable JsonNode config;
     private @Nullable String system;
-    private final List<Message> messages = new ArrayList<>();
+    // Immutable and shared until message(...) appends, so a long history set once (or carried over
+    // by toBuilder) reaches the built options without being copied.
+    private List<Message> messages = List.of();
+    private boolean messagesOwned;
     private @Nullable List<Part> prompt;
     private final List<Tool<?, ?>> tools = new ArrayList<>();
     private final List<String> toolNames = new ArrayList<>();
@@ -130,13 +133,17 @@ public record GenerateOptions(
     }
 
     public Builder messages(List<Message> messages) {
-      this.messages.clear();
-      this.messages.addAll(messages);
+      this.messages = List.copyOf(messages);
+      this.messagesOwned = false;
       return this;
     }
 
     public Builder message(Message message) {
-      this.messages.add(message);
+      if (!messagesOwned) {
+        this.messages = new ArrayList<>(messages);
+        this.messagesOwned = true;
+      }
+      this.messages.add(Objects.requireNonNull(message, "message"));
       return this;
     }
 

@@ -99,7 +99,7 @@ public final class InlinePrompt {
    * option as configured. Streaming and resume are the caller's to add.
    */
   public GenerateOptions.Builder render(PromptContext context) {
-    List<Message> rendered = new ArrayList<>();
+    List<Message> rendered = new ArrayList<>(context.history().size() + 2);
     if (system != null) {
       rendered.add(Message.system(system.render(context)));
     }

@@ -53,29 +53,28 @@ final class StructuredOutput {
   }
 
   /**
-   * The conversation with format instructions appended to the last user message, for a model that
-   * will not enforce the schema itself.
+   * Appends format instructions to the conversation's last user message (or as a user message of
+   * their own), for a model that will not enforce the schema itself. Changes {@code messages} in
+   * place; the messages themselves are replaced, never changed.
    */
-  List<Message> withInstructions(List<Message> messages) {
+  void addInstructions(List<Message> messages) {
     if (options == null || constrained || !options.isJson()) {
-      return messages;
+      return;
     }
     String text = options.instructions() != null ? options.instructions() : defaultInstructions();
     Part instruction =
         Part.text(text)
             .withMetadata(Metadata.with(null, PURPOSE, Json.nodes().stringNode("output")));
-    List<Message> result = new ArrayList<>(messages);
-    for (int i = result.size() - 1; i >= 0; i--) {
-      Message message = result.get(i);
+    for (int i = messages.size() - 1; i >= 0; i--) {
+      Message message = messages.get(i);
       if (message.role() == Role.USER) {
         List<Part> content = new ArrayList<>(message.content());
         content.add(instruction);
-        result.set(i, message.withContent(content));
-        return List.copyOf(result);
+        messages.set(i, message.withContent(content));
+        return;
       }
     }
-    result.add(new Message(Role.USER, List.of(instruction)));
-    return List.copyOf(result);
+    messages.add(new Message(Role.USER, List.of(instruction)));
   }
 
   private String defaultInstructions() {

@@ -33,7 +33,9 @@ public final class TraceSpan {
 
   /** Sets {@code genkit:metadata:<key>}, the form Genkit's tools read span metadata in. */
   public void setMetadata(String key, String value) {
-    span.setAttribute("genkit:metadata:" + key, value);
+    if (span.isRecording()) {
+      span.setAttribute("genkit:metadata:" + key, value);
+    }
   }
 
   /** Records this value as the span's {@code genkit:output} instead of the action's result. */

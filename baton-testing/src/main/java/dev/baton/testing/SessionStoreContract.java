@@ -34,6 +34,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -343,6 +344,24 @@ public abstract class SessionStoreContract {
 
     assertThat(get("s1")).isEqualTo(completed);
     assertThat(get("missing")).isNull();
+  }
+
+  @Test
+  public void heartbeatKeepsAnAbortingRowFreshUntilItsWorkerSettlesIt() {
+    save(row("s1", "sess-1", at(1), PENDING));
+    Snapshots.abort(context(), store, "s1", at(2));
+
+    assertThat(Snapshots.heartbeat(context(), store, "s1", at(30))).isTrue();
+    SessionSnapshot aborting = get("s1");
+    assertThat(aborting).extracting(SessionSnapshot::heartbeatAt).isEqualTo(at(30));
+
+    SessionSnapshot settled =
+        save(
+            Objects.requireNonNull(aborting)
+                .withFinishReason(AgentFinishReason.ABORTED)
+                .withHeartbeatAt(null));
+    assertThat(Snapshots.heartbeat(context(), store, "s1", at(40))).isFalse();
+    assertThat(get("s1")).isEqualTo(settled);
   }
 
   @Test

@@ -319,6 +319,21 @@ class AgentRuntimeTest {
   }
 
   @Test
+  void aDetachWhoseStoreIsDownReportsTheStoresStatusNotACapabilityError() {
+    Agent agent =
+        chat(
+            AgentOptions.builder()
+                .sessionStore(
+                    new FlakyStore(InMemorySessionStore.create(), new AtomicBoolean(true)))
+                .build());
+    AgentOutput output = agent.run(AgentInput.text("x").withDetach(true), AgentInit.NEW);
+    assertThat(output.isFailed()).isTrue();
+    // FAILED_PRECONDITION would tell a delegating orchestrator to stop trying background runs.
+    assertThat(output.error().status()).isEqualTo("UNAVAILABLE");
+    assertThat(output.error().message()).contains("save pending snapshot").contains("disk gone");
+  }
+
+  @Test
   void abortingALiveRunStopsItAndKeepsItsProgressResumable() {
     CountDownLatch entered = new CountDownLatch(1);
     Agent agent = gated("slow", entered, new CountDownLatch(1), server().build());
@@ -338,6 +353,58 @@ class AgentRuntimeTest {
 
     assertThat(agent.abort(detached.snapshotId())).isEqualTo(SnapshotStatus.ABORTED);
     assertThat(agent.abort("missing")).isNull();
+  }
+
+  @Test
+  void anAbortedRunWhoseWorkerIsSlowToStopStaysUncontinuableUntilItSavesItsProgress() {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch gate = new CountDownLatch(1);
+    Agent agent =
+        baton.defineCustomAgent(
+            "stubborn",
+            runner -> {
+              runner.run(
+                  (ctx, input) -> {
+                    entered.countDown();
+                    // Ignores cancellation, as a tool blocked in a call without a timeout would.
+                    try {
+                      assertThat(gate.await(60, TimeUnit.SECONDS)).isTrue();
+                    } catch (InterruptedException e) {
+                      throw new AssertionError(e);
+                    }
+                    runner.session().addMessage(Message.model("late"));
+                    return TurnResult.STOP;
+                  });
+              return runner.result();
+            },
+            server().build());
+    AgentOutput detached = agent.run(AgentInput.text("work").withDetach(true), AgentInit.NEW);
+    String id = detached.snapshotId();
+    await().until(() -> entered.getCount() == 0);
+    assertThat(agent.abort(id)).isEqualTo(SnapshotStatus.ABORTED);
+    Instant abortedAt = agent.getSnapshot(id).updatedAt();
+
+    // Beats go on past a whole heartbeat timeout (400 ms) after the abort, so the row never looks
+    // like its worker died, and continuing it is refused rather than forking from the parent.
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () -> agent.getSnapshot(id).heartbeatAt(),
+            beat -> beat != null && beat.isAfter(abortedAt.plusMillis(800)));
+    assertThatThrownBy(() -> agent.runText("more", AgentInit.continueFrom(id)))
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.FAILED_PRECONDITION))
+        .hasMessageContaining("is still being aborted");
+
+    gate.countDown();
+    SessionSnapshot settled =
+        await().until(() -> agent.getSnapshot(id), row -> row.finishReason() != null);
+    assertThat(settled.status()).isEqualTo(SnapshotStatus.ABORTED);
+    assertThat(settled.heartbeatAt()).isNull();
+    assertThat(settled.state().messages())
+        .extracting(Message::text)
+        .containsExactly("work", "late");
+    assertThat(agent.runText("more", AgentInit.continueFrom(id)).isFailed()).isFalse();
   }
 
   @Test
@@ -692,6 +759,14 @@ class AgentRuntimeTest {
         .isInstanceOfSatisfying(
             BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.INVALID_ARGUMENT));
     assertThat(AgentInit.fromJson(Json.parse("{}"))).isEqualTo(AgentInit.NEW);
+    assertThat(AgentInit.fromJson(Json.parse("{\"sessionId\":\"\"}"))).isEqualTo(AgentInit.NEW);
+    // Given in code rather than omitted from JSON, an empty ID is a mistake, not a fresh session.
+    assertThatThrownBy(() -> AgentInit.ofSession(""))
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.INVALID_ARGUMENT))
+        .hasMessage("session ID is empty");
+    assertThatThrownBy(() -> AgentInit.ofSnapshot("")).hasMessage("snapshot ID is empty");
+    assertThatThrownBy(() -> AgentInit.continueFrom("")).hasMessage("snapshot ID is empty");
   }
 
   @Test

@@ -15,12 +15,14 @@ import dev.baton.core.Registry;
 import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
 import dev.baton.core.Tracing;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -45,6 +47,8 @@ public final class Agent implements Action<AgentInput, AgentOutput, AgentStreamC
   private final AgentMetadata metadata;
   private final @Nullable SnapshotReads reads;
   private volatile Registry registry;
+  private static final Duration HEARTBEAT_THREAD_IDLE = Duration.ofSeconds(60);
+
   private volatile @Nullable ScheduledExecutorService heartbeats;
 
   private Agent(String name, AgentFunction function, AgentOptions options) {
@@ -278,9 +282,15 @@ public final class Agent implements Action<AgentInput, AgentOutput, AgentStreamC
       synchronized (this) {
         scheduler = heartbeats;
         if (scheduler == null) {
-          scheduler =
-              Executors.newSingleThreadScheduledExecutor(
-                  Thread.ofPlatform().daemon().name("baton-heartbeat-" + name).factory());
+          ScheduledThreadPoolExecutor pool =
+              new ScheduledThreadPoolExecutor(
+                  1, Thread.ofPlatform().daemon().name("baton-heartbeat-" + name).factory());
+          // The thread ends once no detached run is beating, so an agent that detached once does
+          // not keep a thread for the life of the JVM; the next detach starts a new one.
+          pool.setKeepAliveTime(HEARTBEAT_THREAD_IDLE.toMillis(), TimeUnit.MILLISECONDS);
+          pool.allowCoreThreadTimeOut(true);
+          pool.setRemoveOnCancelPolicy(true);
+          scheduler = pool;
           heartbeats = scheduler;
         }
       }

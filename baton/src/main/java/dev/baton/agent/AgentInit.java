@@ -38,12 +38,23 @@ public record AgentInit(
   /** A fresh session. */
   public static final AgentInit NEW = new AgentInit(null, null, null, null);
 
+  /**
+   * Resumes from a snapshot.
+   *
+   * @throws BatonException {@code INVALID_ARGUMENT} when the ID is empty: unlike an omitted JSON
+   *     field, an empty ID given here is a mistake, never a request for a fresh session
+   */
   public static AgentInit ofSnapshot(String snapshotId) {
-    return new AgentInit(null, snapshotId, null, null);
+    return new AgentInit(null, requireId(snapshotId, "snapshot"), null, null);
   }
 
+  /**
+   * Continues the session's latest snapshot, or starts the session under this ID when it has none.
+   *
+   * @throws BatonException {@code INVALID_ARGUMENT} when the ID is empty
+   */
   public static AgentInit ofSession(String sessionId) {
-    return new AgentInit(sessionId, null, null, null);
+    return new AgentInit(requireId(sessionId, "session"), null, null, null);
   }
 
   public static AgentInit ofState(SessionState state) {
@@ -52,7 +63,14 @@ public record AgentInit(
 
   /** Continues from a snapshot even when it failed or was aborted. */
   public static AgentInit continueFrom(String snapshotId) {
-    return new AgentInit(null, snapshotId, null, true);
+    return new AgentInit(null, requireId(snapshotId, "snapshot"), null, true);
+  }
+
+  private static String requireId(String id, String kind) {
+    if (id.isEmpty()) {
+      throw BatonException.invalidArgument("%s ID is empty", kind);
+    }
+    return id;
   }
 
   /** Whether failed and aborted snapshots may be resumed. */

@@ -4,6 +4,7 @@ import dev.baton.core.BatonException;
 import dev.baton.core.StreamCallback;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -33,6 +34,7 @@ final class ChunkRouter {
   private final @Nullable StreamCallback<AgentStreamChunk> direct;
   private final Runnable onSinkFailure;
   private final AtomicReference<@Nullable BatonException> failure = new AtomicReference<>();
+  private final ReentrantLock deliveryLock = new ReentrantLock();
   private volatile boolean detached;
 
   /**
@@ -77,15 +79,19 @@ final class ChunkRouter {
    * and turns a failing callback into a closed stream and stopped work rather than an exception in
    * the agent's code.
    */
-  private synchronized void deliver(StreamCallback<AgentStreamChunk> sink, AgentStreamChunk chunk) {
-    if (failure.get() != null) {
-      return;
-    }
+  private void deliver(StreamCallback<AgentStreamChunk> sink, AgentStreamChunk chunk) {
+    // A lock rather than a monitor: the callback may block on a slow client's socket.
+    deliveryLock.lock();
     try {
+      if (failure.get() != null) {
+        return;
+      }
       sink.onChunk(chunk);
     } catch (RuntimeException e) {
       failClosed(BatonException.from(e));
       onSinkFailure.run();
+    } finally {
+      deliveryLock.unlock();
     }
   }
 

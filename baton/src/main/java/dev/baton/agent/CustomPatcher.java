@@ -3,6 +3,7 @@ package dev.baton.agent;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
@@ -17,6 +18,7 @@ final class CustomPatcher implements Session.Listener {
   private final Session session;
   private final ChunkRouter router;
   private final AgentOptions.@Nullable StateTransform transform;
+  private final ReentrantLock lock = new ReentrantLock();
   private @Nullable JsonNode lastSent;
   private boolean turnStart = true;
 
@@ -27,32 +29,44 @@ final class CustomPatcher implements Session.Listener {
     this.transform = transform;
   }
 
-  synchronized void startTurn() {
-    turnStart = true;
+  void startTurn() {
+    lock.lock();
+    try {
+      turnStart = true;
+    } finally {
+      lock.unlock();
+    }
   }
 
   @Override
-  public synchronized void customChanged(@Nullable JsonNode custom) {
+  public void customChanged(@Nullable JsonNode custom) {
     // The session is read again here, under this lock, rather than trusting the value passed in:
-    // with concurrent changes the last patch sent must carry the latest state.
-    JsonNode clientView;
+    // with concurrent changes the last patch sent must carry the latest state. A lock rather than a
+    // monitor, since sending may block on a slow client.
+    lock.lock();
     try {
-      clientView = transform == null ? session.custom() : transform.apply(session.state()).custom();
-    } catch (RuntimeException e) {
-      router.failClosed(BatonException.from(e));
-      return;
-    }
-    JsonNode value = clientView == null ? Json.nodes().nullNode() : clientView;
-    List<JsonPatchOperation> patch;
-    if (turnStart || lastSent == null) {
-      patch = List.of(JsonPatchOperation.replace("", value));
-      turnStart = false;
-    } else {
-      patch = JsonPatch.diff(lastSent, value);
-    }
-    lastSent = value;
-    if (!patch.isEmpty()) {
-      router.send(AgentStreamChunk.of(patch));
+      JsonNode clientView;
+      try {
+        clientView =
+            transform == null ? session.custom() : transform.apply(session.state()).custom();
+      } catch (RuntimeException e) {
+        router.failClosed(BatonException.from(e));
+        return;
+      }
+      JsonNode value = clientView == null ? Json.nodes().nullNode() : clientView;
+      List<JsonPatchOperation> patch;
+      if (turnStart || lastSent == null) {
+        patch = List.of(JsonPatchOperation.replace("", value));
+        turnStart = false;
+      } else {
+        patch = JsonPatch.diff(lastSent, value);
+      }
+      lastSent = value;
+      if (!patch.isEmpty()) {
+        router.send(AgentStreamChunk.of(patch));
+      }
+    } finally {
+      lock.unlock();
     }
   }
 

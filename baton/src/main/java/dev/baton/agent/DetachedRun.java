@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -35,6 +36,7 @@ final class DetachedRun {
   private final Cancellation work;
   private final CompletableFuture<AgentResult> done;
   private final Supplier<@Nullable AgentFinishReason> lastTurnReason;
+  private final AtomicBoolean beating = new AtomicBoolean();
 
   DetachedRun(
       Agent agent,
@@ -67,16 +69,21 @@ final class DetachedRun {
       return;
     }
     long interval = agent.options().heartbeatInterval().toMillis();
-    // Each beat runs on its own virtual thread, so a slow store never delays other runs' beats.
+    // Each beat runs on its own virtual thread, so a slow store never delays other runs' beats; a
+    // beat still running when the next is due makes that one skip, so a hung store piles none up.
     ScheduledFuture<?> heartbeat =
         agent
             .heartbeats()
             .scheduleAtFixedRate(
-                () -> Thread.ofVirtual().start(this::beat),
+                () -> {
+                  if (beating.compareAndSet(false, true)) {
+                    Thread.ofVirtual().start(this::beat);
+                  }
+                },
                 interval,
                 interval,
                 TimeUnit.MILLISECONDS);
-    Thread.ofVirtual().name("baton-abort-watch-" + id).start(() -> watch(subscription, heartbeat));
+    Thread.ofVirtual().name("baton-abort-watch-" + id).start(() -> watch(subscription));
     Thread.ofVirtual()
         .name("baton-finalize-" + id)
         .start(
@@ -100,16 +107,17 @@ final class DetachedRun {
     } catch (RuntimeException e) {
       // A worker whose heartbeats keep failing goes stale and reads as expired; that is the signal.
       log.warn("agent {}: heartbeat of {} failed", agent.name(), pending.snapshotId(), e);
+    } finally {
+      beating.set(false);
     }
   }
 
   /** Cancels the work when the pending row is aborted, possibly by another process. */
-  private void watch(StatusSubscription subscription, ScheduledFuture<?> heartbeat) {
+  private void watch(StatusSubscription subscription) {
     try {
       SnapshotStatus status;
       while ((status = subscription.take()) != null) {
         if (status == SnapshotStatus.ABORTED) {
-          heartbeat.cancel(false);
           work.cancel(BatonException.of(Status.ABORTED, "the task was aborted"));
           return;
         }

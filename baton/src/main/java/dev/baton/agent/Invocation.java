@@ -54,8 +54,9 @@ final class Invocation {
   private @Nullable AgentOutput output;
   private @Nullable RuntimeException failure;
 
-  // Guarded by snapshotLock: the chain tip and whether turn ends still write snapshots.
-  private final Object snapshotLock = new Object();
+  // Guarded by snapshotLock: the chain tip and whether turn ends still write snapshots. A lock
+  // rather than a monitor, since it is held across the store write (an fsync, say).
+  private final ReentrantLock snapshotLock = new ReentrantLock();
   private @Nullable String lastSnapshotId;
   private boolean snapshotsSuspended;
 
@@ -356,8 +357,11 @@ final class Invocation {
   }
 
   private @Nullable String snapshotId() {
-    synchronized (snapshotLock) {
+    snapshotLock.lock();
+    try {
       return lastSnapshotId;
+    } finally {
+      snapshotLock.unlock();
     }
   }
 
@@ -393,10 +397,13 @@ final class Invocation {
               agent.name(), store == null ? "" : " implementing SnapshotSubscriber"));
     }
     String parentId;
-    synchronized (snapshotLock) {
+    snapshotLock.lock();
+    try {
       // A turn-end write in flight holds this lock, so the pending row chains off it.
       snapshotsSuspended = true;
       parentId = lastSnapshotId;
+    } finally {
+      snapshotLock.unlock();
     }
     String pendingId = UUID.randomUUID().toString();
     Instant now = Instant.now();
@@ -416,12 +423,18 @@ final class Invocation {
       store.saveSnapshot(storeContext(), pendingId, existing -> pending);
     } catch (RuntimeException e) {
       work.cancel();
+      // The store's own status and visibility: an outage must not read as "cannot detach", and a
+      // store message (a file path, say) must not reach the client.
+      BatonException cause = BatonException.from(e);
       return failedOutput(
           new BatonException(
-              Status.FAILED_PRECONDITION,
-              "agent \"" + agent.name() + "\": detach: save pending snapshot: " + e.getMessage(),
-              null,
-              true,
+              cause.status(),
+              "agent \""
+                  + agent.name()
+                  + "\": detach: save pending snapshot: "
+                  + cause.getMessage(),
+              cause.details(),
+              cause.isPublic(),
               e));
     }
     new DetachedRun(
@@ -463,8 +476,11 @@ final class Invocation {
     patcher.startTurn();
     String reserved = agent.store() == null ? "" : UUID.randomUUID().toString();
     String parent;
-    synchronized (snapshotLock) {
+    snapshotLock.lock();
+    try {
       parent = lastSnapshotId == null ? "" : lastSnapshotId;
+    } finally {
+      snapshotLock.unlock();
     }
     TurnContext turnContext = new TurnContext(reserved, parent, turnIndex);
     workContext
@@ -512,7 +528,8 @@ final class Invocation {
     if (store == null) {
       return null;
     }
-    synchronized (snapshotLock) {
+    snapshotLock.lock();
+    try {
       if (snapshotsSuspended) {
         return null;
       }
@@ -540,6 +557,8 @@ final class Invocation {
         log.warn("agent {}: saving the turn-end snapshot failed", agent.name(), e);
         return null;
       }
+    } finally {
+      snapshotLock.unlock();
     }
   }
 }

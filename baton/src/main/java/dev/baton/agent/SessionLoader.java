@@ -68,9 +68,6 @@ final class SessionLoader {
     }
     if (init.sessionId() != null) {
       SessionStore rows = requireStore(agent, store, "sessionId");
-      if (init.sessionId().isEmpty()) {
-        throw BatonException.invalidArgument("session ID is empty");
-      }
       SessionSnapshot row = rows.getLatestSnapshot(context, init.sessionId());
       if (row == null) {
         return new Loaded(

@@ -38,10 +38,14 @@ public final class Snapshots {
   }
 
   /**
-   * Stamps {@code heartbeatAt = now} on a row that is still pending, leaving {@code updatedAt}
-   * alone; writes nothing for a missing or terminal row, so a heartbeat never revives one.
+   * Stamps {@code heartbeatAt = now} on a row whose run is unsettled, leaving {@code updatedAt}
+   * alone: a pending row, or an aborted one still saving its progress (no finish reason yet).
+   * Writes nothing for a missing or settled row, so a heartbeat never revives one.
    *
-   * @return whether the row was still pending
+   * <p>Genkit stops beating at the abort. Baton beats until the worker's final write, so an
+   * aborting row whose worker is slow to stop never reads as settled (DESIGN.md decision 1).
+   *
+   * @return whether the row was unsettled and stamped
    */
   public static boolean heartbeat(
       ActionContext context, SessionStore store, String snapshotId, Instant now) {
@@ -50,9 +54,13 @@ public final class Snapshots {
             context,
             snapshotId,
             existing ->
-                existing == null || existing.statusOrCompleted() != SnapshotStatus.PENDING
-                    ? null
-                    : existing.withHeartbeatAt(now));
+                existing != null && isUnsettled(existing) ? existing.withHeartbeatAt(now) : null);
     return saved != null;
+  }
+
+  private static boolean isUnsettled(SessionSnapshot row) {
+    SnapshotStatus status = row.statusOrCompleted();
+    return status == SnapshotStatus.PENDING
+        || (status == SnapshotStatus.ABORTED && row.finishReason() == null);
   }
 }

@@ -215,7 +215,9 @@ public abstract class ModelPluginContract {
     BatonException e = failure(baton());
 
     assertThat(e.status()).isEqualTo(expected);
-    assertThat(e.isPublic()).isTrue();
+    // Refused credentials concern the server's own account; anything else is about the request.
+    assertThat(e.isPublic())
+        .isEqualTo(expected != Status.UNAUTHENTICATED && expected != Status.PERMISSION_DENIED);
     assertThat(e.getMessage())
         .isEqualTo(providerLabel() + " returned HTTP " + httpStatus + ": " + message);
     assertThat(e.details())
@@ -470,5 +472,6 @@ public abstract class ModelPluginContract {
 
     assertThat(e.status()).isEqualTo(Status.UNAVAILABLE);
     assertThat(e.getMessage()).startsWith("could not reach " + providerLabel());
+    assertThat(e.toPublicErrorInfo().message()).doesNotContain("127.0.0.1");
   }
 }

@@ -88,10 +88,6 @@ final class GeminiClient implements Model.ModelFunction {
 
   private URI uri(boolean streaming) {
     String method = streaming ? ":streamGenerateContent?alt=sse" : ":generateContent";
-    try {
-      return URI.create(endpoint + "/models/" + model + method);
-    } catch (IllegalArgumentException e) {
-      throw BatonException.invalidArgument("invalid Gemini model name \"%s\"", model);
-    }
+    return URI.create(endpoint + "/models/" + model + method);
   }
 }

@@ -3,6 +3,7 @@ package dev.baton.plugins.googleai;
 import dev.baton.ai.Model;
 import dev.baton.ai.ModelInfo;
 import dev.baton.core.ActionType;
+import dev.baton.core.BatonException;
 import dev.baton.core.Plugin;
 import dev.baton.core.Registry;
 import dev.baton.core.http.HttpCalls;
@@ -12,6 +13,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -31,6 +33,8 @@ import org.jspecify.annotations.Nullable;
  * <p>Immutable and thread-safe; one instance serves concurrent calls.
  */
 public final class GoogleAI implements Plugin {
+  private static final Pattern MODEL_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
+
   /** The plugin's name and model namespace. */
   public static final String NAME = "googleai";
 
@@ -102,6 +106,13 @@ public final class GoogleAI implements Plugin {
             return null;
           }
           String model = name.substring(prefix.length());
+          // The name becomes a path segment of a request that carries the key: nothing in it may
+          // change which endpoint the request reaches.
+          if (!MODEL_NAME.matcher(model).matches()) {
+            throw BatonException.invalidArgument(
+                "invalid Gemini model name \"%s\": use letters, digits, '.', '_' and '-' only",
+                model);
+          }
           return Model.create(
               name, modelInfo(model), new GeminiClient(model, apiKey, endpoint, http));
         });

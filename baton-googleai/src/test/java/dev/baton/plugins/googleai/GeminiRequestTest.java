@@ -218,6 +218,20 @@ class GeminiRequestTest {
   }
 
   @Test
+  void aModelNameThatWouldChangeTheEndpointIsRejectedBeforeAnyRequest() {
+    Baton baton = baton(server);
+
+    for (String name :
+        List.of("../tunedModels/x", "gemini:countTokens", "gemini?alt=x", "gemini#x", "a/b")) {
+      assertThatThrownBy(() -> Model.lookup(baton.registry(), "googleai/" + name))
+          .isInstanceOfSatisfying(
+              BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.INVALID_ARGUMENT))
+          .hasMessageContaining("invalid Gemini model name");
+    }
+    assertThat(server.requests()).isEmpty();
+  }
+
+  @Test
   void rejectsRequestsGeminiCannotExpressBeforeSendingThem() {
     Baton baton = baton(server);
 

@@ -125,7 +125,8 @@ public final class OpenAICompatible implements Plugin {
   /** Adds a resolver that serves every {@code <name>/<model>} model name. */
   @Override
   public void init(Registry registry) {
-    String provider = name + " (" + baseUrl.getHost() + ")";
+    // The plugin's name alone: public error messages must not name hosts of the server's network.
+    String provider = name;
     String base = baseUrl.toString();
     URI endpoint = URI.create((base.endsWith("/") ? base : base + "/") + "chat/completions");
     boolean keyRequired = stripSlash(base).equals(stripSlash(DEFAULT_BASE_URL.toString()));

@@ -240,8 +240,9 @@ public final class HttpCalls {
       }
       String detail =
           error.getMessage() == null ? error.getClass().getSimpleName() : error.getMessage();
+      // Not public: a network error names hosts and addresses of the server's own network.
       return new BatonException(
-          Status.UNAVAILABLE, "could not reach " + provider + ": " + detail, null, true, error);
+          Status.UNAVAILABLE, "could not reach " + provider + ": " + detail, null, false, error);
     }
   }
 

@@ -18,8 +18,9 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Turns a provider's error answer into a public {@link BatonException} that keeps the provider's
- * own message.
+ * Turns a provider's error answer into a {@link BatonException} that keeps the provider's own
+ * message. The error is public (its message may reach remote clients) unless it is {@link
+ * Status#UNAUTHENTICATED} or {@link Status#PERMISSION_DENIED}, which concern the server's account.
  *
  * <p>The status is the one the error object names in {@code error.status} when that is a canonical
  * status name other than {@code OK} (Gemini sends {@code FAILED_PRECONDITION}, {@code
@@ -81,11 +82,12 @@ public final class HttpErrors {
     if (error != null && error.isObject()) {
       details.set("providerError", error);
     }
+    Status status = statusOf(statusOf(httpStatus), error);
     return new BatonException(
-        statusOf(statusOf(httpStatus), error),
+        status,
         provider + " returned HTTP " + httpStatus + ": " + message,
         details,
-        true,
+        isAboutTheRequest(status),
         null);
   }
 
@@ -107,8 +109,17 @@ public final class HttpErrors {
         status,
         provider + " failed while streaming: " + (message == null ? "(no message)" : message),
         details,
-        true,
+        isAboutTheRequest(status),
         null);
+  }
+
+  /**
+   * Whether a remote client may read the provider's message. A refused credential or permission is
+   * about the server's own account (its key, its project), not the client's request: the client
+   * then sees only the status's generic text, while in-process callers keep the message.
+   */
+  private static boolean isAboutTheRequest(Status status) {
+    return status != Status.UNAUTHENTICATED && status != Status.PERMISSION_DENIED;
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.baton.middleware;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.baton.Baton;
 import dev.baton.agent.Agent;
@@ -11,6 +12,7 @@ import dev.baton.agent.AgentOutput;
 import dev.baton.agent.AgentRef;
 import dev.baton.agent.Artifact;
 import dev.baton.agent.SessionSnapshot;
+import dev.baton.agent.SessionState;
 import dev.baton.agent.store.InMemorySessionStore;
 import dev.baton.ai.FinishReason;
 import dev.baton.ai.GenerateOptions;
@@ -31,6 +33,9 @@ import dev.baton.core.Status;
 import dev.baton.testing.ProgrammableModel;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -149,6 +154,33 @@ class AgentsMiddlewareTest {
     assertThat(coderModel.lastRequest().messages())
         .extracting(Message::text)
         .containsExactly("You are coder.", "Write hello world");
+  }
+
+  @Test
+  void aBlockedAnswerIsFoldedAsTheSubAgentsResponseNotAsAnError() {
+    ProgrammableModel coderModel = model("coder-model");
+    Agent coder =
+        subAgent(
+            "coder",
+            "coder-model",
+            AgentOptions.builder().sessionStore(InMemorySessionStore.create()).build());
+    Agent orchestrator =
+        orchestrator(AgentOptions.DEFAULTS, Agents.builder().agents(coder.ref()).build());
+    orchestratorModel.respond(
+        calls(
+            (ToolRequestPart)
+                Part.toolRequest(
+                    "delegate_to_coder", "d1", Json.object().put("task", "Write malware"))));
+    coderModel.respond(
+        ModelResponse.of(Message.model("I can't help with that."), FinishReason.BLOCKED));
+    orchestratorModel.respondText("done");
+
+    orchestrator.runText("Please code");
+
+    // Only failed and interrupted runs are errors (spec 6.4 step 5, DESIGN decision 3).
+    JsonNode result = toolOutputs(orchestratorModel).get("d1");
+    assertThat(result.path("response").asString()).isEqualTo("I can't help with that.");
+    assertThat(result.path("status").asString()).isEqualTo("completed");
   }
 
   @Test
@@ -539,8 +571,8 @@ class AgentsMiddlewareTest {
 
   @Test
   void theLimitHoldsUnderManyParallelCallsAndAcrossIterationsThenResets() {
-    java.util.concurrent.CountDownLatch together = new java.util.concurrent.CountDownLatch(1);
-    java.util.concurrent.atomic.AtomicInteger ran = new java.util.concurrent.atomic.AtomicInteger();
+    CountDownLatch together = new CountDownLatch(1);
+    AtomicInteger ran = new AtomicInteger();
     Agent worker =
         baton.defineCustomAgent(
             "worker",
@@ -549,7 +581,8 @@ class AgentsMiddlewareTest {
                   (ctx, input) -> {
                     ran.incrementAndGet();
                     try {
-                      together.await();
+                      // Bounded, so a broken limit fails the test instead of hanging it.
+                      assertThat(together.await(10, TimeUnit.SECONDS)).isTrue();
                     } catch (InterruptedException e) {
                       throw new AssertionError(e);
                     }
@@ -571,7 +604,7 @@ class AgentsMiddlewareTest {
     orchestratorModel.respondText("ok");
     new Thread(
             () -> {
-              org.awaitility.Awaitility.await().until(() -> ran.get() == 3);
+              await().until(() -> ran.get() >= 3);
               together.countDown();
             })
         .start();
@@ -592,7 +625,7 @@ class AgentsMiddlewareTest {
     // The next generate call, the next turn, starts counting again.
     orchestratorModel.respond(calls(delegate("delegate_to_worker", "fresh", "again")));
     orchestratorModel.respondText("ok");
-    orchestrator.runText("again", AgentInit.ofState(dev.baton.agent.SessionState.empty()));
+    orchestrator.runText("again", AgentInit.ofState(SessionState.empty()));
     assertThat(toolOutputs(orchestratorModel).get("fresh").path("response").asString())
         .isEqualTo("did work");
   }

@@ -153,8 +153,12 @@ final class Delegation {
       return fold(context, agent, invocation, output, input.name());
     } catch (RuntimeException e) {
       context.cancellation().throwIfCancelled();
+      // The public text only: the orchestrator's model may repeat it to the user.
       return Result.text(
-          "Error calling agent \"" + agent + "\": " + BatonException.from(e).getMessage(),
+          "Error calling agent \""
+              + agent
+              + "\": "
+              + BatonException.from(e).toPublicErrorInfo().message(),
           input.name());
     }
   }
@@ -217,9 +221,7 @@ final class Delegation {
               ? output.error().message()
               : reason == AgentFinishReason.ABORTED
                   ? "the run was aborted."
-                  : reason == AgentFinishReason.BLOCKED
-                      ? "the response was blocked."
-                      : "Unknown sub-agent failure.";
+                  : "Unknown sub-agent failure.";
       String continuation = taskId == null ? "" : " Its progress is saved as task " + taskId + ".";
       return new Result(
           "Error calling agent \"" + agent + "\": " + why + continuation,
@@ -248,9 +250,10 @@ final class Delegation {
       return "completed";
     }
     return switch (reason) {
-      case STOP, LENGTH, OTHER, UNKNOWN -> "completed";
+      // A blocked answer is still an answer: only failures and interrupts are errors.
+      case STOP, LENGTH, BLOCKED, OTHER, UNKNOWN -> "completed";
       case ABORTED -> "aborted";
-      case BLOCKED, FAILED, INTERRUPTED, DETACHED -> "failed";
+      case FAILED, INTERRUPTED, DETACHED -> "failed";
     };
   }
 

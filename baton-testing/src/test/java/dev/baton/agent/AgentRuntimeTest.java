@@ -12,6 +12,9 @@ import dev.baton.ai.GenerationUsage;
 import dev.baton.ai.InlinePrompt;
 import dev.baton.ai.Message;
 import dev.baton.ai.ModelResponse;
+import dev.baton.ai.ModelResponseChunk;
+import dev.baton.ai.Part;
+import dev.baton.ai.Role;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
@@ -22,9 +25,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
@@ -324,7 +329,10 @@ class AgentRuntimeTest {
         chat(
             AgentOptions.builder()
                 .sessionStore(
-                    new FlakyStore(InMemorySessionStore.create(), new AtomicBoolean(true)))
+                    new FlakyStore(
+                        InMemorySessionStore.create(),
+                        new AtomicBoolean(true),
+                        new AtomicInteger()))
                 .build());
     AgentOutput output = agent.run(AgentInput.text("x").withDetach(true), AgentInit.NEW);
     assertThat(output.isFailed()).isTrue();
@@ -353,6 +361,35 @@ class AgentRuntimeTest {
 
     assertThat(agent.abort(detached.snapshotId())).isEqualTo(SnapshotStatus.ABORTED);
     assertThat(agent.abort("missing")).isNull();
+  }
+
+  @Test
+  void waitForSnapshotRidesOutTransientReadFailures() throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch gate = new CountDownLatch(1);
+    AtomicInteger failingReads = new AtomicInteger();
+    Agent agent =
+        gated(
+            "flaky-reads",
+            entered,
+            gate,
+            AgentOptions.builder()
+                .sessionStore(new FlakyStore(store, new AtomicBoolean(), failingReads))
+                .heartbeat(Duration.ofMillis(50), Duration.ofMillis(400))
+                .waitPollInterval(Duration.ofMillis(10))
+                .build());
+    AgentOutput detached = agent.run(AgentInput.text("go").withDetach(true), AgentInit.NEW);
+    await().until(() -> entered.getCount() == 0);
+    CompletableFuture<SessionSnapshot> waiting =
+        CompletableFuture.supplyAsync(() -> agent.waitForSnapshot(detached.snapshotId()));
+
+    // Plain runtime exceptions, not only BatonExceptions, count as transient: three in a row pass.
+    failingReads.set(3);
+    gate.countDown();
+
+    SessionSnapshot settled = waiting.get(10, TimeUnit.SECONDS);
+    assertThat(settled.status()).isEqualTo(SnapshotStatus.COMPLETED);
+    assertThat(failingReads).hasValue(0);
   }
 
   @Test
@@ -431,7 +468,7 @@ class AgentRuntimeTest {
   @Test
   void aWorkerWhoseHeartbeatsStopReadsAsExpired() {
     AtomicBoolean storeDown = new AtomicBoolean();
-    SessionStore flaky = new FlakyStore(store, storeDown);
+    SessionStore flaky = new FlakyStore(store, storeDown, new AtomicInteger());
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch gate = new CountDownLatch(1);
     Duration timeout = Duration.ofMillis(150);
@@ -480,11 +517,13 @@ class AgentRuntimeTest {
     Agent agent = gated("waited", entered, gate, server().build());
     AgentOutput detached = agent.run(AgentInput.text("go").withDetach(true), AgentInit.NEW);
     await().until(() -> entered.getCount() == 0);
-    java.util.concurrent.CompletableFuture<SessionSnapshot> waiting =
-        java.util.concurrent.CompletableFuture.supplyAsync(
-            () -> agent.waitForSnapshot(detached.snapshotId()));
-    assertThatThrownBy(() -> waiting.get(200, TimeUnit.MILLISECONDS))
-        .isInstanceOf(java.util.concurrent.TimeoutException.class);
+    CompletableFuture<SessionSnapshot> waiting =
+        CompletableFuture.supplyAsync(() -> agent.waitForSnapshot(detached.snapshotId()));
+    // Still waiting across several heartbeats (50 ms) of the pending row.
+    await()
+        .during(Duration.ofMillis(200))
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> !waiting.isDone());
     gate.countDown();
     assertThat(waiting.get(10, TimeUnit.SECONDS).status()).isEqualTo(SnapshotStatus.COMPLETED);
   }
@@ -603,6 +642,36 @@ class AgentRuntimeTest {
     AgentOutput failed = failing.runText("go");
     assertThat(failed.isFailed()).isTrue();
     assertThat(failed.error().status()).isEqualTo("PERMISSION_DENIED");
+  }
+
+  @Test
+  void aFailingStreamCallbackFailsTheRunWithItsOwnErrorNotACancellation() {
+    Agent agent =
+        baton.defineCustomAgent(
+            "streamer",
+            runner -> {
+              runner.run(
+                  (ctx, input) -> {
+                    runner.sendChunk(
+                        new ModelResponseChunk(Role.MODEL, 0, List.of(Part.text("h"))));
+                    // The callback's failure stopped the work, which notices here.
+                    ctx.cancellation().throwIfCancelled();
+                    return TurnResult.STOP;
+                  });
+              return runner.result();
+            },
+            AgentOptions.DEFAULTS);
+    AgentOutput output =
+        agent.run(
+            baton.context(),
+            AgentInput.text("go"),
+            AgentInit.NEW,
+            chunk -> {
+              throw BatonException.of(Status.UNAVAILABLE, "the client went away");
+            });
+    assertThat(output.isFailed()).isTrue();
+    assertThat(output.error().status()).isEqualTo("UNAVAILABLE");
+    assertThat(output.error().message()).isEqualTo("the client went away");
   }
 
   @Test
@@ -897,11 +966,18 @@ class AgentRuntimeTest {
         .hasMessageContaining("detach requires a session store");
   }
 
-  /** A store that refuses every write while {@code down} is set, as a dead disk would. */
-  private record FlakyStore(InMemorySessionStore delegate, AtomicBoolean down)
+  /**
+   * A store that refuses every write while {@code down} is set, as a dead disk would, and fails as
+   * many snapshot reads as {@code failingReads} says, as a flaky connection would.
+   */
+  private record FlakyStore(
+      InMemorySessionStore delegate, AtomicBoolean down, AtomicInteger failingReads)
       implements SessionStore, SnapshotSubscriber {
     @Override
     public @Nullable SessionSnapshot getSnapshot(ActionContext context, String snapshotId) {
+      if (failingReads.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+        throw new IllegalStateException("connection reset");
+      }
       return delegate.getSnapshot(context, snapshotId);
     }
 

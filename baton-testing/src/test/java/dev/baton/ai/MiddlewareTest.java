@@ -331,7 +331,7 @@ class MiddlewareTest {
   }
 
   @Test
-  void everyStableMiddlewareConfigFieldHasADescription() {
+  void everyStableMiddlewareConfigFieldHasADescriptionAndIsOptional() {
     for (MiddlewareDescriptor descriptor : StableMiddleware.descriptors()) {
       assertThat(descriptor.description()).isNotBlank();
       descriptor
@@ -343,6 +343,10 @@ class MiddlewareTest {
                   assertThat(field.getValue().path("description").asString(""))
                       .as(descriptor.name() + "." + field.getKey())
                       .isNotBlank());
+      // Every field has a default from the prototype, so a config may leave any of them out.
+      assertThat(descriptor.configSchema().path("required").isMissingNode())
+          .as(descriptor.name() + " requires nothing")
+          .isTrue();
     }
   }
 

@@ -11,6 +11,9 @@ import java.util.List;
  *
  * <p>{@link #run} is the only place turns happen, and the end of each turn is the only routine
  * persistence point: changes made after the loop appear in the output but are never saved.
+ *
+ * <p>Thread-safe: tools running in parallel may stream chunks and change the session at once.
+ * {@link #run} itself is called once, by the agent function's own thread.
  */
 public final class AgentRunner {
   private final Invocation invocation;

@@ -311,7 +311,9 @@ final class Invocation {
       if (clientContext.cancellation().isCancelled()) {
         throw clientCancelled();
       }
-      return failedOutput(asError(e.getCause()));
+      // A failing stream callback cancels the work: its own error is the reason, not the cancel.
+      BatonException closed = router.failure();
+      return failedOutput(closed != null ? closed : asError(e.getCause()));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw BatonException.from(e);

@@ -34,6 +34,8 @@ import org.jspecify.annotations.Nullable;
  * only the copying of the list of references. A prompt function that drops or reorders history
  * messages trims or reorders the session; one that rebuilds a history message, even an equal one,
  * turns it into scaffolding.
+ *
+ * <p>Stateless: the agents it defines are thread-safe, each invocation working on its own session.
  */
 public final class PromptAgents {
   /** Marks a rendered message as prompt scaffolding, never stored in the session. */

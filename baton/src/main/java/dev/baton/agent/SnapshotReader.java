@@ -6,7 +6,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Reads snapshots from a store. See {@link SessionStore} for the contract. Every method takes the
  * caller's context, as Go passes {@code ctx}: a store may scope rows by tenant from its auth
- * context, and should honour its cancellation in slow I/O.
+ * context, and should honour its cancellation in slow I/O. Implementations must be thread-safe:
+ * parallel invocations, heartbeats and waits read at once.
  */
 public interface SnapshotReader {
   /**

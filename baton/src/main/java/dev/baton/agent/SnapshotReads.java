@@ -66,33 +66,38 @@ final class SnapshotReads {
    * aborted or expired; none of those is an error). Store notifications only trigger a re-read; the
    * wait also re-reads every heartbeat interval while subscribed, so an expired worker ends it, and
    * every poll interval without a subscription. Up to three transient read failures in a row are
-   * tolerated; NOT_FOUND, INVALID_ARGUMENT and FAILED_PRECONDITION end the wait at once.
+   * tolerated, each followed by a re-read after the poll interval; NOT_FOUND, INVALID_ARGUMENT and
+   * FAILED_PRECONDITION end the wait at once. A single read is bounded only by the store's own
+   * timeouts.
    *
    * @throws BatonException {@code CANCELLED} when the caller's context is cancelled
    */
   SessionSnapshot waitFor(ActionContext context, GetSnapshotRequest request) {
-    if (emptyToNull(request.snapshotId()) == null) {
+    String snapshotId = emptyToNull(request.snapshotId());
+    if (snapshotId == null) {
       throw BatonException.invalidArgument("waitForSnapshot: snapshotId is required");
     }
-    SessionSnapshot row = get(context, request);
-    if (row.statusOrCompleted().isTerminal()) {
-      return row;
-    }
+    // Subscribed before the first read, so a change between the two cannot go unnoticed.
     StatusSubscription subscription =
         store instanceof SnapshotSubscriber subscriber
-            ? subscriber.onSnapshotStatusChange(context, row.snapshotId())
+            ? subscriber.onSnapshotStatusChange(context, snapshotId)
             : StatusSubscription.ended();
     try (subscription) {
       int failures = 0;
       Instant lastProgressLog = Instant.now();
-      while (true) {
-        awaitChange(context, subscription);
+      for (boolean first = true; ; first = false) {
+        if (!first) {
+          awaitChange(context, subscription, failures > 0);
+        }
+        SessionSnapshot row;
         try {
           row = get(context, request);
           failures = 0;
-        } catch (BatonException e) {
-          if (DEAD_ENDS.contains(e.status()) || ++failures > TRANSIENT_FAILURES_TOLERATED) {
-            throw e;
+        } catch (RuntimeException e) {
+          context.cancellation().throwIfCancelled();
+          BatonException error = BatonException.from(e);
+          if (DEAD_ENDS.contains(error.status()) || ++failures > TRANSIENT_FAILURES_TOLERATED) {
+            throw error;
           }
           log.debug(
               "waitForSnapshot: transient read failure {}/{}",
@@ -113,11 +118,16 @@ final class SnapshotReads {
     }
   }
 
-  private void awaitChange(ActionContext context, StatusSubscription subscription) {
+  /**
+   * Waits for a reason to read again: a notification or the heartbeat interval while subscribed,
+   * otherwise (and always after a failed read) the poll interval.
+   */
+  private void awaitChange(
+      ActionContext context, StatusSubscription subscription, boolean afterFailure) {
     context.cancellation().throwIfCancelled();
     // Cancelling ends the subscription, which wakes a waiting poll at once.
     try (var wake = context.cancellation().onCancel(subscription::end)) {
-      if (!subscription.isEnded()) {
+      if (!subscription.isEnded() && !afterFailure) {
         subscription.poll(options.heartbeatInterval());
       } else {
         CountDownLatch cancelled = new CountDownLatch(1);

@@ -5,6 +5,7 @@ import dev.baton.core.ActionContext;
 /**
  * A store that can report status changes of a snapshot, which detached runs and abort need: a
  * worker learns through it that its pending row was aborted, possibly from another process.
+ * Implementations must be thread-safe; each subscription is consumed by one thread.
  */
 public interface SnapshotSubscriber {
   /**

@@ -3,7 +3,10 @@ package dev.baton.agent;
 import dev.baton.core.ActionContext;
 import org.jspecify.annotations.Nullable;
 
-/** Writes snapshots to a store. See {@link SessionStore} for the contract. */
+/**
+ * Writes snapshots to a store. See {@link SessionStore} for the contract. Implementations must be
+ * thread-safe, and each read-modify-write atomic against every other writer of the same rows.
+ */
 public interface SnapshotWriter {
   /**
    * Reads the row, applies {@code update}, and writes the result, as one atomic step.

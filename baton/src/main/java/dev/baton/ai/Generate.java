@@ -23,6 +23,8 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Per call it builds each middleware's hooks once, registers middleware tools in a child
  * registry, and chains the hooks (first listed outermost). Chunks stream with their message index:
  * the first model message is 0, its tool responses 1, and so on.
+ *
+ * <p>Stateless and thread-safe: every call keeps its state to itself.
  */
 public final class Generate {
   static final String INTERRUPTED_MESSAGE = "One or more tool calls resulted in interrupts.";

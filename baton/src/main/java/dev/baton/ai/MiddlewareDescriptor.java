@@ -16,6 +16,7 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>JSON config is read over a prototype: fields the JSON leaves out keep the prototype's values.
  * A field the config type does not have, or a value of the wrong type, is {@code INVALID_ARGUMENT}.
+ * Immutable and thread-safe, provided the factory is.
  *
  * @param name the registered name, such as {@code genkit-middleware-exp/agents}
  * @param description what the middleware does

@@ -15,6 +15,7 @@ import tools.jackson.databind.JsonNode;
  * metadata.replacedInput} must be the original).
  *
  * <p>Every violation is {@code INVALID_ARGUMENT}. Entries whose payload is missing are skipped.
+ * Stateless and thread-safe.
  */
 public final class ResumeValidation {
   private ResumeValidation() {}

@@ -2,8 +2,11 @@ package dev.baton.core;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A cancellation signal passed explicitly through {@link ActionContext}, the way Go passes a {@code
@@ -16,9 +19,11 @@ import org.jspecify.annotations.Nullable;
  * request there).
  *
  * <p>Thread-safe. Listeners run on the thread that cancels, once each; a listener registered after
- * cancellation runs at once on the registering thread.
+ * cancellation runs at once on the registering thread. A listener that throws is logged, and the
+ * others still run.
  */
 public final class Cancellation {
+  private static final Logger log = LoggerFactory.getLogger(Cancellation.class);
   private static final Cancellation NEVER = new Cancellation(null, false);
 
   private final AtomicReference<@Nullable BatonException> reason = new AtomicReference<>();
@@ -119,16 +124,21 @@ public final class Cancellation {
 
   private static final class Listener {
     private final Runnable action;
-    private final java.util.concurrent.atomic.AtomicBoolean ran =
-        new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean ran = new AtomicBoolean();
 
     Listener(Runnable action) {
       this.action = action;
     }
 
     void runOnce() {
-      if (ran.compareAndSet(false, true)) {
+      if (!ran.compareAndSet(false, true)) {
+        return;
+      }
+      try {
         action.run();
+      } catch (RuntimeException e) {
+        // The others must still run: each releases something (an HTTP call, a blocked reader).
+        log.warn("a cancellation listener failed", e);
       }
     }
   }

@@ -2,7 +2,7 @@ package dev.baton.core;
 
 /**
  * A typed key for a value carried on an {@link ActionContext}, such as the current agent session.
- * Keys compare by identity: create one per concept, as a constant.
+ * Keys compare by identity: create one per concept, as a constant. Immutable and thread-safe.
  *
  * @param <T> the type of the value
  */

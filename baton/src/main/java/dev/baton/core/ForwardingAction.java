@@ -5,7 +5,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * An action that is another action with more to say about itself: models add what they support,
- * tools their definition, prompts their template. It runs exactly as the action it wraps.
+ * tools their definition, prompts their template. It runs exactly as the action it wraps, and is as
+ * thread-safe as that action.
  *
  * @param <I> input type
  * @param <O> output type

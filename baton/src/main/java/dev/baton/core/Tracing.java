@@ -24,7 +24,6 @@ import org.jspecify.annotations.Nullable;
  */
 public final class Tracing {
   private static final String INSTRUMENTATION = "baton";
-  private static final Tracing NOOP = new Tracing(OpenTelemetry.noop(), false);
 
   private final Tracer tracer;
   private final boolean recordContent;
@@ -37,9 +36,9 @@ public final class Tracing {
     this.recordContent = recordContent;
   }
 
-  /** Tracing that records nothing. */
+  /** Tracing that records nothing. A new instance each time: instances share no state. */
   public static Tracing noop() {
-    return NOOP;
+    return new Tracing(OpenTelemetry.noop(), false);
   }
 
   /**

@@ -6,6 +6,7 @@ import dev.baton.ai.Middleware;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Cancellation;
+import dev.baton.core.Defaulted;
 import dev.baton.core.Status;
 import java.util.List;
 import java.util.Set;
@@ -37,19 +38,22 @@ import org.jspecify.annotations.Nullable;
  * @param noJitter wait the full bound instead of a random part of it
  */
 public record Retry(
-    @JsonPropertyDescription("Retries after the first attempt. Defaults to 3.") int maxRetries,
+    @Defaulted @JsonPropertyDescription("Retries after the first attempt. Defaults to 3.")
+        int maxRetries,
     @JsonPropertyDescription(
             "Status names worth retrying. Defaults to UNAVAILABLE, RESOURCE_EXHAUSTED and"
                 + " DEADLINE_EXCEEDED.")
         List<Status> statuses,
-    @JsonPropertyDescription(
+    @Defaulted
+        @JsonPropertyDescription(
             "Upper bound of the first retry's delay, in milliseconds. Defaults to 1000.")
         long initialDelayMs,
-    @JsonPropertyDescription("Cap on any retry delay, in milliseconds. Defaults to 60000.")
+    @Defaulted
+        @JsonPropertyDescription("Cap on any retry delay, in milliseconds. Defaults to 60000.")
         long maxDelayMs,
-    @JsonPropertyDescription("Growth of the delay bound per retry. Defaults to 2.")
+    @Defaulted @JsonPropertyDescription("Growth of the delay bound per retry. Defaults to 2.")
         double backoffFactor,
-    @JsonPropertyDescription("Wait the full delay bound instead of a random part of it.")
+    @Defaulted @JsonPropertyDescription("Wait the full delay bound instead of a random part of it.")
         boolean noJitter)
     implements Middleware {
 

@@ -35,6 +35,20 @@ class CancellationTest {
   }
 
   @Test
+  void aFailingListenerDoesNotKeepTheOthersFromRunning() {
+    Cancellation signal = Cancellation.create();
+    AtomicInteger runs = new AtomicInteger();
+    signal.onCancel(runs::incrementAndGet);
+    signal.onCancel(
+        () -> {
+          throw new IllegalStateException("listener bug");
+        });
+    signal.onCancel(runs::incrementAndGet);
+    signal.cancel();
+    assertThat(runs).hasValue(2);
+  }
+
+  @Test
   void removedListenersDoNotRun() {
     Cancellation signal = Cancellation.create();
     AtomicInteger runs = new AtomicInteger();

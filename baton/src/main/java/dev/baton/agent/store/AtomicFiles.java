@@ -47,7 +47,8 @@ final class AtomicFiles {
    * Replaces {@code target} with {@code content} atomically: the bytes go to a temporary file
    * {@code <name>.<random>.tmp} in the same directory (so the rename cannot cross file systems),
    * which is then renamed over the target. The temporary file is deleted if anything fails before
-   * the rename. There is no cross-process locking: of two concurrent writers, the last rename wins.
+   * the rename. Nothing here locks: of two concurrent writers the last rename wins, so callers that
+   * read-modify-write serialise themselves (FileSessionStore holds a {@link ProcessLock}).
    *
    * @param durable whether to force the bytes to the device before the rename, so a crash cannot
    *     leave a renamed but empty file; worth its cost for data, not for hints that can be rebuilt

@@ -8,6 +8,7 @@ import dev.baton.agent.StatusSubscription;
 import dev.baton.core.ActionContext;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,9 +37,9 @@ import org.jspecify.annotations.Nullable;
  * update exactly once: one lock serialises this instance's read-modify-writes, file I/O included. A
  * file is written to {@code <name>.<random>.tmp} beside it, forced to the device (row files only),
  * and renamed over the target, so a reader sees the old file or the new one, never a torn write; a
- * leftover temporary file is never read as a row. Between processes there are no transactions: the
- * last rename wins, for rows and pointers alike, so two processes creating rows of one session at
- * the same moment can leave its pointer on the older row until the session's next new row.
+ * leftover temporary file is never read as a row. Between processes, an exclusive lock on the
+ * folder's {@code .lock} file serialises read-modify-writes and pointer rebuilds, so an abort
+ * written by one process is never undone by another's heartbeat and a pointer never moves back.
  *
  * <p><b>IDs.</b> Snapshot IDs, session IDs and the segments of a prefix become path segments, so
  * each must be non-empty, contain no {@code /}, {@code \} or {@code ..}, not start with {@code .}
@@ -135,19 +136,23 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
     SnapshotRules.requireSessionId(sessionId);
     SafeIds.requireSessionId(sessionId);
     SnapshotDirectory directory = directory(context);
-    // Under the save lock, so that a pointer rebuilt here cannot overwrite one that a concurrent
-    // save of a newer row has just advanced.
+    SessionSnapshot pointed = pointedRow(directory, sessionId);
+    if (pointed != null || !Files.isDirectory(directory.path())) {
+      return pointed;
+    }
+    // Rebuilt under the save locks, this process's and the folder's, so that the pointer written
+    // here cannot overwrite one that a save of a newer row, in any process, has just advanced.
     lock.lock();
     try {
-      SessionSnapshot pointed = pointedRow(directory, sessionId);
-      if (pointed != null) {
-        return pointed;
-      }
-      SessionSnapshot latest = scanForLatest(context, directory, sessionId);
-      if (latest != null) {
-        directory.writePointer(sessionId, pointerTo(latest));
-      }
-      return latest;
+      return ProcessLock.hold(
+          directory.path(),
+          () -> {
+            SessionSnapshot latest = scanForLatest(context, directory, sessionId);
+            if (latest != null) {
+              directory.writePointer(sessionId, pointerTo(latest));
+            }
+            return latest;
+          });
     } finally {
       lock.unlock();
     }

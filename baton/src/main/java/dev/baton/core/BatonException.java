@@ -22,10 +22,15 @@ public class BatonException extends RuntimeException {
   private final transient @Nullable JsonNode details;
   private final boolean isPublic;
 
+  /**
+   * A public error: its message may reach remote clients, so it must say nothing internal. For a
+   * message meant only for logs use {@link #internal} or the five-argument constructor.
+   */
   public BatonException(Status status, String message) {
     this(status, message, null, true, null);
   }
 
+  /** A public error with a cause; the cause itself never reaches a remote client. */
   public BatonException(Status status, String message, @Nullable Throwable cause) {
     this(status, message, null, true, cause);
   }

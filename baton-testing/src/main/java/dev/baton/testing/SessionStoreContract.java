@@ -10,7 +10,6 @@ import static dev.baton.testing.SnapshotFixtures.present;
 import static dev.baton.testing.SnapshotFixtures.row;
 import static dev.baton.testing.SnapshotFixtures.withParentId;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.baton.agent.AgentFinishReason;
 import dev.baton.agent.Artifact;
@@ -20,16 +19,11 @@ import dev.baton.agent.SessionStore;
 import dev.baton.agent.SnapshotStatus;
 import dev.baton.agent.SnapshotSubscriber;
 import dev.baton.agent.Snapshots;
-import dev.baton.agent.StatusSubscription;
 import dev.baton.ai.GenerationUsage;
 import dev.baton.ai.Message;
-import dev.baton.core.ActionContext;
 import dev.baton.core.ErrorInfo;
 import dev.baton.core.Json;
-import dev.baton.core.Registry;
 import dev.baton.core.Status;
-import dev.baton.core.Tracing;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,7 +35,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -89,64 +82,13 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>The tests are public so that a store that deliberately departs from one rule can override that
  * test and say why.
+ *
+ * <p>The store each test gets, the helpers, and the subscription and second-instance tests are
+ * inherited from {@link StatusSubscriptionContract}; extending this class runs them all.
  */
-public abstract class SessionStoreContract {
-  private final ActionContext defaultContext =
-      ActionContext.root(Registry.create(Tracing.noop(), false));
-  private SessionStore store;
-
-  /** A fresh, empty store for one test. */
-  protected abstract SessionStore newStore();
-
-  /**
-   * A second store over the data of the store this test got from {@link #newStore()}, opened the
-   * way another process would open it, or null (the default) when the store has no such thing. With
-   * null, the tests that need it are skipped.
-   */
-  protected @Nullable SessionStore openSecondInstance() {
-    return null;
-  }
-
-  /** The context every store call of the tests passes. Override to add auth, for example. */
-  protected ActionContext context() {
-    return defaultContext;
-  }
-
-  /**
-   * How long a test waits for work on other threads: a subscription's delivery, or the saves of the
-   * concurrency test. Only an upper bound: no test waits longer than its condition needs.
-   */
-  protected Duration timeout() {
-    return Duration.ofSeconds(30);
-  }
-
-  /** The store of the running test. */
-  protected final SessionStore store() {
-    return store;
-  }
-
-  /** Gets the test's store from {@link #newStore()}. */
-  @BeforeEach
-  protected final void openStore() {
-    store = newStore();
-  }
-
-  // ---- helpers; rows and times come from SnapshotFixtures ----
-
-  /** Saves {@code row} under its own ID, whatever is stored there; returns the persisted row. */
-  protected final SessionSnapshot save(SessionStore target, SessionSnapshot row) {
-    return present(
-        target.saveSnapshot(context(), row.snapshotId(), existing -> row),
-        "the saved row " + row.snapshotId());
-  }
-
-  /** Saves {@code row} in the test's store. */
-  protected final SessionSnapshot save(SessionSnapshot row) {
-    return save(store, row);
-  }
-
+public abstract non-sealed class SessionStoreContract extends StatusSubscriptionContract {
   private @Nullable SessionSnapshot get(String snapshotId) {
-    return store.getSnapshot(context(), snapshotId);
+    return store().getSnapshot(context(), snapshotId);
   }
 
   private SessionSnapshot stored(String snapshotId) {
@@ -154,47 +96,7 @@ public abstract class SessionStoreContract {
   }
 
   private @Nullable SessionSnapshot latest(String sessionId) {
-    return store.getLatestSnapshot(context(), sessionId);
-  }
-
-  private SnapshotSubscriber subscriber() {
-    assumeTrue(
-        store instanceof SnapshotSubscriber,
-        "the store does not implement SnapshotSubscriber; subscription tests skipped");
-    return (SnapshotSubscriber) store;
-  }
-
-  private SessionStore secondInstance() {
-    SessionStore second = openSecondInstance();
-    assumeTrue(second != null, "the store cannot open a second instance; test skipped");
-    return second;
-  }
-
-  /**
-   * Takes values from a subscription until {@code expected} arrives; other values (repeats of
-   * earlier statuses, which the contract allows) are skipped. Fails when the stream ends first or
-   * {@link #timeout()} passes.
-   */
-  protected final void awaitStatus(StatusSubscription subscription, SnapshotStatus expected)
-      throws InterruptedException {
-    long timeoutNanos = timeout().toNanos();
-    long deadline = System.nanoTime() + timeoutNanos;
-    List<SnapshotStatus> seen = new ArrayList<>();
-    for (long left = timeoutNanos; left > 0; left = deadline - System.nanoTime()) {
-      SnapshotStatus status = subscription.poll(Duration.ofNanos(left));
-      if (status == expected) {
-        return;
-      }
-      if (status == null && subscription.isEnded()) {
-        throw new AssertionError(
-            "the subscription ended before delivering " + expected + "; it delivered " + seen);
-      }
-      if (status != null) {
-        seen.add(status);
-      }
-    }
-    throw new AssertionError(
-        "no " + expected + " within " + timeout() + "; the subscription delivered " + seen);
+    return store().getLatestSnapshot(context(), sessionId);
   }
 
   // ---- session IDs (Genkit's runSessionIDStoreTests) ----
@@ -212,10 +114,10 @@ public abstract class SessionStoreContract {
     save(row("snap-1", "sess-1", at(1)));
 
     SessionSnapshot withEmpty =
-        store.saveSnapshot(context(), "snap-1", existing -> row("snap-1", "", at(1), FAILED));
+        store().saveSnapshot(context(), "snap-1", existing -> row("snap-1", "", at(1), FAILED));
     SessionSnapshot withOther =
-        store.saveSnapshot(
-            context(), "snap-1", existing -> row("snap-1", "sess-2", at(1), ABORTED));
+        store()
+            .saveSnapshot(context(), "snap-1", existing -> row("snap-1", "sess-2", at(1), ABORTED));
 
     assertThat(withEmpty).extracting(SessionSnapshot::sessionId).isEqualTo("sess-1");
     assertThat(withOther).extracting(SessionSnapshot::sessionId).isEqualTo("sess-1");
@@ -231,13 +133,14 @@ public abstract class SessionStoreContract {
     SessionSnapshot orphan = row("child", "sess-1", at(2)).withSessionId(null);
 
     assertFailsWith(
-        Status.INVALID_ARGUMENT, () -> store.saveSnapshot(context(), "child", existing -> orphan));
+        Status.INVALID_ARGUMENT,
+        () -> store().saveSnapshot(context(), "child", existing -> orphan));
     assertFailsWith(
         Status.INVALID_ARGUMENT,
-        () -> store.saveSnapshot(context(), "child", existing -> orphan.withSessionId("")));
+        () -> store().saveSnapshot(context(), "child", existing -> orphan.withSessionId("")));
     assertFailsWith(
         Status.INVALID_ARGUMENT,
-        () -> store.saveSnapshot(context(), null, existing -> orphan.withSessionId("")));
+        () -> store().saveSnapshot(context(), null, existing -> orphan.withSessionId("")));
     assertThat(get("child")).isNull();
     assertThat(latest("sess-1")).extracting(SessionSnapshot::snapshotId).isEqualTo("parent");
   }
@@ -274,14 +177,15 @@ public abstract class SessionStoreContract {
     save(withParentId(row("b2", "sess-1", at(3)), "root"));
 
     SessionSnapshot finalised =
-        store.saveSnapshot(
-            context(),
-            "b1",
-            existing ->
-                present(existing, "the pending row b1")
-                    .withStatus(COMPLETED)
-                    .withUpdatedAt(at(10))
-                    .withState(SessionState.empty().withSessionId("sess-1")));
+        store()
+            .saveSnapshot(
+                context(),
+                "b1",
+                existing ->
+                    present(existing, "the pending row b1")
+                        .withStatus(COMPLETED)
+                        .withUpdatedAt(at(10))
+                        .withState(SessionState.empty().withSessionId("sess-1")));
 
     assertThat(finalised).extracting(SessionSnapshot::updatedAt).isEqualTo(at(10));
     assertThat(latest("sess-1")).extracting(SessionSnapshot::snapshotId).isEqualTo("b2");
@@ -326,7 +230,7 @@ public abstract class SessionStoreContract {
   public void heartbeatAdvancesHeartbeatNotUpdatedAt() {
     save(row("s1", "sess-1", at(1), PENDING));
 
-    boolean beat = Snapshots.heartbeat(context(), store, "s1", at(30));
+    boolean beat = Snapshots.heartbeat(context(), store(), "s1", at(30));
 
     assertThat(beat).isTrue();
     assertThat(get("s1"))
@@ -339,8 +243,8 @@ public abstract class SessionStoreContract {
   public void heartbeatIsNoOpOnTerminalOrMissingRow() {
     SessionSnapshot completed = save(row("s1", "sess-1", at(1)));
 
-    assertThat(Snapshots.heartbeat(context(), store, "s1", at(30))).isFalse();
-    assertThat(Snapshots.heartbeat(context(), store, "missing", at(30))).isFalse();
+    assertThat(Snapshots.heartbeat(context(), store(), "s1", at(30))).isFalse();
+    assertThat(Snapshots.heartbeat(context(), store(), "missing", at(30))).isFalse();
 
     assertThat(get("s1")).isEqualTo(completed);
     assertThat(get("missing")).isNull();
@@ -349,9 +253,9 @@ public abstract class SessionStoreContract {
   @Test
   public void heartbeatKeepsAnAbortingRowFreshUntilItsWorkerSettlesIt() {
     save(row("s1", "sess-1", at(1), PENDING));
-    Snapshots.abort(context(), store, "s1", at(2));
+    Snapshots.abort(context(), store(), "s1", at(2));
 
-    assertThat(Snapshots.heartbeat(context(), store, "s1", at(30))).isTrue();
+    assertThat(Snapshots.heartbeat(context(), store(), "s1", at(30))).isTrue();
     SessionSnapshot aborting = get("s1");
     assertThat(aborting).extracting(SessionSnapshot::heartbeatAt).isEqualTo(at(30));
 
@@ -360,7 +264,7 @@ public abstract class SessionStoreContract {
             Objects.requireNonNull(aborting)
                 .withFinishReason(AgentFinishReason.ABORTED)
                 .withHeartbeatAt(null));
-    assertThat(Snapshots.heartbeat(context(), store, "s1", at(40))).isFalse();
+    assertThat(Snapshots.heartbeat(context(), store(), "s1", at(40))).isFalse();
     assertThat(get("s1")).isEqualTo(settled);
   }
 
@@ -370,7 +274,7 @@ public abstract class SessionStoreContract {
     save(row("new", "sess-1", at(2)));
 
     for (int beat = 1; beat <= 3; beat++) {
-      assertThat(Snapshots.heartbeat(context(), store, "old", at(100L * beat))).isTrue();
+      assertThat(Snapshots.heartbeat(context(), store(), "old", at(100L * beat))).isTrue();
     }
 
     assertThat(latest("sess-1")).extracting(SessionSnapshot::snapshotId).isEqualTo("new");
@@ -388,20 +292,22 @@ public abstract class SessionStoreContract {
     SessionSnapshot stored = save(row("s1", "sess-1", at(1), PENDING));
     List<@Nullable SessionSnapshot> seen = new ArrayList<>();
 
-    store.saveSnapshot(
-        context(),
-        "s1",
-        existing -> {
-          seen.add(existing);
-          return existing;
-        });
-    store.saveSnapshot(
-        context(),
-        "s2",
-        existing -> {
-          seen.add(existing);
-          return row("s2", "sess-1", at(2));
-        });
+    store()
+        .saveSnapshot(
+            context(),
+            "s1",
+            existing -> {
+              seen.add(existing);
+              return existing;
+            });
+    store()
+        .saveSnapshot(
+            context(),
+            "s2",
+            existing -> {
+              seen.add(existing);
+              return row("s2", "sess-1", at(2));
+            });
 
     assertThat(seen).containsExactly(stored, null);
   }
@@ -410,8 +316,8 @@ public abstract class SessionStoreContract {
   public void nullUpdateWritesNothing() {
     SessionSnapshot stored = save(row("s1", "sess-1", at(1), PENDING));
 
-    assertThat(store.saveSnapshot(context(), "s1", existing -> null)).isNull();
-    assertThat(store.saveSnapshot(context(), "s2", existing -> null)).isNull();
+    assertThat(store().saveSnapshot(context(), "s1", existing -> null)).isNull();
+    assertThat(store().saveSnapshot(context(), "s2", existing -> null)).isNull();
 
     assertThat(get("s1")).isEqualTo(stored);
     assertThat(get("s2")).isNull();
@@ -430,11 +336,11 @@ public abstract class SessionStoreContract {
   public void storeMintsIdForNullOrEmptyId() {
     SessionSnapshot first =
         present(
-            store.saveSnapshot(context(), null, existing -> row("ignored", "sess-1", at(1))),
+            store().saveSnapshot(context(), null, existing -> row("ignored", "sess-1", at(1))),
             "a row saved with a null ID");
     SessionSnapshot second =
         present(
-            store.saveSnapshot(context(), "", existing -> row("", "sess-1", at(2))),
+            store().saveSnapshot(context(), "", existing -> row("", "sess-1", at(2))),
             "a row saved with an empty ID");
     assertThat(first.snapshotId()).isNotEmpty().isNotEqualTo("ignored");
     assertThat(second.snapshotId()).isNotEmpty().isNotEqualTo(first.snapshotId());
@@ -445,7 +351,7 @@ public abstract class SessionStoreContract {
   @Test
   public void idArgumentOverridesRowId() {
     SessionSnapshot saved =
-        store.saveSnapshot(context(), "chosen", existing -> row("other", "sess-1", at(1)));
+        store().saveSnapshot(context(), "chosen", existing -> row("other", "sess-1", at(1)));
 
     assertThat(saved).extracting(SessionSnapshot::snapshotId).isEqualTo("chosen");
     assertThat(get("chosen")).isEqualTo(saved);
@@ -530,8 +436,9 @@ public abstract class SessionStoreContract {
                 () -> {
                   start.await();
                   for (int i = 0; i < incrementsPerThread; i++) {
-                    store.saveSnapshot(
-                        context(), "counter", existing -> counterRow(counterOf(existing) + 1));
+                    store()
+                        .saveSnapshot(
+                            context(), "counter", existing -> counterRow(counterOf(existing) + 1));
                   }
                   return null;
                 }));
@@ -562,7 +469,7 @@ public abstract class SessionStoreContract {
   public void abortFlipsPendingRowToAborted() {
     SessionSnapshot pending = save(row("s1", "sess-1", at(1), PENDING).withHeartbeatAt(at(2)));
 
-    SnapshotStatus status = Snapshots.abort(context(), store, "s1", at(7));
+    SnapshotStatus status = Snapshots.abort(context(), store(), "s1", at(7));
 
     assertThat(status).isEqualTo(ABORTED);
     assertThat(get("s1")).isEqualTo(pending.withStatus(ABORTED).withUpdatedAt(at(7)));
@@ -572,10 +479,10 @@ public abstract class SessionStoreContract {
   @Test
   public void abortIsIdempotent() {
     save(row("s1", "sess-1", at(1), PENDING));
-    Snapshots.abort(context(), store, "s1", at(7));
+    Snapshots.abort(context(), store(), "s1", at(7));
     SessionSnapshot afterFirst = get("s1");
 
-    SnapshotStatus second = Snapshots.abort(context(), store, "s1", at(9));
+    SnapshotStatus second = Snapshots.abort(context(), store(), "s1", at(9));
 
     assertThat(second).isEqualTo(ABORTED);
     assertThat(get("s1")).isEqualTo(afterFirst);
@@ -589,8 +496,8 @@ public abstract class SessionStoreContract {
             row("broken", "sess-1", at(2), FAILED)
                 .withError(new ErrorInfo("INTERNAL", "boom", null)));
 
-    assertThat(Snapshots.abort(context(), store, "done", at(7))).isEqualTo(COMPLETED);
-    assertThat(Snapshots.abort(context(), store, "broken", at(7))).isEqualTo(FAILED);
+    assertThat(Snapshots.abort(context(), store(), "done", at(7))).isEqualTo(COMPLETED);
+    assertThat(Snapshots.abort(context(), store(), "broken", at(7))).isEqualTo(FAILED);
 
     assertThat(get("done")).isEqualTo(completed);
     assertThat(get("broken")).isEqualTo(failed);
@@ -598,94 +505,7 @@ public abstract class SessionStoreContract {
 
   @Test
   public void abortOfMissingRowIsNullAndWritesNothing() {
-    assertThat(Snapshots.abort(context(), store, "missing", at(7))).isNull();
+    assertThat(Snapshots.abort(context(), store(), "missing", at(7))).isNull();
     assertThat(get("missing")).isNull();
-  }
-
-  // ---- subscriptions (SnapshotSubscriber) ----
-
-  @Test
-  public void subscriptionStartsWithCurrentStatus() throws InterruptedException {
-    save(row("s1", "sess-1", at(1), FAILED));
-
-    try (StatusSubscription subscription = subscriber().onSnapshotStatusChange(context(), "s1")) {
-      assertThat(subscription.poll(timeout())).isEqualTo(FAILED);
-    }
-  }
-
-  @Test
-  public void subscriptionDeliversLaterChanges() throws InterruptedException {
-    save(row("s1", "sess-1", at(1), PENDING));
-
-    try (StatusSubscription subscription = subscriber().onSnapshotStatusChange(context(), "s1")) {
-      awaitStatus(subscription, PENDING);
-      Snapshots.abort(context(), store, "s1", at(2));
-      awaitStatus(subscription, ABORTED);
-      save(row("s1", "sess-1", at(1), COMPLETED));
-      awaitStatus(subscription, COMPLETED);
-    }
-  }
-
-  @Test
-  public void subscriptionToMissingSnapshotEndsAtOnce() throws InterruptedException {
-    StatusSubscription subscription = subscriber().onSnapshotStatusChange(context(), "missing");
-
-    assertThat(subscription.isEnded()).isTrue();
-    assertThat(subscription.poll(Duration.ZERO)).isNull();
-  }
-
-  @Test
-  public void closingSubscriptionEndsItAndSparesOthers() throws InterruptedException {
-    save(row("s1", "sess-1", at(1), PENDING));
-    StatusSubscription closed = subscriber().onSnapshotStatusChange(context(), "s1");
-
-    try (StatusSubscription open = subscriber().onSnapshotStatusChange(context(), "s1")) {
-      closed.close();
-      Snapshots.abort(context(), store, "s1", at(2));
-
-      assertThat(closed.isEnded()).isTrue();
-      assertThat(closed.poll(Duration.ZERO)).isNull();
-      awaitStatus(open, ABORTED);
-    }
-  }
-
-  @Test
-  public void slowReaderGetsLatestStatus() throws InterruptedException {
-    save(row("s1", "sess-1", at(1), PENDING));
-
-    try (StatusSubscription subscription = subscriber().onSnapshotStatusChange(context(), "s1")) {
-      // No value is read while the row goes through three statuses.
-      save(row("s1", "sess-1", at(1), FAILED));
-      save(row("s1", "sess-1", at(1), ABORTED));
-      save(row("s1", "sess-1", at(1), COMPLETED));
-
-      awaitStatus(subscription, COMPLETED);
-      assertThat(subscription.poll(Duration.ZERO)).isIn(null, COMPLETED);
-    }
-  }
-
-  // ---- a second instance over the same data ----
-
-  @Test
-  public void secondInstanceReadsRowsOfTheFirst() {
-    SessionSnapshot older = save(row("s1", "sess-1", at(1)));
-    SessionSnapshot newer = save(withParentId(row("s2", "sess-1", at(2), PENDING), "s1"));
-
-    SessionStore second = secondInstance();
-
-    assertThat(second.getSnapshot(context(), "s1")).isEqualTo(older);
-    assertThat(second.getLatestSnapshot(context(), "sess-1")).isEqualTo(newer);
-  }
-
-  @Test
-  public void subscriberSeesStatusChangeMadeThroughSecondInstance() throws InterruptedException {
-    save(row("s1", "sess-1", at(1), PENDING));
-    SessionStore second = secondInstance();
-
-    try (StatusSubscription subscription = subscriber().onSnapshotStatusChange(context(), "s1")) {
-      awaitStatus(subscription, PENDING);
-      assertThat(Snapshots.abort(context(), second, "s1", at(2))).isEqualTo(ABORTED);
-      awaitStatus(subscription, ABORTED);
-    }
   }
 }

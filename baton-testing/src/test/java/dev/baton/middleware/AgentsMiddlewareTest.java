@@ -1,10 +1,8 @@
 package dev.baton.middleware;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import dev.baton.Baton;
 import dev.baton.agent.Agent;
 import dev.baton.agent.AgentInit;
 import dev.baton.agent.AgentOptions;
@@ -15,16 +13,15 @@ import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionState;
 import dev.baton.agent.store.InMemorySessionStore;
 import dev.baton.ai.FinishReason;
-import dev.baton.ai.GenerateOptions;
 import dev.baton.ai.GenerationUsage;
+import dev.baton.ai.Hooks;
 import dev.baton.ai.InlinePrompt;
 import dev.baton.ai.Message;
-import dev.baton.ai.Metadata;
+import dev.baton.ai.Middleware;
 import dev.baton.ai.ModelRequest;
 import dev.baton.ai.ModelResponse;
 import dev.baton.ai.Part;
-import dev.baton.ai.Role;
-import dev.baton.ai.TextPart;
+import dev.baton.ai.Tool;
 import dev.baton.ai.ToolDefinition;
 import dev.baton.ai.ToolRequestPart;
 import dev.baton.core.BatonException;
@@ -32,57 +29,20 @@ import dev.baton.core.Json;
 import dev.baton.core.Status;
 import dev.baton.testing.ProgrammableModel;
 import java.util.List;
-import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
-class AgentsMiddlewareTest {
-  private final Baton baton = Baton.builder().experimental().build();
-  private final ProgrammableModel orchestratorModel =
-      ProgrammableModel.define(baton.registry(), "orch");
-
-  private ProgrammableModel model(String name) {
-    return ProgrammableModel.define(baton.registry(), name);
-  }
-
-  private static ModelResponse calls(ToolRequestPart... calls) {
-    return ModelResponse.of(new Message(Role.MODEL, List.of(calls)), FinishReason.STOP);
-  }
-
-  private static ToolRequestPart delegate(String tool, String ref, String task) {
-    return Part.toolRequest(tool, ref, Json.object().put("task", task));
-  }
-
-  private static ModelResponse reply(String text) {
-    return ModelResponse.of(Message.model(text), FinishReason.STOP);
-  }
-
-  /** The outputs of the tool responses the orchestrator's model was sent last. */
-  private Map<String, JsonNode> toolOutputs(ProgrammableModel model) {
-    List<Message> messages = model.lastRequest().messages();
-    return messages.get(messages.size() - 1).toolResponses().stream()
-        .collect(Collectors.toMap(p -> p.toolResponse().ref(), p -> p.toolResponse().output()));
-  }
-
-  private Agent orchestrator(AgentOptions options, dev.baton.ai.Middleware... use) {
-    return baton.defineAgent(
-        "orchestrator",
-        InlinePrompt.builder().model("orch").system("Delegate.").use(use).build(),
-        options);
-  }
-
-  private Agent subAgent(
-      String name, String modelName, AgentOptions options, dev.baton.ai.Middleware... use) {
-    return baton.defineAgent(
-        name,
-        InlinePrompt.builder().model(modelName).system("You are " + name + ".").use(use).build(),
-        options);
-  }
-
+/**
+ * Delegation through the {@link Agents} middleware: what a sub-agent sees, what comes back to the
+ * orchestrator on success, failure, interrupt and limits, artifacts, nesting and isolation.
+ * Configuration, tool naming, the sub-agents block and the plugin are in {@link
+ * AgentsMiddlewareConfigTest}.
+ */
+class AgentsMiddlewareTest extends AgentsMiddlewareTestSupport {
   @Test
   void aClientManagedSubAgentGetsRecentHistoryAndNoTaskId() {
     ProgrammableModel researcherModel = model("researcher-model");
@@ -298,7 +258,7 @@ class AgentsMiddlewareTest {
   @Test
   void anInterruptedSubAgentIsADeadEndReportedAsText() {
     ProgrammableModel askerModel = model("asker-model");
-    dev.baton.ai.Tool<JsonNode, JsonNode> ask =
+    Tool<JsonNode, JsonNode> ask =
         baton.defineJsonTool(
             "ask_user",
             "asks",
@@ -401,101 +361,6 @@ class AgentsMiddlewareTest {
         .containsExactly("delegate_to_writer", "read_artifact");
   }
 
-  private static String systemText(ModelRequest request) {
-    return request.messages().get(0).content().stream()
-        .map(p -> ((TextPart) p).text())
-        .collect(Collectors.joining("\n---\n"));
-  }
-
-  @Test
-  void theSubAgentsBlockListsEveryToolWithItsBestDescription() {
-    baton.defineAgent(
-        "researcher",
-        InlinePrompt.builder().model("orch").build(),
-        AgentOptions.builder().description("Searches the web for facts.").build());
-    orchestratorModel.respondText("ok");
-    baton.generate(
-        GenerateOptions.builder()
-            .model("orch")
-            .system("Base system.")
-            .prompt("hi")
-            .use(
-                Agents.builder()
-                    .agents(
-                        AgentRef.of("researcher"),
-                        new AgentRef("coder", "Writes Go code."),
-                        AgentRef.of("ghost"))
-                    .build())
-            .build());
-    List<Part> system = orchestratorModel.lastRequest().messages().get(0).content();
-    assertThat(((TextPart) system.get(0)).text()).isEqualTo("Base system.");
-    assertThat(((TextPart) system.get(1)).text())
-        .isEqualTo(
-            "<sub-agents>\n"
-                + "You can delegate tasks to specialized sub-agents using their delegation tools:\n"
-                + "  - delegate_to_researcher: Searches the web for facts.\n"
-                + "  - delegate_to_coder: Writes Go code.\n"
-                + "  - delegate_to_ghost: No description available.\n"
-                + "\n"
-                + "When a task is better handled by a specialized agent, delegate it using the appropriate tool."
-                + " Provide a clear, self-contained task description.\n"
-                + "</sub-agents>");
-    assertThat(Metadata.isTrue(system.get(1).metadata(), "agents-instructions")).isTrue();
-    assertThat(orchestratorModel.lastRequest().tools())
-        .extracting(ToolDefinition::name, ToolDefinition::description)
-        .containsExactly(
-            org.assertj.core.groups.Tuple.tuple(
-                "delegate_to_researcher", "Delegates a task to the \"researcher\" sub-agent."),
-            org.assertj.core.groups.Tuple.tuple("delegate_to_coder", "Writes Go code."),
-            org.assertj.core.groups.Tuple.tuple(
-                "delegate_to_ghost", "Delegates a task to the \"ghost\" sub-agent."));
-    JsonNode schema = orchestratorModel.lastRequest().tools().get(0).inputSchema();
-    assertThat(schema.path("properties").path("task").path("description").asString())
-        .isEqualTo("A clear, self-contained description of the task to delegate.");
-    assertThat(schema.path("required").toString()).isEqualTo("[\"task\"]");
-  }
-
-  @Test
-  void toolPrefixesFollowTheNilVersusEmptyRule() {
-    AgentRef ref = AgentRef.of("researcher");
-    assertThat(Agents.builder().agents(ref).build().toolName("researcher"))
-        .isEqualTo("delegate_to_researcher");
-    assertThat(Agents.builder().agents(ref).toolPrefix("ask").build().toolName("researcher"))
-        .isEqualTo("ask_researcher");
-    assertThat(Agents.builder().agents(ref).toolPrefix("").build().toolName("researcher"))
-        .isEqualTo("researcher");
-  }
-
-  @Test
-  void badConfigurationsAreRejected() {
-    assertThatThrownBy(() -> Agents.builder().build().newHooks(baton.context()))
-        .isInstanceOfSatisfying(
-            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.INVALID_ARGUMENT))
-        .hasMessage("agents middleware requires at least one agent in the \"agents\" option");
-    assertThatThrownBy(
-            () -> Agents.builder().agents(AgentRef.of("")).build().newHooks(baton.context()))
-        .hasMessage("agents middleware: every agent reference must have a name");
-    assertThatThrownBy(
-            () -> Agents.builder().agentNames("a", "a").build().newHooks(baton.context()))
-        .hasMessage(
-            "agents middleware: tool name \"delegate_to_a\" for agent \"a\" collides with agent"
-                + " \"a\"; use a different ToolPrefix or agent name");
-  }
-
-  @Test
-  void delegationToolsThatCollideWithOtherToolsFailTheCall() {
-    Agents first = Agents.builder().agentNames("researcher").build();
-    Agents second = Agents.builder().agentNames("researcher").build();
-    assertThatThrownBy(
-            () ->
-                baton.generate(
-                    GenerateOptions.builder().model("orch").prompt("x").use(first, second).build()))
-        .isInstanceOfSatisfying(
-            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.INVALID_ARGUMENT))
-        .hasMessage(
-            "tool \"delegate_to_researcher\" is contributed by middleware but already declared elsewhere");
-  }
-
   @Test
   void delegationNestsThreeLevelsDeepWithUsagePerAgent() {
     ProgrammableModel middleModel = model("middle-model");
@@ -535,38 +400,6 @@ class AgentsMiddlewareTest {
     assertThat(middleRow.state().usage().inputTokens()).isEqualTo(20);
     assertThat(toolOutputs(middleModel).get("l").path("response").asString())
         .isEqualTo("leaf says hi");
-  }
-
-  @Test
-  void theExperimentalPluginMakesAgentsAndArtifactsUsableByName() {
-    Baton withPlugin = Baton.builder().experimental().plugin(new ExperimentalMiddleware()).build();
-    dev.baton.ai.Middleware agents =
-        dev.baton.ai.MiddlewareDescriptor.resolve(
-            withPlugin.registry(),
-            "genkit-middleware-exp/agents",
-            Json.parse(
-                "{\"agents\":[{\"name\":\"r\"}],\"toolPrefix\":\"\",\"artifactStrategy\":\"session\",\"maxDelegations\":3}"));
-    assertThat(agents)
-        .isEqualTo(new Agents(List.of(AgentRef.of("r")), "", 3, 0, ArtifactStrategy.SESSION));
-    assertThat(
-            dev.baton.ai.MiddlewareDescriptor.resolve(
-                withPlugin.registry(),
-                "genkit-middleware-exp/artifacts",
-                Json.parse("{\"readonly\":true}")))
-        .isEqualTo(new Artifacts(true));
-    assertThat(ArtifactStrategy.fromWireName("anything else")).isEqualTo(ArtifactStrategy.INLINE);
-    for (var descriptor : ExperimentalMiddleware.descriptors()) {
-      assertThat(descriptor.description()).isNotBlank();
-      descriptor
-          .configSchema()
-          .path("properties")
-          .properties()
-          .forEach(
-              field ->
-                  assertThat(field.getValue().path("description").asString(""))
-                      .as(descriptor.name() + "." + field.getKey())
-                      .isNotBlank());
-    }
   }
 
   @Test
@@ -631,49 +464,13 @@ class AgentsMiddlewareTest {
   }
 
   @Test
-  void prefixedAndBareToolsRouteToTheirAgentsAndARefDescriptionWins() {
-    model("r-model").respondText("from r");
-    model("s-model").respondText("from s");
-    Agent r = subAgent("r", "r-model", AgentOptions.builder().description("Original.").build());
-    Agent s2 = subAgent("s", "s-model", AgentOptions.DEFAULTS);
-    orchestratorModel.respond(calls(delegate("ask_r", "1", "x")));
-    orchestratorModel.respondText("ok");
-    orchestratorModel.respond(calls(delegate("s", "2", "y")));
-    orchestratorModel.respondText("ok");
-
-    baton.generate(
-        GenerateOptions.builder()
-            .model("orch")
-            .prompt("go")
-            .use(
-                Agents.builder()
-                    .agents(r.ref().withDescription("Overridden."))
-                    .toolPrefix("ask")
-                    .build())
-            .build());
-    assertThat(toolOutputs(orchestratorModel).get("1").path("response").asString())
-        .isEqualTo("from r");
-    String system = systemText(orchestratorModel.lastRequest());
-    assertThat(system).contains("  - ask_r: Overridden.").doesNotContain("Original.");
-
-    baton.generate(
-        GenerateOptions.builder()
-            .model("orch")
-            .prompt("go")
-            .use(Agents.builder().agents(s2.ref()).toolPrefix("").build())
-            .build());
-    assertThat(toolOutputs(orchestratorModel).get("2").path("response").asString())
-        .isEqualTo("from s");
-  }
-
-  @Test
   void theOrchestratorsMiddlewareNeverSeesTheSubAgentsModelCalls() {
-    List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
-    dev.baton.ai.Middleware spy =
-        dev.baton.ai.Middleware.of(
+    List<String> seen = new CopyOnWriteArrayList<>();
+    Middleware spy =
+        Middleware.of(
             "spy",
             ctx ->
-                dev.baton.ai.Hooks.builder()
+                Hooks.builder()
                     .wrapModel(
                         (c, p, next) -> {
                           seen.add(p.model().name());
@@ -690,42 +487,10 @@ class AgentsMiddlewareTest {
     assertThat(seen).containsExactly("orch", "orch");
   }
 
-  @Test
-  void twoInstancesWithDistinctPrefixesEachKeepTheirBlock() {
-    orchestratorModel.respondText("ok");
-    baton.generate(
-        GenerateOptions.builder()
-            .model("orch")
-            .system("S")
-            .prompt("go")
-            .use(
-                Agents.builder().agentNames("x").toolPrefix("a").build(),
-                Agents.builder().agentNames("y").toolPrefix("b").build())
-            .build());
-    String system = systemText(orchestratorModel.lastRequest());
-    assertThat(system).contains("  - a_x: ").contains("  - b_y: ");
-  }
-
-  /** Every property, at every depth, says what it is for. */
-  private static void assertDescribed(String where, JsonNode schema) {
-    schema
-        .path("properties")
-        .properties()
-        .forEach(
-            field -> {
-              assertThat(field.getValue().path("description").asString(""))
-                  .as(where + "." + field.getKey())
-                  .isNotBlank();
-              assertDescribed(where + "." + field.getKey(), field.getValue());
-              assertDescribed(where + "." + field.getKey() + "[]", field.getValue().path("items"));
-            });
-  }
-
   /** A client-managed state with one earlier exchange. */
   private record SessionStateBuilder(String user, String model) {
-    dev.baton.agent.SessionState state() {
-      return dev.baton.agent.SessionState.empty()
-          .withMessages(List.of(Message.user(user), Message.model(model)));
+    SessionState state() {
+      return SessionState.empty().withMessages(List.of(Message.user(user), Message.model(model)));
     }
   }
 }

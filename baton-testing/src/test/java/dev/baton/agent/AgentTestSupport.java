@@ -1,0 +1,106 @@
+package dev.baton.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.Baton;
+import dev.baton.agent.store.InMemorySessionStore;
+import dev.baton.ai.FinishReason;
+import dev.baton.ai.InlinePrompt;
+import dev.baton.ai.Message;
+import dev.baton.ai.ModelResponse;
+import dev.baton.core.ActionContext;
+import dev.baton.core.BatonException;
+import dev.baton.core.Status;
+import dev.baton.testing.ProgrammableModel;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What the agent runtime tests share: a fresh experimental {@link Baton} with a programmable model
+ * "pm" and an in-memory store per test, agent builders, and a store that fails on demand.
+ */
+abstract class AgentTestSupport {
+  final Baton baton = Baton.builder().experimental().build();
+  final ProgrammableModel model = ProgrammableModel.define(baton.registry(), "pm");
+  final InMemorySessionStore store = InMemorySessionStore.create();
+
+  AgentOptions.Builder server() {
+    return AgentOptions.builder()
+        .sessionStore(store)
+        .heartbeat(Duration.ofMillis(50), Duration.ofMillis(400))
+        .waitPollInterval(Duration.ofMillis(10));
+  }
+
+  Agent chat(AgentOptions options) {
+    return baton.defineAgent(
+        "chat", InlinePrompt.builder().model("pm").system("Be brief.").build(), options);
+  }
+
+  static ModelResponse reply(String text) {
+    return ModelResponse.of(Message.model(text), FinishReason.STOP);
+  }
+
+  /** A custom agent whose turns wait for a gate (or cancellation), then answer "done". */
+  Agent gated(String name, CountDownLatch entered, CountDownLatch gate, AgentOptions options) {
+    return baton.defineCustomAgent(
+        name,
+        runner -> {
+          runner.run(
+              (ctx, input) -> {
+                entered.countDown();
+                awaitOrCancel(ctx, gate);
+                runner.session().addMessage(Message.model("done"));
+                return TurnResult.STOP;
+              });
+          return runner.result();
+        },
+        options);
+  }
+
+  static void awaitOrCancel(ActionContext ctx, CountDownLatch gate) {
+    try (var wake = ctx.cancellation().onCancel(gate::countDown)) {
+      assertThat(gate.await(60, TimeUnit.SECONDS)).as("the test opened the gate").isTrue();
+    } catch (InterruptedException e) {
+      throw new AssertionError(e);
+    }
+    ctx.cancellation().throwIfCancelled();
+  }
+
+  /**
+   * A store that refuses every write while {@code down} is set, as a dead disk would, and fails as
+   * many snapshot reads as {@code failingReads} says, as a flaky connection would.
+   */
+  record FlakyStore(InMemorySessionStore delegate, AtomicBoolean down, AtomicInteger failingReads)
+      implements SessionStore, SnapshotSubscriber {
+    @Override
+    public @Nullable SessionSnapshot getSnapshot(ActionContext context, String snapshotId) {
+      if (failingReads.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+        throw new IllegalStateException("connection reset");
+      }
+      return delegate.getSnapshot(context, snapshotId);
+    }
+
+    @Override
+    public @Nullable SessionSnapshot getLatestSnapshot(ActionContext context, String sessionId) {
+      return delegate.getLatestSnapshot(context, sessionId);
+    }
+
+    @Override
+    public @Nullable SessionSnapshot saveSnapshot(
+        ActionContext context, @Nullable String snapshotId, SnapshotUpdate update) {
+      if (down.get()) {
+        throw BatonException.of(Status.UNAVAILABLE, "disk gone");
+      }
+      return delegate.saveSnapshot(context, snapshotId, update);
+    }
+
+    @Override
+    public StatusSubscription onSnapshotStatusChange(ActionContext context, String snapshotId) {
+      return delegate.onSnapshotStatusChange(context, snapshotId);
+    }
+  }
+}

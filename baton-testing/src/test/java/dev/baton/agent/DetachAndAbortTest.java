@@ -1,0 +1,498 @@
+package dev.baton.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.baton.agent.store.FileSessionStore;
+import dev.baton.agent.store.InMemorySessionStore;
+import dev.baton.ai.Message;
+import dev.baton.core.ActionContext;
+import dev.baton.core.BatonException;
+import dev.baton.core.Json;
+import dev.baton.core.Status;
+import dev.baton.core.StreamCallback;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Work that outlives its client: detached runs completing or failing in the background, aborts,
+ * heartbeats and expiry, {@code waitForSnapshot}, agent handles, and continuing from a failed or
+ * aborted snapshot.
+ */
+class DetachAndAbortTest extends AgentTestSupport {
+  @Test
+  void aDetachedRunCompletesInTheBackgroundAndWaitForSnapshotSeesIt() {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch gate = new CountDownLatch(1);
+    Agent agent = gated("worker", entered, gate, server().build());
+    model.respond(reply("unused"));
+
+    AgentOutput detached = agent.run(AgentInput.text("go").withDetach(true), AgentInit.NEW);
+    assertThat(detached.finishReason()).isEqualTo(AgentFinishReason.DETACHED);
+    SessionSnapshot pending = agent.getSnapshot(detached.snapshotId());
+    assertThat(pending.status()).isEqualTo(SnapshotStatus.PENDING);
+    assertThat(pending.state()).isNull();
+    assertThat(pending.heartbeatAt()).isNotNull();
+
+    await().atMost(Duration.ofSeconds(5)).until(() -> entered.getCount() == 0);
+    gate.countDown();
+    SessionSnapshot settled = agent.waitForSnapshot(detached.snapshotId());
+    assertThat(settled.status()).isEqualTo(SnapshotStatus.COMPLETED);
+    assertThat(settled.finishReason()).isEqualTo(AgentFinishReason.STOP);
+    assertThat(settled.state().messages()).extracting(Message::text).containsExactly("go", "done");
+    assertThat(settled.sessionId()).isEqualTo(detached.sessionId());
+    assertThat(settled.heartbeatAt()).isNull();
+  }
+
+  @Test
+  void aDetachAfterCompletedTurnsChainsThePendingRowOffTheLastOne() {
+    CountDownLatch entered = new CountDownLatch(2);
+    CountDownLatch gate = new CountDownLatch(1);
+    CountDownLatch firstGate = new CountDownLatch(0);
+    AtomicBoolean first = new AtomicBoolean(true);
+    Agent agent =
+        baton.defineCustomAgent(
+            "chain",
+            runner -> {
+              runner.run(
+                  (ctx, input) -> {
+                    entered.countDown();
+                    awaitOrCancel(ctx, first.getAndSet(false) ? firstGate : gate);
+                    return TurnResult.STOP;
+                  });
+              return runner.result();
+            },
+            server().build());
+    AgentConnection connection = agent.connect(AgentInit.NEW);
+    connection.sendText("one");
+    String firstSnapshot = null;
+    for (AgentStreamChunk chunk : connection.receive()) {
+      if (chunk.turnEnd() != null) {
+        firstSnapshot = chunk.turnEnd().snapshotId();
+        break;
+      }
+    }
+    connection.sendText("two");
+    await().until(() -> entered.getCount() == 0);
+    connection.detach();
+    AgentOutput output = connection.output();
+    assertThat(agent.getSnapshot(output.snapshotId()).parentId()).isEqualTo(firstSnapshot);
+    gate.countDown();
+    assertThat(agent.waitForSnapshot(output.snapshotId()).status())
+        .isEqualTo(SnapshotStatus.COMPLETED);
+  }
+
+  @Test
+  void aDetachedFailureFinalisesAsFailedAndResumingItIsRefused() {
+    Agent agent =
+        baton.defineCustomAgent(
+            "failing",
+            runner -> {
+              runner.run(
+                  (ctx, input) -> {
+                    throw BatonException.of(Status.UNAVAILABLE, "kaboom");
+                  });
+              return runner.result();
+            },
+            server().build());
+    AgentOutput detached = agent.run(AgentInput.text("go").withDetach(true), AgentInit.NEW);
+    SessionSnapshot failed = agent.waitForSnapshot(detached.snapshotId());
+    assertThat(failed.status()).isEqualTo(SnapshotStatus.FAILED);
+    assertThat(failed.error().message()).isEqualTo("kaboom");
+    assertThat(failed.state().messages()).extracting(Message::text).containsExactly("go");
+
+    assertThatThrownBy(() -> agent.runText("again", AgentInit.ofSnapshot(detached.snapshotId())))
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.FAILED_PRECONDITION))
+        .hasMessageContaining("kaboom");
+  }
+
+  @Test
+  void detachNeedsAStoreThatCanNotify() {
+    Agent clientManaged = chat(AgentOptions.DEFAULTS);
+    AgentOutput output = clientManaged.run(AgentInput.text("x").withDetach(true), AgentInit.NEW);
+    assertThat(output.isFailed()).isTrue();
+    assertThat(output.error().status()).isEqualTo("FAILED_PRECONDITION");
+    assertThat(output.error().message()).contains("detach requires a session store");
+  }
+
+  @Test
+  void aDetachWhoseStoreIsDownReportsTheStoresStatusNotACapabilityError() {
+    Agent agent =
+        chat(
+            AgentOptions.builder()
+                .sessionStore(
+                    new FlakyStore(
+                        InMemorySessionStore.create(),
+                        new AtomicBoolean(true),
+                        new AtomicInteger()))
+                .build());
+    AgentOutput output = agent.run(AgentInput.text("x").withDetach(true), AgentInit.NEW);
+    assertThat(output.isFailed()).isTrue();
+    // FAILED_PRECONDITION would tell a delegating orchestrator to stop trying background runs.
+    assertThat(output.error().status()).isEqualTo("UNAVAILABLE");
+    assertThat(output.error().message()).contains("save pending snapshot").contains("disk gone");
+  }
+
+  @Test
+  void abortingALiveRunStopsItAndKeepsItsProgressResumable() {
+    CountDownLatch entered = new CountDownLatch(1);
+    Agent agent = gated("slow", entered, new CountDownLatch(1), server().build());
+    AgentOutput detached = agent.run(AgentInput.text("work").withDetach(true), AgentInit.NEW);
+    await().until(() -> entered.getCount() == 0);
+
+    assertThat(agent.abort(detached.snapshotId())).isEqualTo(SnapshotStatus.ABORTED);
+    SessionSnapshot aborted =
+        await()
+            .atMost(Duration.ofSeconds(5))
+            .until(() -> agent.getSnapshot(detached.snapshotId()), s -> s.finishReason() != null);
+    assertThat(aborted.status()).isEqualTo(SnapshotStatus.ABORTED);
+    assertThat(aborted.finishReason()).isEqualTo(AgentFinishReason.ABORTED);
+    assertThat(aborted.updatedAt()).isAfter(aborted.createdAt());
+    assertThat(aborted.state().messages()).extracting(Message::text).containsExactly("work");
+    assertThat(aborted.error()).isNull();
+
+    assertThat(agent.abort(detached.snapshotId())).isEqualTo(SnapshotStatus.ABORTED);
+    assertThat(agent.abort("missing")).isNull();
+  }
+
+  @Test
+  void waitForSnapshotRidesOutTransientReadFailures() throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch gate = new CountDownLatch(1);
+    AtomicInteger failingReads = new AtomicInteger();
+    Agent agent =
+        gated(
+            "flaky-reads",
+            entered,
+            gate,
+            AgentOptions.builder()
+                .sessionStore(new FlakyStore(store, new AtomicBoolean(), failingReads))
+                .heartbeat(Duration.ofMillis(50), Duration.ofMillis(400))
+                .waitPollInterval(Duration.ofMillis(10))
+                .build());
+    AgentOutput detached = agent.run(AgentInput.text("go").withDetach(true), AgentInit.NEW);
+    await().until(() -> entered.getCount() == 0);
+    CompletableFuture<SessionSnapshot> waiting =
+        CompletableFuture.supplyAsync(() -> agent.waitForSnapshot(detached.snapshotId()));
+
+    // Plain runtime exceptions, not only BatonExceptions, count as transient: three in a row pass.
+    failingReads.set(3);
+    gate.countDown();
+
+    SessionSnapshot settled = waiting.get(10, TimeUnit.SECONDS);
+    assertThat(settled.status()).isEqualTo(SnapshotStatus.COMPLETED);
+    assertThat(failingReads).hasValue(0);
+  }
+
+  @Test
+  void anAbortedRunWhoseWorkerIsSlowToStopStaysUncontinuableUntilItSavesItsProgress() {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch gate = new CountDownLatch(1);
+    Agent agent =
+        baton.defineCustomAgent(
+            "stubborn",
+            runner -> {
+              runner.run(
+                  (ctx, input) -> {
+                    entered.countDown();
+                    // Ignores cancellation, as a tool blocked in a call without a timeout would.
+                    try {
+                      assertThat(gate.await(60, TimeUnit.SECONDS)).isTrue();
+                    } catch (InterruptedException e) {
+                      throw new AssertionError(e);
+                    }
+                    runner.session().addMessage(Message.model("late"));
+                    return TurnResult.STOP;
+                  });
+              return runner.result();
+            },
+            server().build());
+    AgentOutput detached = agent.run(AgentInput.text("work").withDetach(true), AgentInit.NEW);
+    String id = detached.snapshotId();
+    await().until(() -> entered.getCount() == 0);
+    assertThat(agent.abort(id)).isEqualTo(SnapshotStatus.ABORTED);
+    Instant abortedAt = agent.getSnapshot(id).updatedAt();
+
+    // Beats go on past a whole heartbeat timeout (400 ms) after the abort, so the row never looks
+    // like its worker died, and continuing it is refused rather than forking from the parent.
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () -> agent.getSnapshot(id).heartbeatAt(),
+            beat -> beat != null && beat.isAfter(abortedAt.plusMillis(800)));
+    assertThatThrownBy(() -> agent.runText("more", AgentInit.continueFrom(id)))
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.FAILED_PRECONDITION))
+        .hasMessageContaining("is still being aborted");
+
+    gate.countDown();
+    SessionSnapshot settled =
+        await().until(() -> agent.getSnapshot(id), row -> row.finishReason() != null);
+    assertThat(settled.status()).isEqualTo(SnapshotStatus.ABORTED);
+    assertThat(settled.heartbeatAt()).isNull();
+    assertThat(settled.state().messages())
+        .extracting(Message::text)
+        .containsExactly("work", "late");
+    assertThat(agent.runText("more", AgentInit.continueFrom(id)).isFailed()).isFalse();
+  }
+
+  @Test
+  void abortLeavesTerminalSnapshotsAlone() {
+    Agent agent = chat(server().build());
+    model.respond(reply("hi"));
+    AgentOutput done = agent.runText("hello");
+    assertThat(agent.abort(done.snapshotId())).isEqualTo(SnapshotStatus.COMPLETED);
+    assertThat(agent.getSnapshot(done.snapshotId()).status()).isEqualTo(SnapshotStatus.COMPLETED);
+    assertThatThrownBy(
+            () ->
+                baton
+                    .registry()
+                    .lookup("/agent-abort/chat")
+                    .orElseThrow()
+                    .runJson(
+                        baton.context(),
+                        Json.parse("{\"snapshotId\":\"nope\"}"),
+                        StreamCallback.discard()))
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.NOT_FOUND));
+  }
+
+  @Test
+  void aWorkerWhoseHeartbeatsStopReadsAsExpired() {
+    AtomicBoolean storeDown = new AtomicBoolean();
+    SessionStore flaky = new FlakyStore(store, storeDown, new AtomicInteger());
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch gate = new CountDownLatch(1);
+    Duration timeout = Duration.ofMillis(150);
+    Agent agent =
+        gated(
+            "stale",
+            entered,
+            gate,
+            AgentOptions.builder()
+                .sessionStore(flaky)
+                .heartbeat(Duration.ofMillis(20), timeout)
+                .waitPollInterval(Duration.ofMillis(10))
+                .build());
+    AgentOutput detached = agent.run(AgentInput.text("go").withDetach(true), AgentInit.NEW);
+    await().until(() -> entered.getCount() == 0);
+    Instant firstBeat = agent.getSnapshot(detached.snapshotId()).heartbeatAt();
+
+    // While the worker beats, the row outlives the timeout many times over and stays pending.
+    Instant longAfter = firstBeat.plus(timeout.multipliedBy(3));
+    SessionSnapshot alive =
+        await()
+            .atMost(Duration.ofSeconds(5))
+            .until(
+                () -> agent.getSnapshot(detached.snapshotId()),
+                s -> s.heartbeatAt().isAfter(longAfter));
+    assertThat(alive.status()).isEqualTo(SnapshotStatus.PENDING);
+
+    storeDown.set(true);
+    // Reads still work while writes fail, as with a worker that lost its connection to the store.
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> agent.getSnapshot(detached.snapshotId()).status() == SnapshotStatus.EXPIRED);
+    assertThat(agent.waitForSnapshot(detached.snapshotId()).status())
+        .isEqualTo(SnapshotStatus.EXPIRED);
+    assertThat(store.getSnapshot(baton.context(), detached.snapshotId()).status())
+        .as("expired is computed on read, never stored")
+        .isEqualTo(SnapshotStatus.PENDING);
+    storeDown.set(false);
+    gate.countDown();
+  }
+
+  @Test
+  void waitForSnapshotBlocksUntilTheRunSettles() throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch gate = new CountDownLatch(1);
+    Agent agent = gated("waited", entered, gate, server().build());
+    AgentOutput detached = agent.run(AgentInput.text("go").withDetach(true), AgentInit.NEW);
+    await().until(() -> entered.getCount() == 0);
+    CompletableFuture<SessionSnapshot> waiting =
+        CompletableFuture.supplyAsync(() -> agent.waitForSnapshot(detached.snapshotId()));
+    // Still waiting across several heartbeats (50 ms) of the pending row.
+    await()
+        .during(Duration.ofMillis(200))
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> !waiting.isDone());
+    gate.countDown();
+    assertThat(waiting.get(10, TimeUnit.SECONDS).status()).isEqualTo(SnapshotStatus.COMPLETED);
+  }
+
+  @Test
+  void aClientThatLeavesAfterDetachingDoesNotStopTheWork() {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch gate = new CountDownLatch(1);
+    Agent agent = gated("leaver", entered, gate, server().build());
+    ActionContext client = baton.context();
+    AgentConnection connection = agent.connect(client, AgentInit.NEW);
+    connection.send(AgentInput.text("go").withDetach(true));
+    await().until(() -> entered.getCount() == 0);
+    // The client goes away before it even reads the answer.
+    client.cancellation().cancel();
+    for (AgentStreamChunk ignored : connection.receive()) {
+      throw new AssertionError("a detached run streams nothing");
+    }
+    String pending = connection.output().snapshotId();
+    gate.countDown();
+
+    SessionSnapshot settled = agent.waitForSnapshot(pending);
+    assertThat(settled.status()).isEqualTo(SnapshotStatus.COMPLETED);
+    assertThat(settled.state().messages()).extracting(Message::text).containsExactly("go", "done");
+  }
+
+  @Test
+  void aDetachedConnectionSettlesWithoutBeingClosed() {
+    Agent agent = gated("unclosed", new CountDownLatch(1), new CountDownLatch(0), server().build());
+    AgentConnection connection = agent.connect(AgentInit.NEW);
+    connection.sendText("first");
+    connection.detach();
+    connection.receive().forEach(chunk -> {});
+    SessionSnapshot settled = agent.waitForSnapshot(connection.output().snapshotId());
+    assertThat(settled.status()).isEqualTo(SnapshotStatus.COMPLETED);
+  }
+
+  @Test
+  void anAbortFromAnotherProcessStopsTheWorker(@TempDir Path dir) {
+    FileSessionStore mine =
+        FileSessionStore.builder(dir).pollInterval(Duration.ofMillis(10)).build();
+    FileSessionStore theirs =
+        FileSessionStore.builder(dir).pollInterval(Duration.ofMillis(10)).build();
+    CountDownLatch entered = new CountDownLatch(1);
+    Agent agent =
+        gated(
+            "remote-abort",
+            entered,
+            new CountDownLatch(1),
+            AgentOptions.builder()
+                .sessionStore(mine)
+                .heartbeat(Duration.ofMillis(50), Duration.ofSeconds(5))
+                .build());
+    AgentOutput detached = agent.run(AgentInput.text("work").withDetach(true), AgentInit.NEW);
+    await().until(() -> entered.getCount() == 0);
+
+    assertThat(Snapshots.abort(baton.context(), theirs, detached.snapshotId(), Instant.now()))
+        .isEqualTo(SnapshotStatus.ABORTED);
+
+    SessionSnapshot settled =
+        await()
+            .atMost(Duration.ofSeconds(5))
+            .until(
+                () -> theirs.getSnapshot(baton.context(), detached.snapshotId()),
+                s -> s.finishReason() != null);
+    assertThat(settled.status()).isEqualTo(SnapshotStatus.ABORTED);
+    assertThat(settled.finishReason()).isEqualTo(AgentFinishReason.ABORTED);
+  }
+
+  @Test
+  void aContinuationResumesAFailedSnapshotAndRetriesItsTurn() {
+    Agent agent = chat(server().build());
+    model.step().fail(BatonException.of(Status.UNAVAILABLE, "flaky"));
+    AgentOutput detached = agent.run(AgentInput.text("summarise").withDetach(true), AgentInit.NEW);
+    SessionSnapshot failed = agent.waitForSnapshot(detached.snapshotId());
+    assertThat(failed.status()).isEqualTo(SnapshotStatus.FAILED);
+
+    model.respond(reply("summary"));
+    AgentOutput retried =
+        agent.run(AgentInput.retryTurn(), AgentInit.continueFrom(failed.snapshotId()));
+
+    assertThat(retried.text()).isEqualTo("summary");
+    SessionSnapshot after = agent.getSnapshot(retried.snapshotId());
+    assertThat(after.parentId()).isEqualTo(failed.snapshotId());
+    assertThat(after.sessionId()).isEqualTo(detached.sessionId());
+    assertThat(after.state().messages())
+        .extracting(Message::text)
+        .containsExactly("summarise", "summary");
+    assertThat(model.lastRequest().messages())
+        .extracting(Message::text)
+        .containsExactly("Be brief.", "summarise");
+  }
+
+  @Test
+  void aContinuationResumesAnAbortedSnapshotWithNewInstructions() {
+    CountDownLatch entered = new CountDownLatch(1);
+    Agent slow = gated("slow", entered, new CountDownLatch(1), server().build());
+    AgentOutput detached = slow.run(AgentInput.text("long job").withDetach(true), AgentInit.NEW);
+    await().until(() -> entered.getCount() == 0);
+    slow.abort(detached.snapshotId());
+    await().until(() -> slow.getSnapshot(detached.snapshotId()).finishReason() != null);
+
+    assertThatThrownBy(() -> slow.runText("again", AgentInit.ofSnapshot(detached.snapshotId())))
+        .hasMessageContaining("was aborted");
+    CountDownLatch open = new CountDownLatch(0);
+    Agent resumed =
+        gated(
+            "resumed",
+            new CountDownLatch(1),
+            open,
+            AgentOptions.builder().sessionStore(store).build());
+    AgentOutput continued =
+        resumed.runText("shorter job", AgentInit.continueFrom(detached.snapshotId()));
+    assertThat(continued.isFailed()).isFalse();
+    assertThat(resumed.getSnapshot(continued.snapshotId()).state().messages())
+        .extracting(Message::text)
+        .containsExactly("long job", "shorter job", "done");
+  }
+
+  @Test
+  void aRetryNeedsAnUnfinishedTurn() {
+    Agent agent = chat(server().build());
+    model.respond(reply("fine"));
+    AgentOutput done = agent.runText("hello");
+    AgentOutput retried =
+        agent.run(AgentInput.retryTurn(), AgentInit.ofSnapshot(done.snapshotId()));
+    assertThat(retried.isFailed()).isTrue();
+    assertThat(retried.error().message()).contains("no unfinished turn");
+    assertThat(model.calls()).isEqualTo(1);
+  }
+
+  @Test
+  void aHandleStartsPollsWaitsForAndAbortsABackgroundTask() {
+    CountDownLatch entered = new CountDownLatch(1);
+    gated("worker", entered, new CountDownLatch(1), server().build());
+    AgentHandle handle = AgentHandle.lookup(baton.registry(), "worker");
+    assertThat(handle.metadata().stateManagement()).isEqualTo(StateManagement.SERVER);
+    assertThat(handle.metadata().isAbortable()).isTrue();
+
+    AgentHandle.DetachedTask task =
+        handle.start(baton.context(), AgentInput.text("go"), AgentInit.NEW);
+    await().until(() -> entered.getCount() == 0);
+    assertThat(task.poll(baton.context()).status()).isEqualTo(SnapshotStatus.PENDING);
+    assertThat(task.abort(baton.context()).status()).isEqualTo(SnapshotStatus.ABORTED);
+    SessionSnapshot settled = task.await(baton.context());
+    assertThat(settled.status()).isEqualTo(SnapshotStatus.ABORTED);
+    assertThat(handle.task(task.snapshotId()).poll(baton.context()).status())
+        .isEqualTo(SnapshotStatus.ABORTED);
+  }
+
+  @Test
+  void aHandleReportsWhatTheAgentCannotDo() {
+    chat(AgentOptions.DEFAULTS);
+    assertThatThrownBy(() -> AgentHandle.lookup(baton.registry(), "ghost"))
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.NOT_FOUND))
+        .hasMessage("agent \"ghost\" not found in registry");
+    AgentHandle client = AgentHandle.lookup(baton.registry(), "chat");
+    assertThatThrownBy(() -> client.getSnapshot(baton.context(), "s"))
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.FAILED_PRECONDITION))
+        .hasMessageContaining("publishes no action to read a snapshot");
+    assertThatThrownBy(() -> client.abort(baton.context(), "s"))
+        .hasMessageContaining("publishes no action to abort background work");
+    assertThatThrownBy(() -> client.start(baton.context(), AgentInput.text("x"), AgentInit.NEW))
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.FAILED_PRECONDITION))
+        .hasMessageContaining("detach requires a session store");
+  }
+}

@@ -136,15 +136,7 @@ class AgentsMiddlewareConfigTest extends AgentsMiddlewareTestSupport {
     assertThat(ArtifactStrategy.fromWireName("anything else")).isEqualTo(ArtifactStrategy.INLINE);
     for (var descriptor : ExperimentalMiddleware.descriptors()) {
       assertThat(descriptor.description()).isNotBlank();
-      descriptor
-          .configSchema()
-          .path("properties")
-          .properties()
-          .forEach(
-              field ->
-                  assertThat(field.getValue().path("description").asString(""))
-                      .as(descriptor.name() + "." + field.getKey())
-                      .isNotBlank());
+      assertDescribed(descriptor.name(), descriptor.configSchema());
     }
   }
 

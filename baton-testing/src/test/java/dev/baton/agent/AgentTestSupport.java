@@ -71,15 +71,32 @@ abstract class AgentTestSupport {
   }
 
   /**
-   * A store that refuses every write while {@code down} is set, as a dead disk would, and fails as
-   * many snapshot reads as {@code failingReads} says, as a flaky connection would.
+   * A store that refuses every write while {@code down} is set, as a dead disk would; fails as many
+   * snapshot reads as {@code failingReads} says, as a flaky connection would; and hangs as many as
+   * {@code hangingReads} says until their thread is interrupted, as a dead connection would.
    */
-  record FlakyStore(InMemorySessionStore delegate, AtomicBoolean down, AtomicInteger failingReads)
+  record FlakyStore(
+      InMemorySessionStore delegate,
+      AtomicBoolean down,
+      AtomicInteger failingReads,
+      AtomicInteger hangingReads)
       implements SessionStore, SnapshotSubscriber {
+    FlakyStore(InMemorySessionStore delegate, AtomicBoolean down) {
+      this(delegate, down, new AtomicInteger(), new AtomicInteger());
+    }
+
     @Override
     public @Nullable SessionSnapshot getSnapshot(ActionContext context, String snapshotId) {
       if (failingReads.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
         throw new IllegalStateException("connection reset");
+      }
+      if (hangingReads.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+        try {
+          new CountDownLatch(1).await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("read interrupted", e);
+        }
       }
       return delegate.getSnapshot(context, snapshotId);
     }

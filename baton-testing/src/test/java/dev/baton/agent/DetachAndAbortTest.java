@@ -131,10 +131,7 @@ class DetachAndAbortTest extends AgentTestSupport {
         chat(
             AgentOptions.builder()
                 .sessionStore(
-                    new FlakyStore(
-                        InMemorySessionStore.create(),
-                        new AtomicBoolean(true),
-                        new AtomicInteger()))
+                    new FlakyStore(InMemorySessionStore.create(), new AtomicBoolean(true)))
                 .build());
     AgentOutput output = agent.run(AgentInput.text("x").withDetach(true), AgentInit.NEW);
     assertThat(output.isFailed()).isTrue();
@@ -176,7 +173,8 @@ class DetachAndAbortTest extends AgentTestSupport {
             entered,
             gate,
             AgentOptions.builder()
-                .sessionStore(new FlakyStore(store, new AtomicBoolean(), failingReads))
+                .sessionStore(
+                    new FlakyStore(store, new AtomicBoolean(), failingReads, new AtomicInteger()))
                 .heartbeat(Duration.ofMillis(50), Duration.ofMillis(400))
                 .waitPollInterval(Duration.ofMillis(10))
                 .build());
@@ -192,6 +190,36 @@ class DetachAndAbortTest extends AgentTestSupport {
     SessionSnapshot settled = waiting.get(10, TimeUnit.SECONDS);
     assertThat(settled.status()).isEqualTo(SnapshotStatus.COMPLETED);
     assertThat(failingReads).hasValue(0);
+  }
+
+  @Test
+  void waitForSnapshotGivesUpOnAReadThatHangsAndReadsAgain() throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch gate = new CountDownLatch(1);
+    AtomicInteger hangingReads = new AtomicInteger();
+    Agent agent =
+        gated(
+            "hanging-reads",
+            entered,
+            gate,
+            AgentOptions.builder()
+                .sessionStore(
+                    new FlakyStore(store, new AtomicBoolean(), new AtomicInteger(), hangingReads))
+                .heartbeat(Duration.ofMillis(50), Duration.ofMillis(400))
+                .waitPollInterval(Duration.ofMillis(10))
+                .build());
+    AgentOutput detached = agent.run(AgentInput.text("go").withDetach(true), AgentInit.NEW);
+    await().until(() -> entered.getCount() == 0);
+    CompletableFuture<SessionSnapshot> waiting =
+        CompletableFuture.supplyAsync(() -> agent.waitForSnapshot(detached.snapshotId()));
+
+    // A read is bounded by the heartbeat interval; one that hangs counts as a transient failure.
+    hangingReads.set(1);
+    gate.countDown();
+
+    SessionSnapshot settled = waiting.get(10, TimeUnit.SECONDS);
+    assertThat(settled.status()).isEqualTo(SnapshotStatus.COMPLETED);
+    assertThat(hangingReads).hasValue(0);
   }
 
   @Test
@@ -270,7 +298,7 @@ class DetachAndAbortTest extends AgentTestSupport {
   @Test
   void aWorkerWhoseHeartbeatsStopReadsAsExpired() {
     AtomicBoolean storeDown = new AtomicBoolean();
-    SessionStore flaky = new FlakyStore(store, storeDown, new AtomicInteger());
+    SessionStore flaky = new FlakyStore(store, storeDown);
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch gate = new CountDownLatch(1);
     Duration timeout = Duration.ofMillis(150);

@@ -8,8 +8,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -67,8 +71,8 @@ final class SnapshotReads {
    * wait also re-reads every heartbeat interval while subscribed, so an expired worker ends it, and
    * every poll interval without a subscription. Up to three transient read failures in a row are
    * tolerated, each followed by a re-read after the poll interval; NOT_FOUND, INVALID_ARGUMENT and
-   * FAILED_PRECONDITION end the wait at once. A single read is bounded only by the store's own
-   * timeouts.
+   * FAILED_PRECONDITION end the wait at once. A read that takes longer than the heartbeat interval
+   * is given up and counts as a transient failure.
    *
    * @throws BatonException {@code CANCELLED} when the caller's context is cancelled
    */
@@ -91,7 +95,7 @@ final class SnapshotReads {
         }
         SessionSnapshot row;
         try {
-          row = get(context, request);
+          row = readWithinHeartbeat(context, request);
           failures = 0;
         } catch (RuntimeException e) {
           context.cancellation().throwIfCancelled();
@@ -115,6 +119,33 @@ final class SnapshotReads {
           lastProgressLog = Instant.now();
         }
       }
+    }
+  }
+
+  /**
+   * One read of a wait, given up after a heartbeat interval (30 s by default, Genkit's bound) so a
+   * hung store connection becomes a transient failure rather than a wait that never ends. The read
+   * runs on a virtual thread, interrupted when it is given up or the caller cancels.
+   */
+  private SessionSnapshot readWithinHeartbeat(ActionContext context, GetSnapshotRequest request) {
+    FutureTask<SessionSnapshot> read = new FutureTask<>(() -> get(context, request));
+    Thread.ofVirtual().name("baton-wait-read").start(read);
+    Duration bound = options.heartbeatInterval();
+    try (var stop = context.cancellation().onCancel(() -> read.cancel(true))) {
+      return read.get(bound.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (ExecutionException e) {
+      throw BatonException.from(e.getCause() == null ? e : e.getCause());
+    } catch (TimeoutException e) {
+      read.cancel(true);
+      throw BatonException.of(
+          Status.DEADLINE_EXCEEDED, "reading the snapshot took longer than %s", bound);
+    } catch (CancellationException e) {
+      context.cancellation().throwIfCancelled();
+      throw BatonException.from(e);
+    } catch (InterruptedException e) {
+      read.cancel(true);
+      Thread.currentThread().interrupt();
+      throw BatonException.from(e);
     }
   }
 

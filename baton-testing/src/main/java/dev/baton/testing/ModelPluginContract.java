@@ -205,8 +205,8 @@ public abstract class ModelPluginContract {
 
   /**
    * Answers a call with HTTP {@code httpStatus} and {@code body}, and checks that it fails with
-   * {@code expected} as a public error that keeps {@code message} and the body's {@code error}
-   * object.
+   * {@code expected}, keeping {@code message} and the body's {@code error} object; the error is
+   * public unless it refuses the server's own credentials (401, 403).
    */
   protected final void assertMapsHttpError(
       int httpStatus, String body, Status expected, String message) {

@@ -125,15 +125,14 @@ public final class OpenAICompatible implements Plugin {
   /** Adds a resolver that serves every {@code <name>/<model>} model name. */
   @Override
   public void init(Registry registry) {
-    // The plugin's name alone: public error messages must not name hosts of the server's network.
-    String provider = name;
     String base = baseUrl.toString();
     URI endpoint = URI.create((base.endsWith("/") ? base : base + "/") + "chat/completions");
     boolean keyRequired = stripSlash(base).equals(stripSlash(DEFAULT_BASE_URL.toString()));
     ChatCompletionsClient.Settings settings =
         new ChatCompletionsClient.Settings(
-            provider, endpoint, apiKey, keyRequired, headers, strictJsonSchema, maxTokensField);
-    HttpCalls http = new HttpCalls(httpClient, timeout, idleTimeout, provider);
+            name, endpoint, apiKey, keyRequired, headers, strictJsonSchema, maxTokensField);
+    // Errors name the plugin, never the host: public messages must not map the server's network.
+    HttpCalls http = new HttpCalls(httpClient, timeout, idleTimeout, name);
     String prefix = name + "/";
     registry.addResolver(
         (type, action) -> {

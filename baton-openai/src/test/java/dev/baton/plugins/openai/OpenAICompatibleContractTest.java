@@ -31,7 +31,7 @@ class OpenAICompatibleContractTest extends ModelPluginContract {
         .build();
   }
 
-  /** The plugin's name and the server's host, as the plugin names any server. */
+  /** The plugin's name: errors never name the server's host. */
   @Override
   protected String providerLabel() {
     return "openai";

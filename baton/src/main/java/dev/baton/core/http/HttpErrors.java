@@ -19,8 +19,9 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Turns a provider's error answer into a {@link BatonException} that keeps the provider's own
- * message. The error is public (its message may reach remote clients) unless it is {@link
- * Status#UNAUTHENTICATED} or {@link Status#PERMISSION_DENIED}, which concern the server's account.
+ * message. The error is public (its message may reach remote clients) unless it concerns the
+ * server's own account: HTTP 401 or 403, {@link Status#UNAUTHENTICATED}, {@link
+ * Status#PERMISSION_DENIED}, or a detail whose {@code reason} starts with {@code API_KEY}.
  *
  * <p>The status is the one the error object names in {@code error.status} when that is a canonical
  * status name other than {@code OK} (Gemini sends {@code FAILED_PRECONDITION}, {@code
@@ -87,7 +88,7 @@ public final class HttpErrors {
         status,
         provider + " returned HTTP " + httpStatus + ": " + message,
         details,
-        isAboutTheRequest(status),
+        httpStatus != 401 && httpStatus != 403 && isAboutTheRequest(status, error),
         null);
   }
 
@@ -109,17 +110,28 @@ public final class HttpErrors {
         status,
         provider + " failed while streaming: " + (message == null ? "(no message)" : message),
         details,
-        isAboutTheRequest(status),
+        isAboutTheRequest(status, error),
         null);
   }
 
   /**
    * Whether a remote client may read the provider's message. A refused credential or permission is
-   * about the server's own account (its key, its project), not the client's request: the client
-   * then sees only the status's generic text, while in-process callers keep the message.
+   * about the server's own account (its key, its project), not the client's request, whatever
+   * status it comes with (Gemini answers a bad key with 400 and reason {@code API_KEY_INVALID}):
+   * the client then sees only the status's generic text, while in-process callers keep the message.
    */
-  private static boolean isAboutTheRequest(Status status) {
-    return status != Status.UNAUTHENTICATED && status != Status.PERMISSION_DENIED;
+  private static boolean isAboutTheRequest(Status status, @Nullable JsonNode error) {
+    if (status == Status.UNAUTHENTICATED || status == Status.PERMISSION_DENIED) {
+      return false;
+    }
+    if (error != null) {
+      for (JsonNode detail : error.path("details")) {
+        if (detail.path("reason").asString("").startsWith("API_KEY")) {
+          return false;
+        }
+      }
+    }
+    return true;
   }
 
   /**

@@ -157,6 +157,36 @@ class HttpErrorsTest {
   }
 
   @Test
+  void anErrorAboutTheServersOwnKeyIsNotShownToRemoteClients() {
+    // Gemini's documented answer to a bad key: HTTP 400, INVALID_ARGUMENT, reason API_KEY_INVALID.
+    BatonException badKey =
+        HttpErrors.fromResponse(
+            "googleai",
+            400,
+            headers(Map.of()),
+            bytes(
+                """
+                {"error": {"code": 400, "message": "API key not valid. Please pass a valid API key.",
+                 "status": "INVALID_ARGUMENT",
+                 "details": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo",
+                              "reason": "API_KEY_INVALID", "domain": "googleapis.com"}]}}
+                """));
+    assertThat(badKey.status()).isEqualTo(Status.INVALID_ARGUMENT);
+    assertThat(badKey.getMessage()).contains("API key not valid");
+    assertThat(badKey.isPublic()).isFalse();
+    assertThat(badKey.toPublicErrorInfo().message()).doesNotContain("API key");
+
+    BatonException forbidden =
+        HttpErrors.fromResponse(
+            "x", 403, headers(Map.of()), bytes("{\"error\": {\"message\": \"project 123\"}}"));
+    assertThat(forbidden.isPublic()).isFalse();
+    BatonException badRequest =
+        HttpErrors.fromResponse(
+            "x", 400, headers(Map.of()), bytes("{\"error\": {\"message\": \"bad temperature\"}}"));
+    assertThat(badRequest.isPublic()).isTrue();
+  }
+
+  @Test
   void prefersTheCanonicalStatusTheErrorNamesOverTheHttpCode() {
     assertThat(statusFor(400, "FAILED_PRECONDITION")).isEqualTo(Status.FAILED_PRECONDITION);
     assertThat(statusFor(400, "OUT_OF_RANGE")).isEqualTo(Status.OUT_OF_RANGE);

@@ -343,6 +343,7 @@ class FileSessionStoreTest extends SessionStoreContract {
     assertThat(store.getSnapshot(tenant("b"), "s1")).isNull();
     assertThat(store.getLatestSnapshot(tenant("b"), "sess-1")).isNull();
     assertThat(store.onSnapshotStatusChange(tenant("b"), "s1").isEnded()).isTrue();
+    assertThat(dir.resolve("b")).as("reads create nothing").doesNotExist();
     assertThat(Snapshots.abort(tenant("b"), store, "s1", at(2))).isNull();
   }
 

@@ -10,6 +10,8 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,6 +25,12 @@ final class AtomicFiles {
 
   /** The suffix of temporary files; a reader must never take such a file for a row. */
   static final String TEMP_SUFFIX = ".tmp";
+
+  private static final Set<StandardOpenOption> NEW_FILE =
+      Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+  private static final FileAttribute<?>[] OWNER_ONLY_FILE = {
+    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))
+  };
 
   private AtomicFiles() {}
 
@@ -54,11 +62,14 @@ final class AtomicFiles {
    *     leave a renamed but empty file; worth its cost for data, not for hints that can be rebuilt
    */
   static void write(Path target, byte[] content, boolean durable) throws IOException {
-    Path dir = target.toAbsolutePath().getParent();
-    Path temp = Files.createTempFile(dir, target.getFileName() + ".", TEMP_SUFFIX);
+    String random = Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36);
+    Path temp = target.resolveSibling(target.getFileName() + "." + random + TEMP_SUFFIX);
+    // Created and written through one channel: a commit pays for one open, not two. Opened before
+    // the try, so a name clash never deletes a file this call did not create.
+    FileChannel channel = FileChannel.open(temp, NEW_FILE, ownerOnlyFile(target));
     boolean renamed = false;
     try {
-      try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE)) {
+      try (channel) {
         ByteBuffer buffer = ByteBuffer.wrap(content);
         while (buffer.hasRemaining()) {
           channel.write(buffer);
@@ -74,6 +85,13 @@ final class AtomicFiles {
         deleteQuietly(temp);
       }
     }
+  }
+
+  /** Mode 0600 where the file system has POSIX permissions, as temporary files get. */
+  private static FileAttribute<?>[] ownerOnlyFile(Path file) {
+    return file.getFileSystem().supportedFileAttributeViews().contains("posix")
+        ? OWNER_ONLY_FILE
+        : new FileAttribute<?>[0];
   }
 
   /** The file's bytes, or null when it does not exist. */

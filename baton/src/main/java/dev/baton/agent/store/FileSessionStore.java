@@ -21,6 +21,8 @@ import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A session store that keeps each snapshot in a JSON file, so sessions survive restarts and several
@@ -71,6 +73,8 @@ import org.jspecify.annotations.Nullable;
  * <p>Thread-safe.
  */
 public final class FileSessionStore implements SessionStore, SnapshotSubscriber {
+  private static final Logger log = LoggerFactory.getLogger(FileSessionStore.class);
+
   /** The prefix when none is configured. */
   public static final String DEFAULT_PREFIX = "global";
 
@@ -140,19 +144,35 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
     if (pointed != null || !Files.isDirectory(directory.path())) {
       return pointed;
     }
-    // Rebuilt under the save locks, this process's and the folder's, so that the pointer written
-    // here cannot overwrite one that a save of a newer row, in any process, has just advanced.
+    // The scan takes no lock, so a session without a pointer never holds up saves; a save racing it
+    // is missed as it would be by a read a moment earlier.
+    SessionSnapshot latest = scanForLatest(context, directory, sessionId);
+    if (latest != null) {
+      repairPointer(directory, sessionId, latest);
+    }
+    return latest;
+  }
+
+  /**
+   * Points the session at a row found by a scan, under the save locks of this process and of the
+   * folder, and only when no valid pointer names a row at least as recent: a repair never moves a
+   * pointer back past a save that advanced it meanwhile, in any process. Best effort: a folder this
+   * process cannot lock (read-only, say) keeps serving scans.
+   */
+  private void repairPointer(SnapshotDirectory directory, String sessionId, SessionSnapshot found) {
     lock.lock();
     try {
-      return ProcessLock.hold(
+      ProcessLock.hold(
           directory.path(),
           () -> {
-            SessionSnapshot latest = scanForLatest(context, directory, sessionId);
-            if (latest != null) {
-              directory.writePointer(sessionId, pointerTo(latest));
+            SessionSnapshot current = pointedRow(directory, sessionId);
+            if (current == null || SnapshotRules.isMoreRecent(found, current)) {
+              directory.writePointer(sessionId, pointerTo(found));
             }
-            return latest;
+            return null;
           });
+    } catch (RuntimeException e) {
+      log.debug("could not repair the pointer of session {}", sessionId, e);
     } finally {
       lock.unlock();
     }

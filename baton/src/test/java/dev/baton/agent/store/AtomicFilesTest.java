@@ -2,11 +2,13 @@ package dev.baton.agent.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,6 +43,17 @@ class AtomicFilesTest {
 
     assertThat(target.resolve("child")).isDirectory();
     assertThat(tempFiles()).isZero();
+  }
+
+  @Test
+  void writtenFilesAreReadableByTheOwnerOnly() throws IOException {
+    assumeTrue(dir.getFileSystem().supportedFileAttributeViews().contains("posix"));
+    Path target = dir.resolve("row.json");
+
+    AtomicFiles.write(target, bytes("secret"), true);
+
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(target)))
+        .isEqualTo("rw-------");
   }
 
   @Test

@@ -40,6 +40,8 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Thread-safe: one agent serves any number of concurrent invocations.
  */
 public final class Agent implements Action<AgentInput, AgentOutput, AgentStreamChunk> {
+  private static final Duration HEARTBEAT_THREAD_IDLE = Duration.ofSeconds(60);
+
   private final String name;
   private final AgentFunction function;
   private final AgentOptions options;
@@ -47,8 +49,6 @@ public final class Agent implements Action<AgentInput, AgentOutput, AgentStreamC
   private final AgentMetadata metadata;
   private final @Nullable SnapshotReads reads;
   private volatile Registry registry;
-  private static final Duration HEARTBEAT_THREAD_IDLE = Duration.ofSeconds(60);
-
   private volatile @Nullable ScheduledExecutorService heartbeats;
 
   private Agent(String name, AgentFunction function, AgentOptions options) {

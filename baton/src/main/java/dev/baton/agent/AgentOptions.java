@@ -16,11 +16,16 @@ import org.jspecify.annotations.Nullable;
  *     agent, custom-state patches); it gets a copy and may redact
  * @param streamTransform shapes or drops each outbound chunk; it gets a copy
  * @param metadata declared capabilities, for a remote agent whose server Baton cannot inspect
- * @param heartbeatInterval how often a detached run refreshes its pending row (default 30 s)
+ * @param heartbeatInterval how often a detached run refreshes its row (default 30 s), while it is
+ *     pending and, after an abort, while it saves its progress
  * @param heartbeatTimeout how old a pending row's heartbeat may get before reads report it {@code
- *     expired} (default 60 s)
+ *     expired} (default 60 s); also how long an aborted run that does not stop keeps its row marked
+ *     as still saving
  * @param waitPollInterval how often {@code waitForSnapshot} re-reads a snapshot whose store cannot
- *     notify it (default 2 s); with notifications it re-reads every {@code heartbeatInterval}
+ *     notify it, and how soon after a failed read (default 2 s); with notifications it re-reads
+ *     every {@code heartbeatInterval}
+ * @param waitReadTimeout how long one read of {@code waitForSnapshot} may take before it counts as
+ *     a transient failure (default 30 s)
  */
 public record AgentOptions(
     @Nullable SessionStore sessionStore,
@@ -31,11 +36,13 @@ public record AgentOptions(
     @Nullable AgentMetadata metadata,
     Duration heartbeatInterval,
     Duration heartbeatTimeout,
-    Duration waitPollInterval) {
+    Duration waitPollInterval,
+    Duration waitReadTimeout) {
 
   public static final Duration DEFAULT_HEARTBEAT_INTERVAL = Duration.ofSeconds(30);
   public static final Duration DEFAULT_HEARTBEAT_TIMEOUT = Duration.ofSeconds(60);
   public static final Duration DEFAULT_WAIT_POLL_INTERVAL = Duration.ofSeconds(2);
+  public static final Duration DEFAULT_WAIT_READ_TIMEOUT = Duration.ofSeconds(30);
 
   /** No store, no description: a client-managed agent. */
   public static final AgentOptions DEFAULTS = builder().build();
@@ -44,14 +51,17 @@ public record AgentOptions(
     Objects.requireNonNull(heartbeatInterval, "heartbeatInterval");
     Objects.requireNonNull(heartbeatTimeout, "heartbeatTimeout");
     Objects.requireNonNull(waitPollInterval, "waitPollInterval");
+    Objects.requireNonNull(waitReadTimeout, "waitReadTimeout");
     if (heartbeatInterval.isNegative()
         || heartbeatInterval.isZero()
         || heartbeatTimeout.compareTo(heartbeatInterval) <= 0
         || waitPollInterval.isNegative()
-        || waitPollInterval.isZero()) {
+        || waitPollInterval.isZero()
+        || waitReadTimeout.isNegative()
+        || waitReadTimeout.isZero()) {
       throw new IllegalArgumentException(
-          "heartbeat interval and wait poll interval must be positive, and the heartbeat timeout"
-              + " longer than the interval");
+          "heartbeat interval, wait poll interval and wait read timeout must be positive, and the"
+              + " heartbeat timeout longer than the interval");
     }
   }
 
@@ -82,6 +92,7 @@ public record AgentOptions(
     private @Nullable Duration heartbeatInterval;
     private @Nullable Duration heartbeatTimeout;
     private @Nullable Duration waitPollInterval;
+    private @Nullable Duration waitReadTimeout;
 
     private Builder() {}
 
@@ -141,6 +152,12 @@ public record AgentOptions(
       return this;
     }
 
+    public Builder waitReadTimeout(Duration timeout) {
+      once(waitReadTimeout, "waitReadTimeout");
+      this.waitReadTimeout = timeout;
+      return this;
+    }
+
     public AgentOptions build() {
       return new AgentOptions(
           sessionStore,
@@ -151,7 +168,8 @@ public record AgentOptions(
           metadata,
           heartbeatInterval == null ? DEFAULT_HEARTBEAT_INTERVAL : heartbeatInterval,
           heartbeatTimeout == null ? DEFAULT_HEARTBEAT_TIMEOUT : heartbeatTimeout,
-          waitPollInterval == null ? DEFAULT_WAIT_POLL_INTERVAL : waitPollInterval);
+          waitPollInterval == null ? DEFAULT_WAIT_POLL_INTERVAL : waitPollInterval,
+          waitReadTimeout == null ? DEFAULT_WAIT_READ_TIMEOUT : waitReadTimeout);
     }
   }
 }

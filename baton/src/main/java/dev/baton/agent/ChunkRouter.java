@@ -87,12 +87,14 @@ final class ChunkRouter {
         return;
       }
       sink.onChunk(chunk);
+      return;
     } catch (RuntimeException e) {
       failClosed(BatonException.from(e));
-      onSinkFailure.run();
     } finally {
       deliveryLock.unlock();
     }
+    // Stopping the work runs cancellation listeners: not while other chunks wait on the lock.
+    onSinkFailure.run();
   }
 
   /** Stops streaming for good; the invocation fails with this error. */

@@ -24,6 +24,9 @@ import org.slf4j.LoggerFactory;
  * cumulative session state. A row that was aborted meanwhile stays aborted, since the abort wins,
  * but receives the progress the work made, so the task can be continued; its finish reason becomes
  * {@code aborted}, which is how readers tell a settled abort from one still saving.
+ *
+ * <p>Unlike Genkit, the heartbeat goes on after an abort (for at most a heartbeat timeout), so an
+ * aborted row whose work is still unwinding is not mistaken for one whose worker died.
  */
 final class DetachedRun {
   private static final Logger log = LoggerFactory.getLogger(DetachedRun.class);
@@ -83,7 +86,7 @@ final class DetachedRun {
                 interval,
                 interval,
                 TimeUnit.MILLISECONDS);
-    Thread.ofVirtual().name("baton-abort-watch-" + id).start(() -> watch(subscription));
+    Thread.ofVirtual().name("baton-abort-watch-" + id).start(() -> watch(subscription, heartbeat));
     Thread.ofVirtual()
         .name("baton-finalize-" + id)
         .start(
@@ -112,18 +115,40 @@ final class DetachedRun {
     }
   }
 
-  /** Cancels the work when the pending row is aborted, possibly by another process. */
-  private void watch(StatusSubscription subscription) {
+  /**
+   * Cancels the work when the pending row is aborted, possibly by another process. Genkit stops
+   * beating there; Baton beats on while the work unwinds and saves its progress, so the row reads
+   * as still saving (DESIGN.md decision 1), but only for a heartbeat timeout: a worker stuck in a
+   * call that ignores cancellation must not keep its task from being continued for ever.
+   */
+  private void watch(StatusSubscription subscription, ScheduledFuture<?> heartbeat) {
     try {
       SnapshotStatus status;
       while ((status = subscription.take()) != null) {
         if (status == SnapshotStatus.ABORTED) {
           work.cancel(BatonException.of(Status.ABORTED, "the task was aborted"));
+          agent
+              .heartbeats()
+              .schedule(
+                  () -> stopBeatingIfStuck(heartbeat),
+                  agent.options().heartbeatTimeout().toMillis(),
+                  TimeUnit.MILLISECONDS);
           return;
         }
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+  }
+
+  private void stopBeatingIfStuck(ScheduledFuture<?> heartbeat) {
+    if (!done.isDone() && heartbeat.cancel(false)) {
+      log.warn(
+          "agent {}: the aborted run of {} has not stopped after {}; its row no longer reads as"
+              + " still saving",
+          agent.name(),
+          pending.snapshotId(),
+          agent.options().heartbeatTimeout());
     }
   }
 

@@ -71,8 +71,9 @@ final class SnapshotReads {
    * wait also re-reads every heartbeat interval while subscribed, so an expired worker ends it, and
    * every poll interval without a subscription. Up to three transient read failures in a row are
    * tolerated, each followed by a re-read after the poll interval; NOT_FOUND, INVALID_ARGUMENT and
-   * FAILED_PRECONDITION end the wait at once. A read that takes longer than the heartbeat interval
-   * is given up and counts as a transient failure.
+   * FAILED_PRECONDITION end the wait at once. A read that takes longer than {@code waitReadTimeout}
+   * is given up and counts as a transient failure. An aborted row is terminal here even while its
+   * worker is still saving its progress (no finish reason yet).
    *
    * @throws BatonException {@code CANCELLED} when the caller's context is cancelled
    */
@@ -95,11 +96,14 @@ final class SnapshotReads {
         }
         SessionSnapshot row;
         try {
-          row = readWithinHeartbeat(context, request);
+          row = boundedRead(context, request);
           failures = 0;
         } catch (RuntimeException e) {
           context.cancellation().throwIfCancelled();
           BatonException error = BatonException.from(e);
+          if (error.status() == Status.CANCELLED) {
+            throw error; // the waiting thread was interrupted
+          }
           if (DEAD_ENDS.contains(error.status()) || ++failures > TRANSIENT_FAILURES_TOLERATED) {
             throw error;
           }
@@ -123,17 +127,21 @@ final class SnapshotReads {
   }
 
   /**
-   * One read of a wait, given up after a heartbeat interval (30 s by default, Genkit's bound) so a
-   * hung store connection becomes a transient failure rather than a wait that never ends. The read
-   * runs on a virtual thread, interrupted when it is given up or the caller cancels.
+   * One read of a wait, given up after {@code waitReadTimeout} (30 s by default, Genkit's bound) so
+   * a hung store connection becomes a transient failure rather than a wait that never ends. The
+   * read runs on a virtual thread, interrupted when it is given up or the caller cancels; a store
+   * that ignores interrupts keeps that thread until it answers.
    */
-  private SessionSnapshot readWithinHeartbeat(ActionContext context, GetSnapshotRequest request) {
+  private SessionSnapshot boundedRead(ActionContext context, GetSnapshotRequest request) {
     FutureTask<SessionSnapshot> read = new FutureTask<>(() -> get(context, request));
     Thread.ofVirtual().name("baton-wait-read").start(read);
-    Duration bound = options.heartbeatInterval();
+    Duration bound = options.waitReadTimeout();
     try (var stop = context.cancellation().onCancel(() -> read.cancel(true))) {
       return read.get(bound.toNanos(), TimeUnit.NANOSECONDS);
     } catch (ExecutionException e) {
+      if (e.getCause() instanceof Error error) {
+        throw error;
+      }
       throw BatonException.from(e.getCause() == null ? e : e.getCause());
     } catch (TimeoutException e) {
       read.cancel(true);

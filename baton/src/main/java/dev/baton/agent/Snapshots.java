@@ -42,8 +42,9 @@ public final class Snapshots {
    * alone: a pending row, or an aborted one still saving its progress (no finish reason yet).
    * Writes nothing for a missing or settled row, so a heartbeat never revives one.
    *
-   * <p>Genkit stops beating at the abort. Baton beats until the worker's final write, so an
-   * aborting row whose worker is slow to stop never reads as settled (DESIGN.md decision 1).
+   * <p>Genkit stops beating at the abort. Baton's worker beats on until its final write, for at
+   * most a heartbeat timeout, so an aborting row whose worker is slow to stop does not read as
+   * settled (DESIGN.md decision 1).
    *
    * @return whether the row was unsettled and stamped
    */

@@ -31,6 +31,8 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -38,6 +40,8 @@ import tools.jackson.databind.node.ObjectNode;
  * last saw, which history forwarding reads.
  */
 final class Delegation {
+  private static final Logger log = LoggerFactory.getLogger(Delegation.class);
+
   static final String MARKER = "agents-instructions";
 
   /** A delegation tool's input. */
@@ -153,12 +157,13 @@ final class Delegation {
       return fold(context, agent, invocation, output, input.name());
     } catch (RuntimeException e) {
       context.cancellation().throwIfCancelled();
+      BatonException error = BatonException.from(e);
+      if (!error.isPublic()) {
+        log.warn("delegation to agent {} failed", agent, e);
+      }
       // The public text only: the orchestrator's model may repeat it to the user.
       return Result.text(
-          "Error calling agent \""
-              + agent
-              + "\": "
-              + BatonException.from(e).toPublicErrorInfo().message(),
+          "Error calling agent \"" + agent + "\": " + error.toPublicErrorInfo().message(),
           input.name());
     }
   }

@@ -18,8 +18,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The file operations of the file store: private directories, reads that treat a missing file as
- * absent, writes that a concurrent reader sees either entirely or not at all, and cheap in-place
- * overwrites for hints.
+ * absent, and writes that a concurrent reader sees either entirely or not at all.
  */
 final class AtomicFiles {
   private static final Logger log = LoggerFactory.getLogger(AtomicFiles.class);
@@ -29,9 +28,6 @@ final class AtomicFiles {
 
   private static final Set<StandardOpenOption> NEW_FILE =
       Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-  private static final Set<StandardOpenOption> OVERWRITE =
-      Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-  private static final int BLOCK = 512;
   private static final FileAttribute<?>[] OWNER_ONLY_FILE = {
     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))
   };
@@ -56,14 +52,16 @@ final class AtomicFiles {
   }
 
   /**
-   * Replaces {@code target} with {@code content} atomically and durably: the bytes go to a
-   * temporary file {@code <name>.<random>.tmp} in the same directory (so the rename cannot cross
-   * file systems), are forced to the device, so a crash cannot leave a renamed but empty file, and
-   * the file is renamed over the target. The temporary file is deleted if anything fails before the
-   * rename. Nothing here locks: of two concurrent writers the last rename wins, so callers that
+   * Replaces {@code target} with {@code content} atomically: the bytes go to a temporary file
+   * {@code <name>.<random>.tmp} in the same directory (so the rename cannot cross file systems),
+   * which is then renamed over the target. The temporary file is deleted if anything fails before
+   * the rename. Nothing here locks: of two concurrent writers the last rename wins, so callers that
    * read-modify-write serialise themselves (FileSessionStore holds a {@link ProcessLock}).
+   *
+   * @param durable whether to force the bytes to the device before the rename, so a crash cannot
+   *     leave a renamed but empty file; worth its cost for data, not for hints that can be rebuilt
    */
-  static void write(Path target, byte[] content) throws IOException {
+  static void write(Path target, byte[] content, boolean durable) throws IOException {
     String random = Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36);
     Path temp = target.resolveSibling(target.getFileName() + "." + random + TEMP_SUFFIX);
     // Created and written through one channel: a commit pays for one open, not two. Opened before
@@ -76,37 +74,15 @@ final class AtomicFiles {
         while (buffer.hasRemaining()) {
           channel.write(buffer);
         }
-        channel.force(true);
+        if (durable) {
+          channel.force(true);
+        }
       }
       Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       renamed = true;
     } finally {
       if (!renamed) {
         deleteQuietly(temp);
-      }
-    }
-  }
-
-  /**
-   * Overwrites a small file in place, without a temporary file: the content is padded with spaces
-   * (insignificant in JSON) to a whole number of {@value #BLOCK}-byte blocks and never to less than
-   * the file's current length, so the file is never truncated and old bytes never trail new ones.
-   * Not durable, and a reader racing the write may see a mix of old and new bytes: only for hints a
-   * reader checks and can rebuild. A rename over an existing file would be atomic, but ext4 then
-   * forces the new file to disk first ({@code auto_da_alloc}), which costs as much as an fsync.
-   */
-  static void overwrite(Path target, byte[] content) throws IOException {
-    try (FileChannel channel = FileChannel.open(target, OVERWRITE, ownerOnlyFile(target))) {
-      long length = Math.max(channel.size(), (content.length + BLOCK - 1) / BLOCK * (long) BLOCK);
-      ByteBuffer buffer = ByteBuffer.allocate(Math.toIntExact(length));
-      buffer.put(content);
-      while (buffer.hasRemaining()) {
-        buffer.put((byte) ' ');
-      }
-      buffer.flip();
-      long position = 0;
-      while (buffer.hasRemaining()) {
-        position += channel.write(buffer, position);
       }
     }
   }

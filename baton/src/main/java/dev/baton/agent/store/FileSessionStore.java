@@ -37,13 +37,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Writes.</b> {@code saveSnapshot} follows the {@link SessionStore} contract and calls its
  * update exactly once: one lock serialises this instance's read-modify-writes, file I/O included. A
- * row is written to {@code <name>.<random>.tmp} beside it, forced to the device and renamed over
- * the target, so a reader sees the old row or the new one, never a torn write; a leftover temporary
- * file is never read as a row. A pointer is a hint, overwritten in place without forcing: one that
- * is lost, stale or torn by a crash or a racing read names no valid row, and the read scans
- * instead. Between processes, an exclusive lock on the folder's {@code .lock} file serialises
- * read-modify-writes and pointer rebuilds, so an abort written by one process is never undone by
- * another's heartbeat and a pointer never moves back.
+ * file is written to {@code <name>.<random>.tmp} beside it, forced to the device (row files only),
+ * and renamed over the target, so a reader sees the old file or the new one, never a torn write; a
+ * leftover temporary file is never read as a row. Between processes, an exclusive lock on the
+ * folder's {@code .lock} file serialises read-modify-writes and pointer rebuilds, so an abort
+ * written by one process is never undone by another's heartbeat and a pointer never moves back.
  *
  * <p><b>IDs.</b> Snapshot IDs, session IDs and the segments of a prefix become path segments, so
  * each must be non-empty, contain no {@code /}, {@code \} or {@code ..}, not start with {@code .}

@@ -23,10 +23,9 @@ import tools.jackson.databind.JsonNode;
  * <snapshotId>.json} per row, pretty-printed, and a pointer file per session in {@code
  * .pointers/<sessionId>.json}. Callers validate IDs with {@link SafeIds} first.
  *
- * <p>Rows are replaced atomically, so reading needs no lock: a reader sees a whole old row or a
- * whole new one, forced to the device before the rename. Pointers are hints, overwritten in place
- * and never forced: a lost, stale or torn pointer names no valid row of its session, and only costs
- * a scan.
+ * <p>Every file is replaced atomically, so reading needs no lock: a reader sees a whole old file or
+ * a whole new one. Rows are written durably (forced to the device before the rename); pointers are
+ * not, because a lost or stale pointer only costs a scan.
  *
  * @param path the directory; created, private, on the first write
  */
@@ -102,7 +101,7 @@ record SnapshotDirectory(Path path) {
     Path file = rowFile(row.snapshotId());
     try {
       AtomicFiles.createPrivateDirectories(path);
-      AtomicFiles.write(file, Json.writePretty(row).getBytes(StandardCharsets.UTF_8));
+      AtomicFiles.write(file, Json.writePretty(row).getBytes(StandardCharsets.UTF_8), true);
     } catch (IOException e) {
       throw BatonException.internal("cannot write snapshot file " + file, e);
     }
@@ -162,7 +161,7 @@ record SnapshotDirectory(Path path) {
     Path file = pointerFile(sessionId);
     try {
       AtomicFiles.createPrivateDirectories(pointersDir());
-      AtomicFiles.overwrite(file, Json.writePretty(pointer).getBytes(StandardCharsets.UTF_8));
+      AtomicFiles.write(file, Json.writePretty(pointer).getBytes(StandardCharsets.UTF_8), false);
     } catch (IOException e) {
       log.warn("could not write session pointer {}; removing it", file, e);
       AtomicFiles.deleteQuietly(file);

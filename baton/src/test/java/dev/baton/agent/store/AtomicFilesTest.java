@@ -26,8 +26,8 @@ class AtomicFilesTest {
   void writeReplacesTheTargetAndLeavesNoTempFile() throws IOException {
     Path target = dir.resolve("row.json");
 
-    AtomicFiles.write(target, bytes("first"));
-    AtomicFiles.write(target, bytes("second"));
+    AtomicFiles.write(target, bytes("first"), true);
+    AtomicFiles.write(target, bytes("second"), false);
 
     assertThat(target).hasContent("second");
     assertThat(tempFiles()).isZero();
@@ -38,7 +38,8 @@ class AtomicFilesTest {
     Path target = dir.resolve("occupied");
     Files.createDirectories(target.resolve("child"));
 
-    assertThatThrownBy(() -> AtomicFiles.write(target, bytes("x"))).isInstanceOf(IOException.class);
+    assertThatThrownBy(() -> AtomicFiles.write(target, bytes("x"), true))
+        .isInstanceOf(IOException.class);
 
     assertThat(target.resolve("child")).isDirectory();
     assertThat(tempFiles()).isZero();
@@ -49,27 +50,10 @@ class AtomicFilesTest {
     assumeTrue(dir.getFileSystem().supportedFileAttributeViews().contains("posix"));
     Path target = dir.resolve("row.json");
 
-    AtomicFiles.write(target, bytes("secret"));
+    AtomicFiles.write(target, bytes("secret"), true);
 
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(target)))
         .isEqualTo("rw-------");
-  }
-
-  @Test
-  void overwriteNeverLeavesOldBytesAfterNewOnes() throws IOException {
-    Path pointer = dir.resolve("pointer.json");
-
-    AtomicFiles.overwrite(pointer, bytes("{\"id\": \"a-rather-long-identifier\"}"));
-    AtomicFiles.overwrite(pointer, bytes("{\"id\": \"short\"}"));
-
-    assertThat(Files.readString(pointer).strip()).isEqualTo("{\"id\": \"short\"}");
-    assertThat(Files.size(pointer)).isEqualTo(512);
-    assertThat(tempFiles()).isZero();
-
-    AtomicFiles.overwrite(pointer, bytes("x".repeat(600)));
-    AtomicFiles.overwrite(pointer, bytes("y"));
-    assertThat(Files.readString(pointer).strip()).isEqualTo("y");
-    assertThat(Files.size(pointer)).as("never truncated").isEqualTo(1024);
   }
 
   @Test

@@ -216,8 +216,7 @@ public abstract class ModelPluginContract {
 
     assertThat(e.status()).isEqualTo(expected);
     // Refused credentials concern the server's own account; anything else is about the request.
-    assertThat(e.isPublic())
-        .isEqualTo(expected != Status.UNAUTHENTICATED && expected != Status.PERMISSION_DENIED);
+    assertThat(e.isPublic()).isEqualTo(httpStatus != 401 && httpStatus != 403);
     assertThat(e.getMessage())
         .isEqualTo(providerLabel() + " returned HTTP " + httpStatus + ": " + message);
     assertThat(e.details())

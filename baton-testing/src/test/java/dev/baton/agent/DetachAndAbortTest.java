@@ -205,7 +205,8 @@ class DetachAndAbortTest extends AgentTestSupport {
             AgentOptions.builder()
                 .sessionStore(
                     new FlakyStore(store, new AtomicBoolean(), new AtomicInteger(), hangingReads))
-                .heartbeat(Duration.ofMillis(50), Duration.ofMillis(400))
+                // Beats far apart: only waitReadTimeout can end the hung read within the test.
+                .heartbeat(Duration.ofSeconds(30), Duration.ofSeconds(60))
                 .waitPollInterval(Duration.ofMillis(10))
                 .waitReadTimeout(Duration.ofMillis(100))
                 .build());
@@ -258,17 +259,17 @@ class DetachAndAbortTest extends AgentTestSupport {
     assertThat(agent.abort(id)).isEqualTo(SnapshotStatus.ABORTED);
     Instant abortedAt = agent.getSnapshot(id).updatedAt();
 
-    // Beats go on after the abort, so the row does not look as if its worker died, and continuing
-    // it is refused rather than forking from the parent while the worker may still write.
+    // While the worker may still write, continuing is refused rather than forking from the parent.
+    assertThatThrownBy(() -> agent.runText("more", AgentInit.continueFrom(id)))
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.FAILED_PRECONDITION))
+        .hasMessageContaining("is still being aborted");
+    // Beats go on after the abort, so the row does not look as if its worker died.
     await()
         .atMost(Duration.ofSeconds(10))
         .until(
             () -> agent.getSnapshot(id).heartbeatAt(),
             beat -> beat != null && beat.isAfter(abortedAt.plusMillis(100)));
-    assertThatThrownBy(() -> agent.runText("more", AgentInit.continueFrom(id)))
-        .isInstanceOfSatisfying(
-            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.FAILED_PRECONDITION))
-        .hasMessageContaining("is still being aborted");
 
     // A heartbeat timeout (400 ms) after the abort the beats stop, and once the row is stale the
     // task can be continued, from the last state saved before it, although its worker is stuck.

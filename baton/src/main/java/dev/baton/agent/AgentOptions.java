@@ -19,8 +19,8 @@ import org.jspecify.annotations.Nullable;
  * @param heartbeatInterval how often a detached run refreshes its row (default 30 s), while it is
  *     pending and, after an abort, while it saves its progress
  * @param heartbeatTimeout how old a pending row's heartbeat may get before reads report it {@code
- *     expired} (default 60 s); also how long an aborted run that does not stop keeps its row marked
- *     as still saving
+ *     expired} (default 60 s); also how long an aborted run that does not stop goes on beating, so
+ *     its row reads as still saving for up to twice this long after the abort
  * @param waitPollInterval how often {@code waitForSnapshot} re-reads a snapshot whose store cannot
  *     notify it, and how soon after a failed read (default 2 s); with notifications it re-reads
  *     every {@code heartbeatInterval}
@@ -146,15 +146,17 @@ public record AgentOptions(
       return this;
     }
 
+    /** How often {@code waitForSnapshot} polls without notifications, and after a failed read. */
     public Builder waitPollInterval(Duration interval) {
       once(waitPollInterval, "waitPollInterval");
-      this.waitPollInterval = interval;
+      this.waitPollInterval = Objects.requireNonNull(interval, "interval");
       return this;
     }
 
+    /** How long one read of {@code waitForSnapshot} may take before it counts as failed. */
     public Builder waitReadTimeout(Duration timeout) {
       once(waitReadTimeout, "waitReadTimeout");
-      this.waitReadTimeout = timeout;
+      this.waitReadTimeout = Objects.requireNonNull(timeout, "timeout");
       return this;
     }
 

@@ -40,6 +40,9 @@ final class DetachedRun {
   private final CompletableFuture<AgentResult> done;
   private final Supplier<@Nullable AgentFinishReason> lastTurnReason;
   private final AtomicBoolean beating = new AtomicBoolean();
+  // The stop of the heartbeat an abort schedules; cancelled when the run ends, so the scheduler
+  // does not hold this run (and its session) until it fires.
+  private volatile @Nullable ScheduledFuture<?> stuckCheck;
 
   DetachedRun(
       Agent agent,
@@ -100,6 +103,10 @@ final class DetachedRun {
               }
               subscription.close();
               heartbeat.cancel(false);
+              ScheduledFuture<?> check = stuckCheck;
+              if (check != null) {
+                check.cancel(false);
+              }
               finalizeRow(result, failure);
             });
   }
@@ -126,13 +133,15 @@ final class DetachedRun {
       SnapshotStatus status;
       while ((status = subscription.take()) != null) {
         if (status == SnapshotStatus.ABORTED) {
+          // Scheduled before the cancel, so the run's end always finds it to cancel.
+          stuckCheck =
+              agent
+                  .heartbeats()
+                  .schedule(
+                      () -> stopBeatingIfStuck(heartbeat),
+                      agent.options().heartbeatTimeout().toMillis(),
+                      TimeUnit.MILLISECONDS);
           work.cancel(BatonException.of(Status.ABORTED, "the task was aborted"));
-          agent
-              .heartbeats()
-              .schedule(
-                  () -> stopBeatingIfStuck(heartbeat),
-                  agent.options().heartbeatTimeout().toMillis(),
-                  TimeUnit.MILLISECONDS);
           return;
         }
       }

@@ -101,8 +101,8 @@ final class SnapshotReads {
         } catch (RuntimeException e) {
           context.cancellation().throwIfCancelled();
           BatonException error = BatonException.from(e);
-          if (error.status() == Status.CANCELLED) {
-            throw error; // the waiting thread was interrupted
+          if (Thread.currentThread().isInterrupted()) {
+            throw error; // the waiting thread itself was interrupted: stop, do not retry
           }
           if (DEAD_ENDS.contains(error.status()) || ++failures > TRANSIENT_FAILURES_TOLERATED) {
             throw error;

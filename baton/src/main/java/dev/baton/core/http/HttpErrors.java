@@ -88,7 +88,7 @@ public final class HttpErrors {
         status,
         provider + " returned HTTP " + httpStatus + ": " + message,
         details,
-        httpStatus != 401 && httpStatus != 403 && isAboutTheRequest(status, error),
+        isAboutTheRequest(httpStatus, status, error),
         null);
   }
 
@@ -110,7 +110,7 @@ public final class HttpErrors {
         status,
         provider + " failed while streaming: " + (message == null ? "(no message)" : message),
         details,
-        isAboutTheRequest(status, error),
+        isAboutTheRequest(code.isIntegralNumber() ? code.intValue() : 0, status, error),
         null);
   }
 
@@ -120,8 +120,12 @@ public final class HttpErrors {
    * status it comes with (Gemini answers a bad key with 400 and reason {@code API_KEY_INVALID}):
    * the client then sees only the status's generic text, while in-process callers keep the message.
    */
-  private static boolean isAboutTheRequest(Status status, @Nullable JsonNode error) {
-    if (status == Status.UNAUTHENTICATED || status == Status.PERMISSION_DENIED) {
+  private static boolean isAboutTheRequest(
+      int httpStatus, Status status, @Nullable JsonNode error) {
+    if (httpStatus == 401
+        || httpStatus == 403
+        || status == Status.UNAUTHENTICATED
+        || status == Status.PERMISSION_DENIED) {
       return false;
     }
     if (error != null) {

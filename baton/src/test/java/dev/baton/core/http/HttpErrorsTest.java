@@ -176,10 +176,20 @@ class HttpErrorsTest {
     assertThat(badKey.isPublic()).isFalse();
     assertThat(badKey.toPublicErrorInfo().message()).doesNotContain("API key");
 
+    // A 403 whose body names another status is still about the server's account.
     BatonException forbidden =
         HttpErrors.fromResponse(
-            "x", 403, headers(Map.of()), bytes("{\"error\": {\"message\": \"project 123\"}}"));
+            "x",
+            403,
+            headers(Map.of()),
+            bytes(
+                "{\"error\": {\"message\": \"project 123\", \"status\": \"FAILED_PRECONDITION\"}}"));
+    assertThat(forbidden.status()).isEqualTo(Status.FAILED_PRECONDITION);
     assertThat(forbidden.isPublic()).isFalse();
+    BatonException streamed =
+        HttpErrors.fromStreamError(
+            "x", Json.parse("{\"code\": 401, \"message\": \"key\", \"status\": \"ABORTED\"}"));
+    assertThat(streamed.isPublic()).isFalse();
     BatonException badRequest =
         HttpErrors.fromResponse(
             "x", 400, headers(Map.of()), bytes("{\"error\": {\"message\": \"bad temperature\"}}"));

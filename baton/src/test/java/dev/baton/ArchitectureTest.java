@@ -1,14 +1,21 @@
 package dev.baton;
 
+import static com.tngtech.archunit.lang.conditions.ArchConditions.be;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
+import org.jspecify.annotations.NullMarked;
 
-/** Holds the package layering and the forbidden dependencies of DESIGN.md. */
+/**
+ * Holds the package layering, the forbidden dependencies and the nullness convention of DESIGN.md.
+ */
 @AnalyzeClasses(packages = "dev.baton", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTest {
 
@@ -52,4 +59,18 @@ class ArchitectureTest {
           .resideInAnyPackage("ch.qos.logback..", "org.apache.logging.log4j.core..")
           .because(
               "a library logs through the SLF4J API and leaves the backend to the application");
+
+  /** NullAway checks only {@code @NullMarked} code: a package without it would go unchecked. */
+  @ArchTest
+  static final ArchRule everyPackageIsNullMarked =
+      classes()
+          .should(
+              be(
+                  DescribedPredicate.describe(
+                      "in a package whose package-info is @NullMarked",
+                      (JavaClass type) ->
+                          type.getPackage()
+                              .tryGetPackageInfo()
+                              .map(info -> info.isAnnotatedWith(NullMarked.class))
+                              .orElse(false))));
 }

@@ -364,6 +364,16 @@ class MiddlewareTest {
     assertThat(model.calls()).isEqualTo(3);
 
     model.reset();
+    model.step().fail(BatonException.of(Status.DEADLINE_EXCEEDED, "slow"));
+    model.respondText("second time");
+    assertThat(
+            baton
+                .generate(GenerateOptions.builder().model("pm").prompt("x").use(fast).build())
+                .text())
+        .isEqualTo("second time");
+    assertThat(model.calls()).isEqualTo(2);
+
+    model.reset();
     model.step().fail(BatonException.invalidArgument("bad request"));
     assertThatThrownBy(
             () ->

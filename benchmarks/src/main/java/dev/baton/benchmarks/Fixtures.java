@@ -16,7 +16,11 @@ import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
 import io.opentelemetry.sdk.trace.export.SpanExporter;
 import java.util.Collection;
 
-/** What the benchmarks share: instances with or without tracing, and scripted models. */
+/**
+ * What the benchmarks share: instances with or without tracing, and scripted models. The models are
+ * plain functions rather than baton-testing's {@code ProgrammableModel}, which records every
+ * request it gets: over millions of invocations that record, not Baton, would be what is measured.
+ */
 final class Fixtures {
   private Fixtures() {}
 

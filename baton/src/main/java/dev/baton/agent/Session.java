@@ -5,6 +5,7 @@ import dev.baton.ai.Message;
 import dev.baton.core.ActionContext;
 import dev.baton.core.ContextKey;
 import dev.baton.core.Json;
+import dev.baton.core.SharedList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
@@ -69,16 +70,14 @@ public final class Session {
 
   public void addMessage(Message message) {
     synchronized (lock) {
-      Message[] next = messages.toArray(new Message[messages.size() + 1]);
-      next[messages.size()] = message;
-      messages = List.of(next);
+      messages = SharedList.append(messages, message);
     }
   }
 
   /** Replaces the history, as a prompt agent does with the tool loop's messages. */
   public void setMessages(List<Message> messages) {
     synchronized (lock) {
-      this.messages = List.copyOf(messages);
+      this.messages = SharedList.copyOf(messages);
     }
   }
 

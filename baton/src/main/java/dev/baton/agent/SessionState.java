@@ -3,6 +3,7 @@ package dev.baton.agent;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.baton.ai.GenerationUsage;
 import dev.baton.ai.Message;
+import dev.baton.core.SharedList;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -25,7 +26,7 @@ public record SessionState(
     @Nullable GenerationUsage usage) {
 
   public SessionState {
-    messages = messages == null ? List.of() : List.copyOf(messages);
+    messages = messages == null ? List.of() : SharedList.copyOf(messages);
     custom = custom == null || custom.isNull() ? null : custom.deepCopy();
     artifacts = artifacts == null ? List.of() : List.copyOf(artifacts);
   }

@@ -1,6 +1,7 @@
 package dev.baton.ai;
 
 import dev.baton.core.Json;
+import dev.baton.core.SharedList;
 import dev.baton.core.StreamCallback;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,7 +53,7 @@ public record GenerateOptions(
 
   public GenerateOptions {
     config = config == null ? null : Json.copy(config);
-    messages = List.copyOf(messages);
+    messages = SharedList.copyOf(messages);
     prompt = prompt == null ? null : List.copyOf(prompt);
     tools = List.copyOf(tools);
     toolNames = List.copyOf(toolNames);
@@ -133,7 +134,7 @@ public record GenerateOptions(
     }
 
     public Builder messages(List<Message> messages) {
-      this.messages = List.copyOf(messages);
+      this.messages = SharedList.copyOf(messages);
       this.messagesOwned = false;
       return this;
     }

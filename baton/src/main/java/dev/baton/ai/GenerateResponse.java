@@ -2,6 +2,7 @@ package dev.baton.ai;
 
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
+import dev.baton.core.SharedList;
 import java.lang.reflect.Type;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -25,7 +26,7 @@ public record GenerateResponse(
     @Nullable JsonNode output) {
 
   public GenerateResponse {
-    history = List.copyOf(history);
+    history = SharedList.copyOf(history);
     output = output == null ? null : Json.copy(output);
   }
 

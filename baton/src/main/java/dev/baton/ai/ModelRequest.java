@@ -2,6 +2,7 @@ package dev.baton.ai;
 
 import dev.baton.core.Defaulted;
 import dev.baton.core.Json;
+import dev.baton.core.SharedList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -19,7 +20,7 @@ public record ModelRequest(
     @Defaulted OutputConfig output) {
 
   public ModelRequest {
-    messages = List.copyOf(messages);
+    messages = SharedList.copyOf(messages);
     config = config == null ? null : Json.copy(config);
     tools = tools == null ? List.of() : List.copyOf(tools);
     output = output == null ? OutputConfig.NONE : output;

@@ -1,0 +1,78 @@
+package dev.baton.core;
+
+import java.util.AbstractList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.RandomAccess;
+
+/**
+ * An immutable list that other immutable values can share rather than copy. A conversation's
+ * messages pass from the session to the prompt, the generate options, every model request, the
+ * response and back to the session on each turn; each of those values keeps an immutable copy of
+ * what it is given, and with {@link List#copyOf} that is a copy of the whole history, element by
+ * element, every time. {@link #copyOf} instead hands a {@code SharedList} back as it is and copies
+ * anything else in one bulk copy of references.
+ *
+ * <p>Immutable and thread-safe. Null elements are rejected, as {@link List#of} rejects them.
+ *
+ * @param <E> the element type
+ */
+public final class SharedList<E> extends AbstractList<E> implements RandomAccess {
+  private final Object[] elements;
+
+  private SharedList(Object[] elements) {
+    this.elements = elements;
+  }
+
+  /**
+   * An immutable list of the elements of {@code source}, in order: {@code source} itself when it is
+   * a {@code SharedList}, otherwise a copy.
+   *
+   * @throws NullPointerException if an element is null
+   */
+  @SuppressWarnings("unchecked")
+  public static <E> List<E> copyOf(Collection<? extends E> source) {
+    if (source instanceof SharedList<? extends E> shared) {
+      return (List<E>) shared;
+    }
+    return new SharedList<>(requireNoNulls(source.toArray()));
+  }
+
+  /**
+   * {@code list} with {@code element} added at its end, as a new list; {@code list} is unchanged.
+   *
+   * @throws NullPointerException if {@code element} or an element of {@code list} is null
+   */
+  public static <E> List<E> append(List<? extends E> list, E element) {
+    Object[] source = list instanceof SharedList<?> shared ? shared.elements : list.toArray();
+    Object[] elements = Arrays.copyOf(source, source.length + 1);
+    elements[source.length] = Objects.requireNonNull(element, "element");
+    return new SharedList<>(list instanceof SharedList<?> ? elements : requireNoNulls(elements));
+  }
+
+  private static Object[] requireNoNulls(Object[] elements) {
+    for (Object element : elements) {
+      Objects.requireNonNull(element, "element");
+    }
+    return elements;
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public E get(int index) {
+    Objects.checkIndex(index, elements.length);
+    return (E) elements[index];
+  }
+
+  @Override
+  public int size() {
+    return elements.length;
+  }
+
+  @Override
+  public Object[] toArray() {
+    return elements.clone();
+  }
+}

@@ -1,0 +1,61 @@
+package dev.baton.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SharedListTest {
+
+  @Test
+  void aCopyIsImmutableAndDetachedFromItsSource() {
+    List<String> source = new ArrayList<>(List.of("a", "b"));
+    List<String> copy = SharedList.copyOf(source);
+    source.set(0, "changed");
+
+    assertThat(copy).containsExactly("a", "b");
+    assertThatThrownBy(() -> copy.add("c")).isInstanceOf(UnsupportedOperationException.class);
+    assertThatThrownBy(() -> copy.set(0, "c")).isInstanceOf(UnsupportedOperationException.class);
+    copy.toArray()[0] = "c";
+    assertThat(copy).containsExactly("a", "b");
+  }
+
+  @Test
+  void aSharedListIsSharedNotCopied() {
+    List<String> shared = SharedList.copyOf(List.of("a"));
+    assertThat(SharedList.copyOf(shared)).isSameAs(shared);
+    assertThat(SharedList.copyOf(List.of("a"))).isNotSameAs(shared);
+  }
+
+  @Test
+  void appendLeavesTheOriginalAsItWas() {
+    List<String> one = SharedList.copyOf(List.of("a"));
+    List<String> two = SharedList.append(one, "b");
+    List<String> fromPlain = SharedList.append(List.of("x"), "y");
+
+    assertThat(one).containsExactly("a");
+    assertThat(two).containsExactly("a", "b");
+    assertThat(fromPlain).containsExactly("x", "y");
+  }
+
+  @Test
+  void nullsAreRejectedAsListOfRejectsThem() {
+    assertThatThrownBy(() -> SharedList.copyOf(Arrays.asList("a", null)))
+        .isInstanceOf(NullPointerException.class);
+    assertThatThrownBy(() -> SharedList.append(Arrays.asList((String) null), "b"))
+        .isInstanceOf(NullPointerException.class);
+    assertThatThrownBy(() -> SharedList.append(List.of("a"), null))
+        .isInstanceOf(NullPointerException.class);
+  }
+
+  @Test
+  void itEqualsAndHashesLikeAnyListWithTheSameElements() {
+    List<String> shared = SharedList.copyOf(List.of("a", "b"));
+    assertThat(shared).isEqualTo(List.of("a", "b")).hasSameHashCodeAs(List.of("a", "b"));
+    assertThat(List.of("a", "b")).isEqualTo(shared);
+    assertThat(Json.write(shared)).isEqualTo("[\"a\",\"b\"]");
+  }
+}

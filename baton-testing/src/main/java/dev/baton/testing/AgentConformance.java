@@ -21,6 +21,8 @@ import tools.jackson.databind.node.ObjectNode;
  * harnesses do: chunks compare by count and order (a {@code turnEnd} by presence and finish reason,
  * anything else by containment), state messages as ordered subsequences, errors by status (and,
  * here, message text too), aborts by the status the snapshot had before.
+ *
+ * <p>Not thread-safe: it keeps the values a scenario captures.
  */
 public final class AgentConformance {
   /** How the scenarios reach the agents: in process, or over HTTP. */

@@ -26,6 +26,8 @@ import tools.jackson.databind.node.ObjectNode;
  * The agents Genkit's {@code agent.yaml} conformance suite drives, defined on a Baton instance with
  * the names, stores and behaviour the suite expects. Prompt agents call the model named {@code
  * programmableModel}; custom agents answer "done".
+ *
+ * <p>Stateless and thread-safe.
  */
 public final class ConformanceAgents {
   private ConformanceAgents() {}

@@ -15,6 +15,8 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  * <p>When the folder or file is missing the suite is skipped with a message saying where it was
  * looked for, unless {@code baton.conformance.required=true} (CI sets it), which makes the absence
  * a failure.
+ *
+ * <p>Immutable once loaded.
  */
 public final class ConformanceSuite {
   private static final YAMLMapper YAML = YAMLMapper.builder().build();

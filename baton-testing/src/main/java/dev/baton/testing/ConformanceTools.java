@@ -11,6 +11,8 @@ import tools.jackson.databind.JsonNode;
  * testTool} answers "tool called"; {@code interruptTool} always interrupts; {@code restartTool}
  * interrupts with {@code {"requiresConfirmation": true}} unless restarted, then answers {@code
  * {"result": "confirmed: <action>"}}.
+ *
+ * <p>Stateless and thread-safe.
  */
 public final class ConformanceTools {
   private ConformanceTools() {}

@@ -9,6 +9,8 @@ import tools.jackson.databind.JsonNode;
  * match in the actual one (extra actual fields are fine), arrays match as ordered subsequences
  * (each expected element matches a later actual element, in order), and scalars compare as JSON
  * values ({@code 1} equals {@code 1.0}).
+ *
+ * <p>Stateless and thread-safe.
  */
 public final class JsonMatch {
   private JsonMatch() {}

@@ -24,6 +24,8 @@ import dev.baton.ai.GenerateResponse;
  *   }
  * }
  * }</pre>
+ *
+ * <p>Stateless and thread-safe.
  */
 public final class LiveModelCheck {
   private LiveModelCheck() {}

@@ -85,6 +85,8 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>The store each test gets, the helpers, and the subscription and second-instance tests are
  * inherited from {@link StatusSubscriptionContract}; extending this class runs them all.
+ *
+ * <p>JUnit creates an instance per test; its tests that need threads start and join their own.
  */
 public abstract non-sealed class SessionStoreContract extends StatusSubscriptionContract {
   private @Nullable SessionSnapshot get(String snapshotId) {

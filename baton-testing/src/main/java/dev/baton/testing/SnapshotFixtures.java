@@ -17,6 +17,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Rows, times and assertions for tests of session stores and of code that uses them, such as the
  * tests of {@link SessionStoreContract} and of the stores that extend it. Meant for static import.
+ *
+ * <p>Stateless and thread-safe.
  */
 public final class SnapshotFixtures {
   /** A fixed origin for test timestamps; {@link #at(long)} counts seconds from it. */

@@ -37,6 +37,8 @@ import org.junit.jupiter.api.Test;
  * {@link #newStore()} returns a {@link SnapshotSubscriber}, and a second instance over the same
  * data, when {@link #openSecondInstance()} is implemented. Either group is skipped when the store
  * lacks what it needs.
+ *
+ * <p>JUnit creates an instance per test.
  */
 public abstract sealed class StatusSubscriptionContract permits SessionStoreContract {
   private final ActionContext defaultContext =

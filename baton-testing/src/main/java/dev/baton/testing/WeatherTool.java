@@ -34,6 +34,8 @@ import tools.jackson.databind.JsonNode;
  *
  * <p>A request-mapping test that builds its {@code ModelRequest} by hand takes {@link
  * #definition()} instead.
+ *
+ * <p>Thread-safe: calls made in parallel are recorded in a concurrent list.
  */
 public final class WeatherTool {
   /** The tool's name. */

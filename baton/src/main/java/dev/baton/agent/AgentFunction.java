@@ -13,6 +13,9 @@ package dev.baton.agent;
  *   return runner.result();
  * };
  * }</pre>
+ *
+ * <p>Called once per invocation, on that invocation's own thread; the runner it gets is
+ * thread-safe.
  */
 @FunctionalInterface
 public interface AgentFunction {

@@ -2,7 +2,11 @@ package dev.baton.agent;
 
 import org.jspecify.annotations.Nullable;
 
-/** The request and response records of an agent's companion actions. */
+/**
+ * The request and response records of an agent's companion actions.
+ *
+ * <p>Immutable records.
+ */
 public final class CompanionRequests {
   private CompanionRequests() {}
 

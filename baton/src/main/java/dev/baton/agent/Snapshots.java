@@ -7,6 +7,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Abort and heartbeat, written as ordinary atomic {@link SnapshotWriter#saveSnapshot} calls, so
  * every store supports them without a method of its own.
+ *
+ * <p>Stateless and thread-safe.
  */
 public final class Snapshots {
   private Snapshots() {}

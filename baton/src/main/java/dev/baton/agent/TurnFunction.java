@@ -6,6 +6,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * One turn of an agent: handles one input. The input's message is already in the session's history
  * when it runs.
+ *
+ * <p>The turns of one invocation run one at a time; those of different invocations may run at once,
+ * so a function shared between invocations must be thread-safe.
  */
 @FunctionalInterface
 public interface TurnFunction {

@@ -9,6 +9,8 @@ import java.util.List;
  * The {@code /util/generate} action: generate driven by JSON, the way Genkit's Dev UI, the
  * reflection API and the conformance suite call it. Its output is the final {@link ModelResponse}
  * with its request, usage and custom data.
+ *
+ * <p>Stateless and thread-safe.
  */
 public final class GenerateAction {
   private GenerateAction() {}

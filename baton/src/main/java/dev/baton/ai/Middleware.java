@@ -18,6 +18,10 @@ import dev.baton.core.ActionContext;
  *     })
  *     .build());
  * }</pre>
+ *
+ * <p>One middleware object serves concurrent generate calls, so {@code newHooks} must be
+ * thread-safe. The hooks it returns belong to one call, within which {@code wrapTool} may run
+ * concurrently.
  */
 public interface Middleware {
   /** A stable name, unique within one generate call's middleware. */

@@ -12,6 +12,8 @@ import tools.jackson.databind.JsonNode;
  *
  * <p>It is the tool-level analogue of Go's returned interrupt error, not an error: it has no stack
  * trace and the generate loop never lets it escape.
+ *
+ * <p>Immutable.
  */
 public final class ToolInterrupt extends RuntimeException {
   private static final long serialVersionUID = 1L;

@@ -9,6 +9,8 @@ import tools.jackson.databind.JsonNode;
  * How one tool call ended: with output, or with an interrupt that pauses the tool loop. {@link
  * Hooks.WrapTool} hooks receive and return these values, so a hook can answer or interrupt a call
  * without running the tool.
+ *
+ * <p>Immutable values.
  */
 public sealed interface ToolResult {
 

@@ -6,6 +6,7 @@ package dev.baton.core;
  * @param <I> input type
  * @param <O> output type
  * @param <S> stream chunk type ({@link Void} for an action that does not stream)
+ *     <p>An action may run concurrently, so its function must be thread-safe.
  */
 @FunctionalInterface
 public interface ActionFunction<I, O, S> {

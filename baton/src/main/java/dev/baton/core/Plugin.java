@@ -7,6 +7,8 @@ package dev.baton.core;
  * <p>{@link #init} runs once per instance, in the order plugins were added, before {@code build()}
  * returns. A plugin must not keep per-instance state in static fields: two instances in one JVM are
  * independent.
+ *
+ * <p>{@link #init} runs on the thread that builds the instance.
  */
 public interface Plugin {
   /** A stable name, such as {@code googleai}; two plugins of one instance must differ. */

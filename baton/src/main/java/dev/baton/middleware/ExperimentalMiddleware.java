@@ -10,6 +10,8 @@ import java.util.List;
  * Artifacts can be used by name with JSON config ({@code genkit-middleware-exp/agents}, {@code
  * genkit-middleware-exp/artifacts}), from the Dev UI or a generate request's {@code use} list.
  * Using them as objects needs no plugin.
+ *
+ * <p>Stateless and thread-safe.
  */
 public final class ExperimentalMiddleware implements Plugin {
   public static final String NAME = "genkit-middleware-exp";

@@ -10,6 +10,8 @@ import java.util.List;
  * genkit-middleware/retry}, {@code genkit-middleware/fallback} and {@code
  * genkit-middleware/toolApproval} so they can be used by name with JSON config. Using them as
  * objects needs no plugin.
+ *
+ * <p>Stateless and thread-safe.
  */
 public final class StableMiddleware implements Plugin {
   public static final String NAME = "genkit-middleware";

@@ -47,6 +47,8 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code 6s}, {@code 1m30s} or {@code 250ms}), which they send on every answer but which say when
  * to come back only once a limit is hit; a Google {@code RetryInfo.retryDelay}. It is left out when
  * none is.
+ *
+ * <p>Stateless and thread-safe.
  */
 public final class HttpErrors {
   private static final int MAX_BODY_TEXT = 500;

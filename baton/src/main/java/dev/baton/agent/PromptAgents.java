@@ -15,7 +15,9 @@ import dev.baton.ai.ToolResponsePart;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Registry;
+import dev.baton.core.SharedList;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
@@ -96,13 +98,7 @@ public final class PromptAgents {
                 .resume(input.resume())
                 .onChunk(runner::sendChunk)
                 .build());
-    List<Message> conversation = new ArrayList<>(response.history().size());
-    for (Message message : response.history()) {
-      if (!message.hasFlag(PROMPT)) {
-        conversation.add(message);
-      }
-    }
-    session.setMessages(conversation);
+    session.setMessages(withoutScaffolding(response.history()));
     if (response.finishReason() == FinishReason.INTERRUPTED) {
       List<Part> interrupts = new ArrayList<>(response.interrupts());
       runner.sendChunk(new ModelResponseChunk(Role.TOOL, 0, interrupts));
@@ -119,21 +115,42 @@ public final class PromptAgents {
    * messages per turn, and reordered history pay for that search.
    */
   static List<Message> tagScaffolding(List<Message> rendered, List<Message> history) {
-    List<Message> tagged = new ArrayList<>(rendered.size());
+    // Copied in bulk, then only scaffolding is written: the history's references are never
+    // stored one by one.
+    Message[] tagged = rendered.toArray(new Message[0]);
     int next = 0;
-    for (Message message : rendered) {
-      int at = indexOf(history, message, next, history.size());
+    for (int i = 0; i < tagged.length; i++) {
+      int at = indexOf(history, tagged[i], next, history.size());
       if (at < 0) {
-        at = indexOf(history, message, 0, next);
+        at = indexOf(history, tagged[i], 0, next);
       }
       if (at < 0) {
-        tagged.add(message.withFlag(PROMPT));
+        tagged[i] = tagged[i].withFlag(PROMPT);
       } else {
-        tagged.add(message);
         next = Math.max(next, at + 1);
       }
     }
-    return tagged;
+    return SharedList.copyOf(Arrays.asList(tagged));
+  }
+
+  /** The conversation without its scaffolding, copied in runs rather than message by message. */
+  private static List<Message> withoutScaffolding(List<Message> conversation) {
+    Message[] messages = conversation.toArray(new Message[0]);
+    int kept = 0;
+    int i = 0;
+    while (i < messages.length) {
+      if (messages[i].hasFlag(PROMPT)) {
+        i++;
+        continue;
+      }
+      int start = i;
+      while (i < messages.length && !messages[i].hasFlag(PROMPT)) {
+        i++;
+      }
+      System.arraycopy(messages, start, messages, kept, i - start);
+      kept += i - start;
+    }
+    return Arrays.asList(kept == messages.length ? messages : Arrays.copyOf(messages, kept));
   }
 
   /** The index of {@code message} itself (not an equal one) in {@code list[from, to)}, or -1. */

@@ -2,6 +2,7 @@ package dev.baton.ai;
 
 import dev.baton.core.ActionContext;
 import dev.baton.core.Json;
+import dev.baton.core.SharedList;
 import java.util.List;
 import tools.jackson.databind.JsonNode;
 
@@ -14,7 +15,7 @@ import tools.jackson.databind.JsonNode;
  */
 public record PromptContext(ActionContext context, JsonNode input, List<Message> history) {
   public PromptContext {
-    history = List.copyOf(history);
+    history = SharedList.copyOf(history);
   }
 
   /** The input converted to a Java type. */

@@ -75,4 +75,18 @@ public final class SharedList<E> extends AbstractList<E> implements RandomAccess
   public Object[] toArray() {
     return elements.clone();
   }
+
+  // A bulk copy: the inherited version copies element by element.
+  @Override
+  @SuppressWarnings({"unchecked", "NullAway"}) // the List contract ends a longer array with null
+  public <T> T[] toArray(T[] target) {
+    if (target.length < elements.length) {
+      return (T[]) Arrays.copyOf(elements, elements.length, target.getClass());
+    }
+    System.arraycopy(elements, 0, target, 0, elements.length);
+    if (target.length > elements.length) {
+      target[elements.length] = null;
+    }
+    return target;
+  }
 }

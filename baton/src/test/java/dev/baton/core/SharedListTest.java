@@ -42,6 +42,17 @@ class SharedListTest {
   }
 
   @Test
+  void toArrayFillsOrReplacesTheGivenArrayAsTheListContractSays() {
+    List<String> shared = SharedList.copyOf(List.of("a", "b"));
+    assertThat(shared.toArray(new String[0])).containsExactly("a", "b");
+    String[] larger = {"x", "x", "x", "x"};
+    assertThat(shared.toArray(larger)).isSameAs(larger).containsExactly("a", "b", null, "x");
+    Object[] copy = shared.toArray();
+    copy[0] = "changed";
+    assertThat(shared).containsExactly("a", "b");
+  }
+
+  @Test
   void nullsAreRejectedAsListOfRejectsThem() {
     assertThatThrownBy(() -> SharedList.copyOf(Arrays.asList("a", null)))
         .isInstanceOf(NullPointerException.class);

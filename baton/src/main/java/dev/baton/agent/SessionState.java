@@ -26,7 +26,7 @@ public record SessionState(
     @Nullable GenerationUsage usage) {
 
   public SessionState {
-    messages = messages == null ? List.of() : SharedList.copyOf(messages);
+    messages = messages == null ? SharedList.of() : SharedList.copyOf(messages);
     custom = custom == null || custom.isNull() ? null : custom.deepCopy();
     artifacts = artifacts == null ? List.of() : List.copyOf(artifacts);
   }

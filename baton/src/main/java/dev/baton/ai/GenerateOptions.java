@@ -97,7 +97,7 @@ public record GenerateOptions(
     private @Nullable String system;
     // Immutable and shared until message(...) appends, so a long history set once (or carried over
     // by toBuilder) reaches the built options without being copied.
-    private List<Message> messages = List.of();
+    private List<Message> messages = SharedList.of();
     private boolean messagesOwned;
     private @Nullable List<Part> prompt;
     private final List<Tool<?, ?>> tools = new ArrayList<>();

@@ -1,6 +1,7 @@
 package dev.baton.core;
 
 import java.util.AbstractList;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
@@ -20,10 +21,19 @@ import java.util.RandomAccess;
  * @param <E> the element type
  */
 public final class SharedList<E> extends AbstractList<E> implements RandomAccess {
+  private static final SharedList<?> EMPTY = new SharedList<>(new Object[0]);
+  private static final Class<?> ARRAYS_AS_LIST = Arrays.asList().getClass();
+
   private final Object[] elements;
 
   private SharedList(Object[] elements) {
     this.elements = elements;
+  }
+
+  /** The empty list. */
+  @SuppressWarnings("unchecked")
+  public static <E> List<E> of() {
+    return (List<E>) EMPTY;
   }
 
   /**
@@ -37,7 +47,13 @@ public final class SharedList<E> extends AbstractList<E> implements RandomAccess
     if (source instanceof SharedList<? extends E> shared) {
       return (List<E>) shared;
     }
-    return new SharedList<>(requireNoNulls(source.toArray()));
+    Object[] elements = source.toArray();
+    // ArrayList and Arrays.asList hand out a fresh Object[]; any other collection might keep the
+    // array it returns, or type it narrower, so its array is copied before it is checked.
+    if (source.getClass() != ArrayList.class && source.getClass() != ARRAYS_AS_LIST) {
+      elements = Arrays.copyOf(elements, elements.length, Object[].class);
+    }
+    return new SharedList<>(requireNoNulls(elements));
   }
 
   /**
@@ -46,10 +62,10 @@ public final class SharedList<E> extends AbstractList<E> implements RandomAccess
    * @throws NullPointerException if {@code element} or an element of {@code list} is null
    */
   public static <E> List<E> append(List<? extends E> list, E element) {
-    Object[] source = list instanceof SharedList<?> shared ? shared.elements : list.toArray();
+    Object[] source = ((SharedList<?>) copyOf(list)).elements;
     Object[] elements = Arrays.copyOf(source, source.length + 1);
     elements[source.length] = Objects.requireNonNull(element, "element");
-    return new SharedList<>(list instanceof SharedList<?> ? elements : requireNoNulls(elements));
+    return new SharedList<>(elements);
   }
 
   private static Object[] requireNoNulls(Object[] elements) {

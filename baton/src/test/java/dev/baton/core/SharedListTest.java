@@ -3,8 +3,11 @@ package dev.baton.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.AbstractCollection;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.Iterator;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -50,6 +53,51 @@ class SharedListTest {
     Object[] copy = shared.toArray();
     copy[0] = "changed";
     assertThat(shared).containsExactly("a", "b");
+  }
+
+  @Test
+  void aCollectionThatKeepsTheArrayItHandsOutCannotChangeTheCopy() {
+    Object[] kept = {"a", "b"};
+    Collection<String> leaky =
+        new AbstractCollection<>() {
+          @Override
+          @SuppressWarnings("unchecked")
+          public Iterator<String> iterator() {
+            return (Iterator<String>) (Iterator<?>) Arrays.asList(kept).iterator();
+          }
+
+          @Override
+          public int size() {
+            return kept.length;
+          }
+
+          @Override
+          public Object[] toArray() {
+            return kept; // breaks the toArray contract
+          }
+        };
+    List<String> copy = SharedList.copyOf(leaky);
+    kept[0] = null;
+
+    assertThat(copy).containsExactly("a", "b");
+  }
+
+  @Test
+  void viewsAndIteratorsCannotChangeIt() {
+    List<String> shared = SharedList.copyOf(List.of("a", "b"));
+    assertThatThrownBy(() -> shared.subList(0, 1).set(0, "x"))
+        .isInstanceOf(UnsupportedOperationException.class);
+    assertThatThrownBy(
+            () -> {
+              Iterator<String> iterator = shared.iterator();
+              iterator.next();
+              iterator.remove();
+            })
+        .isInstanceOf(UnsupportedOperationException.class);
+    assertThatThrownBy(() -> shared.toArray(new Integer[0]))
+        .isInstanceOf(ArrayStoreException.class);
+    assertThat(SharedList.of()).isEmpty();
+    assertThat(SharedList.append(SharedList.of(), "a")).containsExactly("a");
   }
 
   @Test

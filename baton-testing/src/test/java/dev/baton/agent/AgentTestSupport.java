@@ -11,6 +11,7 @@ import dev.baton.ai.ModelResponse;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Status;
+import dev.baton.testing.ForwardingSessionStore;
 import dev.baton.testing.ProgrammableModel;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
@@ -75,12 +76,22 @@ abstract class AgentTestSupport {
    * snapshot reads as {@code failingReads} says, as a flaky connection would; and hangs as many as
    * {@code hangingReads} says until their thread is interrupted, as a dead connection would.
    */
-  record FlakyStore(
-      InMemorySessionStore delegate,
-      AtomicBoolean down,
-      AtomicInteger failingReads,
-      AtomicInteger hangingReads)
-      implements SessionStore, SnapshotSubscriber {
+  static final class FlakyStore extends ForwardingSessionStore {
+    private final AtomicBoolean down;
+    private final AtomicInteger failingReads;
+    private final AtomicInteger hangingReads;
+
+    FlakyStore(
+        InMemorySessionStore delegate,
+        AtomicBoolean down,
+        AtomicInteger failingReads,
+        AtomicInteger hangingReads) {
+      super(delegate);
+      this.down = down;
+      this.failingReads = failingReads;
+      this.hangingReads = hangingReads;
+    }
+
     FlakyStore(InMemorySessionStore delegate, AtomicBoolean down) {
       this(delegate, down, new AtomicInteger(), new AtomicInteger());
     }
@@ -98,12 +109,7 @@ abstract class AgentTestSupport {
           throw new IllegalStateException("read interrupted", e);
         }
       }
-      return delegate.getSnapshot(context, snapshotId);
-    }
-
-    @Override
-    public @Nullable SessionSnapshot getLatestSnapshot(ActionContext context, String sessionId) {
-      return delegate.getLatestSnapshot(context, sessionId);
+      return super.getSnapshot(context, snapshotId);
     }
 
     @Override
@@ -112,12 +118,7 @@ abstract class AgentTestSupport {
       if (down.get()) {
         throw BatonException.of(Status.UNAVAILABLE, "disk gone");
       }
-      return delegate.saveSnapshot(context, snapshotId, update);
-    }
-
-    @Override
-    public StatusSubscription onSnapshotStatusChange(ActionContext context, String snapshotId) {
-      return delegate.onSnapshotStatusChange(context, snapshotId);
+      return super.saveSnapshot(context, snapshotId, update);
     }
   }
 }

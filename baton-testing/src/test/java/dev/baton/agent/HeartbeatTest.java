@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.baton.agent.store.InMemorySessionStore;
 import dev.baton.core.ActionContext;
+import dev.baton.testing.ForwardingSessionStore;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -54,14 +55,13 @@ class HeartbeatTest extends AgentTestSupport {
   /**
    * A store whose writes of one row, once asked to, wait until released, counting those waiting.
    */
-  private static final class StallingStore implements SessionStore, SnapshotSubscriber {
-    private final InMemorySessionStore delegate;
+  private static final class StallingStore extends ForwardingSessionStore {
     private final AtomicReference<@Nullable String> stalled = new AtomicReference<>();
     private final CountDownLatch released = new CountDownLatch(1);
     final AtomicInteger inFlight = new AtomicInteger();
 
     StallingStore(InMemorySessionStore delegate) {
-      this.delegate = delegate;
+      super(delegate);
     }
 
     void stall(String snapshotId) {
@@ -71,16 +71,6 @@ class HeartbeatTest extends AgentTestSupport {
     void release() {
       stalled.set(null);
       released.countDown();
-    }
-
-    @Override
-    public @Nullable SessionSnapshot getSnapshot(ActionContext context, String snapshotId) {
-      return delegate.getSnapshot(context, snapshotId);
-    }
-
-    @Override
-    public @Nullable SessionSnapshot getLatestSnapshot(ActionContext context, String sessionId) {
-      return delegate.getLatestSnapshot(context, sessionId);
     }
 
     @Override
@@ -96,12 +86,7 @@ class HeartbeatTest extends AgentTestSupport {
           inFlight.decrementAndGet();
         }
       }
-      return delegate.saveSnapshot(context, snapshotId, update);
-    }
-
-    @Override
-    public StatusSubscription onSnapshotStatusChange(ActionContext context, String snapshotId) {
-      return delegate.onSnapshotStatusChange(context, snapshotId);
+      return super.saveSnapshot(context, snapshotId, update);
     }
   }
 }

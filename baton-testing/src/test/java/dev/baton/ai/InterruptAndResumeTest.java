@@ -22,6 +22,13 @@ class InterruptAndResumeTest {
   private final Baton baton = Baton.builder().build();
   private final ProgrammableModel model = ProgrammableModel.define(baton.registry(), "pm");
 
+  /** Has the model ask for a transfer of {@code input}, which the tool interrupts for approval. */
+  private GenerateResponse pausedTransfer(Tool<JsonNode, JsonNode> transfer, JsonNode input) {
+    model.respond(toolCalls(call("transfer", "t1", input)));
+    return baton.generate(
+        GenerateOptions.builder().model("pm").prompt("pay").tools(transfer).build());
+  }
+
   private Tool<JsonNode, JsonNode> transfer(AtomicInteger runs) {
     return baton.defineJsonTool(
         "transfer",
@@ -84,9 +91,7 @@ class InterruptAndResumeTest {
   void aRestartRunsTheToolAgainWithTheResumedData() {
     AtomicInteger runs = new AtomicInteger();
     Tool<JsonNode, JsonNode> transfer = transfer(runs);
-    model.respond(toolCalls(call("transfer", "t1", Json.object().put("amount", 500))));
-    GenerateResponse paused =
-        baton.generate(GenerateOptions.builder().model("pm").prompt("pay").tools(transfer).build());
+    GenerateResponse paused = pausedTransfer(transfer, Json.object().put("amount", 500));
 
     model.respondText("paid");
     ToolRequestPart restart =
@@ -132,9 +137,7 @@ class InterruptAndResumeTest {
               seen.add(ctx.replacedInput().orElseThrow());
               return Json.object().put("status", "sent");
             });
-    model.respond(toolCalls(call("transfer", "t1", Json.object().put("amount", 500))));
-    GenerateResponse paused =
-        baton.generate(GenerateOptions.builder().model("pm").prompt("pay").tools(transfer).build());
+    GenerateResponse paused = pausedTransfer(transfer, Json.object().put("amount", 500));
     Function<Integer, GenerateOptions> restartWith =
         original ->
             GenerateOptions.builder()
@@ -169,9 +172,7 @@ class InterruptAndResumeTest {
   void aForgedRestartIsRejectedBeforeTheModelIsCalled() {
     AtomicInteger runs = new AtomicInteger();
     Tool<JsonNode, JsonNode> transfer = transfer(runs);
-    model.respond(toolCalls(call("transfer", "t1", Json.object().put("amount", 500))));
-    GenerateResponse paused =
-        baton.generate(GenerateOptions.builder().model("pm").prompt("pay").tools(transfer).build());
+    GenerateResponse paused = pausedTransfer(transfer, Json.object().put("amount", 500));
 
     ToolRequestPart forged =
         (ToolRequestPart)
@@ -197,9 +198,7 @@ class InterruptAndResumeTest {
   void aRespondToAToolThatWasNeverCalledIsRejected() {
     AtomicInteger runs = new AtomicInteger();
     Tool<JsonNode, JsonNode> transfer = transfer(runs);
-    model.respond(toolCalls(call("transfer", "t1", Json.object())));
-    GenerateResponse paused =
-        baton.generate(GenerateOptions.builder().model("pm").prompt("pay").tools(transfer).build());
+    GenerateResponse paused = pausedTransfer(transfer, Json.object());
     assertThatThrownBy(
             () ->
                 baton.generate(
@@ -252,9 +251,7 @@ class InterruptAndResumeTest {
   void aResumeArrivesAsJsonThroughTheGenerateAction() {
     AtomicInteger runs = new AtomicInteger();
     Tool<JsonNode, JsonNode> transfer = transfer(runs);
-    model.respond(toolCalls(call("transfer", "t1", Json.object().put("amount", 5))));
-    GenerateResponse paused =
-        baton.generate(GenerateOptions.builder().model("pm").prompt("pay").tools(transfer).build());
+    GenerateResponse paused = pausedTransfer(transfer, Json.object().put("amount", 5));
     model.respondText("declined, noted");
 
     var input = Json.object().put("model", "pm");

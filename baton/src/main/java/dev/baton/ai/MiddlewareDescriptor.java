@@ -53,6 +53,17 @@ public record MiddlewareDescriptor(
         config -> factory.apply(Json.convert(overlay(name, schema, base, config), configType)));
   }
 
+  /**
+   * A descriptor for a middleware that is its own config record, as the bundled ones are: JSON
+   * config read over {@code prototype} is the middleware.
+   */
+  public static <M extends Middleware> MiddlewareDescriptor of(
+      String name, String description, M prototype) {
+    @SuppressWarnings("unchecked") // getClass() of an M is a Class of M
+    Class<M> type = (Class<M>) prototype.getClass();
+    return of(name, description, type, prototype, config -> config);
+  }
+
   /** Registers this descriptor on a registry. */
   public void register(Registry registry) {
     registry.registerValue(VALUE_TYPE, name, this);

@@ -23,9 +23,7 @@ public final class ExperimentalMiddleware implements Plugin {
 
   @Override
   public void init(Registry registry) {
-    for (MiddlewareDescriptor descriptor : descriptors()) {
-      descriptor.register(registry);
-    }
+    descriptors().forEach(descriptor -> descriptor.register(registry));
   }
 
   /** The descriptors this plugin registers. */
@@ -34,14 +32,10 @@ public final class ExperimentalMiddleware implements Plugin {
         MiddlewareDescriptor.of(
             NAME + "/agents",
             "Delegate tasks to registered sub-agents via per-agent tools",
-            Agents.class,
-            new Agents(List.of(), null, 0, 0, null),
-            config -> config),
+            new Agents(List.of(), null, 0, 0, null)),
         MiddlewareDescriptor.of(
             NAME + "/artifacts",
             "Provide read/write tools for session artifacts",
-            Artifacts.class,
-            new Artifacts(),
-            config -> config));
+            new Artifacts()));
   }
 }

@@ -23,9 +23,7 @@ public final class StableMiddleware implements Plugin {
 
   @Override
   public void init(Registry registry) {
-    for (MiddlewareDescriptor descriptor : descriptors()) {
-      descriptor.register(registry);
-    }
+    descriptors().forEach(descriptor -> descriptor.register(registry));
   }
 
   /** The descriptors this plugin registers. */
@@ -34,20 +32,14 @@ public final class StableMiddleware implements Plugin {
         MiddlewareDescriptor.of(
             NAME + "/retry",
             "Retry failed model calls with exponential backoff and jitter",
-            Retry.class,
-            new Retry(),
-            config -> config),
+            new Retry()),
         MiddlewareDescriptor.of(
             NAME + "/fallback",
             "Try the next model when a model call fails",
-            Fallback.class,
-            new Fallback(List.of(), Fallback.DEFAULT_STATUSES),
-            config -> config),
+            new Fallback(List.of(), Fallback.DEFAULT_STATUSES)),
         MiddlewareDescriptor.of(
             NAME + "/toolApproval",
             "Interrupt tool calls outside an allow list for approval",
-            ToolApproval.class,
-            new ToolApproval(List.of()),
-            config -> config));
+            new ToolApproval(List.of())));
   }
 }

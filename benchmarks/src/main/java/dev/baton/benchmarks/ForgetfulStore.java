@@ -1,10 +1,10 @@
 package dev.baton.benchmarks;
 
 import dev.baton.agent.SessionSnapshot;
-import dev.baton.agent.SessionStore;
 import dev.baton.agent.SnapshotUpdate;
 import dev.baton.agent.store.InMemorySessionStore;
 import dev.baton.core.ActionContext;
+import dev.baton.testing.ForwardingSessionStore;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -12,12 +12,11 @@ import org.jspecify.annotations.Nullable;
  * forgets them. A long-session benchmark seeds its history and then measures turns without the
  * store growing by a row per operation.
  */
-final class ForgetfulStore implements SessionStore {
-  private final InMemorySessionStore delegate;
+final class ForgetfulStore extends ForwardingSessionStore {
   private volatile boolean forgetting;
 
   ForgetfulStore(InMemorySessionStore delegate) {
-    this.delegate = delegate;
+    super(delegate);
   }
 
   void forgetFromNowOn() {
@@ -25,23 +24,13 @@ final class ForgetfulStore implements SessionStore {
   }
 
   @Override
-  public @Nullable SessionSnapshot getSnapshot(ActionContext context, String snapshotId) {
-    return delegate.getSnapshot(context, snapshotId);
-  }
-
-  @Override
-  public @Nullable SessionSnapshot getLatestSnapshot(ActionContext context, String sessionId) {
-    return delegate.getLatestSnapshot(context, sessionId);
-  }
-
-  @Override
   public @Nullable SessionSnapshot saveSnapshot(
       ActionContext context, @Nullable String snapshotId, SnapshotUpdate update) {
     if (!forgetting) {
-      return delegate.saveSnapshot(context, snapshotId, update);
+      return super.saveSnapshot(context, snapshotId, update);
     }
     SessionSnapshot row =
-        update.apply(snapshotId == null ? null : delegate.getSnapshot(context, snapshotId));
+        update.apply(snapshotId == null ? null : getSnapshot(context, snapshotId));
     return row == null ? null : row.withSnapshotId(snapshotId == null ? "forgotten" : snapshotId);
   }
 }

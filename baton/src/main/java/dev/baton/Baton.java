@@ -3,17 +3,18 @@ package dev.baton;
 import dev.baton.agent.Agent;
 import dev.baton.agent.AgentFunction;
 import dev.baton.agent.AgentOptions;
-import dev.baton.agent.PromptAgents;
 import dev.baton.ai.ExecutablePrompt;
-import dev.baton.ai.Generate;
-import dev.baton.ai.GenerateAction;
 import dev.baton.ai.GenerateOptions;
 import dev.baton.ai.GenerateResponse;
 import dev.baton.ai.InlinePrompt;
 import dev.baton.ai.MiddlewareDescriptor;
 import dev.baton.ai.Model;
 import dev.baton.ai.ModelInfo;
+import dev.baton.ai.ModelRequest;
+import dev.baton.ai.ModelResponse;
+import dev.baton.ai.ModelResponseChunk;
 import dev.baton.ai.Tool;
+import dev.baton.ai.ToolContext;
 import dev.baton.core.ActionContext;
 import dev.baton.core.ActionFunction;
 import dev.baton.core.BatonException;
@@ -21,13 +22,21 @@ import dev.baton.core.Flow;
 import dev.baton.core.Plugin;
 import dev.baton.core.Registry;
 import dev.baton.core.Status;
-import dev.baton.core.Tracing;
+import dev.baton.internal.agent.AgentLookup;
+import dev.baton.internal.agent.LocalAgent;
+import dev.baton.internal.agent.PromptAgents;
+import dev.baton.internal.ai.Generate;
+import dev.baton.internal.ai.GenerateAction;
+import dev.baton.internal.core.DefaultRegistry;
+import dev.baton.internal.core.RegisteredFlow;
+import dev.baton.internal.core.Tracing;
 import io.opentelemetry.api.OpenTelemetry;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.BiFunction;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
@@ -42,7 +51,7 @@ public final class Baton {
   private final Registry registry;
 
   private Baton(Builder builder) {
-    this.registry = Registry.create(builder.tracing(), builder.experimental);
+    this.registry = DefaultRegistry.create(builder.tracing(), builder.experimental);
     GenerateAction.register(registry);
     Set<String> names = new HashSet<>();
     for (Plugin plugin : builder.plugins) {
@@ -73,9 +82,12 @@ public final class Baton {
    * @throws BatonException {@link Status#ALREADY_EXISTS} if a flow of that name exists
    */
   public <I, O> Flow<I, O, Void> defineFlow(
-      String name, Class<I> inputType, Class<O> outputType, FlowFunction<I, O> function) {
+      String name,
+      Class<I> inputType,
+      Class<O> outputType,
+      BiFunction<ActionContext, I, O> function) {
     Objects.requireNonNull(function, "function");
-    return Flow.define(
+    return RegisteredFlow.define(
         registry,
         name,
         inputType,
@@ -91,15 +103,18 @@ public final class Baton {
       Class<O> outputType,
       Class<S> streamType,
       ActionFunction<I, O, S> function) {
-    return Flow.define(registry, name, inputType, outputType, streamType, function);
+    return RegisteredFlow.define(registry, name, inputType, outputType, streamType, function);
   }
 
   /**
    * Defines a model at {@code /model/<name>}. Model plugins call {@link Model#create} instead; this
    * is for custom and test models.
    */
-  public Model defineModel(String name, ModelInfo info, Model.ModelFunction function) {
-    return Model.define(registry, name, info, function);
+  public Model defineModel(
+      String name,
+      ModelInfo info,
+      ActionFunction<ModelRequest, ModelResponse, ModelResponseChunk> function) {
+    return registry.register(Model.create(name, info, function));
   }
 
   /** Defines a tool at {@code /tool/<name>} whose schemas come from the input and output types. */
@@ -108,8 +123,8 @@ public final class Baton {
       String description,
       Class<I> inputType,
       Class<O> outputType,
-      Tool.ToolFunction<I, O> function) {
-    return Tool.define(registry, name, description, inputType, outputType, function);
+      BiFunction<ToolContext, I, O> function) {
+    return registry.register(Tool.create(name, description, inputType, outputType, function));
   }
 
   /** Defines a tool over raw JSON with explicit schemas (null means any JSON). */
@@ -118,14 +133,14 @@ public final class Baton {
       String description,
       @Nullable JsonNode inputSchema,
       @Nullable JsonNode outputSchema,
-      Tool.ToolFunction<JsonNode, JsonNode> function) {
+      BiFunction<ToolContext, JsonNode, JsonNode> function) {
     return registry.register(
-        Tool.createRaw(name, description, inputSchema, outputSchema, function));
+        Tool.createJson(name, description, inputSchema, outputSchema, function));
   }
 
   /** Registers a prompt at {@code /executable-prompt/<name>}. */
   public ExecutablePrompt definePrompt(String name, InlinePrompt prompt) {
-    return ExecutablePrompt.define(registry, name, null, prompt);
+    return registry.register(ExecutablePrompt.create(name, null, prompt));
   }
 
   /**
@@ -163,7 +178,17 @@ public final class Baton {
    */
   public Agent defineCustomAgent(String name, AgentFunction function, AgentOptions options) {
     requireExperimental("defineCustomAgent");
-    return Agent.create(name, function, options).register(registry);
+    return LocalAgent.define(registry, name, function, options);
+  }
+
+  /**
+   * The agent registered under a name: one defined here, or a remote one.
+   *
+   * @throws BatonException {@code NOT_FOUND} when there is none, {@code INVALID_ARGUMENT} when what
+   *     is registered under the name is not an agent
+   */
+  public Agent agent(String name) {
+    return AgentLookup.find(registry, name);
   }
 
   private void requireExperimental(String method) {
@@ -192,12 +217,6 @@ public final class Baton {
    */
   public GenerateResponse generate(ActionContext context, GenerateOptions options) {
     return Generate.generate(context, options);
-  }
-
-  /** The body of a flow that does not stream. */
-  @FunctionalInterface
-  public interface FlowFunction<I, O> {
-    O apply(ActionContext context, I input);
   }
 
   /** Configures a {@link Baton} instance. Not thread-safe; build once. */

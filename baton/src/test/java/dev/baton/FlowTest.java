@@ -30,8 +30,8 @@ class FlowTest {
             Reply.class,
             (ctx, in) -> new Reply(("hello " + in.name() + " ").repeat(in.times()).trim()));
     assertThat(flow.run(new Greeting("bob", 2)).text()).isEqualTo("hello bob hello bob");
-    assertThat(baton.registry().lookup("/flow/greet")).containsSame(flow.action());
-    assertThat(flow.action().descriptor().type()).isEqualTo(ActionType.FLOW);
+    assertThat(baton.registry().lookup("/flow/greet")).containsSame(flow);
+    assertThat(flow.descriptor().type()).isEqualTo(ActionType.FLOW);
   }
 
   @Test
@@ -95,9 +95,8 @@ class FlowTest {
 
     List<String> jsonChunks = new ArrayList<>();
     JsonNode out =
-        countdown
-            .action()
-            .runJson(baton.context(), Json.parse("3"), chunk -> jsonChunks.add(chunk.toString()));
+        countdown.runJson(
+            baton.context(), Json.parse("3"), chunk -> jsonChunks.add(chunk.toString()));
     assertThat(out.asString()).isEqualTo("liftoff");
     assertThat(jsonChunks).containsExactly("3", "2", "1");
   }
@@ -108,12 +107,11 @@ class FlowTest {
         baton.defineFlow("greet", Greeting.class, Reply.class, (ctx, in) -> new Reply(in.name()));
     assertThatThrownBy(
             () ->
-                flow.action()
-                    .runJson(
-                        baton.context(),
-                        Json.parse("{\"name\":\"a\",\"times\":1}"),
-                        Json.object(),
-                        StreamCallback.discard()))
+                flow.runJson(
+                    baton.context(),
+                    Json.parse("{\"name\":\"a\",\"times\":1}"),
+                    Json.object(),
+                    StreamCallback.discard()))
         .hasMessageContaining("does not accept init");
   }
 

@@ -35,7 +35,7 @@ class TracingTest {
         baton.defineFlow("inner", String.class, String.class, (ctx, in) -> in.toUpperCase());
     Flow<String, String, Void> outer =
         baton.defineFlow(
-            "outer", String.class, String.class, (ctx, in) -> inner.action().run(ctx, in + "!"));
+            "outer", String.class, String.class, (ctx, in) -> inner.run(ctx, in + "!"));
 
     assertThat(outer.run("hi")).isEqualTo("HI!");
 
@@ -87,8 +87,7 @@ class TracingTest {
               throw BatonException.of(Status.UNAVAILABLE, "down");
             });
     Flow<String, String, Void> caller =
-        baton.defineFlow(
-            "caller", String.class, String.class, (ctx, in) -> failing.action().run(ctx, in));
+        baton.defineFlow("caller", String.class, String.class, (ctx, in) -> failing.run(ctx, in));
     assertThatThrownBy(() -> caller.run("x")).hasMessage("down");
     SpanData span = exporter.getFinishedSpanItems().get(0);
     SpanData outer = exporter.getFinishedSpanItems().get(1);

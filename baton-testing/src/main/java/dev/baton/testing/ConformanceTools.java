@@ -25,7 +25,7 @@ public final class ConformanceTools {
   }
 
   public static Tool<JsonNode, JsonNode> testTool() {
-    return Tool.createRaw(
+    return Tool.createJson(
         "testTool",
         "description",
         JsonSchemas.any(),
@@ -34,7 +34,7 @@ public final class ConformanceTools {
   }
 
   public static Tool<JsonNode, JsonNode> interruptTool() {
-    return Tool.createRaw(
+    return Tool.createJson(
         "interruptTool",
         "always interrupts",
         JsonSchemas.any(),
@@ -45,7 +45,7 @@ public final class ConformanceTools {
   }
 
   public static Tool<JsonNode, JsonNode> restartTool() {
-    return Tool.createRaw(
+    return Tool.createJson(
         "restartTool",
         "interrupts until restarted",
         JsonSchemas.any(),

@@ -3,9 +3,9 @@ package dev.baton.testing;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionStore;
 import dev.baton.agent.SnapshotSubscriber;
-import dev.baton.agent.SnapshotUpdate;
 import dev.baton.agent.StatusSubscription;
 import dev.baton.core.ActionContext;
+import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -36,7 +36,9 @@ public abstract class ForwardingSessionStore implements SessionStore, SnapshotSu
 
   @Override
   public @Nullable SessionSnapshot saveSnapshot(
-      ActionContext context, @Nullable String snapshotId, SnapshotUpdate update) {
+      ActionContext context,
+      @Nullable String snapshotId,
+      UnaryOperator<@Nullable SessionSnapshot> update) {
     return store.saveSnapshot(context, snapshotId, update);
   }
 

@@ -11,15 +11,14 @@ import static dev.baton.testing.SnapshotFixtures.withParentId;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.baton.Baton;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionStore;
 import dev.baton.agent.SnapshotStatus;
 import dev.baton.agent.SnapshotSubscriber;
-import dev.baton.agent.Snapshots;
 import dev.baton.agent.StatusSubscription;
 import dev.baton.core.ActionContext;
-import dev.baton.core.Registry;
-import dev.baton.core.Tracing;
+import dev.baton.internal.agent.Snapshots;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,8 +40,7 @@ import org.junit.jupiter.api.Test;
  * <p>JUnit creates an instance per test.
  */
 public abstract sealed class StatusSubscriptionContract permits SessionStoreContract {
-  private final ActionContext defaultContext =
-      ActionContext.root(Registry.create(Tracing.noop(), false));
+  private final ActionContext defaultContext = Baton.builder().build().context();
   private SessionStore store;
 
   /** A fresh, empty store for one test. */

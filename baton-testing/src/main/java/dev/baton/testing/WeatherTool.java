@@ -52,7 +52,7 @@ public final class WeatherTool {
 
   private final List<String> cities = new CopyOnWriteArrayList<>();
   private final Tool<JsonNode, JsonNode> tool =
-      Tool.createRaw(
+      Tool.createJson(
           NAME,
           DESCRIPTION,
           Json.parse(INPUT_SCHEMA),

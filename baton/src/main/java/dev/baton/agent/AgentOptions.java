@@ -2,43 +2,18 @@ package dev.baton.agent;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How an agent is set up. Every option may be set once; a second call is a programming error
- * ({@link IllegalStateException}).
+ * How an agent is set up: its session store, description, custom state type, transforms, declared
+ * capabilities and timings. Build with {@link #builder()}; every option may be set once, and a
+ * second call is a programming error ({@link IllegalStateException}).
  *
- * @param sessionStore makes the agent server-managed; with a {@link SnapshotSubscriber} store it
- *     can also detach and be aborted
- * @param description what the agent does; orchestrators show it to their models
- * @param stateType the Java type of the custom state, published as {@code stateSchema}
- * @param stateTransform shapes the state a client sees (output state, snapshots read through the
- *     agent, custom-state patches); it gets a copy and may redact
- * @param streamTransform shapes or drops each outbound chunk; it gets a copy
- * @param metadata declared capabilities, for a remote agent whose server Baton cannot inspect
- * @param heartbeatInterval how often a detached run refreshes its row (default 30 s), while it is
- *     pending and, after an abort, while it saves its progress
- * @param heartbeatTimeout how old a pending row's heartbeat may get before reads report it {@code
- *     expired} (default 60 s); also how long an aborted run that does not stop goes on beating, so
- *     its row reads as still saving for up to twice this long after the abort
- * @param waitPollInterval how often {@code waitForSnapshot} re-reads a snapshot whose store cannot
- *     notify it, and how soon after a failed read (default 2 s); with notifications it re-reads
- *     every {@code heartbeatInterval}
- * @param waitReadTimeout how long one read of {@code waitForSnapshot} may take before it counts as
- *     a transient failure (default 30 s)
+ * <p>Immutable and thread-safe (the store and transforms it holds are shared as given).
  */
-public record AgentOptions(
-    @Nullable SessionStore sessionStore,
-    @Nullable String description,
-    @Nullable Class<?> stateType,
-    @Nullable StateTransform stateTransform,
-    @Nullable StreamTransform streamTransform,
-    @Nullable AgentMetadata metadata,
-    Duration heartbeatInterval,
-    Duration heartbeatTimeout,
-    Duration waitPollInterval,
-    Duration waitReadTimeout) {
-
+public final class AgentOptions {
   public static final Duration DEFAULT_HEARTBEAT_INTERVAL = Duration.ofSeconds(30);
   public static final Duration DEFAULT_HEARTBEAT_TIMEOUT = Duration.ofSeconds(60);
   public static final Duration DEFAULT_WAIT_POLL_INTERVAL = Duration.ofSeconds(2);
@@ -47,11 +22,32 @@ public record AgentOptions(
   /** No store, no description: a client-managed agent. */
   public static final AgentOptions DEFAULTS = builder().build();
 
-  public AgentOptions {
-    Objects.requireNonNull(heartbeatInterval, "heartbeatInterval");
-    Objects.requireNonNull(heartbeatTimeout, "heartbeatTimeout");
-    Objects.requireNonNull(waitPollInterval, "waitPollInterval");
-    Objects.requireNonNull(waitReadTimeout, "waitReadTimeout");
+  private final @Nullable SessionStore sessionStore;
+  private final @Nullable String description;
+  private final @Nullable Class<?> stateType;
+  private final @Nullable UnaryOperator<SessionState> stateTransform;
+  private final @Nullable Function<AgentStreamChunk, @Nullable AgentStreamChunk> streamTransform;
+  private final @Nullable AgentMetadata metadata;
+  private final Duration heartbeatInterval;
+  private final Duration heartbeatTimeout;
+  private final Duration waitPollInterval;
+  private final Duration waitReadTimeout;
+
+  private AgentOptions(Builder b) {
+    this.sessionStore = b.sessionStore;
+    this.description = b.description;
+    this.stateType = b.stateType;
+    this.stateTransform = b.stateTransform;
+    this.streamTransform = b.streamTransform;
+    this.metadata = b.metadata;
+    this.heartbeatInterval =
+        b.heartbeatInterval == null ? DEFAULT_HEARTBEAT_INTERVAL : b.heartbeatInterval;
+    this.heartbeatTimeout =
+        b.heartbeatTimeout == null ? DEFAULT_HEARTBEAT_TIMEOUT : b.heartbeatTimeout;
+    this.waitPollInterval =
+        b.waitPollInterval == null ? DEFAULT_WAIT_POLL_INTERVAL : b.waitPollInterval;
+    this.waitReadTimeout =
+        b.waitReadTimeout == null ? DEFAULT_WAIT_READ_TIMEOUT : b.waitReadTimeout;
     if (heartbeatInterval.isNegative()
         || heartbeatInterval.isZero()
         || heartbeatTimeout.compareTo(heartbeatInterval) <= 0
@@ -69,16 +65,77 @@ public record AgentOptions(
     return new Builder();
   }
 
-  /** Shapes the session state a client sees. */
-  @FunctionalInterface
-  public interface StateTransform {
-    SessionState apply(SessionState state);
+  /**
+   * The session store, or null: with one the agent is server-managed, and with a {@link
+   * SnapshotSubscriber} store it can also detach and be aborted.
+   */
+  public @Nullable SessionStore sessionStore() {
+    return sessionStore;
   }
 
-  /** Shapes an outbound chunk; null drops it from the wire (its side effects still apply). */
-  @FunctionalInterface
-  public interface StreamTransform {
-    @Nullable AgentStreamChunk apply(AgentStreamChunk chunk);
+  /** What the agent does, or null; orchestrators show it to their models. */
+  public @Nullable String description() {
+    return description;
+  }
+
+  /** The Java type of the custom state, published as {@code stateSchema}, or null. */
+  public @Nullable Class<?> stateType() {
+    return stateType;
+  }
+
+  /**
+   * Shapes the state a client sees (output state, snapshots read through the agent, custom-state
+   * patches); it gets a copy and may redact. Null for none.
+   */
+  public @Nullable UnaryOperator<SessionState> stateTransform() {
+    return stateTransform;
+  }
+
+  /**
+   * Shapes or drops (by returning null) each outbound chunk; it gets a copy, and a dropped chunk's
+   * side effects still apply. Null for none.
+   */
+  public @Nullable Function<AgentStreamChunk, @Nullable AgentStreamChunk> streamTransform() {
+    return streamTransform;
+  }
+
+  /** Declared capabilities, for a remote agent whose server Baton cannot inspect; or null. */
+  public @Nullable AgentMetadata metadata() {
+    return metadata;
+  }
+
+  /**
+   * How often a detached run refreshes its row (default 30 s), while it is pending and, after an
+   * abort, while it saves its progress.
+   */
+  public Duration heartbeatInterval() {
+    return heartbeatInterval;
+  }
+
+  /**
+   * How old a pending row's heartbeat may get before reads report it {@code expired} (default 60
+   * s); also how long an aborted run that does not stop goes on beating, so its row reads as still
+   * saving for up to twice this long after the abort.
+   */
+  public Duration heartbeatTimeout() {
+    return heartbeatTimeout;
+  }
+
+  /**
+   * How often {@code waitForSnapshot} re-reads a snapshot whose store cannot notify it, and how
+   * soon after a failed read (default 2 s); with notifications it re-reads every heartbeat
+   * interval.
+   */
+  public Duration waitPollInterval() {
+    return waitPollInterval;
+  }
+
+  /**
+   * How long one read of {@code waitForSnapshot} may take before it counts as a transient failure
+   * (default 30 s).
+   */
+  public Duration waitReadTimeout() {
+    return waitReadTimeout;
   }
 
   /** Collects options, each at most once. Not thread-safe. */
@@ -86,8 +143,8 @@ public record AgentOptions(
     private @Nullable SessionStore sessionStore;
     private @Nullable String description;
     private @Nullable Class<?> stateType;
-    private @Nullable StateTransform stateTransform;
-    private @Nullable StreamTransform streamTransform;
+    private @Nullable UnaryOperator<SessionState> stateTransform;
+    private @Nullable Function<AgentStreamChunk, @Nullable AgentStreamChunk> streamTransform;
     private @Nullable AgentMetadata metadata;
     private @Nullable Duration heartbeatInterval;
     private @Nullable Duration heartbeatTimeout;
@@ -120,13 +177,14 @@ public record AgentOptions(
       return this;
     }
 
-    public Builder stateTransform(StateTransform transform) {
+    public Builder stateTransform(UnaryOperator<SessionState> transform) {
       once(stateTransform, "stateTransform");
       this.stateTransform = Objects.requireNonNull(transform, "transform");
       return this;
     }
 
-    public Builder streamTransform(StreamTransform transform) {
+    public Builder streamTransform(
+        Function<AgentStreamChunk, @Nullable AgentStreamChunk> transform) {
       once(streamTransform, "streamTransform");
       this.streamTransform = Objects.requireNonNull(transform, "transform");
       return this;
@@ -161,17 +219,7 @@ public record AgentOptions(
     }
 
     public AgentOptions build() {
-      return new AgentOptions(
-          sessionStore,
-          description,
-          stateType,
-          stateTransform,
-          streamTransform,
-          metadata,
-          heartbeatInterval == null ? DEFAULT_HEARTBEAT_INTERVAL : heartbeatInterval,
-          heartbeatTimeout == null ? DEFAULT_HEARTBEAT_TIMEOUT : heartbeatTimeout,
-          waitPollInterval == null ? DEFAULT_WAIT_POLL_INTERVAL : waitPollInterval,
-          waitReadTimeout == null ? DEFAULT_WAIT_READ_TIMEOUT : waitReadTimeout);
+      return new AgentOptions(this);
     }
   }
 }

@@ -31,6 +31,33 @@ public record AgentOutput(
     artifacts = artifacts == null ? null : List.copyOf(artifacts);
   }
 
+  /** The output of an invocation that settled: its last message and the session's artifacts. */
+  public static AgentOutput of(
+      String sessionId,
+      @Nullable String snapshotId,
+      @Nullable AgentFinishReason finishReason,
+      @Nullable Message message,
+      List<Artifact> artifacts) {
+    return new AgentOutput(sessionId, snapshotId, finishReason, message, artifacts, null, null);
+  }
+
+  /** The output of a failed invocation: where to resume (if anywhere) and what went wrong. */
+  public static AgentOutput failed(String sessionId, @Nullable String snapshotId, ErrorInfo error) {
+    return new AgentOutput(
+        sessionId, snapshotId, AgentFinishReason.FAILED, null, null, null, error);
+  }
+
+  /** The output of an invocation whose work went on in the background as a pending snapshot. */
+  public static AgentOutput detached(String sessionId, String snapshotId) {
+    return new AgentOutput(
+        sessionId, snapshotId, AgentFinishReason.DETACHED, null, null, null, null);
+  }
+
+  /** This output carrying a client-managed agent's state. */
+  public AgentOutput withState(@Nullable SessionState state) {
+    return new AgentOutput(sessionId, snapshotId, finishReason, message, artifacts, state, error);
+  }
+
   /** The text of the last message, or "". */
   public String text() {
     return message == null ? "" : message.text();

@@ -3,9 +3,7 @@ package dev.baton.agent;
 import dev.baton.ai.GenerationUsage;
 import dev.baton.ai.Message;
 import dev.baton.core.ActionContext;
-import dev.baton.core.ContextKey;
-import dev.baton.core.Json;
-import dev.baton.core.SharedList;
+import dev.baton.internal.agent.LiveSession;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
@@ -17,150 +15,59 @@ import tools.jackson.databind.JsonNode;
  * the agent's turns read and change. Tools, middleware and prompt functions reach it through {@link
  * #from(ActionContext)}.
  *
- * <p>Thread-safe: parallel tool calls may change it at once. Messages and artifacts are immutable
- * values, so reads share them without copying; the custom state is copied on every read and write,
- * since it is the one part applications mutate.
+ * <pre>{@code
+ * Session.from(ctx).ifPresent(session -> session.addArtifact(Artifact.text("notes.md", notes)));
+ * }</pre>
+ *
+ * <p>Baton implements this interface; it is not meant to be implemented elsewhere. Thread-safe:
+ * parallel tool calls may change it at once. Messages and artifacts are immutable values, so reads
+ * share them without copying; the custom state is copied on every read and write, since it is the
+ * one part applications mutate.
  */
-public final class Session {
-  /** The context attribute the current session is carried in. */
-  public static final ContextKey<Session> KEY = ContextKey.of("baton.session", Session.class);
-
-  /** Told about changes that must reach the client: custom state and artifacts. */
-  interface Listener {
-    void customChanged(@Nullable JsonNode custom);
-
-    void artifactAdded(Artifact artifact);
-  }
-
-  private final String id;
-  private final Object lock = new Object();
-  private List<Message> messages;
-  private @Nullable JsonNode custom;
-  private List<Artifact> artifacts;
-  private @Nullable GenerationUsage usage;
-  private volatile @Nullable Listener listener;
-
-  Session(String id, SessionState state) {
-    this.id = id;
-    this.messages = state.messages();
-    this.custom = state.custom();
-    this.artifacts = state.artifacts();
-    this.usage = state.usage();
-  }
+public interface Session {
 
   /** The session of the agent invocation the context belongs to, if any. */
-  public static Optional<Session> from(ActionContext context) {
-    return context.get(KEY);
+  static Optional<Session> from(ActionContext context) {
+    return context.get(LiveSession.KEY).map(Session.class::cast);
   }
 
-  void listen(@Nullable Listener listener) {
-    this.listener = listener;
-  }
-
-  public String id() {
-    return id;
-  }
+  String id();
 
   /** The conversation history, immutable. */
-  public List<Message> messages() {
-    synchronized (lock) {
-      return messages;
-    }
-  }
+  List<Message> messages();
 
-  public void addMessage(Message message) {
-    synchronized (lock) {
-      messages = SharedList.append(messages, message);
-    }
-  }
+  void addMessage(Message message);
 
   /** Replaces the history, as a prompt agent does with the tool loop's messages. */
-  public void setMessages(List<Message> messages) {
-    synchronized (lock) {
-      this.messages = SharedList.copyOf(messages);
-    }
-  }
+  void setMessages(List<Message> messages);
 
   /** A copy of the custom state, or null. */
-  public @Nullable JsonNode custom() {
-    synchronized (lock) {
-      return custom == null ? null : custom.deepCopy();
-    }
-  }
+  @Nullable JsonNode custom();
 
   /** The custom state as a Java type, or null when there is none. */
-  public <S> @Nullable S custom(Class<S> type) {
-    JsonNode value = custom();
-    return value == null ? null : Json.convert(value, type);
-  }
+  <S> @Nullable S custom(Class<S> type);
 
   /**
    * Changes the custom state: the function gets a copy of the current value (or null) and returns
    * the new one. The client receives the change as a {@code customPatch}.
    */
-  public void updateCustom(UnaryOperator<@Nullable JsonNode> update) {
-    JsonNode next;
-    synchronized (lock) {
-      JsonNode updated = update.apply(custom == null ? null : custom.deepCopy());
-      custom = updated == null || updated.isNull() ? null : updated.deepCopy();
-      next = custom == null ? null : custom.deepCopy();
-    }
-    // Outside the lock: streaming the patch may block on a slow client.
-    Listener current = listener;
-    if (current != null) {
-      current.customChanged(next);
-    }
-  }
+  void updateCustom(UnaryOperator<@Nullable JsonNode> update);
 
   /** Changes the custom state as a Java type; null in means no state yet. */
-  public <S> void updateCustom(Class<S> type, UnaryOperator<@Nullable S> update) {
-    updateCustom(
-        current -> {
-          S value = current == null ? null : Json.convert(current, type);
-          S next = update.apply(value);
-          return next == null ? null : Json.toTree(next);
-        });
-  }
+  <S> void updateCustom(Class<S> type, UnaryOperator<@Nullable S> update);
 
   /** The artifacts, in session order, immutable. */
-  public List<Artifact> artifacts() {
-    synchronized (lock) {
-      return artifacts;
-    }
-  }
+  List<Artifact> artifacts();
 
   /**
    * Adds an artifact, replacing one of the same name in place; one without a name is appended. The
    * client receives it as an {@code artifact} chunk.
    */
-  public void addArtifact(Artifact artifact) {
-    synchronized (lock) {
-      artifacts = List.copyOf(SessionState.merge(artifacts, artifact));
-    }
-    Listener current = listener;
-    if (current != null) {
-      current.artifactAdded(artifact);
-    }
-  }
+  void addArtifact(Artifact artifact);
 
-  /** The usage of every model call this session's runs made. */
-  public @Nullable GenerationUsage usage() {
-    synchronized (lock) {
-      return usage;
-    }
-  }
-
-  /** Adds a model call's usage. */
-  public void addUsage(GenerationUsage added) {
-    synchronized (lock) {
-      usage = usage == null ? added : usage.plus(added);
-    }
-  }
+  /** The usage of every model call this session's runs made, or null when none reported any. */
+  @Nullable GenerationUsage usage();
 
   /** A consistent copy of the whole state, stamped with the session ID. */
-  public SessionState state() {
-    synchronized (lock) {
-      return new SessionState(id, messages, custom, artifacts, usage);
-    }
-  }
+  SessionState state();
 }

@@ -15,6 +15,9 @@ import org.jspecify.annotations.Nullable;
  * never used to find the latest row. {@code state} is absent on a pending row; a terminal row
  * carries the cumulative final state. {@code error} is set on failed rows (and on an aborted row
  * whose run also failed).
+ *
+ * <p>Build rows with {@link #pending}, {@link #completed} or {@link #builder}; {@code with…}
+ * methods and {@link #toBuilder()} give modified copies.
  */
 public record SessionSnapshot(
     String snapshotId,
@@ -27,6 +30,57 @@ public record SessionSnapshot(
     @Nullable AgentFinishReason finishReason,
     @Nullable ErrorInfo error,
     @Nullable SessionState state) {
+
+  /**
+   * A detached run's row as it starts: {@code pending}, created, updated and heartbeated at {@code
+   * at}, with no state yet.
+   */
+  public static SessionSnapshot pending(
+      String snapshotId, String sessionId, @Nullable String parentId, Instant at) {
+    return builder(snapshotId, at)
+        .sessionId(sessionId)
+        .parentId(parentId)
+        .heartbeatAt(at)
+        .status(SnapshotStatus.PENDING)
+        .build();
+  }
+
+  /**
+   * A turn's end: {@code completed} with the session's state, created and updated at {@code at}.
+   */
+  public static SessionSnapshot completed(
+      String snapshotId,
+      String sessionId,
+      @Nullable String parentId,
+      Instant at,
+      @Nullable AgentFinishReason finishReason,
+      SessionState state) {
+    return builder(snapshotId, at)
+        .sessionId(sessionId)
+        .parentId(parentId)
+        .status(SnapshotStatus.COMPLETED)
+        .finishReason(finishReason)
+        .state(state)
+        .build();
+  }
+
+  /** A row with an ID and a creation time, {@code updatedAt} equal to it; set the rest. */
+  public static Builder builder(String snapshotId, Instant createdAt) {
+    return new Builder(snapshotId, createdAt);
+  }
+
+  /** A builder holding this row's fields. */
+  public Builder toBuilder() {
+    return new Builder(snapshotId, createdAt)
+        .sessionId(sessionId)
+        .parentId(parentId)
+        .updatedAt(updatedAt)
+        .heartbeatAt(heartbeatAt)
+        .status(status)
+        .finishReason(finishReason)
+        .error(error)
+        .state(state);
+  }
 
   /** The status, reading an absent one as {@link SnapshotStatus#COMPLETED}. */
   public SnapshotStatus statusOrCompleted() {
@@ -168,5 +222,79 @@ public record SessionSnapshot(
         finishReason,
         error,
         state);
+  }
+
+  /** Collects a row's fields. Not thread-safe. */
+  public static final class Builder {
+    private final String snapshotId;
+    private final Instant createdAt;
+    private @Nullable String sessionId;
+    private @Nullable String parentId;
+    private @Nullable Instant updatedAt;
+    private @Nullable Instant heartbeatAt;
+    private @Nullable SnapshotStatus status;
+    private @Nullable AgentFinishReason finishReason;
+    private @Nullable ErrorInfo error;
+    private @Nullable SessionState state;
+
+    private Builder(String snapshotId, Instant createdAt) {
+      this.snapshotId = snapshotId;
+      this.createdAt = createdAt;
+      this.updatedAt = createdAt;
+    }
+
+    public Builder sessionId(@Nullable String sessionId) {
+      this.sessionId = sessionId;
+      return this;
+    }
+
+    public Builder parentId(@Nullable String parentId) {
+      this.parentId = parentId;
+      return this;
+    }
+
+    public Builder updatedAt(@Nullable Instant updatedAt) {
+      this.updatedAt = updatedAt;
+      return this;
+    }
+
+    public Builder heartbeatAt(@Nullable Instant heartbeatAt) {
+      this.heartbeatAt = heartbeatAt;
+      return this;
+    }
+
+    public Builder status(@Nullable SnapshotStatus status) {
+      this.status = status;
+      return this;
+    }
+
+    public Builder finishReason(@Nullable AgentFinishReason finishReason) {
+      this.finishReason = finishReason;
+      return this;
+    }
+
+    public Builder error(@Nullable ErrorInfo error) {
+      this.error = error;
+      return this;
+    }
+
+    public Builder state(@Nullable SessionState state) {
+      this.state = state;
+      return this;
+    }
+
+    public SessionSnapshot build() {
+      return new SessionSnapshot(
+          snapshotId,
+          sessionId,
+          parentId,
+          createdAt,
+          updatedAt,
+          heartbeatAt,
+          status,
+          finishReason,
+          error,
+          state);
+    }
   }
 }

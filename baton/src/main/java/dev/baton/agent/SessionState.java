@@ -3,8 +3,7 @@ package dev.baton.agent;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.baton.ai.GenerationUsage;
 import dev.baton.ai.Message;
-import dev.baton.core.SharedList;
-import java.util.ArrayList;
+import dev.baton.internal.core.SharedList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -60,23 +59,5 @@ public record SessionState(
 
   public SessionState withUsage(@Nullable GenerationUsage usage) {
     return new SessionState(sessionId, messages, custom, artifacts, usage);
-  }
-
-  /**
-   * Artifacts with one added: it replaces an artifact of the same name in place, or is appended
-   * (always appended when it has no name).
-   */
-  static List<Artifact> merge(List<Artifact> artifacts, Artifact added) {
-    List<Artifact> result = new ArrayList<>(artifacts);
-    if (added.name() != null) {
-      for (int i = 0; i < result.size(); i++) {
-        if (added.name().equals(result.get(i).name())) {
-          result.set(i, added);
-          return result;
-        }
-      }
-    }
-    result.add(added);
-    return result;
   }
 }

@@ -1,8 +1,13 @@
 package dev.baton.agent;
 
+import dev.baton.core.ActionContext;
+import dev.baton.core.BatonException;
+import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
+
 /**
  * Where a server-managed agent keeps its snapshots. Every store follows this contract, which the
- * store contract kit in {@code baton-testing} checks:
+ * store contract kit in {@code baton-testing} ({@code SessionStoreContract}) checks:
  *
  * <ol>
  *   <li>{@code saveSnapshot} reads, calls the update and writes as one atomic step; concurrent
@@ -17,8 +22,47 @@ package dev.baton.agent;
  *   <li>Rows returned are values the caller may keep: later writes do not change them.
  * </ol>
  *
- * <p>Aborts, heartbeats and fencing are ordinary {@code saveSnapshot} calls (see {@link
- * Snapshots}). A store that also implements {@link SnapshotSubscriber} supports detached runs and
- * abort. Implementations are thread-safe.
+ * <p>Aborts, heartbeats and fencing are ordinary {@code saveSnapshot} calls, so every store
+ * supports them without a method of its own. A store that also implements {@link
+ * SnapshotSubscriber} supports detached runs and abort.
+ *
+ * <p>Every method takes the caller's context, as Go passes {@code ctx}: a store may scope rows by
+ * tenant from its auth context, and should honour its cancellation in slow I/O. Implementations are
+ * thread-safe: parallel invocations, heartbeats and waits use one store at once.
  */
-public interface SessionStore extends SnapshotReader, SnapshotWriter {}
+public interface SessionStore {
+  /**
+   * The row with this ID, or null when there is none.
+   *
+   * @throws BatonException {@code INVALID_ARGUMENT} when the store cannot accept the ID
+   */
+  @Nullable SessionSnapshot getSnapshot(ActionContext context, String snapshotId);
+
+  /**
+   * The session's row with the greatest {@code createdAt}, whatever its status (pending, failed and
+   * aborted rows included); ties go to the greater snapshot ID. Rewriting an older row does not
+   * make it the latest, because its {@code createdAt} is kept. Null when the session has no rows.
+   *
+   * @throws BatonException {@code INVALID_ARGUMENT} when the session ID is empty
+   */
+  @Nullable SessionSnapshot getLatestSnapshot(ActionContext context, String sessionId);
+
+  /**
+   * Reads the row, applies {@code update}, and writes the result, as one atomic step, atomic
+   * against every other writer of the same row.
+   *
+   * <p>{@code update} gets the existing row (or null) and returns the row to write (or null to
+   * write nothing). It may run more than once under optimistic concurrency, so it must be pure: no
+   * side effects, the same answer for the same input. Stores call it while holding their write
+   * lock: it must be quick and must not call the store.
+   *
+   * @param snapshotId the row's ID, or null (or empty) to have the store mint one
+   * @return the row as persisted, or null when {@code update} returned null and nothing was written
+   * @throws BatonException {@code INVALID_ARGUMENT} for a row without a session ID or an ID the
+   *     store cannot accept
+   */
+  @Nullable SessionSnapshot saveSnapshot(
+      ActionContext context,
+      @Nullable String snapshotId,
+      UnaryOperator<@Nullable SessionSnapshot> update);
+}

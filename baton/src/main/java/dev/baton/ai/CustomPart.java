@@ -1,6 +1,7 @@
 package dev.baton.ai;
 
 import dev.baton.core.Json;
+import dev.baton.internal.ai.Metadata;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ValueDeserializer;

@@ -2,47 +2,46 @@ package dev.baton.ai;
 
 import dev.baton.core.Action;
 import dev.baton.core.ActionContext;
-import dev.baton.core.ActionDef;
+import dev.baton.core.ActionDescriptor;
 import dev.baton.core.ActionType;
 import dev.baton.core.BatonException;
-import dev.baton.core.ForwardingAction;
 import dev.baton.core.Json;
 import dev.baton.core.Registry;
+import dev.baton.core.StreamCallback;
+import dev.baton.internal.ai.Generate;
+import dev.baton.internal.ai.GenerateAction;
+import dev.baton.internal.core.ActionDef;
 import java.util.List;
-import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
  * A prompt registered at {@code /executable-prompt/<name>}: render it, or render and generate in
- * one call. As an action it renders its input into {@link GenerateActionOptions}, the form Genkit's
- * tools show.
+ * one call. Define one with {@code baton.definePrompt}. As an action it renders its input into the
+ * JSON of a generate request, the form Genkit's tools show.
  *
  * <p>Thread-safe.
  */
-public final class ExecutablePrompt
-    extends ForwardingAction<JsonNode, GenerateActionOptions, Void> {
+public final class ExecutablePrompt implements Action<JsonNode, JsonNode, Void> {
+  private final Action<JsonNode, JsonNode, Void> action;
   private final InlinePrompt prompt;
 
   private ExecutablePrompt(String name, @Nullable String description, InlinePrompt prompt) {
-    super(
+    this.action =
         ActionDef.builder(
-                ActionType.EXECUTABLE_PROMPT,
-                name,
-                JsonNode.class,
-                GenerateActionOptions.class,
-                Void.class)
+                ActionType.EXECUTABLE_PROMPT, name, JsonNode.class, JsonNode.class, Void.class)
             .description(description)
             .build(
                 (ctx, input, stream) ->
-                    describe(prompt.render(new PromptContext(ctx, input, List.of())).build())));
+                    GenerateAction.describe(
+                        prompt.render(new PromptContext(ctx, input, List.of())).build()));
     this.prompt = prompt;
   }
 
-  /** Registers a prompt under a name. */
-  public static ExecutablePrompt define(
-      Registry registry, String name, @Nullable String description, InlinePrompt prompt) {
-    return registry.register(new ExecutablePrompt(name, description, prompt));
+  /** A prompt under a name, not yet registered. */
+  public static ExecutablePrompt create(
+      String name, @Nullable String description, InlinePrompt prompt) {
+    return new ExecutablePrompt(name, description, prompt);
   }
 
   /**
@@ -77,20 +76,27 @@ public final class ExecutablePrompt
     return Generate.generate(context, render(context, input, List.of()).build());
   }
 
-  private static GenerateActionOptions describe(GenerateOptions options) {
-    List<String> tools =
-        Stream.concat(options.toolNames().stream(), options.tools().stream().map(Tool::name))
-            .toList();
-    return new GenerateActionOptions(
-        options.model() == null ? "" : options.model().name(),
-        Generate.initialMessages(options),
-        tools,
-        options.toolChoice(),
-        options.config(),
-        null,
-        null,
-        null,
-        options.maxTurns(),
-        null);
+  @Override
+  public ActionDescriptor descriptor() {
+    return action.descriptor();
+  }
+
+  @Override
+  public JsonNode run(ActionContext context, JsonNode input, StreamCallback<Void> stream) {
+    return action.run(context, input, stream);
+  }
+
+  @Override
+  public JsonNode runJson(
+      ActionContext context,
+      JsonNode input,
+      @Nullable JsonNode init,
+      StreamCallback<JsonNode> stream) {
+    return action.runJson(context, input, init, stream);
+  }
+
+  @Override
+  public String toString() {
+    return "ExecutablePrompt[" + name() + "]";
   }
 }

@@ -1,8 +1,9 @@
 package dev.baton.ai;
 
 import dev.baton.core.Json;
-import dev.baton.core.SharedList;
 import dev.baton.core.StreamCallback;
+import dev.baton.internal.ai.NamedMiddleware;
+import dev.baton.internal.core.SharedList;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -11,64 +12,123 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Everything one generate call needs. Build with {@link #builder()}; {@link #toBuilder()} gives a
- * modified copy.
+ * modified copy. Pass it to {@code baton.generate(...)}.
  *
  * <p>The conversation sent to the model is: the {@code system} text as a system message, then
  * {@code messages}, then {@code prompt} as a user message; each is optional but the result must not
  * be empty.
  *
- * @param model the model to call
- * @param config provider config, merged key by key over the model reference's config
- * @param system system instructions
- * @param messages prior conversation
- * @param prompt the user's turn
- * @param tools tools given as objects, available to this call only
- * @param toolNames tools looked up in the registry by name
- * @param toolChoice whether the model may, must or must not call tools
- * @param output structured output wanted, or null for text
- * @param maxTurns the most tool rounds before the call fails; null means Genkit's default of 5
- * @param resume answers to the interrupted calls of the last model message
- * @param returnToolRequests stop at the first tool requests instead of running the tools
- * @param use middleware, outermost first
- * @param onChunk receives streamed chunks in order
+ * <p>Immutable and thread-safe (the tools, middleware and callback it holds are shared as given).
  */
-public record GenerateOptions(
-    @Nullable ModelRef model,
-    @Nullable JsonNode config,
-    @Nullable String system,
-    List<Message> messages,
-    @Nullable List<Part> prompt,
-    List<Tool<?, ?>> tools,
-    List<String> toolNames,
-    @Nullable ToolChoice toolChoice,
-    @Nullable OutputOptions output,
-    @Nullable Integer maxTurns,
-    @Nullable Resume resume,
-    boolean returnToolRequests,
-    List<Middleware> use,
-    StreamCallback<ModelResponseChunk> onChunk) {
+public final class GenerateOptions {
 
   /** Genkit's default number of tool rounds. */
   public static final int DEFAULT_MAX_TURNS = 5;
 
-  public GenerateOptions {
-    config = config == null ? null : Json.copy(config);
-    messages = SharedList.copyOf(messages);
-    prompt = prompt == null ? null : List.copyOf(prompt);
-    tools = List.copyOf(tools);
-    toolNames = List.copyOf(toolNames);
-    use = List.copyOf(use);
-    Objects.requireNonNull(onChunk, "onChunk");
-  }
+  private final @Nullable ModelRef model;
+  private final @Nullable JsonNode config;
+  private final @Nullable String system;
+  private final List<Message> messages;
+  private final @Nullable List<Part> prompt;
+  private final List<Tool<?, ?>> tools;
+  private final List<String> toolNames;
+  private final @Nullable ToolChoice toolChoice;
+  private final @Nullable OutputOptions output;
+  private final @Nullable Integer maxTurns;
+  private final @Nullable Resume resume;
+  private final boolean returnToolRequests;
+  private final List<Middleware> use;
+  private final StreamCallback<ModelResponseChunk> onChunk;
 
-  /** A copy: the record stays immutable whatever the caller does with it. */
-  @Override
-  public @Nullable JsonNode config() {
-    return config == null ? null : Json.copy(config);
+  private GenerateOptions(Builder b) {
+    this.model = b.model;
+    this.config = b.config == null ? null : Json.copy(b.config);
+    this.system = b.system;
+    this.messages = SharedList.copyOf(b.messages);
+    this.prompt = b.prompt;
+    this.tools = List.copyOf(b.tools);
+    this.toolNames = List.copyOf(b.toolNames);
+    this.toolChoice = b.toolChoice;
+    this.output = b.output;
+    this.maxTurns = b.maxTurns;
+    this.resume = b.resume;
+    this.returnToolRequests = b.returnToolRequests;
+    this.use = List.copyOf(b.use);
+    this.onChunk = b.onChunk;
   }
 
   public static Builder builder() {
     return new Builder();
+  }
+
+  /** The model to call, or null (the call then fails). */
+  public @Nullable ModelRef model() {
+    return model;
+  }
+
+  /** Provider config, merged key by key over the model reference's config; a copy. */
+  public @Nullable JsonNode config() {
+    return config == null ? null : Json.copy(config);
+  }
+
+  /** System instructions, or null. */
+  public @Nullable String system() {
+    return system;
+  }
+
+  /** The prior conversation. */
+  public List<Message> messages() {
+    return messages;
+  }
+
+  /** The user's turn, or null. */
+  public @Nullable List<Part> prompt() {
+    return prompt;
+  }
+
+  /** Tools given as objects, available to this call only. */
+  public List<Tool<?, ?>> tools() {
+    return tools;
+  }
+
+  /** Tools looked up in the registry by name. */
+  public List<String> toolNames() {
+    return toolNames;
+  }
+
+  /** Whether the model may, must or must not call tools; null leaves it to the model. */
+  public @Nullable ToolChoice toolChoice() {
+    return toolChoice;
+  }
+
+  /** The structured output wanted, or null for text. */
+  public @Nullable OutputOptions output() {
+    return output;
+  }
+
+  /** The most tool rounds before the call fails; null means {@link #DEFAULT_MAX_TURNS}. */
+  public @Nullable Integer maxTurns() {
+    return maxTurns;
+  }
+
+  /** Answers to the interrupted calls of the last model message, or null. */
+  public @Nullable Resume resume() {
+    return resume;
+  }
+
+  /** Whether to stop at the first tool requests instead of running the tools. */
+  public boolean returnToolRequests() {
+    return returnToolRequests;
+  }
+
+  /** Middleware, outermost first. */
+  public List<Middleware> use() {
+    return use;
+  }
+
+  /** Receives streamed chunks in order. */
+  public StreamCallback<ModelResponseChunk> onChunk() {
+    return onChunk;
   }
 
   public Builder toBuilder() {
@@ -213,27 +273,23 @@ public record GenerateOptions(
       return this;
     }
 
+    /**
+     * Adds a middleware by its registered name ({@code genkit-middleware/retry}) with JSON config
+     * (any JSON-mappable value, or null for its defaults), resolved against the registry when the
+     * call runs: a name nothing is registered under fails the call with {@code NOT_FOUND}.
+     */
+    public Builder use(String name, @Nullable Object config) {
+      this.use.add(new NamedMiddleware(name, config == null ? null : Json.toTree(config)));
+      return this;
+    }
+
     public Builder onChunk(StreamCallback<ModelResponseChunk> onChunk) {
       this.onChunk = Objects.requireNonNull(onChunk, "onChunk");
       return this;
     }
 
     public GenerateOptions build() {
-      return new GenerateOptions(
-          model,
-          config,
-          system,
-          messages,
-          prompt,
-          tools,
-          toolNames,
-          toolChoice,
-          output,
-          maxTurns,
-          resume,
-          returnToolRequests,
-          use,
-          onChunk);
+      return new GenerateOptions(this);
     }
   }
 }

@@ -2,7 +2,8 @@ package dev.baton.ai;
 
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
-import dev.baton.core.SharedList;
+import dev.baton.internal.ai.Metadata;
+import dev.baton.internal.core.SharedList;
 import java.lang.reflect.Type;
 import java.util.List;
 import org.jspecify.annotations.Nullable;

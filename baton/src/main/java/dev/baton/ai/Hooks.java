@@ -3,6 +3,7 @@ package dev.baton.ai;
 import dev.baton.core.ActionContext;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -36,40 +37,34 @@ public record Hooks(
     return new Builder();
   }
 
-  /** Wraps one tool-loop iteration. */
+  /**
+   * Wraps one tool-loop iteration. {@code next} is the rest of the iteration's chain: the inner
+   * hooks, then the model call.
+   */
   @FunctionalInterface
   public interface WrapGenerate {
-    ModelResponse apply(ActionContext context, GenerateParams params, GenerateNext next);
+    ModelResponse apply(
+        ActionContext context,
+        GenerateParams params,
+        BiFunction<ActionContext, GenerateParams, ModelResponse> next);
   }
 
-  /** The rest of an iteration's chain: inner hooks, then the model call. */
-  @FunctionalInterface
-  public interface GenerateNext {
-    ModelResponse apply(ActionContext context, GenerateParams params);
-  }
-
-  /** Wraps one model call. */
+  /** Wraps one model call. {@code next} is the rest of the call's chain. */
   @FunctionalInterface
   public interface WrapModel {
-    ModelResponse apply(ActionContext context, ModelParams params, ModelNext next);
+    ModelResponse apply(
+        ActionContext context,
+        ModelParams params,
+        BiFunction<ActionContext, ModelParams, ModelResponse> next);
   }
 
-  /** The rest of a model call's chain. */
-  @FunctionalInterface
-  public interface ModelNext {
-    ModelResponse apply(ActionContext context, ModelParams params);
-  }
-
-  /** Wraps one tool call. */
+  /** Wraps one tool call. {@code next} is the rest of the call's chain. */
   @FunctionalInterface
   public interface WrapTool {
-    ToolResult apply(ActionContext context, ToolParams params, ToolNext next);
-  }
-
-  /** The rest of a tool call's chain. */
-  @FunctionalInterface
-  public interface ToolNext {
-    ToolResult apply(ActionContext context, ToolParams params);
+    ToolResult apply(
+        ActionContext context,
+        ToolParams params,
+        BiFunction<ActionContext, ToolParams, ToolResult> next);
   }
 
   /** Collects hooks. Not thread-safe. */

@@ -1,9 +1,11 @@
 package dev.baton.ai;
 
 import dev.baton.core.Json;
+import dev.baton.internal.ai.NamedMiddleware;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -18,7 +20,7 @@ import tools.jackson.databind.node.ObjectNode;
  *   <li>with no messages option, between the system message and the {@code prompt} user message;
  *   <li>with {@link Builder#messagesTemplate}, where the template holds {@link #HISTORY}, or else
  *       before the template's last user message;
- *   <li>with {@link Builder#messages(MessagesFunction)}, wherever the function puts {@link
+ *   <li>with {@link Builder#messages(Function)}, wherever the function puts {@link
  *       PromptContext#history()}, which is how a prompt trims history;
  *   <li>with static {@link Builder#messages(List)}, nowhere: static messages take over the
  *       conversation.
@@ -33,18 +35,6 @@ public final class InlinePrompt {
       new Message(
           Role.USER, List.of(), (ObjectNode) Json.object().put("_batonHistoryMarker", true));
 
-  /** Renders the system instructions. */
-  @FunctionalInterface
-  public interface SystemFunction {
-    String render(PromptContext context);
-  }
-
-  /** Renders the messages, given the history. */
-  @FunctionalInterface
-  public interface MessagesFunction {
-    List<Message> render(PromptContext context);
-  }
-
   private enum MessagesMode {
     NONE,
     STATIC,
@@ -54,11 +44,11 @@ public final class InlinePrompt {
 
   private final @Nullable ModelRef model;
   private final @Nullable JsonNode config;
-  private final @Nullable SystemFunction system;
+  private final @Nullable Function<PromptContext, String> system;
   private final MessagesMode messagesMode;
   private final List<Message> messages;
-  private final @Nullable MessagesFunction messagesFunction;
-  private final @Nullable SystemFunction prompt;
+  private final @Nullable Function<PromptContext, List<Message>> messagesFunction;
+  private final @Nullable Function<PromptContext, String> prompt;
   private final List<Tool<?, ?>> tools;
   private final List<String> toolNames;
   private final List<Middleware> use;
@@ -101,17 +91,17 @@ public final class InlinePrompt {
   public GenerateOptions.Builder render(PromptContext context) {
     List<Message> rendered = new ArrayList<>(context.history().size() + 2);
     if (system != null) {
-      rendered.add(Message.system(system.render(context)));
+      rendered.add(Message.system(system.apply(context)));
     }
     switch (messagesMode) {
       case NONE -> rendered.addAll(context.history());
       case STATIC -> rendered.addAll(templated(messages, context));
       case TEMPLATE ->
           rendered.addAll(placeHistory(templated(messages, context), context.history()));
-      case FUNCTION -> rendered.addAll(Objects.requireNonNull(messagesFunction).render(context));
+      case FUNCTION -> rendered.addAll(Objects.requireNonNull(messagesFunction).apply(context));
     }
     if (prompt != null) {
-      rendered.add(Message.user(prompt.render(context)));
+      rendered.add(Message.user(prompt.apply(context)));
     }
     return GenerateOptions.builder()
         .model(model)
@@ -172,11 +162,11 @@ public final class InlinePrompt {
   public static final class Builder {
     private @Nullable ModelRef model;
     private @Nullable JsonNode config;
-    private @Nullable SystemFunction system;
+    private @Nullable Function<PromptContext, String> system;
     private MessagesMode messagesMode = MessagesMode.NONE;
     private final List<Message> messages = new ArrayList<>();
-    private @Nullable MessagesFunction messagesFunction;
-    private @Nullable SystemFunction prompt;
+    private @Nullable Function<PromptContext, List<Message>> messagesFunction;
+    private @Nullable Function<PromptContext, String> prompt;
     private final List<Tool<?, ?>> tools = new ArrayList<>();
     private final List<String> toolNames = new ArrayList<>();
     private final List<Middleware> use = new ArrayList<>();
@@ -209,7 +199,7 @@ public final class InlinePrompt {
     }
 
     /** System instructions rendered on every call, for example from the session's state. */
-    public Builder system(SystemFunction system) {
+    public Builder system(Function<PromptContext, String> system) {
       this.system = system;
       return this;
     }
@@ -228,12 +218,14 @@ public final class InlinePrompt {
     }
 
     /** Messages rendered from the context, which carries the history to place or trim. */
-    public Builder messages(MessagesFunction messages) {
+    public Builder messages(Function<PromptContext, List<Message>> messages) {
       return setMessages(MessagesMode.FUNCTION, List.of(), messages);
     }
 
     private Builder setMessages(
-        MessagesMode mode, List<Message> messages, @Nullable MessagesFunction function) {
+        MessagesMode mode,
+        List<Message> messages,
+        @Nullable Function<PromptContext, List<Message>> function) {
       this.messagesMode = mode;
       this.messages.clear();
       this.messages.addAll(messages);
@@ -247,7 +239,7 @@ public final class InlinePrompt {
       return this;
     }
 
-    public Builder prompt(SystemFunction prompt) {
+    public Builder prompt(Function<PromptContext, String> prompt) {
       this.prompt = prompt;
       return this;
     }
@@ -265,6 +257,16 @@ public final class InlinePrompt {
     /** Middleware for every generate call of this prompt, outermost first. */
     public Builder use(Middleware... middleware) {
       this.use.addAll(List.of(middleware));
+      return this;
+    }
+
+    /**
+     * Adds a middleware by its registered name ({@code genkit-middleware/retry}) with JSON config
+     * (any JSON-mappable value, or null for its defaults), resolved when the prompt's generate call
+     * runs.
+     */
+    public Builder use(String name, @Nullable Object config) {
+      this.use.add(new NamedMiddleware(name, config == null ? null : Json.toTree(config)));
       return this;
     }
 

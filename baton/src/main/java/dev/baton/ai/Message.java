@@ -1,5 +1,6 @@
 package dev.baton.ai;
 
+import dev.baton.internal.ai.Metadata;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;

@@ -32,6 +32,16 @@ public record MiddlewareDescriptor(
   /** The registry value type middleware descriptors are kept under. */
   public static final String VALUE_TYPE = "middleware";
 
+  public MiddlewareDescriptor {
+    configSchema = Json.copy(configSchema);
+  }
+
+  /** A copy: the record stays immutable whatever the caller does with it. */
+  @Override
+  public JsonNode configSchema() {
+    return Json.copy(configSchema);
+  }
+
   /**
    * A descriptor for a middleware configured by a record.
    *
@@ -54,14 +64,14 @@ public record MiddlewareDescriptor(
   }
 
   /**
-   * A descriptor for a middleware that is its own config record, as the bundled ones are: JSON
-   * config read over {@code prototype} is the middleware.
+   * A descriptor for a middleware that is its own config record, as the bundled ones are: it is
+   * registered under the prototype's {@link Middleware#name() name}, and JSON config read over
+   * {@code prototype} is the middleware.
    */
-  public static <M extends Middleware> MiddlewareDescriptor of(
-      String name, String description, M prototype) {
+  public static <M extends Middleware> MiddlewareDescriptor of(String description, M prototype) {
     @SuppressWarnings("unchecked") // getClass() of an M is a Class of M
     Class<M> type = (Class<M>) prototype.getClass();
-    return of(name, description, type, prototype, config -> config);
+    return of(prototype.name(), description, type, prototype, config -> config);
   }
 
   /** Registers this descriptor on a registry. */
@@ -72,28 +82,6 @@ public record MiddlewareDescriptor(
   /** Builds the middleware from JSON config (null or absent means the prototype as it is). */
   public Middleware create(@Nullable JsonNode config) {
     return factory.apply(config == null ? Json.nodes().nullNode() : config);
-  }
-
-  /**
-   * The middleware registered under {@code name}, built from JSON config.
-   *
-   * @throws BatonException {@code NOT_FOUND} when nothing is registered under the name
-   */
-  public static Middleware resolve(Registry registry, String name, @Nullable JsonNode config) {
-    Object value =
-        registry
-            .lookupValue(VALUE_TYPE, name)
-            .orElseThrow(
-                () ->
-                    BatonException.notFound(
-                        "middleware \"%s\" is not registered (is the plugin that provides it"
-                            + " installed?)",
-                        name));
-    if (!(value instanceof MiddlewareDescriptor descriptor)) {
-      throw BatonException.failedPrecondition(
-          "/middleware/%s is not a middleware descriptor", name);
-    }
-    return descriptor.create(config);
   }
 
   private static JsonNode overlay(

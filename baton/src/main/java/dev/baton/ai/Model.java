@@ -1,38 +1,48 @@
 package dev.baton.ai;
 
 import dev.baton.core.Action;
-import dev.baton.core.ActionDef;
+import dev.baton.core.ActionContext;
+import dev.baton.core.ActionDescriptor;
 import dev.baton.core.ActionFunction;
 import dev.baton.core.ActionType;
 import dev.baton.core.BatonException;
-import dev.baton.core.ForwardingAction;
 import dev.baton.core.Json;
 import dev.baton.core.Registry;
+import dev.baton.core.Status;
+import dev.baton.core.StreamCallback;
+import dev.baton.internal.core.ActionDef;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A model action at {@code /model/<name>}: takes a {@link ModelRequest}, streams {@link
  * ModelResponseChunk}s and answers a {@link ModelResponse}. Its {@link ModelInfo} is published in
- * the descriptor's {@code metadata.model}.
+ * the descriptor's {@code metadata.model}; the generate loop reads it.
  *
- * <p>Thread-safe: one model serves concurrent calls.
+ * <p>Model plugins {@link #create} models (registering them, or returning them from a resolver);
+ * applications define a custom or test model with {@code baton.defineModel}. Thread-safe: one model
+ * serves concurrent calls.
  */
-public final class Model extends ForwardingAction<ModelRequest, ModelResponse, ModelResponseChunk> {
+public final class Model implements Action<ModelRequest, ModelResponse, ModelResponseChunk> {
+  private final Action<ModelRequest, ModelResponse, ModelResponseChunk> action;
   private final ModelInfo info;
 
   private Model(Action<ModelRequest, ModelResponse, ModelResponseChunk> action, ModelInfo info) {
-    super(action);
+    this.action = action;
     this.info = info;
   }
 
-  /** The function behind a model. */
-  @FunctionalInterface
-  public interface ModelFunction
-      extends ActionFunction<ModelRequest, ModelResponse, ModelResponseChunk> {}
-
-  /** Creates a model without registering it (a plugin's resolver returns it). */
-  public static Model create(String name, ModelInfo info, ModelFunction function) {
+  /**
+   * Creates a model without registering it.
+   *
+   * @param function answers a request, streaming chunks to the callback it is given; it runs
+   *     concurrently for concurrent calls
+   */
+  public static Model create(
+      String name,
+      ModelInfo info,
+      ActionFunction<ModelRequest, ModelResponse, ModelResponseChunk> function) {
     ObjectNode metadata = Json.object();
     metadata.set("model", Json.toTree(info));
     ActionDef<ModelRequest, ModelResponse, ModelResponseChunk> action =
@@ -47,31 +57,22 @@ public final class Model extends ForwardingAction<ModelRequest, ModelResponse, M
     return new Model(action, info);
   }
 
-  /** Creates and registers a model. */
-  public static Model define(
-      Registry registry, String name, ModelInfo info, ModelFunction function) {
-    return registry.register(create(name, info, function));
-  }
-
   /**
-   * The model registered under this name.
+   * The model registered under this name, or served by a plugin's resolver. A model registered as a
+   * plain action rather than through {@link #create} is read as one: what it supports comes from
+   * its descriptor.
    *
-   * @throws BatonException {@link dev.baton.core.Status#NOT_FOUND} when there is none
+   * @throws BatonException {@link Status#NOT_FOUND} when there is none
    */
+  @SuppressWarnings("unchecked")
   public static Model lookup(Registry registry, String name) {
     Action<?, ?, ?> action =
         registry
             .lookup(ActionType.MODEL, name)
             .orElseThrow(() -> BatonException.notFound("model \"%s\" not found", name));
-    return from(action);
-  }
-
-  @SuppressWarnings("unchecked")
-  private static Model from(Action<?, ?, ?> action) {
     if (action instanceof Model model) {
       return model;
     }
-    // A model registered as a plain action: read what it supports from its descriptor.
     JsonNode infoNode = action.descriptor().metadata().path("model");
     ModelInfo info =
         infoNode.isObject()
@@ -82,5 +83,30 @@ public final class Model extends ForwardingAction<ModelRequest, ModelResponse, M
 
   public ModelInfo info() {
     return info;
+  }
+
+  @Override
+  public ActionDescriptor descriptor() {
+    return action.descriptor();
+  }
+
+  @Override
+  public ModelResponse run(
+      ActionContext context, ModelRequest input, StreamCallback<ModelResponseChunk> stream) {
+    return action.run(context, input, stream);
+  }
+
+  @Override
+  public JsonNode runJson(
+      ActionContext context,
+      JsonNode input,
+      @Nullable JsonNode init,
+      StreamCallback<JsonNode> stream) {
+    return action.runJson(context, input, init, stream);
+  }
+
+  @Override
+  public String toString() {
+    return "Model[" + name() + "]";
   }
 }

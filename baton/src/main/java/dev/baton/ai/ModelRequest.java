@@ -2,7 +2,7 @@ package dev.baton.ai;
 
 import dev.baton.core.Defaulted;
 import dev.baton.core.Json;
-import dev.baton.core.SharedList;
+import dev.baton.internal.core.SharedList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;

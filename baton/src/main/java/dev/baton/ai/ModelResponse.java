@@ -8,6 +8,12 @@ import tools.jackson.databind.JsonNode;
 /**
  * What a model answered. {@code request} echoes the request that produced it; the generate loop
  * sets it when the model leaves it out, so the response carries its whole history.
+ *
+ * <p>Build one with {@link #of} and the {@code with…} methods:
+ *
+ * <pre>{@code
+ * ModelResponse.of(Message.model("Hi"), FinishReason.STOP).withUsage(usage).withLatencyMs(120.0)
+ * }</pre>
  */
 public record ModelResponse(
     @Nullable Message message,
@@ -67,6 +73,18 @@ public record ModelResponse(
   }
 
   public ModelResponse withCustom(@Nullable JsonNode custom) {
+    return new ModelResponse(
+        message, finishReason, finishMessage, latencyMs, usage, custom, raw, request);
+  }
+
+  /** How long the model took, in milliseconds. */
+  public ModelResponse withLatencyMs(@Nullable Double latencyMs) {
+    return new ModelResponse(
+        message, finishReason, finishMessage, latencyMs, usage, custom, raw, request);
+  }
+
+  /** The provider's raw response, for debugging. */
+  public ModelResponse withRaw(@Nullable JsonNode raw) {
     return new ModelResponse(
         message, finishReason, finishMessage, latencyMs, usage, custom, raw, request);
   }

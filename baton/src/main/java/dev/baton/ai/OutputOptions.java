@@ -47,7 +47,8 @@ public record OutputOptions(
     return new OutputOptions("json", schema, null, null);
   }
 
-  boolean isJson() {
+  /** Whether the output wanted is JSON. */
+  public boolean isJson() {
     return "json".equals(format);
   }
 }

@@ -1,11 +1,8 @@
 package dev.baton.ai;
 
-import dev.baton.core.BatonException;
+import dev.baton.internal.ai.PartReader;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.core.JsonParser;
-import tools.jackson.databind.DeserializationContext;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.ValueDeserializer;
 import tools.jackson.databind.annotation.JsonDeserialize;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -18,7 +15,7 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Parts are immutable values; {@code with…} methods return modified copies. Switch over the
  * sealed set to handle every kind.
  */
-@JsonDeserialize(using = Part.Reader.class)
+@JsonDeserialize(using = PartReader.class)
 public sealed interface Part
     permits TextPart,
         MediaPart,
@@ -57,43 +54,5 @@ public sealed interface Part
 
   static ReasoningPart reasoning(String reasoning) {
     return new ReasoningPart(reasoning, null);
-  }
-
-  /** Reads a part by the key that names its kind. */
-  final class Reader extends ValueDeserializer<Part> {
-    @Override
-    public Part deserialize(JsonParser parser, DeserializationContext context) {
-      JsonNode node = context.readTree(parser);
-      Class<? extends Part> kind = kindOf(node);
-      return context.readTreeAsValue(node, kind);
-    }
-
-    private static Class<? extends Part> kindOf(JsonNode node) {
-      if (node.has("text")) {
-        return TextPart.class;
-      }
-      if (node.has("toolRequest")) {
-        return ToolRequestPart.class;
-      }
-      if (node.has("toolResponse")) {
-        return ToolResponsePart.class;
-      }
-      if (node.has("media")) {
-        return MediaPart.class;
-      }
-      if (node.has("data")) {
-        return DataPart.class;
-      }
-      if (node.has("reasoning")) {
-        return ReasoningPart.class;
-      }
-      if (node.has("custom")) {
-        return CustomPart.class;
-      }
-      throw BatonException.invalidArgument(
-          "unknown message part: expected one of text, media, toolRequest, toolResponse, data,"
-              + " custom or reasoning, got %s",
-          node.isObject() ? node.propertyNames().toString() : node.getNodeType());
-    }
   }
 }

@@ -2,7 +2,7 @@ package dev.baton.ai;
 
 import dev.baton.core.ActionContext;
 import dev.baton.core.Json;
-import dev.baton.core.SharedList;
+import dev.baton.internal.core.SharedList;
 import java.util.List;
 import tools.jackson.databind.JsonNode;
 

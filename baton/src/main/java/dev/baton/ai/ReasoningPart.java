@@ -1,5 +1,6 @@
 package dev.baton.ai;
 
+import dev.baton.internal.ai.Metadata;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.ValueDeserializer;
 import tools.jackson.databind.annotation.JsonDeserialize;

@@ -2,34 +2,45 @@ package dev.baton.ai;
 
 import dev.baton.core.Action;
 import dev.baton.core.ActionContext;
-import dev.baton.core.ActionDef;
 import dev.baton.core.ActionDescriptor;
 import dev.baton.core.ActionType;
 import dev.baton.core.BatonException;
-import dev.baton.core.ForwardingAction;
-import dev.baton.core.Json;
 import dev.baton.core.JsonSchemas;
 import dev.baton.core.Registry;
+import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
+import dev.baton.internal.core.ActionDef;
 import java.lang.reflect.Type;
+import java.util.function.BiFunction;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
- * A tool a model can call, registered at {@code /tool/<name>} or passed to one generate call.
+ * A tool a model can call. Register one for every generate call with {@code baton.defineTool} (or
+ * {@code defineJsonTool}); make one that only some calls see with {@link #create} and pass it in
+ * {@code GenerateOptions.tools} or a middleware's hooks.
  *
- * <p>Define one from a typed function, whose records give the schemas, or from raw JSON with
- * explicit schemas. The function may pause the tool loop with {@link ToolContext#interrupt}.
- * Thread-safe: the generate loop runs the calls of one model turn in parallel.
+ * <p>A typed tool takes its schemas from its input and output types; a raw one works on JSON with
+ * explicit schemas. Input from the model is validated against the input schema before the function
+ * runs, and the function may pause the tool loop with {@link ToolContext#interrupt}. Thread-safe:
+ * the generate loop runs the calls of one model turn in parallel.
+ *
+ * <pre>{@code
+ * record City(String city) {}
+ * record Weather(String city, int celsius) {}
+ * Tool<City, Weather> weather = Tool.create("weather", "Current weather in a city",
+ *     City.class, Weather.class, (ctx, in) -> new Weather(in.city(), 21));
+ * }</pre>
  *
  * @param <I> input type
  * @param <O> output type
  */
-public final class Tool<I, O> extends ForwardingAction<I, O, Void> {
+public final class Tool<I, O> implements Action<I, O, Void> {
+  private final Action<I, O, Void> action;
   private final ToolDefinition definition;
 
-  private Tool(ActionDef<I, O, Void> action) {
-    super(action);
+  private Tool(Action<I, O, Void> action) {
+    this.action = action;
     ActionDescriptor d = action.descriptor();
     this.definition =
         new ToolDefinition(
@@ -40,19 +51,13 @@ public final class Tool<I, O> extends ForwardingAction<I, O, Void> {
             null);
   }
 
-  /** The body of a tool. */
-  @FunctionalInterface
-  public interface ToolFunction<I, O> {
-    O call(ToolContext context, I input);
-  }
-
-  /** Creates a tool from a typed function without registering it. */
+  /** Creates a tool from a typed function, without registering it. */
   public static <I, O> Tool<I, O> create(
       String name,
       String description,
       Class<I> inputType,
       Class<O> outputType,
-      ToolFunction<I, O> function) {
+      BiFunction<ToolContext, I, O> function) {
     return create(name, description, (Type) inputType, outputType, function);
   }
 
@@ -62,48 +67,37 @@ public final class Tool<I, O> extends ForwardingAction<I, O, Void> {
       String description,
       Type inputType,
       Type outputType,
-      ToolFunction<I, O> function) {
+      BiFunction<ToolContext, I, O> function) {
     return new Tool<>(
         ActionDef.<I, O, Void>builder(ActionType.TOOL, name, inputType, outputType, Void.class)
             .description(description)
-            .build((ctx, input, stream) -> function.call(ToolContext.of(ctx), input)));
+            .build((ctx, input, stream) -> function.apply(ToolContext.of(ctx), input)));
   }
 
   /**
    * Creates a tool over raw JSON with explicit schemas (null means "any JSON"), without registering
    * it. Input from the model is validated against {@code inputSchema} before the function runs.
    */
-  public static Tool<JsonNode, JsonNode> createRaw(
+  public static Tool<JsonNode, JsonNode> createJson(
       String name,
       String description,
       @Nullable JsonNode inputSchema,
       @Nullable JsonNode outputSchema,
-      ToolFunction<JsonNode, JsonNode> function) {
+      BiFunction<ToolContext, JsonNode, JsonNode> function) {
     return new Tool<>(
         ActionDef.builder(ActionType.TOOL, name, JsonNode.class, JsonNode.class, Void.class)
             .description(description)
             .inputSchema(inputSchema == null ? JsonSchemas.any() : inputSchema)
             .outputSchema(outputSchema == null ? JsonSchemas.any() : outputSchema)
-            .build((ctx, input, stream) -> function.call(ToolContext.of(ctx), input)));
-  }
-
-  /** Creates and registers a typed tool. */
-  public static <I, O> Tool<I, O> define(
-      Registry registry,
-      String name,
-      String description,
-      Class<I> inputType,
-      Class<O> outputType,
-      ToolFunction<I, O> function) {
-    return registry.register(create(name, description, inputType, outputType, function));
+            .build((ctx, input, stream) -> function.apply(ToolContext.of(ctx), input)));
   }
 
   /**
    * The tool registered under this name.
    *
-   * @throws BatonException {@link dev.baton.core.Status#NOT_FOUND} when there is none
+   * @throws BatonException {@link Status#NOT_FOUND} when there is none, {@link
+   *     Status#FAILED_PRECONDITION} when what is registered there is not a tool
    */
-  @SuppressWarnings("unchecked")
   public static Tool<?, ?> lookup(Registry registry, String name) {
     Action<?, ?, ?> action =
         registry
@@ -112,8 +106,7 @@ public final class Tool<I, O> extends ForwardingAction<I, O, Void> {
     if (action instanceof Tool<?, ?> tool) {
       return tool;
     }
-    throw BatonException.failedPrecondition(
-        "/tool/%s is not a tool defined with Tool.create or Tool.define", name);
+    throw BatonException.failedPrecondition("/tool/%s is not a tool", name);
   }
 
   /** The tool as models see it. */
@@ -121,13 +114,27 @@ public final class Tool<I, O> extends ForwardingAction<I, O, Void> {
     return definition;
   }
 
-  /** Runs the tool on a model's JSON input: validated, converted, and the output back to JSON. */
-  JsonNode call(ActionContext context, @Nullable JsonNode input) {
-    // A copy: the request the input comes from stays in the conversation, which is immutable.
-    return runJson(
-        context,
-        input == null ? Json.nodes().nullNode() : input.deepCopy(),
-        null,
-        StreamCallback.discard());
+  @Override
+  public ActionDescriptor descriptor() {
+    return action.descriptor();
+  }
+
+  @Override
+  public O run(ActionContext context, I input, StreamCallback<Void> stream) {
+    return action.run(context, input, stream);
+  }
+
+  @Override
+  public JsonNode runJson(
+      ActionContext context,
+      JsonNode input,
+      @Nullable JsonNode init,
+      StreamCallback<JsonNode> stream) {
+    return action.runJson(context, input, init, stream);
+  }
+
+  @Override
+  public String toString() {
+    return "Tool[" + name() + "]";
   }
 }

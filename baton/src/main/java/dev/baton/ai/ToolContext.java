@@ -1,8 +1,9 @@
 package dev.baton.ai;
 
 import dev.baton.core.ActionContext;
-import dev.baton.core.ContextKey;
 import dev.baton.core.Json;
+import dev.baton.internal.ai.ToolCalls;
+import dev.baton.internal.ai.ToolInterrupt;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -18,12 +19,20 @@ import tools.jackson.databind.JsonNode;
  * @param restart the restarted request part's metadata, or null on a first call
  */
 public record ToolContext(ActionContext context, @Nullable JsonNode restart) {
-  /** Set by the generate loop on the context of a restarted call, for its tool and hooks. */
-  static final ContextKey<JsonNode> RESTART = ContextKey.of("baton.tool.restart", JsonNode.class);
+  public ToolContext {
+    restart = restart == null ? null : Json.copy(restart);
+  }
+
+  /** A copy: the record stays immutable whatever the caller does with it. */
+  @Override
+  public @Nullable JsonNode restart() {
+    return restart == null ? null : Json.copy(restart);
+  }
 
   /** The tool context of a call made with this action context. */
   public static ToolContext of(ActionContext context) {
-    return new ToolContext(context.without(RESTART), context.get(RESTART).orElse(null));
+    return new ToolContext(
+        context.without(ToolCalls.RESTART), context.get(ToolCalls.RESTART).orElse(null));
   }
 
   /** Whether this call restarts an interrupted one. */
@@ -54,7 +63,7 @@ public record ToolContext(ActionContext context, @Nullable JsonNode restart) {
   }
 
   /** Interrupts the tool loop with no data. Never returns. */
-  public ToolInterrupt interrupt() {
+  public RuntimeException interrupt() {
     throw new ToolInterrupt(null);
   }
 
@@ -62,7 +71,7 @@ public record ToolContext(ActionContext context, @Nullable JsonNode restart) {
    * Interrupts the tool loop with data for the caller (any JSON-mappable value). Never returns;
    * declared to return the exception so that {@code throw ctx.interrupt(...)} reads naturally.
    */
-  public ToolInterrupt interrupt(@Nullable Object data) {
+  public RuntimeException interrupt(@Nullable Object data) {
     throw new ToolInterrupt(data == null ? null : Json.toTree(data));
   }
 }

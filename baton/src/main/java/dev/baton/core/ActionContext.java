@@ -1,7 +1,7 @@
 package dev.baton.core;
 
+import dev.baton.internal.core.Tracing;
 import io.opentelemetry.context.Context;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -9,44 +9,49 @@ import org.jspecify.annotations.Nullable;
 /**
  * Everything an action run carries with it, passed explicitly from caller to callee the way Go
  * passes {@code ctx}: the registry of the Baton instance it runs in, the auth context a server's
- * context providers produced, a cancellation signal, the tracing parent, and typed attributes that
- * higher layers add (the current agent session, for one).
+ * context providers produced, a cancellation signal, and typed attributes that higher layers add
+ * (the current agent session, for one). The tracing parent rides along too, so Baton's spans nest
+ * under the caller's.
  *
- * <p>Immutable: every {@code with…} method returns a new context and leaves this one as it was, so
- * a context can be handed to parallel tool calls safely. Baton never stores a context in a thread
+ * <p>Get one from {@code baton.context()}, or from the action, tool or agent turn you are in.
+ * Immutable: every {@code with…} method returns a new context and leaves this one as it was, so a
+ * context can be handed to parallel tool calls safely. Baton never stores a context in a thread
  * local.
  */
 public final class ActionContext {
   private final Registry registry;
   private final Map<String, Object> auth;
   private final Cancellation cancellation;
-  private final Context traceParent;
-  private final @Nullable TraceSpan span;
-  private final Map<ContextKey<?>, Object> attributes;
+  private final @Nullable Attribute attributes;
+
+  /**
+   * The attributes, newest first: deriving a context adds one node instead of copying a map, and a
+   * context rarely carries more than a handful. A null value hides the key (see {@link #without}).
+   */
+  private record Attribute(ContextKey<?> key, @Nullable Object value, @Nullable Attribute next) {}
 
   private ActionContext(
       Registry registry,
       Map<String, Object> auth,
       Cancellation cancellation,
-      Context traceParent,
-      @Nullable TraceSpan span,
-      Map<ContextKey<?>, Object> attributes) {
+      @Nullable Attribute attributes) {
     this.registry = registry;
     this.auth = auth;
     this.cancellation = cancellation;
-    this.traceParent = traceParent;
-    this.span = span;
     this.attributes = attributes;
   }
 
   /**
    * A fresh context for a call into the given registry: no auth, a new cancellation signal, and the
    * caller's current OpenTelemetry context as the tracing parent, so Baton's spans nest under the
-   * application's own.
+   * application's own. {@code baton.context()} is the usual way to get one.
    */
   public static ActionContext root(Registry registry) {
     return new ActionContext(
-        registry, Map.of(), Cancellation.create(), Context.current(), null, Map.of());
+        registry,
+        Map.of(),
+        Cancellation.create(),
+        new Attribute(Tracing.PARENT, Context.current(), null));
   }
 
   /** The registry actions are looked up in: the instance's, or a per-call child of it. */
@@ -67,34 +72,28 @@ public final class ActionContext {
     return cancellation;
   }
 
-  /** The span of the action this context belongs to, or null outside any action. */
-  public @Nullable TraceSpan span() {
-    return span;
-  }
-
-  /** The OpenTelemetry context new spans take as their parent. */
-  public Context traceParent() {
-    return traceParent;
-  }
-
   /** The value of an attribute, if set. */
   public <T> Optional<T> get(ContextKey<T> key) {
-    Object value = attributes.get(key);
-    return value == null ? Optional.empty() : Optional.of(key.cast(value));
+    for (Attribute a = attributes; a != null; a = a.next) {
+      if (a.key == key) {
+        return a.value == null ? Optional.empty() : Optional.of(key.cast(a.value));
+      }
+    }
+    return Optional.empty();
   }
 
+  /** A context for calls into another registry. */
   public ActionContext withRegistry(Registry registry) {
-    return new ActionContext(registry, auth, cancellation, traceParent, span, attributes);
+    return new ActionContext(registry, auth, cancellation, attributes);
   }
 
   /** A context with this auth context (copied). */
   public ActionContext withAuth(Map<String, ?> auth) {
-    return new ActionContext(
-        registry, Map.copyOf(auth), cancellation, traceParent, span, attributes);
+    return new ActionContext(registry, Map.copyOf(auth), cancellation, attributes);
   }
 
   public ActionContext withCancellation(Cancellation cancellation) {
-    return new ActionContext(registry, auth, cancellation, traceParent, span, attributes);
+    return new ActionContext(registry, auth, cancellation, attributes);
   }
 
   /** A context whose cancellation is a child of this one's, cancellable on its own. */
@@ -104,23 +103,22 @@ public final class ActionContext {
 
   /** A context with an attribute set (or replaced). */
   public <T> ActionContext with(ContextKey<T> key, T value) {
-    Map<ContextKey<?>, Object> copy = new HashMap<>(attributes);
-    copy.put(key, value);
-    return new ActionContext(registry, auth, cancellation, traceParent, span, Map.copyOf(copy));
+    return new ActionContext(registry, auth, cancellation, push(key, key.cast(value)));
   }
 
   /** A context without an attribute. */
   public ActionContext without(ContextKey<?> key) {
-    if (!attributes.containsKey(key)) {
-      return this;
-    }
-    Map<ContextKey<?>, Object> copy = new HashMap<>(attributes);
-    copy.remove(key);
-    return new ActionContext(registry, auth, cancellation, traceParent, span, Map.copyOf(copy));
+    return get(key).isEmpty()
+        ? this
+        : new ActionContext(registry, auth, cancellation, push(key, null));
   }
 
-  ActionContext withSpan(TraceSpan span) {
-    return new ActionContext(
-        registry, auth, cancellation, traceParent.with(span.otelSpan()), span, attributes);
+  private Attribute push(ContextKey<?> key, @Nullable Object value) {
+    Attribute head = attributes;
+    // Setting the newest key again replaces it, so a loop that re-derives does not grow the chain.
+    if (head != null && head.key == key) {
+      return new Attribute(key, value, head.next);
+    }
+    return new Attribute(key, value, head);
   }
 }

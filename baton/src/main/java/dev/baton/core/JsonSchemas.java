@@ -68,16 +68,6 @@ public final class JsonSchemas {
     return schema;
   }
 
-  /**
-   * Compiles a schema into a validator. Compile once and reuse: compiling is far costlier than
-   * validating.
-   *
-   * @throws BatonException {@link Status#INVALID_ARGUMENT} when the schema itself is malformed
-   */
-  public static SchemaValidator validator(JsonNode schema) {
-    return SchemaValidator.compile(schema);
-  }
-
   private static ObjectNode generate(Type type) {
     if (type == Object.class
         || (type instanceof Class<?> cls && JsonNode.class.isAssignableFrom(cls))) {

@@ -76,7 +76,7 @@ public record Agents(
 
   @Override
   public String name() {
-    return "genkit-middleware-exp/agents";
+    return ExperimentalMiddleware.NAME + "/agents";
   }
 
   /**

@@ -60,7 +60,7 @@ public record Artifacts(
 
   @Override
   public String name() {
-    return "genkit-middleware-exp/artifacts";
+    return ExperimentalMiddleware.NAME + "/artifacts";
   }
 
   @Override

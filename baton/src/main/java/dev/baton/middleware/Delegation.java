@@ -1,8 +1,8 @@
 package dev.baton.middleware;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.baton.agent.Agent;
 import dev.baton.agent.AgentFinishReason;
-import dev.baton.agent.AgentHandle;
 import dev.baton.agent.AgentInit;
 import dev.baton.agent.AgentInput;
 import dev.baton.agent.AgentMetadata;
@@ -23,6 +23,9 @@ import dev.baton.core.ActionType;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.Registry;
+import dev.baton.core.StreamCallback;
+import dev.baton.internal.agent.AgentLookup;
+import dev.baton.internal.core.DefaultRegistry;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -145,15 +148,17 @@ final class Delegation {
     int invocation = invocations.incrementAndGet();
     // The sub-agent runs against the instance's registry, not this call's child registry,
     // whose middleware tools belong to the orchestrator alone.
-    ActionContext subContext = context.withRegistry(context.registry().root());
+    ActionContext subContext = context.withRegistry(DefaultRegistry.root(context.registry()));
     try {
-      AgentHandle handle;
+      Agent target;
       try {
-        handle = AgentHandle.lookup(subContext.registry(), agent);
+        target = AgentLookup.find(subContext.registry(), agent);
       } catch (BatonException e) {
         return Result.text("Error: " + e.getMessage(), input.name());
       }
-      AgentOutput output = handle.run(subContext, AgentInput.text(input.task()), initFor(handle));
+      AgentOutput output =
+          target.run(
+              subContext, AgentInput.text(input.task()), initFor(target), StreamCallback.discard());
       return fold(context, agent, invocation, output, input.name());
     } catch (RuntimeException e) {
       context.cancellation().throwIfCancelled();
@@ -169,8 +174,8 @@ final class Delegation {
   }
 
   /** History goes only to client-managed agents; a server-managed one owns its session. */
-  private AgentInit initFor(AgentHandle handle) {
-    AgentMetadata metadata = handle.metadata();
+  private AgentInit initFor(Agent target) {
+    AgentMetadata metadata = target.metadata();
     boolean clientManaged =
         metadata != null && metadata.stateManagement() == StateManagement.CLIENT;
     if (!clientManaged || config.historyLength() == 0) {

@@ -30,12 +30,8 @@ public final class ExperimentalMiddleware implements Plugin {
   public static List<MiddlewareDescriptor> descriptors() {
     return List.of(
         MiddlewareDescriptor.of(
-            NAME + "/agents",
             "Delegate tasks to registered sub-agents via per-agent tools",
-            new Agents(List.of(), null, 0, 0, null)),
-        MiddlewareDescriptor.of(
-            NAME + "/artifacts",
-            "Provide read/write tools for session artifacts",
-            new Artifacts()));
+            Agents.builder().build()),
+        MiddlewareDescriptor.of("Provide read/write tools for session artifacts", new Artifacts()));
   }
 }

@@ -51,7 +51,7 @@ public record Fallback(
 
   @Override
   public String name() {
-    return "fallback";
+    return StableMiddleware.NAME + "/fallback";
   }
 
   @Override

@@ -79,7 +79,7 @@ public record Retry(
 
   @Override
   public String name() {
-    return "retry";
+    return StableMiddleware.NAME + "/retry";
   }
 
   @Override

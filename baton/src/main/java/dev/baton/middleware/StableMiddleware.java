@@ -30,15 +30,11 @@ public final class StableMiddleware implements Plugin {
   public static List<MiddlewareDescriptor> descriptors() {
     return List.of(
         MiddlewareDescriptor.of(
-            NAME + "/retry",
-            "Retry failed model calls with exponential backoff and jitter",
-            new Retry()),
+            "Retry failed model calls with exponential backoff and jitter", new Retry()),
         MiddlewareDescriptor.of(
-            NAME + "/fallback",
             "Try the next model when a model call fails",
             new Fallback(List.of(), Fallback.DEFAULT_STATUSES)),
         MiddlewareDescriptor.of(
-            NAME + "/toolApproval",
             "Interrupt tool calls outside an allow list for approval",
             new ToolApproval(List.of())));
   }

@@ -1,11 +1,11 @@
 package dev.baton.middleware;
 
 import dev.baton.ai.Message;
-import dev.baton.ai.Metadata;
 import dev.baton.ai.ModelRequest;
 import dev.baton.ai.Part;
 import dev.baton.ai.Role;
 import dev.baton.ai.TextPart;
+import dev.baton.internal.ai.Metadata;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -35,7 +35,7 @@ public record ToolApproval(
 
   @Override
   public String name() {
-    return "toolApproval";
+    return StableMiddleware.NAME + "/toolApproval";
   }
 
   @Override

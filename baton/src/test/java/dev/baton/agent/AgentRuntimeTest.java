@@ -376,7 +376,8 @@ class AgentRuntimeTest extends AgentTestSupport {
     List<AgentStreamChunk> chunks = new ArrayList<>();
     AgentOutput output =
         agent.run(baton.context(), AgentInput.text("go"), AgentInit.NEW, chunks::add);
-    assertThat(chunks.get(0).customPatch().get(0).value().toString()).isEqualTo("{\"public\":1}");
+    assertThat(chunks.get(0).customPatch().get(0).get("value").toString())
+        .isEqualTo("{\"public\":1}");
     assertThat(agent.getSnapshot(output.snapshotId()).state().custom().has("secret")).isFalse();
     assertThat(
             store.getSnapshot(baton.context(), output.snapshotId()).state().custom().has("secret"))

@@ -18,6 +18,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -114,7 +115,9 @@ abstract class AgentTestSupport {
 
     @Override
     public @Nullable SessionSnapshot saveSnapshot(
-        ActionContext context, @Nullable String snapshotId, SnapshotUpdate update) {
+        ActionContext context,
+        @Nullable String snapshotId,
+        UnaryOperator<@Nullable SessionSnapshot> update) {
       if (down.get()) {
         throw BatonException.of(Status.UNAVAILABLE, "disk gone");
       }

@@ -12,6 +12,7 @@ import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
+import dev.baton.internal.agent.Snapshots;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -504,41 +505,51 @@ class DetachAndAbortTest extends AgentTestSupport {
   }
 
   @Test
-  void aHandleStartsPollsWaitsForAndAbortsABackgroundTask() {
+  void anAgentFoundByNameStartsPollsWaitsForAndAbortsABackgroundTask() {
     CountDownLatch entered = new CountDownLatch(1);
     gated("worker", entered, new CountDownLatch(1), server().build());
-    AgentHandle handle = AgentHandle.lookup(baton.registry(), "worker");
-    assertThat(handle.metadata().stateManagement()).isEqualTo(StateManagement.SERVER);
-    assertThat(handle.metadata().isAbortable()).isTrue();
+    Agent worker = baton.agent("worker");
+    assertThat(worker.metadata().stateManagement()).isEqualTo(StateManagement.SERVER);
+    assertThat(worker.metadata().isAbortable()).isTrue();
 
-    AgentHandle.DetachedTask task =
-        handle.start(baton.context(), AgentInput.text("go"), AgentInit.NEW);
+    AgentOutput launched =
+        worker.run(
+            baton.context(),
+            AgentInput.text("go").withDetach(true),
+            AgentInit.NEW,
+            StreamCallback.discard());
+    assertThat(launched.finishReason()).isEqualTo(AgentFinishReason.DETACHED);
+    String task = launched.snapshotId();
     await().until(() -> entered.getCount() == 0);
-    assertThat(task.poll(baton.context()).status()).isEqualTo(SnapshotStatus.PENDING);
-    assertThat(task.abort(baton.context()).status()).isEqualTo(SnapshotStatus.ABORTED);
-    SessionSnapshot settled = task.await(baton.context());
-    assertThat(settled.status()).isEqualTo(SnapshotStatus.ABORTED);
-    assertThat(handle.task(task.snapshotId()).poll(baton.context()).status())
-        .isEqualTo(SnapshotStatus.ABORTED);
+    assertThat(worker.getSnapshot(task).status()).isEqualTo(SnapshotStatus.PENDING);
+    assertThat(worker.abort(task)).isEqualTo(SnapshotStatus.ABORTED);
+    assertThat(worker.waitForSnapshot(task).status()).isEqualTo(SnapshotStatus.ABORTED);
   }
 
   @Test
-  void aHandleReportsWhatTheAgentCannotDo() {
+  void anAgentFoundByNameReportsWhatItCannotDo() {
     chat(AgentOptions.DEFAULTS);
-    assertThatThrownBy(() -> AgentHandle.lookup(baton.registry(), "ghost"))
+    assertThatThrownBy(() -> baton.agent("ghost"))
         .isInstanceOfSatisfying(
             BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.NOT_FOUND))
         .hasMessage("agent \"ghost\" not found in registry");
-    AgentHandle client = AgentHandle.lookup(baton.registry(), "chat");
-    assertThatThrownBy(() -> client.getSnapshot(baton.context(), "s"))
+    Agent client = baton.agent("chat");
+    assertThatThrownBy(() -> client.getSnapshot("s"))
         .isInstanceOfSatisfying(
             BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.FAILED_PRECONDITION))
-        .hasMessageContaining("publishes no action to read a snapshot");
-    assertThatThrownBy(() -> client.abort(baton.context(), "s"))
-        .hasMessageContaining("publishes no action to abort background work");
-    assertThatThrownBy(() -> client.start(baton.context(), AgentInput.text("x"), AgentInit.NEW))
+        .hasMessageContaining("session store not configured");
+    assertThatThrownBy(() -> client.abort("s"))
         .isInstanceOfSatisfying(
             BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.FAILED_PRECONDITION))
-        .hasMessageContaining("detach requires a session store");
+        .hasMessageContaining("session store not configured");
+    AgentOutput refused =
+        client.run(
+            baton.context(),
+            AgentInput.text("x").withDetach(true),
+            AgentInit.NEW,
+            StreamCallback.discard());
+    assertThat(refused.finishReason()).isEqualTo(AgentFinishReason.FAILED);
+    assertThat(refused.error().status()).isEqualTo("FAILED_PRECONDITION");
+    assertThat(refused.error().message()).contains("detach requires a session store");
   }
 }

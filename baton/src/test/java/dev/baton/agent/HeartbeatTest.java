@@ -11,6 +11,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
@@ -75,7 +76,9 @@ class HeartbeatTest extends AgentTestSupport {
 
     @Override
     public @Nullable SessionSnapshot saveSnapshot(
-        ActionContext context, @Nullable String snapshotId, SnapshotUpdate update) {
+        ActionContext context,
+        @Nullable String snapshotId,
+        UnaryOperator<@Nullable SessionSnapshot> update) {
       if (snapshotId != null && snapshotId.equals(stalled.get())) {
         inFlight.incrementAndGet();
         try {

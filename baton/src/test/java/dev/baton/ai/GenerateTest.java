@@ -7,6 +7,7 @@ import dev.baton.Baton;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.Status;
+import dev.baton.internal.ai.UsageListener;
 import dev.baton.testing.ProgrammableModel;
 import java.util.ArrayList;
 import java.util.List;

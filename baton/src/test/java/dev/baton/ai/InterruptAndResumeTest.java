@@ -9,6 +9,7 @@ import dev.baton.Baton;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.Status;
+import dev.baton.internal.ai.Metadata;
 import dev.baton.testing.ProgrammableModel;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

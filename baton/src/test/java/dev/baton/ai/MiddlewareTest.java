@@ -9,16 +9,20 @@ import dev.baton.Baton;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.Status;
+import dev.baton.internal.ai.Metadata;
+import dev.baton.internal.ai.NamedMiddleware;
 import dev.baton.middleware.Fallback;
 import dev.baton.middleware.Retry;
 import dev.baton.middleware.StableMiddleware;
 import dev.baton.middleware.ToolApproval;
 import dev.baton.testing.ProgrammableModel;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -161,7 +165,7 @@ class MiddlewareTest {
   @Test
   void aMiddlewareToolLivesOnlyInItsCall() {
     Tool<JsonNode, JsonNode> secret =
-        Tool.createRaw(
+        Tool.createJson(
             "secret", "only here", null, null, (ctx, in) -> Json.nodes().stringNode("42"));
     Middleware providing = Middleware.of("providing", ctx -> Hooks.builder().tool(secret).build());
     model.respond(toolCalls(call("secret", "s1", Json.object())));
@@ -186,7 +190,7 @@ class MiddlewareTest {
   @Test
   void toolNameCollisionsAreRejected() {
     Tool<JsonNode, JsonNode> shadow =
-        Tool.createRaw("echo", "shadows echo", null, null, (ctx, in) -> Json.object());
+        Tool.createJson("echo", "shadows echo", null, null, (ctx, in) -> Json.object());
     Middleware providing = Middleware.of("providing", ctx -> Hooks.builder().tool(shadow).build());
 
     assertThatThrownBy(
@@ -302,32 +306,49 @@ class MiddlewareTest {
         .isEqualTo("recovered");
     assertThat(model.calls()).isEqualTo(2);
 
-    assertThatThrownBy(
-            () -> MiddlewareDescriptor.resolve(baton.registry(), "genkit-middleware/nope", null))
+    assertThatThrownBy(() -> generateUsing("genkit-middleware/nope", null))
         .isInstanceOfSatisfying(
             BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.NOT_FOUND))
         .hasMessageContaining("is the plugin that provides it installed?");
-    assertThatThrownBy(
-            () ->
-                MiddlewareDescriptor.resolve(
-                    baton.registry(), "genkit-middleware/retry", Json.parse("{\"maxRetrys\":2}")))
+    assertThatThrownBy(() -> generateUsing("genkit-middleware/retry", Map.of("maxRetrys", 2)))
         .isInstanceOfSatisfying(
             BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.INVALID_ARGUMENT))
         .hasMessageContaining("maxRetrys");
-    assertThatThrownBy(
-            () ->
-                MiddlewareDescriptor.resolve(
-                    baton.registry(),
-                    "genkit-middleware/retry",
-                    Json.parse("{\"maxRetries\":\"lots\"}")))
+    assertThatThrownBy(() -> generateUsing("genkit-middleware/retry", Map.of("maxRetries", "lots")))
         .isInstanceOfSatisfying(
             BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.INVALID_ARGUMENT));
     Retry fromJson =
         (Retry)
-            MiddlewareDescriptor.resolve(
+            NamedMiddleware.resolve(
                 baton.registry(), "genkit-middleware/retry", Json.parse("{\"maxRetries\":7}"));
     assertThat(fromJson.maxRetries()).isEqualTo(7);
     assertThat(fromJson.initialDelayMs()).isEqualTo(new Retry().initialDelayMs());
+  }
+
+  @Test
+  void generateOptionsAndPromptsTakeAMiddlewareByItsRegisteredName() {
+    model.step().fail(BatonException.of(Status.UNAVAILABLE, "busy"));
+    model.respondText("recovered");
+    assertThat(generateUsing(new Retry().name(), Map.of("initialDelayMs", 0)).text())
+        .isEqualTo("recovered");
+
+    model.step().fail(BatonException.of(Status.UNAVAILABLE, "busy"));
+    model.respondText("recovered again");
+    ExecutablePrompt prompt =
+        baton.definePrompt(
+            "retrying",
+            InlinePrompt.builder()
+                .model("pm")
+                .prompt("hi")
+                .use("genkit-middleware/retry", Map.of("initialDelayMs", 0))
+                .build());
+    assertThat(prompt.generate(baton.context(), null).text()).isEqualTo("recovered again");
+    assertThat(model.calls()).isEqualTo(4);
+  }
+
+  private GenerateResponse generateUsing(String middleware, @Nullable Object config) {
+    return baton.generate(
+        GenerateOptions.builder().model("pm").prompt("x").use(middleware, config).build());
   }
 
   @Test

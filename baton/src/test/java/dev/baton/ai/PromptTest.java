@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.Baton;
 import dev.baton.core.Json;
+import dev.baton.internal.ai.Generate;
 import dev.baton.testing.ProgrammableModel;
 import java.util.List;
 import org.junit.jupiter.api.Test;

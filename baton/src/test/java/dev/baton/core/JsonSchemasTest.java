@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.baton.internal.core.SchemaValidator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -93,7 +94,7 @@ class JsonSchemasTest {
     assertThat(schema.path("properties").path("payload").toString()).isEqualTo("{}");
     assertThat(schema.path("properties").path("extra").toString()).isEqualTo("{}");
     assertThat(names(schema.path("required"))).containsExactlyInAnyOrder("payload", "extra");
-    JsonSchemas.validator(schema)
+    SchemaValidator.compile(schema)
         .validate(Json.parse("{\"payload\":\"text\",\"extra\":[1]}"), "envelope");
   }
 
@@ -103,7 +104,7 @@ class JsonSchemasTest {
   void recursiveTypesFallBackToDefinitions() {
     JsonNode schema = JsonSchemas.infer(Tree.class);
     assertThat(schema.toString()).contains("$ref");
-    JsonSchemas.validator(schema)
+    SchemaValidator.compile(schema)
         .validate(
             Json.parse("{\"label\":\"a\",\"children\":[{\"label\":\"b\",\"children\":[]}]}"),
             "tree");
@@ -118,7 +119,7 @@ class JsonSchemasTest {
 
   @Test
   void validationErrorsNameThePathAndRule() {
-    SchemaValidator validator = JsonSchemas.validator(JsonSchemas.infer(WeatherQuery.class));
+    SchemaValidator validator = SchemaValidator.compile(JsonSchemas.infer(WeatherQuery.class));
     JsonNode bad =
         Json.parse(
             "{\"location\":{\"country_code\":\"FR\"},\"unit\":\"kelvin\",\"alternatives\":[],\"weights\":{\"a\":\"x\"}}");
@@ -139,7 +140,8 @@ class JsonSchemasTest {
   void aMalformedSchemaIsInvalidArgument() {
     assertThatThrownBy(
             () ->
-                JsonSchemas.validator(Json.parse("{\"type\": 12}")).validate(Json.parse("1"), "x"))
+                SchemaValidator.compile(Json.parse("{\"type\": 12}"))
+                    .validate(Json.parse("1"), "x"))
         .isInstanceOf(BatonException.class);
   }
 

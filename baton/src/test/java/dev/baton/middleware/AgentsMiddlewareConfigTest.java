@@ -10,15 +10,15 @@ import dev.baton.agent.AgentOptions;
 import dev.baton.agent.AgentRef;
 import dev.baton.ai.GenerateOptions;
 import dev.baton.ai.InlinePrompt;
-import dev.baton.ai.Metadata;
 import dev.baton.ai.Middleware;
-import dev.baton.ai.MiddlewareDescriptor;
 import dev.baton.ai.Part;
 import dev.baton.ai.TextPart;
 import dev.baton.ai.ToolDefinition;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.Status;
+import dev.baton.internal.ai.Metadata;
+import dev.baton.internal.ai.NamedMiddleware;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -120,7 +120,7 @@ class AgentsMiddlewareConfigTest extends AgentsMiddlewareTestSupport {
   void theExperimentalPluginMakesAgentsAndArtifactsUsableByName() {
     Baton withPlugin = Baton.builder().experimental().plugin(new ExperimentalMiddleware()).build();
     Middleware agents =
-        MiddlewareDescriptor.resolve(
+        NamedMiddleware.resolve(
             withPlugin.registry(),
             "genkit-middleware-exp/agents",
             Json.parse(
@@ -128,7 +128,7 @@ class AgentsMiddlewareConfigTest extends AgentsMiddlewareTestSupport {
     assertThat(agents)
         .isEqualTo(new Agents(List.of(AgentRef.of("r")), "", 3, 0, ArtifactStrategy.SESSION));
     assertThat(
-            MiddlewareDescriptor.resolve(
+            NamedMiddleware.resolve(
                 withPlugin.registry(),
                 "genkit-middleware-exp/artifacts",
                 Json.parse("{\"readonly\":true}")))

@@ -1,13 +1,12 @@
 package dev.baton.benchmarks;
 
+import dev.baton.Baton;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionState;
 import dev.baton.agent.SnapshotStatus;
 import dev.baton.agent.store.FileSessionStore;
 import dev.baton.ai.Message;
 import dev.baton.core.ActionContext;
-import dev.baton.core.Registry;
-import dev.baton.core.Tracing;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -56,7 +55,7 @@ public class FileStoreCommitBenchmark {
   public void setUp() throws IOException {
     dir = Files.createTempDirectory("baton-commit");
     store = FileSessionStore.builder(dir).build();
-    context = ActionContext.root(Registry.create(Tracing.noop(), false));
+    context = Baton.builder().build().context();
     state =
         new SessionState(
             "session-1",

@@ -1,10 +1,10 @@
 package dev.baton.benchmarks;
 
 import dev.baton.agent.SessionSnapshot;
-import dev.baton.agent.SnapshotUpdate;
 import dev.baton.agent.store.InMemorySessionStore;
 import dev.baton.core.ActionContext;
 import dev.baton.testing.ForwardingSessionStore;
+import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -25,7 +25,9 @@ final class ForgetfulStore extends ForwardingSessionStore {
 
   @Override
   public @Nullable SessionSnapshot saveSnapshot(
-      ActionContext context, @Nullable String snapshotId, SnapshotUpdate update) {
+      ActionContext context,
+      @Nullable String snapshotId,
+      UnaryOperator<@Nullable SessionSnapshot> update) {
     if (!forgetting) {
       return super.saveSnapshot(context, snapshotId, update);
     }

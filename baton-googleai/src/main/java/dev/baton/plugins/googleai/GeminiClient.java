@@ -1,17 +1,17 @@
 package dev.baton.plugins.googleai;
 
-import dev.baton.ai.Model;
 import dev.baton.ai.ModelRequest;
 import dev.baton.ai.ModelResponse;
 import dev.baton.ai.ModelResponseChunk;
 import dev.baton.ai.Part;
 import dev.baton.ai.Role;
 import dev.baton.core.ActionContext;
+import dev.baton.core.ActionFunction;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.StreamCallback;
-import dev.baton.core.http.HttpCalls;
-import dev.baton.core.http.SseReader;
+import dev.baton.internal.http.HttpCalls;
+import dev.baton.internal.http.SseReader;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
@@ -27,7 +27,8 @@ import org.jspecify.annotations.Nullable;
  * discarding}; every SSE event that carries parts is passed on as one chunk, in order, on the
  * calling thread. Thread-safe: it holds only immutable settings.
  */
-final class GeminiClient implements Model.ModelFunction {
+final class GeminiClient
+    implements ActionFunction<ModelRequest, ModelResponse, ModelResponseChunk> {
   private final String model;
   private final @Nullable String apiKey;
   private final String endpoint;

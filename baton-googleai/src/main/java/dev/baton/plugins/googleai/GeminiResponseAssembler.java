@@ -2,13 +2,13 @@ package dev.baton.plugins.googleai;
 
 import dev.baton.ai.FinishReason;
 import dev.baton.ai.Message;
-import dev.baton.ai.Metadata;
 import dev.baton.ai.ModelResponse;
 import dev.baton.ai.Part;
 import dev.baton.ai.ReasoningPart;
 import dev.baton.ai.Role;
 import dev.baton.ai.TextPart;
-import dev.baton.core.http.HttpErrors;
+import dev.baton.internal.ai.Metadata;
+import dev.baton.internal.http.HttpErrors;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -91,15 +91,10 @@ final class GeminiResponseAssembler {
 
   private ModelResponse response(
       List<Part> content, FinishReason reason, @Nullable String message, double latencyMs) {
-    return new ModelResponse(
-        new Message(Role.MODEL, content),
-        reason,
-        message,
-        latencyMs,
-        GeminiResponseMapper.usage(usage),
-        null,
-        null,
-        null);
+    return ModelResponse.of(new Message(Role.MODEL, content), reason)
+        .withFinish(reason, message)
+        .withLatencyMs(latencyMs)
+        .withUsage(GeminiResponseMapper.usage(usage));
   }
 
   /** Joins a streamed delta to the open part before it, or else adds it as a part of its own. */

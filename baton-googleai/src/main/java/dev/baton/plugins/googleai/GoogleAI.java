@@ -6,7 +6,7 @@ import dev.baton.core.ActionType;
 import dev.baton.core.BatonException;
 import dev.baton.core.Plugin;
 import dev.baton.core.Registry;
-import dev.baton.core.http.HttpCalls;
+import dev.baton.internal.http.HttpCalls;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Duration;

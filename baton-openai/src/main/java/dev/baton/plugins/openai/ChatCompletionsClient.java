@@ -1,17 +1,17 @@
 package dev.baton.plugins.openai;
 
-import dev.baton.ai.Model;
 import dev.baton.ai.ModelRequest;
 import dev.baton.ai.ModelResponse;
 import dev.baton.ai.ModelResponseChunk;
 import dev.baton.ai.Part;
 import dev.baton.ai.Role;
 import dev.baton.core.ActionContext;
+import dev.baton.core.ActionFunction;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.StreamCallback;
-import dev.baton.core.http.HttpCalls;
-import dev.baton.core.http.SseReader;
+import dev.baton.internal.http.HttpCalls;
+import dev.baton.internal.http.SseReader;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
@@ -29,7 +29,8 @@ import org.jspecify.annotations.Nullable;
  * last chunk when the stream ends. The stream ends at {@code data: [DONE]} or when the server
  * closes it. Thread-safe: it holds only immutable settings.
  */
-final class ChatCompletionsClient implements Model.ModelFunction {
+final class ChatCompletionsClient
+    implements ActionFunction<ModelRequest, ModelResponse, ModelResponseChunk> {
   private final String model;
   private final Settings settings;
   private final HttpCalls http;

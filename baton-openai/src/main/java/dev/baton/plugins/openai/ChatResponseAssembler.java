@@ -12,7 +12,7 @@ import dev.baton.ai.ToolRequest;
 import dev.baton.ai.ToolRequestPart;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
-import dev.baton.core.http.HttpErrors;
+import dev.baton.internal.http.HttpErrors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
@@ -139,15 +139,10 @@ final class ChatResponseAssembler {
       reason = FinishReason.BLOCKED;
       message = refusal.toString();
     }
-    return new ModelResponse(
-        new Message(Role.MODEL, content),
-        reason,
-        message,
-        latencyMs,
-        usage(usage),
-        null,
-        null,
-        null);
+    return ModelResponse.of(new Message(Role.MODEL, content), reason)
+        .withFinish(reason, message)
+        .withLatencyMs(latencyMs)
+        .withUsage(usage(usage));
   }
 
   /**

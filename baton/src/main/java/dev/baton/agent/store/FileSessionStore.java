@@ -3,7 +3,6 @@ package dev.baton.agent.store;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionStore;
 import dev.baton.agent.SnapshotSubscriber;
-import dev.baton.agent.SnapshotUpdate;
 import dev.baton.agent.StatusSubscription;
 import dev.baton.core.ActionContext;
 import java.io.IOException;
@@ -20,6 +19,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -183,7 +183,9 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
 
   @Override
   public @Nullable SessionSnapshot saveSnapshot(
-      ActionContext context, @Nullable String snapshotId, SnapshotUpdate update) {
+      ActionContext context,
+      @Nullable String snapshotId,
+      UnaryOperator<@Nullable SessionSnapshot> update) {
     String id = SnapshotRules.idOrMinted(snapshotId);
     SafeIds.requireSnapshotId(id);
     SnapshotDirectory directory = directory(context);
@@ -196,7 +198,7 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
   }
 
   private @Nullable SessionSnapshot readModifyWrite(
-      SnapshotDirectory directory, String id, SnapshotUpdate update) {
+      SnapshotDirectory directory, String id, UnaryOperator<@Nullable SessionSnapshot> update) {
     SessionSnapshot existing = directory.readRow(id);
     SessionSnapshot next = update.apply(existing);
     if (next == null) {

@@ -3,13 +3,13 @@ package dev.baton.agent.store;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionStore;
 import dev.baton.agent.SnapshotSubscriber;
-import dev.baton.agent.SnapshotUpdate;
 import dev.baton.agent.StatusSubscription;
 import dev.baton.core.ActionContext;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -82,7 +82,9 @@ public final class InMemorySessionStore implements SessionStore, SnapshotSubscri
 
   @Override
   public @Nullable SessionSnapshot saveSnapshot(
-      ActionContext context, @Nullable String snapshotId, SnapshotUpdate update) {
+      ActionContext context,
+      @Nullable String snapshotId,
+      UnaryOperator<@Nullable SessionSnapshot> update) {
     String id = SnapshotRules.idOrMinted(snapshotId);
     lock.writeLock().lock();
     try {

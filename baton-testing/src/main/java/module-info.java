@@ -1,0 +1,20 @@
+/**
+ * Baton's testing kit: a programmable model, Genkit's conformance runner and tools, and contract
+ * test kits for session stores and model plugins.
+ */
+module dev.baton.testing {
+  requires transitive dev.baton;
+  requires transitive org.junit.jupiter.api;
+  requires transitive org.junit.jupiter.params;
+  requires org.assertj.core;
+  requires awaitility;
+  requires tools.jackson.dataformat.yaml;
+  requires java.net.http;
+
+  exports dev.baton.testing;
+
+  // JUnit runs the contract kits' test and lifecycle methods in the subclasses users write.
+  opens dev.baton.testing to
+      org.junit.platform.commons,
+      tools.jackson.databind;
+}

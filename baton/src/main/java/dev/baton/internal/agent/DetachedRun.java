@@ -1,0 +1,233 @@
+package dev.baton.internal.agent;
+
+import dev.baton.agent.AgentFinishReason;
+import dev.baton.agent.AgentResult;
+import dev.baton.agent.SessionSnapshot;
+import dev.baton.agent.SessionState;
+import dev.baton.agent.SessionStore;
+import dev.baton.agent.SnapshotStatus;
+import dev.baton.agent.SnapshotSubscriber;
+import dev.baton.agent.StatusSubscription;
+import dev.baton.core.ActionContext;
+import dev.baton.core.BatonException;
+import dev.baton.core.Cancellation;
+import dev.baton.core.ErrorInfo;
+import dev.baton.core.Status;
+import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The background half of a detached invocation: it heartbeats the pending row, watches it for an
+ * abort (which cancels the work), and when the work ends finalises the row in place.
+ *
+ * <p>Finalising is one atomic write. A row still pending becomes {@code completed} (finish reason:
+ * the function's override, else the last turn's) or {@code failed} with the error, carrying the
+ * cumulative session state. A row that was aborted meanwhile stays aborted, since the abort wins,
+ * but receives the progress the work made, so the task can be continued; its finish reason becomes
+ * {@code aborted}, which is how readers tell a settled abort from one still saving.
+ *
+ * <p>Unlike Genkit, the heartbeat goes on after an abort (for at most a heartbeat timeout), so an
+ * aborted row whose work is still unwinding is not mistaken for one whose worker died.
+ */
+final class DetachedRun {
+  private static final Logger log = LoggerFactory.getLogger(DetachedRun.class);
+
+  private final LocalAgent agent;
+  private final SessionStore store;
+  private final ActionContext storeContext;
+  private final SessionSnapshot pending;
+  private final LiveSession session;
+  private final Cancellation work;
+  private final CompletableFuture<AgentResult> done;
+  private final Supplier<@Nullable AgentFinishReason> lastTurnReason;
+  private final AtomicBoolean beating = new AtomicBoolean();
+  // The stop of the heartbeat an abort schedules; cancelled when the run ends, so the scheduler
+  // does not hold this run (and its session) until it fires.
+  private volatile @Nullable ScheduledFuture<?> stuckCheck;
+
+  DetachedRun(
+      LocalAgent agent,
+      SessionStore store,
+      ActionContext storeContext,
+      SessionSnapshot pending,
+      LiveSession session,
+      Cancellation work,
+      CompletableFuture<AgentResult> done,
+      Supplier<@Nullable AgentFinishReason> lastTurnReason) {
+    this.agent = agent;
+    this.store = store;
+    this.storeContext = storeContext;
+    this.pending = pending;
+    this.session = session;
+    this.work = work;
+    this.done = done;
+    this.lastTurnReason = lastTurnReason;
+  }
+
+  void start() {
+    String id = pending.snapshotId();
+    StatusSubscription subscription;
+    try {
+      subscription = ((SnapshotSubscriber) store).onSnapshotStatusChange(storeContext, id);
+    } catch (RuntimeException e) {
+      // Without a way to hear an abort the run must not go on unwatched: stop it and say why.
+      work.cancel();
+      finalizeRow(null, e);
+      return;
+    }
+    long interval = agent.options().heartbeatInterval().toMillis();
+    // Each beat runs on its own virtual thread, so a slow store never delays other runs' beats; a
+    // beat still running when the next is due makes that one skip, so a hung store piles none up.
+    ScheduledFuture<?> heartbeat =
+        agent
+            .heartbeats()
+            .scheduleAtFixedRate(
+                () -> {
+                  if (beating.compareAndSet(false, true)) {
+                    Thread.ofVirtual().start(this::beat);
+                  }
+                },
+                interval,
+                interval,
+                TimeUnit.MILLISECONDS);
+    Thread.ofVirtual().name("baton-abort-watch-" + id).start(() -> watch(subscription, heartbeat));
+    Thread.ofVirtual()
+        .name("baton-finalize-" + id)
+        .start(
+            () -> {
+              AgentResult result = null;
+              Throwable failure = null;
+              try {
+                result = done.join();
+              } catch (RuntimeException e) {
+                failure = e.getCause() != null ? e.getCause() : e;
+              }
+              subscription.close();
+              heartbeat.cancel(false);
+              ScheduledFuture<?> check = stuckCheck;
+              if (check != null) {
+                check.cancel(false);
+              }
+              finalizeRow(result, failure);
+            });
+  }
+
+  private void beat() {
+    try {
+      Snapshots.heartbeat(storeContext, store, pending.snapshotId(), Instant.now());
+    } catch (RuntimeException e) {
+      // A worker whose heartbeats keep failing goes stale and reads as expired; that is the signal.
+      log.warn("agent {}: heartbeat of {} failed", agent.name(), pending.snapshotId(), e);
+    } finally {
+      beating.set(false);
+    }
+  }
+
+  /**
+   * Cancels the work when the pending row is aborted, possibly by another process. Genkit stops
+   * beating there; Baton beats on while the work unwinds and saves its progress, so the row reads
+   * as still saving (DESIGN.md decision 1), but only for a heartbeat timeout: a worker stuck in a
+   * call that ignores cancellation must not keep its task from being continued for ever.
+   */
+  private void watch(StatusSubscription subscription, ScheduledFuture<?> heartbeat) {
+    try {
+      SnapshotStatus status;
+      while ((status = subscription.take()) != null) {
+        if (status == SnapshotStatus.ABORTED) {
+          // Scheduled before the cancel, so the run's end always finds it to cancel.
+          stuckCheck =
+              agent
+                  .heartbeats()
+                  .schedule(
+                      () -> stopBeatingIfStuck(heartbeat),
+                      agent.options().heartbeatTimeout().toMillis(),
+                      TimeUnit.MILLISECONDS);
+          work.cancel(BatonException.of(Status.ABORTED, "the task was aborted"));
+          return;
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void stopBeatingIfStuck(ScheduledFuture<?> heartbeat) {
+    if (!done.isDone() && heartbeat.cancel(false)) {
+      log.warn(
+          "agent {}: the aborted run of {} has not stopped after {}; its row no longer reads as"
+              + " still saving",
+          agent.name(),
+          pending.snapshotId(),
+          agent.options().heartbeatTimeout());
+    }
+  }
+
+  private void finalizeRow(@Nullable AgentResult result, @Nullable Throwable failure) {
+    BatonException error = failure == null ? null : Invocation.asError(failure);
+    try {
+      store.saveSnapshot(
+          storeContext, pending.snapshotId(), existing -> finalRow(existing, result, error));
+    } catch (RuntimeException e) {
+      log.error("agent {}: finalising {} failed", agent.name(), pending.snapshotId(), e);
+    }
+  }
+
+  /** The error to record on an aborted row: the abort's own cancellation is not worth keeping. */
+  private static @Nullable ErrorInfo ownError(@Nullable BatonException error) {
+    if (error == null || error.status() == Status.ABORTED || error.status() == Status.CANCELLED) {
+      return null;
+    }
+    return Invocation.reported(error);
+  }
+
+  private @Nullable SessionSnapshot finalRow(
+      @Nullable SessionSnapshot existing,
+      @Nullable AgentResult result,
+      @Nullable BatonException error) {
+    if (existing == null) {
+      return null;
+    }
+    Instant now = Instant.now();
+    SessionState state = session.state();
+    SnapshotStatus status = existing.statusOrCompleted();
+    if (status == SnapshotStatus.ABORTED) {
+      if (existing.finishReason() == AgentFinishReason.ABORTED) {
+        return null;
+      }
+      return existing
+          .withFinishReason(AgentFinishReason.ABORTED)
+          .withUpdatedAt(now)
+          .withHeartbeatAt(null)
+          .withState(state)
+          .withError(ownError(error));
+    }
+    if (status != SnapshotStatus.PENDING) {
+      return null;
+    }
+    SessionSnapshot base =
+        SessionSnapshot.builder(existing.snapshotId(), existing.createdAt())
+            .sessionId(existing.sessionId())
+            .parentId(existing.parentId())
+            .updatedAt(now)
+            .status(SnapshotStatus.COMPLETED)
+            .state(state)
+            .build();
+    if (error != null) {
+      return base.withStatus(SnapshotStatus.FAILED)
+          .withFinishReason(AgentFinishReason.FAILED)
+          .withError(Invocation.reported(error));
+    }
+    AgentFinishReason reason =
+        result != null && result.finishReason() != null
+            ? result.finishReason()
+            : lastTurnReason.get();
+    return base.withFinishReason(reason);
+  }
+}

@@ -1,0 +1,338 @@
+package dev.baton.internal.agent;
+
+import dev.baton.agent.Agent;
+import dev.baton.agent.AgentConnection;
+import dev.baton.agent.AgentFunction;
+import dev.baton.agent.AgentInit;
+import dev.baton.agent.AgentInput;
+import dev.baton.agent.AgentMetadata;
+import dev.baton.agent.AgentOptions;
+import dev.baton.agent.AgentOutput;
+import dev.baton.agent.AgentStreamChunk;
+import dev.baton.agent.SessionSnapshot;
+import dev.baton.agent.SessionStore;
+import dev.baton.agent.SnapshotStatus;
+import dev.baton.agent.SnapshotSubscriber;
+import dev.baton.agent.StateManagement;
+import dev.baton.core.Action;
+import dev.baton.core.ActionContext;
+import dev.baton.core.ActionDescriptor;
+import dev.baton.core.ActionType;
+import dev.baton.core.BatonException;
+import dev.baton.core.Json;
+import dev.baton.core.JsonSchemas;
+import dev.baton.core.Registry;
+import dev.baton.core.Status;
+import dev.baton.core.StreamCallback;
+import dev.baton.internal.agent.CompanionRequests.AbortRequest;
+import dev.baton.internal.agent.CompanionRequests.AbortResponse;
+import dev.baton.internal.agent.CompanionRequests.GetSnapshotRequest;
+import dev.baton.internal.core.ActionDef;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * An agent defined in this process: its function runs turns over sessions that its store (if any)
+ * keeps, and it publishes its companion actions when it has a store. See {@link Agent}.
+ *
+ * <p>Thread-safe: one agent serves any number of concurrent invocations.
+ */
+public final class LocalAgent implements Agent {
+  private static final Duration HEARTBEAT_THREAD_IDLE = Duration.ofSeconds(60);
+
+  private final String name;
+  private final AgentFunction function;
+  private final AgentOptions options;
+  private final ActionDescriptor descriptor;
+  private final AgentMetadata metadata;
+  private final @Nullable SnapshotReads reads;
+  private final Registry registry;
+  private volatile @Nullable ScheduledExecutorService heartbeats;
+
+  private LocalAgent(String name, AgentFunction function, AgentOptions options, Registry registry) {
+    if (name.isBlank()) {
+      throw BatonException.invalidArgument("an agent name must not be blank");
+    }
+    this.name = name;
+    this.function = Objects.requireNonNull(function, "function");
+    this.options = options;
+    SessionStore store = options.sessionStore();
+    this.metadata =
+        options.metadata() != null
+            ? options.metadata()
+            : new AgentMetadata(
+                store instanceof SnapshotSubscriber,
+                store == null ? StateManagement.CLIENT : StateManagement.SERVER,
+                options.stateType() == null ? null : JsonSchemas.infer(options.stateType()));
+    this.reads = store == null ? null : new SnapshotReads(name, store, options);
+    ObjectNode descriptorMetadata = Json.object();
+    descriptorMetadata.set("agent", Json.toTree(metadata));
+    descriptorMetadata.put("bidi", true);
+    if (options.description() != null) {
+      descriptorMetadata.put("description", options.description());
+    }
+    this.descriptor =
+        ActionDescriptor.builder(ActionType.AGENT, name)
+            .description(options.description())
+            .inputSchema(JsonSchemas.infer(AgentInput.class))
+            .outputSchema(JsonSchemas.infer(AgentOutput.class))
+            .streamSchema(JsonSchemas.infer(AgentStreamChunk.class))
+            .initSchema(JsonSchemas.infer(AgentInit.class))
+            .metadata(descriptorMetadata)
+            .build();
+    this.registry = registry;
+  }
+
+  /** Defines an agent: registers its run action and its companions, together. */
+  public static LocalAgent define(
+      Registry registry, String name, AgentFunction function, AgentOptions options) {
+    LocalAgent agent = new LocalAgent(name, function, options, registry);
+    registry.register(agent);
+    for (Action<?, ?, ?> companion : agent.companions()) {
+      registry.register(companion);
+    }
+    return agent;
+  }
+
+  // ---- running ---------------------------------------------------------------------------------
+
+  @Override
+  public AgentConnection connect(ActionContext context, AgentInit init) {
+    Invocation invocation = new Invocation(this, context, init, null);
+    invocation.start();
+    return new Connection(invocation);
+  }
+
+  @Override
+  public AgentConnection connect(AgentInit init) {
+    return connect(ActionContext.root(registry), init);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The turn runs on the calling thread, so the agent function should honour the context's
+   * cancellation. A detach input is the exception: its work moves to a background thread.
+   */
+  @Override
+  public AgentOutput run(
+      ActionContext context,
+      AgentInput input,
+      AgentInit init,
+      StreamCallback<AgentStreamChunk> stream) {
+    Objects.requireNonNull(input, "input");
+    if (!input.isDetach()) {
+      return new Invocation(this, context, init, stream).runInline(input);
+    }
+    Invocation invocation = new Invocation(this, context, init, null);
+    invocation.start();
+    invocation.send(input);
+    return invocation.awaitOutput(stream);
+  }
+
+  @Override
+  public AgentOutput run(AgentInput input, AgentInit init) {
+    return run(ActionContext.root(registry), input, init, StreamCallback.discard());
+  }
+
+  @Override
+  public JsonNode runJson(
+      ActionContext context,
+      JsonNode input,
+      @Nullable JsonNode init,
+      StreamCallback<JsonNode> stream) {
+    if (input == null || input.isNull() || input.isMissingNode()) {
+      throw BatonException.invalidArgument(
+          "action %s requires input for a one-shot run; open a streaming session to defer input",
+          descriptor.key());
+    }
+    AgentInput typed = Json.convert(input, AgentInput.class);
+    StreamCallback<AgentStreamChunk> chunks =
+        stream.isDiscarding() ? StreamCallback.discard() : c -> stream.onChunk(Json.toTree(c));
+    return Json.toTree(run(context, typed, AgentInit.fromJson(init), chunks));
+  }
+
+  // ---- snapshots
+  // ---------------------------------------------------------------------------------
+
+  @Override
+  public SessionSnapshot getSnapshot(ActionContext context, String snapshotId) {
+    SnapshotReads r = requireReads();
+    requireId(snapshotId, "snapshot ID");
+    SessionSnapshot row = requireStore().getSnapshot(context, snapshotId);
+    if (row == null) {
+      throw BatonException.notFound("snapshot \"%s\" not found", snapshotId);
+    }
+    return r.shape(row);
+  }
+
+  @Override
+  public SessionSnapshot getSnapshot(String snapshotId) {
+    return getSnapshot(ActionContext.root(registry), snapshotId);
+  }
+
+  @Override
+  public @Nullable SessionSnapshot getLatestSnapshot(ActionContext context, String sessionId) {
+    SnapshotReads r = requireReads();
+    requireId(sessionId, "session ID");
+    SessionSnapshot row = requireStore().getLatestSnapshot(context, sessionId);
+    return row == null ? null : r.shape(row);
+  }
+
+  @Override
+  public @Nullable SessionSnapshot getLatestSnapshot(String sessionId) {
+    return getLatestSnapshot(ActionContext.root(registry), sessionId);
+  }
+
+  @Override
+  public SessionSnapshot waitForSnapshot(ActionContext context, String snapshotId) {
+    return requireReads().waitFor(context, GetSnapshotRequest.of(snapshotId));
+  }
+
+  @Override
+  public SessionSnapshot waitForSnapshot(String snapshotId) {
+    return waitForSnapshot(ActionContext.root(registry), snapshotId);
+  }
+
+  @Override
+  public @Nullable SnapshotStatus abort(ActionContext context, String snapshotId) {
+    requireReads();
+    requireId(snapshotId, "snapshot ID");
+    return Snapshots.abort(context, requireStore(), snapshotId, Instant.now());
+  }
+
+  @Override
+  public @Nullable SnapshotStatus abort(String snapshotId) {
+    return abort(ActionContext.root(registry), snapshotId);
+  }
+
+  // ---- description -----------------------------------------------------------------------------
+
+  @Override
+  public ActionDescriptor descriptor() {
+    return descriptor;
+  }
+
+  @Override
+  public @Nullable String description() {
+    return options.description();
+  }
+
+  @Override
+  public AgentMetadata metadata() {
+    return metadata;
+  }
+
+  /** The session store, or null for a client-managed agent. */
+  public @Nullable SessionStore store() {
+    return options.sessionStore();
+  }
+
+  AgentOptions options() {
+    return options;
+  }
+
+  AgentFunction function() {
+    return function;
+  }
+
+  /** The scheduler of this agent's heartbeats, created on its first detach. */
+  ScheduledExecutorService heartbeats() {
+    ScheduledExecutorService scheduler = heartbeats;
+    if (scheduler == null) {
+      synchronized (this) {
+        scheduler = heartbeats;
+        if (scheduler == null) {
+          ScheduledThreadPoolExecutor pool =
+              new ScheduledThreadPoolExecutor(
+                  1, Thread.ofPlatform().daemon().name("baton-heartbeat-" + name).factory());
+          // The thread ends once no detached run is beating, so an agent that detached once does
+          // not keep a thread for the life of the JVM; the next detach starts a new one.
+          pool.setKeepAliveTime(HEARTBEAT_THREAD_IDLE.toMillis(), TimeUnit.MILLISECONDS);
+          pool.allowCoreThreadTimeOut(true);
+          pool.setRemoveOnCancelPolicy(true);
+          scheduler = pool;
+          heartbeats = scheduler;
+        }
+      }
+    }
+    return scheduler;
+  }
+
+  private List<Action<?, ?, ?>> companions() {
+    List<Action<?, ?, ?>> actions = new ArrayList<>();
+    SnapshotReads r = reads;
+    if (r == null) {
+      return actions;
+    }
+    actions.add(
+        ActionDef.builder(
+                ActionType.AGENT_SNAPSHOT,
+                name,
+                GetSnapshotRequest.class,
+                SessionSnapshot.class,
+                Void.class)
+            .description("Reads a snapshot of agent " + name)
+            .build((ctx, request, stream) -> r.get(ctx, request)));
+    actions.add(
+        ActionDef.builder(
+                ActionType.AGENT_WAIT,
+                name,
+                GetSnapshotRequest.class,
+                SessionSnapshot.class,
+                Void.class)
+            .description("Waits until a snapshot of agent " + name + " settles")
+            .build((ctx, request, stream) -> r.waitFor(ctx, request)));
+    if (metadata.isAbortable() && store() instanceof SnapshotSubscriber) {
+      actions.add(
+          ActionDef.builder(
+                  ActionType.AGENT_ABORT, name, AbortRequest.class, AbortResponse.class, Void.class)
+              .description("Aborts a background run of agent " + name)
+              .build((ctx, request, stream) -> abortAction(ctx, request)));
+    }
+    return actions;
+  }
+
+  private AbortResponse abortAction(ActionContext context, AbortRequest request) {
+    SnapshotStatus status = abort(context, request.snapshotId());
+    if (status == null) {
+      throw BatonException.notFound("abort: snapshot \"%s\" not found", request.snapshotId());
+    }
+    return new AbortResponse(request.snapshotId(), status);
+  }
+
+  private SnapshotReads requireReads() {
+    SnapshotReads r = reads;
+    if (r == null) {
+      throw BatonException.of(
+          Status.FAILED_PRECONDITION,
+          "agent \"%s\": session store not configured; snapshots need a server-managed agent",
+          name);
+    }
+    return r;
+  }
+
+  private SessionStore requireStore() {
+    return Objects.requireNonNull(store());
+  }
+
+  private static void requireId(@Nullable String id, String what) {
+    if (id == null || id.isEmpty()) {
+      throw BatonException.invalidArgument("%s is required", what);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "Agent[" + name + "]";
+  }
+}

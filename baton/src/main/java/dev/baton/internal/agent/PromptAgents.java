@@ -1,0 +1,208 @@
+package dev.baton.internal.agent;
+
+import dev.baton.agent.AgentFinishReason;
+import dev.baton.agent.AgentFunction;
+import dev.baton.agent.AgentInput;
+import dev.baton.agent.AgentOptions;
+import dev.baton.agent.AgentRunner;
+import dev.baton.agent.Session;
+import dev.baton.agent.TurnResult;
+import dev.baton.ai.ExecutablePrompt;
+import dev.baton.ai.FinishReason;
+import dev.baton.ai.GenerateOptions;
+import dev.baton.ai.GenerateResponse;
+import dev.baton.ai.InlinePrompt;
+import dev.baton.ai.Message;
+import dev.baton.ai.ModelResponseChunk;
+import dev.baton.ai.Part;
+import dev.baton.ai.Role;
+import dev.baton.ai.ToolRequestPart;
+import dev.baton.ai.ToolResponsePart;
+import dev.baton.core.ActionContext;
+import dev.baton.core.BatonException;
+import dev.baton.core.Registry;
+import dev.baton.internal.ai.Generate;
+import dev.baton.internal.core.SharedList;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Agents whose every turn renders a prompt and runs generate over the session's history.
+ *
+ * <p>A turn takes a user message, a resume of the last turn's interrupts, or a retry of an
+ * unfinished turn. The prompt renders with the history in its context; every rendered message that
+ * is not one of the history's own messages is prompt scaffolding and is tagged {@value #PROMPT}.
+ * After generate the session's history becomes the conversation the loop returned minus the
+ * scaffolding, which captures the tool loop's messages and persists any trimming the prompt did.
+ * Scaffolding is never stored.
+ *
+ * <p>History messages are recognised by identity, not by a metadata mark as Genkit Go does, so a
+ * turn never rebuilds the history's messages: it shares them, and what grows with the session is
+ * only the copying of the list of references. A prompt function that drops or reorders history
+ * messages trims or reorders the session; one that rebuilds a history message, even an equal one,
+ * turns it into scaffolding.
+ *
+ * <p>Stateless: the agents it defines are thread-safe, each invocation working on its own session.
+ */
+public final class PromptAgents {
+  /** Marks a rendered message as prompt scaffolding, never stored in the session. */
+  public static final String PROMPT = "_genkit_prompt";
+
+  private PromptAgents() {}
+
+  /** Registers a prompt under the agent's name and an agent that runs it every turn. */
+  public static LocalAgent define(
+      Registry registry, String name, InlinePrompt prompt, AgentOptions options) {
+    ExecutablePrompt executable =
+        registry.register(ExecutablePrompt.create(name, options.description(), prompt));
+    return LocalAgent.define(registry, name, function(executable, null), options);
+  }
+
+  /**
+   * Defines an agent over a prompt already registered, by default the one named like the agent. The
+   * prompt is rendered once now with {@code input}, so a broken prompt fails at definition.
+   *
+   * @throws BatonException {@code NOT_FOUND} when the prompt does not exist
+   */
+  public static LocalAgent defineFromPrompt(
+      Registry registry,
+      String name,
+      @Nullable String promptName,
+      @Nullable Object input,
+      AgentOptions options) {
+    ExecutablePrompt executable =
+        ExecutablePrompt.lookup(registry, promptName == null ? name : promptName);
+    executable.render(ActionContext.root(registry), input, List.of());
+    return LocalAgent.define(registry, name, function(executable, input), options);
+  }
+
+  /** The agent function that runs a prompt every turn. */
+  public static AgentFunction function(ExecutablePrompt prompt, @Nullable Object input) {
+    return runner -> {
+      runner.run((context, turnInput) -> turn(runner, prompt, input, context, turnInput));
+      return runner.result();
+    };
+  }
+
+  private static TurnResult turn(
+      AgentRunner runner,
+      ExecutablePrompt prompt,
+      @Nullable Object promptInput,
+      ActionContext context,
+      AgentInput input) {
+    validate(input, runner.session().messages());
+    Session session = runner.session();
+    List<Message> history = session.messages();
+    GenerateOptions rendered = prompt.render(context, promptInput, history).build();
+    List<Message> tagged = tagScaffolding(rendered.messages(), history);
+    GenerateResponse response =
+        Generate.generate(
+            context,
+            rendered.toBuilder()
+                .messages(tagged)
+                .resume(input.resume())
+                .onChunk(runner::sendChunk)
+                .build());
+    session.setMessages(withoutScaffolding(response.history()));
+    if (response.finishReason() == FinishReason.INTERRUPTED) {
+      List<Part> interrupts = new ArrayList<>(response.interrupts());
+      runner.sendChunk(new ModelResponseChunk(Role.TOOL, 0, interrupts));
+    }
+    return new TurnResult(AgentFinishReason.of(response.finishReason()));
+  }
+
+  /**
+   * Tags every rendered message that is not one of the history's own. Prompts keep the history in
+   * order, so each rendered message is first compared with the history message after the last one
+   * matched: a turn costs one reference comparison per message, with no set to build. A message
+   * that does not match is looked up in the rest of the history (the prompt dropped some messages)
+   * and then in the part already passed (the prompt reordered them); only scaffolding, a few
+   * messages per turn, and reordered history pay for that search.
+   */
+  static List<Message> tagScaffolding(List<Message> rendered, List<Message> history) {
+    // Copied in bulk, then only scaffolding is written: the history's references are never
+    // stored one by one.
+    Message[] tagged = rendered.toArray(new Message[0]);
+    int next = 0;
+    for (int i = 0; i < tagged.length; i++) {
+      int at = indexOf(history, tagged[i], next, history.size());
+      if (at < 0) {
+        at = indexOf(history, tagged[i], 0, next);
+      }
+      if (at < 0) {
+        tagged[i] = tagged[i].withFlag(PROMPT);
+      } else {
+        next = Math.max(next, at + 1);
+      }
+    }
+    return SharedList.copyOf(Arrays.asList(tagged));
+  }
+
+  /** The conversation without its scaffolding, copied in runs rather than message by message. */
+  private static List<Message> withoutScaffolding(List<Message> conversation) {
+    Message[] messages = conversation.toArray(new Message[0]);
+    int kept = 0;
+    int i = 0;
+    while (i < messages.length) {
+      if (messages[i].hasFlag(PROMPT)) {
+        i++;
+        continue;
+      }
+      int start = i;
+      while (i < messages.length && !messages[i].hasFlag(PROMPT)) {
+        i++;
+      }
+      System.arraycopy(messages, start, messages, kept, i - start);
+      kept += i - start;
+    }
+    return Arrays.asList(kept == messages.length ? messages : Arrays.copyOf(messages, kept));
+  }
+
+  /** The index of {@code message} itself (not an equal one) in {@code list[from, to)}, or -1. */
+  private static int indexOf(List<Message> list, Message message, int from, int to) {
+    for (int i = from; i < to; i++) {
+      if (list.get(i) == message) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static void validate(AgentInput input, List<Message> history) {
+    Message message = input.message();
+    boolean resumes = input.resume() != null && !input.resume().isEmpty();
+    if (message == null && !resumes) {
+      if (input.isRetry()) {
+        requireUnfinishedTurn(history);
+        return;
+      }
+      throw BatonException.invalidArgument("agent input message or resume is required");
+    }
+    if (message == null) {
+      return;
+    }
+    if (message.role() != Role.USER) {
+      throw BatonException.invalidArgument(
+          "agent input message must have role \"user\", got \"%s\"", message.role().wireName());
+    }
+    for (Part part : message.content()) {
+      if (part instanceof ToolRequestPart || part instanceof ToolResponsePart) {
+        throw BatonException.invalidArgument(
+            "agent input message must not contain tool request or response parts; use"
+                + " AgentInput.resume instead");
+      }
+    }
+  }
+
+  /** A retry re-runs a turn the history left unfinished: one ending in a user or tool message. */
+  private static void requireUnfinishedTurn(List<Message> history) {
+    Role last = history.isEmpty() ? null : history.get(history.size() - 1).role();
+    if (last != Role.USER && last != Role.TOOL) {
+      throw BatonException.failedPrecondition(
+          "there is no unfinished turn to retry: the session's last turn completed; send a"
+              + " message instead");
+    }
+  }
+}

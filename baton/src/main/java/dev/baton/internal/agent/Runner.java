@@ -1,0 +1,57 @@
+package dev.baton.internal.agent;
+
+import dev.baton.agent.AgentInput;
+import dev.baton.agent.AgentResult;
+import dev.baton.agent.AgentRunner;
+import dev.baton.agent.AgentStreamChunk;
+import dev.baton.agent.Artifact;
+import dev.baton.agent.Session;
+import dev.baton.agent.TurnFunction;
+import dev.baton.ai.Message;
+import dev.baton.ai.ModelResponseChunk;
+import dev.baton.core.ActionContext;
+import java.util.List;
+
+/** The {@link AgentRunner} of one invocation. Thread-safe, as that interface says. */
+final class Runner implements AgentRunner {
+  private final Invocation invocation;
+
+  Runner(Invocation invocation) {
+    this.invocation = invocation;
+  }
+
+  @Override
+  public Session session() {
+    return invocation.session();
+  }
+
+  @Override
+  public ActionContext context() {
+    return invocation.workContext();
+  }
+
+  @Override
+  public void run(TurnFunction turn) {
+    AgentInput input;
+    while ((input = invocation.nextInput()) != null) {
+      invocation.runTurn(turn, input);
+    }
+  }
+
+  @Override
+  public void sendChunk(ModelResponseChunk chunk) {
+    invocation.router().send(AgentStreamChunk.of(chunk));
+  }
+
+  @Override
+  public void sendArtifact(Artifact artifact) {
+    session().addArtifact(artifact);
+  }
+
+  @Override
+  public AgentResult result() {
+    List<Message> messages = session().messages();
+    Message last = messages.isEmpty() ? null : messages.get(messages.size() - 1);
+    return new AgentResult(last, session().artifacts(), null);
+  }
+}

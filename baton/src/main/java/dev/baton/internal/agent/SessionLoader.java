@@ -1,0 +1,182 @@
+package dev.baton.internal.agent;
+
+import dev.baton.agent.AgentInit;
+import dev.baton.agent.SessionSnapshot;
+import dev.baton.agent.SessionState;
+import dev.baton.agent.SessionStore;
+import dev.baton.agent.SnapshotStatus;
+import dev.baton.core.ActionContext;
+import dev.baton.core.BatonException;
+import dev.baton.core.Status;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Resolves an invocation's init into the session it starts from. A failure here fails the
+ * invocation itself (a 4xx over HTTP), not a turn.
+ *
+ * <p>Rules, checked in this order: {@code state} excludes both IDs; only a client-managed agent
+ * takes {@code state}; only a server-managed one takes IDs; a {@code snapshotId} must exist and
+ * belong to the {@code sessionId} given with it; a {@code sessionId} alone resumes the session's
+ * latest row or starts the session under that ID. A resumed row must be completed: pending, failed
+ * and aborted rows are refused (an expired row reads pending here), except that a {@linkplain
+ * AgentInit#isContinuation() continuation} accepts failed and aborted rows and carries on from the
+ * progress they saved.
+ */
+final class SessionLoader {
+  /** The session an invocation starts from. */
+  record Loaded(String sessionId, SessionState state, @Nullable String resumedSnapshotId) {}
+
+  private SessionLoader() {}
+
+  /**
+   * @param heartbeatTimeout when a pending or aborting row's worker counts as gone
+   */
+  static Loaded load(
+      String agent,
+      @Nullable SessionStore store,
+      AgentInit init,
+      ActionContext context,
+      Duration heartbeatTimeout) {
+    boolean hasIds = init.sessionId() != null || init.snapshotId() != null;
+    if (init.state() != null && hasIds) {
+      throw BatonException.invalidArgument(
+          "state is mutually exclusive with session ID and snapshot ID in the init of agent \"%s\"",
+          agent);
+    }
+    if (init.state() != null) {
+      if (store != null) {
+        throw BatonException.failedPrecondition(
+            "Cannot send 'state' to agent \"%s\": state provided but agent has a session store"
+                + " configured (server-managed state); use snapshot ID instead",
+            agent);
+      }
+      SessionState state = init.state();
+      String id =
+          state.sessionId() != null && !state.sessionId().isEmpty() ? state.sessionId() : newId();
+      return new Loaded(id, state.withSessionId(id), null);
+    }
+    if (init.snapshotId() != null) {
+      SessionStore rows = requireStore(agent, store, "snapshotId");
+      SessionSnapshot row = rows.getSnapshot(context, init.snapshotId());
+      if (row == null) {
+        throw BatonException.notFound("snapshot \"%s\" not found", init.snapshotId());
+      }
+      if (init.sessionId() != null && !init.sessionId().equals(row.sessionId())) {
+        throw BatonException.invalidArgument(
+            "snapshot \"%s\" does not belong to session \"%s\"",
+            init.snapshotId(), init.sessionId());
+      }
+      return resume(rows, row, init.isContinuation(), context, heartbeatTimeout);
+    }
+    if (init.sessionId() != null) {
+      SessionStore rows = requireStore(agent, store, "sessionId");
+      SessionSnapshot row = rows.getLatestSnapshot(context, init.sessionId());
+      if (row == null) {
+        return new Loaded(
+            init.sessionId(), SessionState.empty().withSessionId(init.sessionId()), null);
+      }
+      if (!init.sessionId().equals(row.sessionId())) {
+        throw new BatonException(
+            Status.INTERNAL,
+            "session store returned snapshot \""
+                + row.snapshotId()
+                + "\" of another session for session \""
+                + init.sessionId()
+                + "\", which violates the GetLatestSnapshot contract",
+            null,
+            false,
+            null);
+      }
+      return resume(rows, row, init.isContinuation(), context, heartbeatTimeout);
+    }
+    String id = newId();
+    return new Loaded(id, SessionState.empty().withSessionId(id), null);
+  }
+
+  private static Loaded resume(
+      SessionStore store,
+      SessionSnapshot row,
+      boolean continuation,
+      ActionContext context,
+      Duration heartbeatTimeout) {
+    SnapshotStatus status = row.statusOrCompleted();
+    switch (status) {
+      case PENDING, EXPIRED ->
+          throw BatonException.failedPrecondition(
+              "snapshot \"%s\" is still pending: its detached invocation is still running; wait"
+                  + " for it to finalize or abort it before resuming",
+              row.snapshotId());
+      case FAILED -> {
+        if (!continuation) {
+          throw BatonException.failedPrecondition(
+              "snapshot \"%s\" terminated with error: %s",
+              row.snapshotId(), row.error() == null ? "unknown error" : row.error().message());
+        }
+      }
+      case ABORTED -> {
+        if (!continuation) {
+          throw BatonException.failedPrecondition("snapshot \"%s\" was aborted", row.snapshotId());
+        }
+        if (stillSaving(row, heartbeatTimeout)) {
+          throw BatonException.failedPrecondition(
+              "snapshot \"%s\" is still being aborted: its worker is saving its progress; wait for"
+                  + " it to settle before continuing",
+              row.snapshotId());
+        }
+      }
+      case COMPLETED -> {}
+    }
+    SessionState state = row.state();
+    if (state == null) {
+      state = savedProgress(store, row, context);
+    }
+    // A legacy row without a session ID gets a fresh one.
+    String id = row.sessionId() != null && !row.sessionId().isEmpty() ? row.sessionId() : newId();
+    return new Loaded(id, state.withSessionId(id), row.snapshotId());
+  }
+
+  /**
+   * Whether an aborted row's worker is alive and has yet to save its progress: no final finish
+   * reason, and a heartbeat within the timeout. Continuing it now would fork from the parent while
+   * the worker still writes into the row.
+   */
+  private static boolean stillSaving(SessionSnapshot row, Duration heartbeatTimeout) {
+    return row.finishReason() == null
+        && row.heartbeatAt() != null
+        && Duration.between(row.heartbeatAt(), Instant.now()).compareTo(heartbeatTimeout) <= 0;
+  }
+
+  /**
+   * The state to continue a row that saved none (a run aborted before its worker saved its
+   * progress): its parent's, the last state committed before the run.
+   */
+  private static SessionState savedProgress(
+      SessionStore store, SessionSnapshot row, ActionContext context) {
+    SessionSnapshot parent =
+        row.parentId() == null ? null : store.getSnapshot(context, row.parentId());
+    if (parent == null || parent.state() == null) {
+      throw BatonException.failedPrecondition(
+          "snapshot \"%s\" saved no progress to continue from; start a new session",
+          row.snapshotId());
+    }
+    return parent.state();
+  }
+
+  private static SessionStore requireStore(
+      String agent, @Nullable SessionStore store, String field) {
+    if (store == null) {
+      throw BatonException.failedPrecondition(
+          "Cannot use '%s' with agent \"%s\": it has no session store (client-managed state);"
+              + " send the session state instead",
+          field, agent);
+    }
+    return store;
+  }
+
+  private static String newId() {
+    return UUID.randomUUID().toString();
+  }
+}

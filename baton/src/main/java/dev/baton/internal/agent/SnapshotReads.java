@@ -1,0 +1,206 @@
+package dev.baton.internal.agent;
+
+import dev.baton.agent.AgentOptions;
+import dev.baton.agent.SessionSnapshot;
+import dev.baton.agent.SessionState;
+import dev.baton.agent.SessionStore;
+import dev.baton.agent.SnapshotSubscriber;
+import dev.baton.agent.StatusSubscription;
+import dev.baton.core.ActionContext;
+import dev.baton.core.BatonException;
+import dev.baton.core.Status;
+import dev.baton.internal.agent.CompanionRequests.GetSnapshotRequest;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reading an agent's snapshots the way clients see them: shaped (an absent status reads {@code
+ * completed}, a stale pending row {@code expired}), passed through the agent's state transform,
+ * stamped with the row's session ID. Reads never write.
+ */
+final class SnapshotReads {
+  private static final Logger log = LoggerFactory.getLogger(SnapshotReads.class);
+  private static final Set<Status> DEAD_ENDS =
+      Set.of(Status.NOT_FOUND, Status.INVALID_ARGUMENT, Status.FAILED_PRECONDITION);
+  private static final int TRANSIENT_FAILURES_TOLERATED = 3;
+
+  private final String agent;
+  private final SessionStore store;
+  private final AgentOptions options;
+
+  SnapshotReads(String agent, SessionStore store, AgentOptions options) {
+    this.agent = agent;
+    this.store = store;
+    this.options = options;
+  }
+
+  /** The getSnapshot companion: by ID (the session ID, if given, must match) or by session. */
+  SessionSnapshot get(ActionContext context, GetSnapshotRequest request) {
+    String snapshotId = emptyToNull(request.snapshotId());
+    String sessionId = emptyToNull(request.sessionId());
+    if (snapshotId == null && sessionId == null) {
+      throw BatonException.invalidArgument("getSnapshot: snapshotId or sessionId is required");
+    }
+    if (snapshotId == null) {
+      SessionSnapshot latest = store.getLatestSnapshot(context, Objects.requireNonNull(sessionId));
+      if (latest == null) {
+        throw BatonException.notFound(
+            "getSnapshot: no snapshot found for session \"%s\"", sessionId);
+      }
+      return shape(latest);
+    }
+    SessionSnapshot row = store.getSnapshot(context, snapshotId);
+    if (row == null) {
+      throw BatonException.notFound("getSnapshot: snapshot \"%s\" not found", snapshotId);
+    }
+    if (sessionId != null && !sessionId.equals(row.sessionId())) {
+      throw BatonException.invalidArgument(
+          "getSnapshot: snapshot \"%s\" does not belong to session \"%s\"", snapshotId, sessionId);
+    }
+    return shape(row);
+  }
+
+  /**
+   * The waitForSnapshot companion: returns once the snapshot is terminal (completed, failed,
+   * aborted or expired; none of those is an error). Store notifications only trigger a re-read; the
+   * wait also re-reads every heartbeat interval while subscribed, so an expired worker ends it, and
+   * every poll interval without a subscription. Up to three transient read failures in a row are
+   * tolerated, each followed by a re-read after the poll interval; NOT_FOUND, INVALID_ARGUMENT and
+   * FAILED_PRECONDITION end the wait at once. A read that takes longer than {@code waitReadTimeout}
+   * is given up and counts as a transient failure. An aborted row is terminal here even while its
+   * worker is still saving its progress (no finish reason yet).
+   *
+   * @throws BatonException {@code CANCELLED} when the caller's context is cancelled
+   */
+  SessionSnapshot waitFor(ActionContext context, GetSnapshotRequest request) {
+    String snapshotId = emptyToNull(request.snapshotId());
+    if (snapshotId == null) {
+      throw BatonException.invalidArgument("waitForSnapshot: snapshotId is required");
+    }
+    // Subscribed before the first read, so a change between the two cannot go unnoticed.
+    StatusSubscription subscription =
+        store instanceof SnapshotSubscriber subscriber
+            ? subscriber.onSnapshotStatusChange(context, snapshotId)
+            : StatusSubscription.ended();
+    try (subscription) {
+      int failures = 0;
+      Instant lastProgressLog = Instant.now();
+      for (boolean first = true; ; first = false) {
+        if (!first) {
+          awaitChange(context, subscription, failures > 0);
+        }
+        SessionSnapshot row;
+        try {
+          row = boundedRead(context, request);
+          failures = 0;
+        } catch (RuntimeException e) {
+          context.cancellation().throwIfCancelled();
+          BatonException error = BatonException.from(e);
+          if (Thread.currentThread().isInterrupted()) {
+            throw error; // the waiting thread itself was interrupted: stop, do not retry
+          }
+          if (DEAD_ENDS.contains(error.status()) || ++failures > TRANSIENT_FAILURES_TOLERATED) {
+            throw error;
+          }
+          log.debug(
+              "waitForSnapshot: transient read failure {}/{}",
+              failures,
+              TRANSIENT_FAILURES_TOLERATED,
+              e);
+          continue;
+        }
+        if (row.statusOrCompleted().isTerminal()) {
+          return row;
+        }
+        if (Duration.between(lastProgressLog, Instant.now()).compareTo(Duration.ofSeconds(30))
+            > 0) {
+          log.info("agent {}: still waiting for snapshot {}", agent, row.snapshotId());
+          lastProgressLog = Instant.now();
+        }
+      }
+    }
+  }
+
+  /**
+   * One read of a wait, given up after {@code waitReadTimeout} (30 s by default, Genkit's bound) so
+   * a hung store connection becomes a transient failure rather than a wait that never ends. The
+   * read runs on a virtual thread, interrupted when it is given up or the caller cancels; a store
+   * that ignores interrupts keeps that thread until it answers.
+   */
+  private SessionSnapshot boundedRead(ActionContext context, GetSnapshotRequest request) {
+    FutureTask<SessionSnapshot> read = new FutureTask<>(() -> get(context, request));
+    Thread.ofVirtual().name("baton-wait-read").start(read);
+    Duration bound = options.waitReadTimeout();
+    try (var stop = context.cancellation().onCancel(() -> read.cancel(true))) {
+      return read.get(bound.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof Error error) {
+        throw error;
+      }
+      throw BatonException.from(e.getCause() == null ? e : e.getCause());
+    } catch (TimeoutException e) {
+      read.cancel(true);
+      throw BatonException.of(
+          Status.DEADLINE_EXCEEDED, "reading the snapshot took longer than %s", bound);
+    } catch (CancellationException e) {
+      context.cancellation().throwIfCancelled();
+      throw BatonException.from(e);
+    } catch (InterruptedException e) {
+      read.cancel(true);
+      Thread.currentThread().interrupt();
+      throw BatonException.from(e);
+    }
+  }
+
+  /**
+   * Waits for a reason to read again: a notification or the heartbeat interval while subscribed,
+   * otherwise (and always after a failed read) the poll interval.
+   */
+  private void awaitChange(
+      ActionContext context, StatusSubscription subscription, boolean afterFailure) {
+    context.cancellation().throwIfCancelled();
+    // Cancelling ends the subscription, which wakes a waiting poll at once.
+    try (var wake = context.cancellation().onCancel(subscription::end)) {
+      if (!subscription.isEnded() && !afterFailure) {
+        subscription.poll(options.heartbeatInterval());
+      } else {
+        CountDownLatch cancelled = new CountDownLatch(1);
+        try (var registration = context.cancellation().onCancel(cancelled::countDown)) {
+          cancelled.await(options.waitPollInterval().toMillis(), TimeUnit.MILLISECONDS);
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw BatonException.from(e);
+    }
+    context.cancellation().throwIfCancelled();
+  }
+
+  /** Shapes a row for a client; a failing state transform fails the read with its status. */
+  SessionSnapshot shape(SessionSnapshot row) {
+    SessionSnapshot shaped = row.shaped(Instant.now(), options.heartbeatTimeout());
+    SessionState state = shaped.state();
+    if (state == null) {
+      return shaped;
+    }
+    UnaryOperator<SessionState> transform = options.stateTransform();
+    SessionState view = transform == null ? state : transform.apply(state);
+    return shaped.withState(view.withSessionId(row.sessionId()));
+  }
+
+  private static @Nullable String emptyToNull(@Nullable String value) {
+    return value == null || value.isEmpty() ? null : value;
+  }
+}

@@ -1,0 +1,426 @@
+package dev.baton.internal.ai;
+
+import dev.baton.ai.FinishReason;
+import dev.baton.ai.GenerateOptions;
+import dev.baton.ai.GenerateParams;
+import dev.baton.ai.GenerateResponse;
+import dev.baton.ai.GenerationUsage;
+import dev.baton.ai.Hooks;
+import dev.baton.ai.Message;
+import dev.baton.ai.Middleware;
+import dev.baton.ai.Model;
+import dev.baton.ai.ModelParams;
+import dev.baton.ai.ModelRequest;
+import dev.baton.ai.ModelResponse;
+import dev.baton.ai.ModelResponseChunk;
+import dev.baton.ai.Part;
+import dev.baton.ai.Resume;
+import dev.baton.ai.Role;
+import dev.baton.ai.Tool;
+import dev.baton.ai.ToolDefinition;
+import dev.baton.ai.ToolParams;
+import dev.baton.ai.ToolRequest;
+import dev.baton.ai.ToolRequestPart;
+import dev.baton.ai.ToolResponse;
+import dev.baton.ai.ToolResponsePart;
+import dev.baton.ai.ToolResult;
+import dev.baton.core.ActionContext;
+import dev.baton.core.BatonException;
+import dev.baton.core.Json;
+import dev.baton.core.Registry;
+import dev.baton.core.Status;
+import dev.baton.core.StreamCallback;
+import dev.baton.internal.core.DefaultRegistry;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.BiFunction;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The tool loop: calls the model, runs the tools it asks for, feeds their answers back, and repeats
+ * until the model answers without tool requests, a tool interrupts, or {@code maxTurns} tool rounds
+ * have run.
+ *
+ * <p>Per call it builds each middleware's hooks once, registers middleware tools in a child
+ * registry, and chains the hooks (first listed outermost). Chunks stream with their message index:
+ * the first model message is 0, its tool responses 1, and so on.
+ *
+ * <p>Stateless and thread-safe: every call keeps its state to itself.
+ */
+public final class Generate {
+  static final String INTERRUPTED_MESSAGE = "One or more tool calls resulted in interrupts.";
+
+  private Generate() {}
+
+  /** Runs a generate call inside a {@code generate} span. */
+  public static GenerateResponse generate(ActionContext context, GenerateOptions options) {
+    return DefaultRegistry.tracing(context.registry())
+        .inSpan(context, "generate", "util", null, () -> traceInput(options), c -> run(c, options));
+  }
+
+  /** Runs a generate call in the caller's span. */
+  static GenerateResponse run(ActionContext context, GenerateOptions options) {
+    return new Loop(context, options).run();
+  }
+
+  private static Map<String, Object> traceInput(GenerateOptions options) {
+    Map<String, Object> input = new LinkedHashMap<>();
+    if (options.model() != null) {
+      input.put("model", options.model().name());
+    }
+    input.put("messages", initialMessages(options));
+    List<String> tools = new ArrayList<>(options.toolNames());
+    options.tools().forEach(t -> tools.add(t.name()));
+    input.put("tools", tools);
+    return input;
+  }
+
+  /** The conversation the first model call gets, in a new list the caller may extend. */
+  public static List<Message> initialMessages(GenerateOptions options) {
+    // Room for the system message, the prompt and the model's reply: no regrowth in a plain call.
+    List<Message> messages = new ArrayList<>(options.messages().size() + 3);
+    if (options.system() != null) {
+      messages.add(Message.system(options.system()));
+    }
+    messages.addAll(options.messages());
+    if (options.prompt() != null) {
+      messages.add(new Message(Role.USER, options.prompt()));
+    }
+    return messages;
+  }
+
+  /** The state of one generate call. */
+  private static final class Loop {
+    private final GenerateOptions options;
+    private final ActionContext context;
+    private final Model model;
+    private final @Nullable JsonNode config;
+    private final List<ToolDefinition> toolDefinitions;
+    private final ToolCalls toolCalls;
+    private final BiFunction<ActionContext, GenerateParams, ModelResponse> generateChain;
+    private final StructuredOutput output;
+    private final int maxTurns;
+    private GenerationUsage totalUsage = GenerationUsage.EMPTY;
+
+    Loop(ActionContext outer, GenerateOptions options) {
+      // A restart belongs to the tool call it restarts, never to a generate nested inside it.
+      ActionContext caller = outer.without(ToolCalls.RESTART);
+      this.options = options;
+      if (options.model() == null) {
+        throw BatonException.invalidArgument("generate needs a model");
+      }
+      this.model = Model.lookup(caller.registry(), options.model().name());
+      this.config = mergeConfig(options.model().config(), options.config());
+      Integer turns = options.maxTurns();
+      if (turns != null && turns < 0) {
+        throw BatonException.invalidArgument("maxTurns must not be negative, got %d", turns);
+      }
+      this.maxTurns = turns == null ? GenerateOptions.DEFAULT_MAX_TURNS : turns;
+
+      List<Hooks> hooks = buildHooks(caller, options.use());
+      Map<String, Tool<?, ?>> tools = declaredTools(caller.registry(), options);
+      this.context = withMiddlewareTools(caller, hooks, tools);
+      this.toolDefinitions = tools.values().stream().map(Tool::definition).toList();
+      this.toolCalls = new ToolCalls(Map.copyOf(tools), toolChain(hooks));
+      this.generateChain = generateChain(hooks, modelChain(hooks));
+      this.output = StructuredOutput.of(options.output(), model.info(), !toolDefinitions.isEmpty());
+    }
+
+    GenerateResponse run() {
+      List<Message> messages = initialMessages(options);
+      output.addInstructions(messages);
+      if (messages.isEmpty()) {
+        throw BatonException.invalidArgument(
+            "generate needs at least one message: set system, messages or prompt");
+      }
+      if (options.resume() != null && !options.resume().isEmpty()) {
+        applyResume(messages, options.resume());
+      }
+      int messageIndex = 0;
+      for (int iteration = 0; ; iteration++) {
+        context.cancellation().throwIfCancelled();
+        ModelRequest request =
+            new ModelRequest(
+                messages, config, toolDefinitions, options.toolChoice(), output.config());
+        GenerateParams params =
+            new GenerateParams(options, request, iteration, messageIndex, options.onChunk());
+        ModelResponse response = generateChain.apply(context, params);
+        Message message = withRefs(requireMessage(response));
+        response = response.withMessage(message);
+
+        List<ToolRequestPart> calls = message.toolRequests();
+        if (calls.isEmpty() || options.returnToolRequests()) {
+          messages.add(message);
+          return finish(response, messages, calls.isEmpty() ? output.parse(message) : null);
+        }
+        if (iteration >= maxTurns) {
+          throw BatonException.of(
+              Status.ABORTED, "exceeded maximum tool call iterations (%d)", maxTurns);
+        }
+        List<ToolResult> results = toolCalls.run(context, calls);
+        if (results.stream().anyMatch(ToolResult.Interrupt.class::isInstance)) {
+          Message revised = markInterrupts(message, results);
+          messages.add(revised);
+          return finish(
+              response
+                  .withMessage(revised)
+                  .withFinish(FinishReason.INTERRUPTED, INTERRUPTED_MESSAGE),
+              messages,
+              null);
+        }
+        Message toolMessage = toolMessage(calls, results);
+        streamToolMessage(toolMessage, messageIndex + 1);
+        messages.add(message);
+        messages.add(toolMessage);
+        messageIndex += 2;
+      }
+    }
+
+    private void applyResume(List<Message> messages, Resume resume) {
+      ResumeValidation.validate(messages, resume);
+      Message last = messages.get(messages.size() - 1);
+      if (last.role() != Role.MODEL || last.toolRequests().isEmpty()) {
+        throw BatonException.failedPrecondition(
+            "cannot resume: the last message must be a model message with tool requests");
+      }
+      List<Message> resolved = toolCalls.resume(context, last, resume);
+      messages.remove(messages.size() - 1);
+      messages.addAll(resolved);
+    }
+
+    private GenerateResponse finish(
+        ModelResponse response, List<Message> history, @Nullable JsonNode parsed) {
+      ModelResponse complete =
+          response
+              .withUsage(response.usage() == null ? GenerationUsage.EMPTY : response.usage())
+              .withCustom(response.custom() == null ? Json.object() : response.custom());
+      return new GenerateResponse(complete, history, totalUsage, parsed);
+    }
+
+    /** The innermost link of the generate chain: the model call, through the model hooks. */
+    private BiFunction<ActionContext, GenerateParams, ModelResponse> generateChain(
+        List<Hooks> hooks, BiFunction<ActionContext, ModelParams, ModelResponse> modelChain) {
+      BiFunction<ActionContext, GenerateParams, ModelResponse> chain =
+          (ctx, params) -> {
+            StreamCallback<ModelResponseChunk> chunks = modelChunks(params.messageIndex());
+            ModelResponse response =
+                modelChain.apply(ctx, new ModelParams(model, params.request(), chunks));
+            record(ctx, response.usage());
+            return response.request() == null ? response.withRequest(params.request()) : response;
+          };
+      for (int i = hooks.size() - 1; i >= 0; i--) {
+        Hooks.WrapGenerate hook = hooks.get(i).wrapGenerate();
+        if (hook != null) {
+          BiFunction<ActionContext, GenerateParams, ModelResponse> inner = chain;
+          chain = (ctx, params) -> hook.apply(ctx, params, inner);
+        }
+      }
+      return chain;
+    }
+
+    private static BiFunction<ActionContext, ModelParams, ModelResponse> modelChain(
+        List<Hooks> hooks) {
+      BiFunction<ActionContext, ModelParams, ModelResponse> chain =
+          (ctx, params) -> params.model().run(ctx, params.request(), params.callback());
+      for (int i = hooks.size() - 1; i >= 0; i--) {
+        Hooks.WrapModel hook = hooks.get(i).wrapModel();
+        if (hook != null) {
+          BiFunction<ActionContext, ModelParams, ModelResponse> inner = chain;
+          chain = (ctx, params) -> hook.apply(ctx, params, inner);
+        }
+      }
+      return chain;
+    }
+
+    private static BiFunction<ActionContext, ToolParams, ToolResult> toolChain(List<Hooks> hooks) {
+      BiFunction<ActionContext, ToolParams, ToolResult> chain = ToolCalls::runTool;
+      for (int i = hooks.size() - 1; i >= 0; i--) {
+        Hooks.WrapTool hook = hooks.get(i).wrapTool();
+        if (hook != null) {
+          BiFunction<ActionContext, ToolParams, ToolResult> inner = chain;
+          chain = (ctx, params) -> hook.apply(ctx, params, inner);
+        }
+      }
+      return chain;
+    }
+
+    private void record(ActionContext ctx, @Nullable GenerationUsage usage) {
+      if (usage == null) {
+        return;
+      }
+      synchronized (this) {
+        totalUsage = totalUsage.plus(usage);
+      }
+      ctx.get(UsageListener.KEY).ifPresent(listener -> listener.onUsage(usage));
+    }
+
+    private StreamCallback<ModelResponseChunk> modelChunks(int messageIndex) {
+      StreamCallback<ModelResponseChunk> sink = options.onChunk();
+      if (sink.isDiscarding()) {
+        return sink;
+      }
+      return chunk ->
+          sink.onChunk(
+              chunk
+                  .withIndex(messageIndex)
+                  .withRole(chunk.role() == null ? Role.MODEL : chunk.role()));
+    }
+
+    private void streamToolMessage(Message toolMessage, int index) {
+      if (!options.onChunk().isDiscarding()) {
+        options.onChunk().onChunk(new ModelResponseChunk(Role.TOOL, index, toolMessage.content()));
+      }
+    }
+
+    private static Message requireMessage(ModelResponse response) {
+      Message message = response.message();
+      if (message == null) {
+        throw BatonException.internal("the model returned a response without a message", null);
+      }
+      return message;
+    }
+
+    /** Gives every tool request a ref, so parallel calls to one tool can be told apart. */
+    private static Message withRefs(Message message) {
+      if (message.toolRequests().stream().allMatch(p -> p.toolRequest().ref() != null)) {
+        return message;
+      }
+      List<Part> content = new ArrayList<>();
+      for (Part part : message.content()) {
+        if (part instanceof ToolRequestPart request && request.toolRequest().ref() == null) {
+          String ref = UUID.randomUUID().toString();
+          content.add(new ToolRequestPart(request.toolRequest().withRef(ref), request.metadata()));
+        } else {
+          content.add(part);
+        }
+      }
+      return message.withContent(content);
+    }
+
+    /**
+     * The model message with each interrupted request marked {@code metadata.interrupt} and each
+     * completed sibling's output kept in {@code metadata.pendingOutput}, for reuse on resume.
+     */
+    private static Message markInterrupts(Message message, List<ToolResult> results) {
+      List<Part> content = new ArrayList<>();
+      int call = 0;
+      for (Part part : message.content()) {
+        if (!(part instanceof ToolRequestPart request)) {
+          content.add(part);
+          continue;
+        }
+        ObjectNode metadata =
+            switch (results.get(call++)) {
+              case ToolResult.Interrupt interrupt ->
+                  Metadata.with(request.metadata(), "interrupt", interrupt.data());
+              case ToolResult.Output out ->
+                  Metadata.with(request.metadata(), "pendingOutput", out.output());
+            };
+        content.add(request.withMetadata(metadata));
+      }
+      return message.withContent(content);
+    }
+
+    private static Message toolMessage(List<ToolRequestPart> calls, List<ToolResult> results) {
+      List<Part> responses = new ArrayList<>();
+      for (int i = 0; i < calls.size(); i++) {
+        ToolRequest call = calls.get(i).toolRequest();
+        ToolResult.Output out = (ToolResult.Output) results.get(i);
+        responses.add(
+            new ToolResponsePart(
+                new ToolResponse(call.name(), call.ref(), out.output(), out.content()), null));
+      }
+      return new Message(Role.TOOL, responses);
+    }
+
+    private static List<Hooks> buildHooks(ActionContext context, List<Middleware> use) {
+      List<Hooks> hooks = new ArrayList<>();
+      for (Middleware middleware : use) {
+        Hooks built;
+        try {
+          built = middleware.newHooks(context);
+        } catch (BatonException e) {
+          throw new BatonException(
+              e.status(),
+              "failed to build middleware \"" + middleware.name() + "\": " + e.getMessage(),
+              e.details(),
+              e.isPublic(),
+              e);
+        } catch (RuntimeException e) {
+          // Not public: an arbitrary exception's message may say more than a client should see.
+          throw new BatonException(
+              Status.INVALID_ARGUMENT,
+              "failed to build middleware \"" + middleware.name() + "\": " + e.getMessage(),
+              null,
+              false,
+              e);
+        }
+        if (built == null) {
+          throw BatonException.internal(
+              "middleware \"" + middleware.name() + "\" built no hooks", null);
+        }
+        hooks.add(built);
+      }
+      return hooks;
+    }
+
+    private static Map<String, Tool<?, ?>> declaredTools(
+        Registry registry, GenerateOptions options) {
+      Map<String, Tool<?, ?>> tools = new LinkedHashMap<>();
+      for (String name : options.toolNames()) {
+        addDeclared(tools, Tool.lookup(registry, name));
+      }
+      for (Tool<?, ?> tool : options.tools()) {
+        addDeclared(tools, tool);
+      }
+      return tools;
+    }
+
+    private static void addDeclared(Map<String, Tool<?, ?>> tools, Tool<?, ?> tool) {
+      if (tools.putIfAbsent(tool.name(), tool) != null) {
+        throw BatonException.invalidArgument("duplicate tool \"%s\"", tool.name());
+      }
+    }
+
+    /**
+     * Adds the middleware tools to {@code tools} and returns a context whose registry is a child
+     * holding them, so nothing outside this call sees them.
+     */
+    private static ActionContext withMiddlewareTools(
+        ActionContext caller, List<Hooks> hooks, Map<String, Tool<?, ?>> tools) {
+      Registry child = null;
+      for (Hooks h : hooks) {
+        for (Tool<?, ?> tool : h.tools()) {
+          if (tools.putIfAbsent(tool.name(), tool) != null) {
+            throw BatonException.invalidArgument(
+                "tool \"%s\" is contributed by middleware but already declared elsewhere",
+                tool.name());
+          }
+          if (child == null) {
+            child = DefaultRegistry.child(caller.registry());
+          }
+          child.register(tool);
+        }
+      }
+      return child == null ? caller : caller.withRegistry(child);
+    }
+
+    private static @Nullable JsonNode mergeConfig(
+        @Nullable JsonNode base, @Nullable JsonNode overrides) {
+      if (base == null) {
+        return overrides;
+      }
+      if (overrides == null || !base.isObject() || !overrides.isObject()) {
+        return overrides == null ? base : overrides;
+      }
+      ObjectNode merged = (ObjectNode) base.deepCopy();
+      overrides.properties().forEach(e -> merged.set(e.getKey(), e.getValue()));
+      return merged;
+    }
+  }
+}

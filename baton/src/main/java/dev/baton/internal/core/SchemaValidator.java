@@ -1,0 +1,96 @@
+package dev.baton.internal.core;
+
+import com.networknt.schema.Error;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaException;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SchemaRegistryConfig;
+import com.networknt.schema.SpecificationVersion;
+import com.networknt.schema.path.PathType;
+import dev.baton.core.BatonException;
+import dev.baton.core.Json;
+import java.util.List;
+import java.util.stream.Collectors;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * A compiled JSON schema that checks values against it.
+ *
+ * <p>Schemas without {@code $schema} are read as draft-07, Genkit's dialect. Immutable and safe to
+ * use from many threads at once.
+ */
+public final class SchemaValidator {
+  private static final SchemaRegistry REGISTRY =
+      SchemaRegistry.withDefaultDialect(
+          SpecificationVersion.DRAFT_7,
+          builder ->
+              builder.schemaRegistryConfig(
+                  SchemaRegistryConfig.builder().pathType(PathType.JSON_PATH).build()));
+
+  private final JsonNode schemaNode;
+  private final Schema schema;
+
+  private SchemaValidator(JsonNode schemaNode, Schema schema) {
+    this.schemaNode = schemaNode;
+    this.schema = schema;
+  }
+
+  /**
+   * Compiles a schema into a validator. Compile once and reuse: compiling is far costlier than
+   * validating.
+   *
+   * @throws BatonException {@link Status#INVALID_ARGUMENT} when the schema itself is malformed
+   */
+  public static SchemaValidator compile(JsonNode schemaNode) {
+    JsonNode copy = Json.copy(schemaNode);
+    try {
+      return new SchemaValidator(copy, REGISTRY.getSchema(copy));
+    } catch (SchemaException | IllegalArgumentException e) {
+      throw BatonException.invalidArgument("invalid JSON schema: %s", e.getMessage());
+    }
+  }
+
+  /** The schema this validator checks against. Treat it as read-only. */
+  public JsonNode schema() {
+    return schemaNode;
+  }
+
+  /**
+   * Checks a value.
+   *
+   * @param what names the value in the error ("input of tool \"search\"")
+   * @throws BatonException {@link Status#INVALID_ARGUMENT} naming every failing path and rule, such
+   *     as {@code $.city: required property 'city' not found (required)}
+   */
+  public void validate(JsonNode value, String what) {
+    List<Error> errors;
+    try {
+      errors = schema.validate(value);
+    } catch (SchemaException | IllegalArgumentException e) {
+      // A schema can be well-formed yet unusable, say with a $ref that does not resolve.
+      throw BatonException.invalidArgument(
+          "cannot check %s: its schema is unusable: %s", what, e.getMessage());
+    }
+    if (!errors.isEmpty()) {
+      String detail =
+          errors.stream().map(SchemaValidator::describe).collect(Collectors.joining("; "));
+      throw BatonException.invalidArgument("%s does not match its schema: %s", what, detail);
+    }
+  }
+
+  /** Whether a value matches the schema. */
+  public boolean matches(JsonNode value) {
+    try {
+      return schema.validate(value).isEmpty();
+    } catch (SchemaException | IllegalArgumentException e) {
+      return false;
+    }
+  }
+
+  private static String describe(Error error) {
+    String message = error.getMessage();
+    String path = error.getInstanceLocation().toString();
+    String text = message.startsWith(path) ? message : path + ": " + message;
+    return text + " (" + error.getKeyword() + ")";
+  }
+}

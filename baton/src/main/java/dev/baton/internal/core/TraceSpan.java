@@ -1,0 +1,83 @@
+package dev.baton.internal.core;
+
+import dev.baton.core.ActionContext;
+import dev.baton.core.ContextKey;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Context;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The span of one action run, carried on its context ({@link #of}). It lets the code add Genkit
+ * attributes ({@code genkit:metadata:agent:sessionId}) and replace the recorded output. All methods
+ * are cheap no-ops when the span is not recorded.
+ *
+ * <p>Thread-safe as far as the OpenTelemetry span is.
+ */
+public final class TraceSpan {
+  /** The context attribute the current span is carried in. */
+  static final ContextKey<TraceSpan> KEY = ContextKey.of("baton.span", TraceSpan.class);
+
+  private final Span span;
+  private final String path;
+  private final Context otelContext;
+  private volatile @Nullable Object outputOverride;
+  private volatile boolean outputOverridden;
+
+  TraceSpan(Span span, String path, Context otelContext) {
+    this.span = span;
+    this.path = path;
+    this.otelContext = otelContext;
+  }
+
+  /** The span of the action a context belongs to, or null outside any action. */
+  public static @Nullable TraceSpan of(ActionContext context) {
+    return context.get(KEY).orElse(null);
+  }
+
+  /** Whether the span is recorded; skip building costly attribute values when it is not. */
+  public boolean isRecording() {
+    return span.isRecording();
+  }
+
+  /** Sets a raw attribute. */
+  public void setAttribute(String key, String value) {
+    span.setAttribute(key, value);
+  }
+
+  /** Sets {@code genkit:metadata:<key>}, the form Genkit's tools read span metadata in. */
+  public void setMetadata(String key, String value) {
+    if (span.isRecording()) {
+      span.setAttribute("genkit:metadata:" + key, value);
+    }
+  }
+
+  /** Records this value as the span's {@code genkit:output} instead of the action's result. */
+  public void setOutput(@Nullable Object output) {
+    this.outputOverride = output;
+    this.outputOverridden = true;
+  }
+
+  /**
+   * The Genkit path of this span, such as {@code /{chat,t:action,s:agent}/{runTurn-1,t:flowStep}}.
+   */
+  public String path() {
+    return path;
+  }
+
+  Span otelSpan() {
+    return span;
+  }
+
+  /** The OpenTelemetry context whose current span is this one: the parent of child spans. */
+  Context otelContext() {
+    return otelContext;
+  }
+
+  boolean outputOverridden() {
+    return outputOverridden;
+  }
+
+  @Nullable Object outputOverride() {
+    return outputOverride;
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * Baton: Genkit's agent model for the JVM.
+ *
+ * <p>Start with {@link dev.baton.Baton}. The exported packages are the API: {@code dev.baton.core}
+ * (actions, contexts, errors, JSON), {@code dev.baton.ai} (messages, models, tools, prompts,
+ * middleware), {@code dev.baton.agent} (agents, sessions, snapshots, stores), {@code
+ * dev.baton.agent.store} (the in-memory and file stores) and {@code dev.baton.middleware} (the
+ * bundled middleware). {@code dev.baton.internal.*} is Baton's own and is exported only to Baton's
+ * other modules.
+ *
+ * <p>Baton reads and writes your records with Jackson: open the packages of the types your tools,
+ * flows and agents exchange to {@code tools.jackson.databind}.
+ */
+module dev.baton {
+  requires transitive tools.jackson.databind;
+  requires transitive io.opentelemetry.api;
+  requires transitive io.opentelemetry.context;
+  requires transitive org.jspecify;
+  requires com.fasterxml.classmate;
+  requires com.github.victools.jsonschema.generator;
+  requires com.github.victools.jsonschema.module.jackson;
+  requires com.networknt.schema;
+  requires org.slf4j;
+  requires java.net.http;
+
+  exports dev.baton;
+  exports dev.baton.core;
+  exports dev.baton.ai;
+  exports dev.baton.agent;
+  exports dev.baton.agent.store;
+  exports dev.baton.middleware;
+  exports dev.baton.internal.ai to
+      dev.baton.googleai;
+  exports dev.baton.internal.agent to
+      dev.baton.testing;
+  exports dev.baton.internal.http to
+      dev.baton.googleai,
+      dev.baton.openai;
+
+  // Jackson reads and writes the wire records, and victools infers their schemas.
+  opens dev.baton.core to
+      tools.jackson.databind;
+  opens dev.baton.ai to
+      tools.jackson.databind,
+      com.github.victools.jsonschema.generator;
+  opens dev.baton.agent to
+      tools.jackson.databind,
+      com.github.victools.jsonschema.generator;
+  opens dev.baton.agent.store to
+      tools.jackson.databind;
+  opens dev.baton.middleware to
+      tools.jackson.databind,
+      com.github.victools.jsonschema.generator;
+  opens dev.baton.internal.ai to
+      tools.jackson.databind,
+      com.github.victools.jsonschema.generator;
+  opens dev.baton.internal.agent to
+      tools.jackson.databind,
+      com.github.victools.jsonschema.generator;
+}

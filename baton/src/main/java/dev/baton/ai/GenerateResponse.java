@@ -31,6 +31,12 @@ public record GenerateResponse(
     output = output == null ? null : Json.copy(output);
   }
 
+  /** A copy: the record stays immutable whatever the caller does with it. */
+  @Override
+  public @Nullable JsonNode output() {
+    return output == null ? null : Json.copy(output);
+  }
+
   /** The final message. */
   public Message message() {
     Message message = response.message();

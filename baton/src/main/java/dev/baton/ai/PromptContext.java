@@ -15,7 +15,14 @@ import tools.jackson.databind.JsonNode;
  */
 public record PromptContext(ActionContext context, JsonNode input, List<Message> history) {
   public PromptContext {
+    input = Json.copy(input);
     history = SharedList.copyOf(history);
+  }
+
+  /** A copy: the record stays immutable whatever the caller does with it. */
+  @Override
+  public JsonNode input() {
+    return Json.copy(input);
   }
 
   /** The input converted to a Java type. */

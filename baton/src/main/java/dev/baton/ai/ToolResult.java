@@ -20,6 +20,12 @@ public sealed interface ToolResult {
       output = Json.copy(output);
       content = content == null ? null : List.copyOf(content);
     }
+
+    /** A copy: the record stays immutable whatever the caller does with it. */
+    @Override
+    public JsonNode output() {
+      return Json.copy(output);
+    }
   }
 
   /**
@@ -28,6 +34,12 @@ public sealed interface ToolResult {
   record Interrupt(JsonNode data) implements ToolResult {
     public Interrupt {
       data = Json.copy(data);
+    }
+
+    /** A copy: the record stays immutable whatever the caller does with it. */
+    @Override
+    public JsonNode data() {
+      return Json.copy(data);
     }
   }
 

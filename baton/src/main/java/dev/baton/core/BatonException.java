@@ -96,9 +96,9 @@ public class BatonException extends RuntimeException {
     return status;
   }
 
-  /** Details sent with the error, or null. The returned tree must not be modified. */
+  /** Details sent with the error, or null; a copy. */
   public @Nullable JsonNode details() {
-    return details;
+    return details == null ? null : details.deepCopy();
   }
 
   /** Whether {@link #getMessage()} may be shown to a remote client. */

@@ -84,17 +84,30 @@ public final class Cancellation {
     return reason.get() != null;
   }
 
-  /** Why this signal was cancelled, or null while it is not. */
+  /**
+   * Why this signal was cancelled, or null while it is not: a new exception on each call, with the
+   * reason given to {@link #cancel(BatonException)} as its cause, so every thread that throws it
+   * throws its own.
+   */
   public @Nullable BatonException reason() {
-    return reason.get();
+    BatonException why = reason.get();
+    return why == null ? null : copyOf(why);
   }
 
-  /** Throws the cancellation reason if this signal has been cancelled. */
+  /**
+   * Throws the cancellation reason if this signal has been cancelled: a new exception each time,
+   * with the same status, message and visibility, whose cause is the reason itself.
+   */
   public void throwIfCancelled() {
     BatonException why = reason.get();
     if (why != null) {
-      throw why;
+      throw copyOf(why);
     }
+  }
+
+  private static BatonException copyOf(BatonException why) {
+    return new BatonException(
+        why.status(), String.valueOf(why.getMessage()), why.details(), why.isPublic(), why);
   }
 
   /**

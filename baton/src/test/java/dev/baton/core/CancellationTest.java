@@ -35,6 +35,33 @@ class CancellationTest {
   }
 
   @Test
+  void everyThrowerGetsItsOwnExceptionCausedByTheReason() {
+    Cancellation signal = Cancellation.create();
+    BatonException reason = new BatonException(Status.DEADLINE_EXCEEDED, "too slow");
+    signal.cancel(reason);
+
+    BatonException first = catchBaton(signal::throwIfCancelled);
+    BatonException second = catchBaton(signal::throwIfCancelled);
+    first.addSuppressed(new IllegalStateException("cleanup failed"));
+
+    assertThat(first).isNotSameAs(second).isNotSameAs(reason).hasCause(reason);
+    assertThat(second.getSuppressed()).isEmpty();
+    assertThat(reason.getSuppressed()).isEmpty();
+    assertThat(second.status()).isEqualTo(Status.DEADLINE_EXCEEDED);
+    assertThat(second).hasMessage("too slow");
+    assertThat(signal.reason()).isNotSameAs(signal.reason()).hasCause(reason);
+  }
+
+  private static BatonException catchBaton(Runnable action) {
+    try {
+      action.run();
+    } catch (BatonException e) {
+      return e;
+    }
+    throw new AssertionError("nothing was thrown");
+  }
+
+  @Test
   void aFailingListenerDoesNotKeepTheOthersFromRunning() {
     Cancellation signal = Cancellation.create();
     AtomicInteger runs = new AtomicInteger();

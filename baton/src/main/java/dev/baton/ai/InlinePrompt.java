@@ -2,6 +2,7 @@ package dev.baton.ai;
 
 import dev.baton.core.Json;
 import dev.baton.internal.ai.NamedMiddleware;
+import dev.baton.internal.ai.PromptScaffolding;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -89,19 +90,21 @@ public final class InlinePrompt {
    * option as configured. Streaming and resume are the caller's to add.
    */
   public GenerateOptions.Builder render(PromptContext context) {
+    // Inside an agent turn the prompt's own messages are tagged, so the session keeps only history.
+    boolean tag = context.context().get(PromptScaffolding.KEY).orElse(false);
     List<Message> rendered = new ArrayList<>(context.history().size() + 2);
     if (system != null) {
-      rendered.add(Message.system(system.apply(context)));
+      rendered.add(own(Message.system(system.apply(context)), tag));
     }
     switch (messagesMode) {
       case NONE -> rendered.addAll(context.history());
-      case STATIC -> rendered.addAll(templated(messages, context));
+      case STATIC -> rendered.addAll(own(templated(messages, context), tag));
       case TEMPLATE ->
-          rendered.addAll(placeHistory(templated(messages, context), context.history()));
-      case FUNCTION -> rendered.addAll(Objects.requireNonNull(messagesFunction).apply(context));
+          rendered.addAll(placeHistory(own(templated(messages, context), tag), context.history()));
+      case FUNCTION -> rendered.addAll(renderFunction(context, tag));
     }
     if (prompt != null) {
-      rendered.add(Message.user(prompt.apply(context)));
+      rendered.add(own(Message.user(prompt.apply(context)), tag));
     }
     return GenerateOptions.builder()
         .model(model)
@@ -113,6 +116,32 @@ public final class InlinePrompt {
         .maxTurns(maxTurns)
         .output(output)
         .toolChoice(toolChoice);
+  }
+
+  private List<Message> renderFunction(PromptContext context, boolean tag) {
+    Function<PromptContext, List<Message>> function = Objects.requireNonNull(messagesFunction);
+    if (!tag) {
+      return function.apply(context);
+    }
+    PromptContext marked =
+        new PromptContext(
+            context.context(), context.input(), PromptScaffolding.markHistory(context.history()));
+    return PromptScaffolding.tagFunctionOutput(function.apply(marked));
+  }
+
+  private static Message own(Message message, boolean tag) {
+    return tag ? message.withFlag(PromptScaffolding.PROMPT) : message;
+  }
+
+  private static List<Message> own(List<Message> messages, boolean tag) {
+    if (!tag) {
+      return messages;
+    }
+    List<Message> tagged = new ArrayList<>(messages.size());
+    for (Message message : messages) {
+      tagged.add(message == HISTORY ? message : own(message, true));
+    }
+    return tagged;
   }
 
   private static List<Message> templated(List<Message> template, PromptContext context) {

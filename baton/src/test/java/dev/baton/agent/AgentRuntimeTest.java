@@ -152,8 +152,35 @@ class AgentRuntimeTest extends AgentTestSupport {
     shape.set(h -> h.stream().map(m -> m.text().equals("r2") ? Message.model("r2") : m).toList());
     AgentOutput rewritten = agent.runText("u4", AgentInit.ofSnapshot(trimmed.snapshotId()));
     assertThat(texts(agent.getSnapshot(rewritten.snapshotId()).state().messages()))
-        .as("a history message the prompt rebuilt counts as scaffolding, even when equal")
+        .as("a message the prompt made up without the history's metadata is scaffolding")
         .containsExactly("u3", "u2", "r3", "u4", "r4");
+  }
+
+  @Test
+  void aPromptFunctionThatRebuildsHistoryMessagesKeepsTheSessionIntact() {
+    Agent agent =
+        baton.defineAgent(
+            "rebuilding",
+            InlinePrompt.builder()
+                .model("pm")
+                .system("Be brief.")
+                .messages(
+                    ctx ->
+                        ctx.history().stream()
+                            .map(m -> new Message(m.role(), List.copyOf(m.content()), m.metadata()))
+                            .toList())
+                .build(),
+            server().build());
+    model.respond(reply("r1"), reply("r2"));
+    AgentOutput first = agent.runText("u1");
+    AgentOutput second = agent.runText("u2", AgentInit.ofSnapshot(first.snapshotId()));
+
+    List<Message> stored = agent.getSnapshot(second.snapshotId()).state().messages();
+    assertThat(texts(stored)).containsExactly("u1", "r1", "u2", "r2");
+    assertThat(stored).allSatisfy(m -> assertThat(m.metadata()).isNull());
+    assertThat(model.lastRequest().messages().get(0).hasFlag("_genkit_prompt")).isTrue();
+    assertThat(model.lastRequest().messages().subList(1, 4))
+        .allSatisfy(m -> assertThat(m.metadata()).isNull());
   }
 
   private static List<String> texts(List<Message> messages) {

@@ -22,7 +22,7 @@ import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Registry;
 import dev.baton.internal.ai.Generate;
-import dev.baton.internal.core.SharedList;
+import dev.baton.internal.ai.PromptScaffolding;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -32,24 +32,14 @@ import org.jspecify.annotations.Nullable;
  * Agents whose every turn renders a prompt and runs generate over the session's history.
  *
  * <p>A turn takes a user message, a resume of the last turn's interrupts, or a retry of an
- * unfinished turn. The prompt renders with the history in its context; every rendered message that
- * is not one of the history's own messages is prompt scaffolding and is tagged {@value #PROMPT}.
- * After generate the session's history becomes the conversation the loop returned minus the
- * scaffolding, which captures the tool loop's messages and persists any trimming the prompt did.
- * Scaffolding is never stored.
- *
- * <p>History messages are recognised by identity, not by a metadata mark as Genkit Go does, so a
- * turn never rebuilds the history's messages: it shares them, and what grows with the session is
- * only the copying of the list of references. A prompt function that drops or reorders history
- * messages trims or reorders the session; one that rebuilds a history message, even an equal one,
- * turns it into scaffolding.
+ * unfinished turn. The prompt renders with the history in its context and tags the messages it
+ * renders itself {@code _genkit_prompt} ({@link PromptScaffolding}). After generate the session's
+ * history becomes the conversation the loop returned minus those messages, which captures the tool
+ * loop's messages and persists any trimming the prompt did. Scaffolding is never stored.
  *
  * <p>Stateless: the agents it defines are thread-safe, each invocation working on its own session.
  */
 public final class PromptAgents {
-  /** Marks a rendered message as prompt scaffolding, never stored in the session. */
-  public static final String PROMPT = "_genkit_prompt";
-
   private PromptAgents() {}
 
   /** Registers a prompt under the agent's name and an agent that runs it every turn. */
@@ -95,16 +85,12 @@ public final class PromptAgents {
     validate(input, runner.session().messages());
     Session session = runner.session();
     List<Message> history = session.messages();
-    GenerateOptions rendered = prompt.render(context, promptInput, history).build();
-    List<Message> tagged = tagScaffolding(rendered.messages(), history);
+    GenerateOptions rendered =
+        prompt.render(context.with(PromptScaffolding.KEY, true), promptInput, history).build();
     GenerateResponse response =
         Generate.generate(
             context,
-            rendered.toBuilder()
-                .messages(tagged)
-                .resume(input.resume())
-                .onChunk(runner::sendChunk)
-                .build());
+            rendered.toBuilder().resume(input.resume()).onChunk(runner::sendChunk).build());
     session.setMessages(withoutScaffolding(response.history()));
     if (response.finishReason() == FinishReason.INTERRUPTED) {
       List<Part> interrupts = new ArrayList<>(response.interrupts());
@@ -113,61 +99,24 @@ public final class PromptAgents {
     return new TurnResult(AgentFinishReason.of(response.finishReason()));
   }
 
-  /**
-   * Tags every rendered message that is not one of the history's own. Prompts keep the history in
-   * order, so each rendered message is first compared with the history message after the last one
-   * matched: a turn costs one reference comparison per message, with no set to build. A message
-   * that does not match is looked up in the rest of the history (the prompt dropped some messages)
-   * and then in the part already passed (the prompt reordered them); only scaffolding, a few
-   * messages per turn, and reordered history pay for that search.
-   */
-  static List<Message> tagScaffolding(List<Message> rendered, List<Message> history) {
-    // Copied in bulk, then only scaffolding is written: the history's references are never
-    // stored one by one.
-    Message[] tagged = rendered.toArray(new Message[0]);
-    int next = 0;
-    for (int i = 0; i < tagged.length; i++) {
-      int at = indexOf(history, tagged[i], next, history.size());
-      if (at < 0) {
-        at = indexOf(history, tagged[i], 0, next);
-      }
-      if (at < 0) {
-        tagged[i] = tagged[i].withFlag(PROMPT);
-      } else {
-        next = Math.max(next, at + 1);
-      }
-    }
-    return SharedList.copyOf(Arrays.asList(tagged));
-  }
-
   /** The conversation without its scaffolding, copied in runs rather than message by message. */
   private static List<Message> withoutScaffolding(List<Message> conversation) {
     Message[] messages = conversation.toArray(new Message[0]);
     int kept = 0;
     int i = 0;
     while (i < messages.length) {
-      if (messages[i].hasFlag(PROMPT)) {
+      if (messages[i].hasFlag(PromptScaffolding.PROMPT)) {
         i++;
         continue;
       }
       int start = i;
-      while (i < messages.length && !messages[i].hasFlag(PROMPT)) {
+      while (i < messages.length && !messages[i].hasFlag(PromptScaffolding.PROMPT)) {
         i++;
       }
       System.arraycopy(messages, start, messages, kept, i - start);
       kept += i - start;
     }
     return Arrays.asList(kept == messages.length ? messages : Arrays.copyOf(messages, kept));
-  }
-
-  /** The index of {@code message} itself (not an equal one) in {@code list[from, to)}, or -1. */
-  private static int indexOf(List<Message> list, Message message, int from, int to) {
-    for (int i = from; i < to; i++) {
-      if (list.get(i) == message) {
-        return i;
-      }
-    }
-    return -1;
   }
 
   private static void validate(AgentInput input, List<Message> history) {

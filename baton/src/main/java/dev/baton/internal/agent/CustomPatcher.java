@@ -20,14 +20,14 @@ import tools.jackson.databind.JsonNode;
  */
 final class CustomPatcher implements LiveSession.Listener {
   private final LiveSession session;
-  private final ChunkRouter router;
+  private final ChunkStream router;
   private final @Nullable UnaryOperator<SessionState> transform;
   private final ReentrantLock lock = new ReentrantLock();
   private @Nullable JsonNode lastSent;
   private boolean turnStart = true;
 
   CustomPatcher(
-      LiveSession session, ChunkRouter router, @Nullable UnaryOperator<SessionState> transform) {
+      LiveSession session, ChunkStream router, @Nullable UnaryOperator<SessionState> transform) {
     this.session = session;
     this.router = router;
     this.transform = transform;

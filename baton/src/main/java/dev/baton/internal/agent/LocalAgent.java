@@ -107,9 +107,7 @@ public final class LocalAgent implements Agent {
 
   @Override
   public AgentConnection connect(ActionContext context, AgentInit init) {
-    Invocation invocation = new Invocation(this, context, init, null);
-    invocation.start();
-    return new Connection(invocation);
+    return new Connection(Invocation.open(this, context, init));
   }
 
   @Override
@@ -131,10 +129,9 @@ public final class LocalAgent implements Agent {
       StreamCallback<AgentStreamChunk> stream) {
     Objects.requireNonNull(input, "input");
     if (!input.isDetach()) {
-      return new Invocation(this, context, init, stream).runInline(input);
+      return Invocation.runOnCallerThread(this, context, init, input, stream);
     }
-    Invocation invocation = new Invocation(this, context, init, null);
-    invocation.start();
+    Invocation invocation = Invocation.open(this, context, init);
     invocation.send(input);
     return invocation.awaitOutput(stream);
   }

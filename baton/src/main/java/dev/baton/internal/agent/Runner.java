@@ -14,33 +14,33 @@ import java.util.List;
 
 /** The {@link AgentRunner} of one invocation. Thread-safe, as that interface says. */
 final class Runner implements AgentRunner {
-  private final Invocation invocation;
+  private final Worker worker;
 
-  Runner(Invocation invocation) {
-    this.invocation = invocation;
+  Runner(Worker worker) {
+    this.worker = worker;
   }
 
   @Override
   public Session session() {
-    return invocation.session();
+    return worker.session();
   }
 
   @Override
   public ActionContext context() {
-    return invocation.workContext();
+    return worker.context();
   }
 
   @Override
   public void run(TurnFunction turn) {
     AgentInput input;
-    while ((input = invocation.nextInput()) != null) {
-      invocation.runTurn(turn, input);
+    while ((input = worker.nextInput()) != null) {
+      worker.runTurn(turn, input);
     }
   }
 
   @Override
   public void sendChunk(ModelResponseChunk chunk) {
-    invocation.router().send(AgentStreamChunk.of(chunk));
+    worker.chunks().send(AgentStreamChunk.of(chunk));
   }
 
   @Override

@@ -1,0 +1,131 @@
+package dev.baton.internal.agent;
+
+import dev.baton.agent.AgentFinishReason;
+import dev.baton.agent.SessionSnapshot;
+import dev.baton.agent.SessionState;
+import dev.baton.agent.SessionStore;
+import dev.baton.core.ActionContext;
+import dev.baton.core.BatonException;
+import dev.baton.core.Cancellation;
+import java.time.Instant;
+import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The snapshots one invocation of a server-managed agent writes: a row at each turn's end, chained
+ * by {@code parentId}, and the pending row a detach hands the work over with. After the hand-off no
+ * turn end writes a row: the detached run finalises the pending one instead.
+ *
+ * <p>Thread-safe: the worker saves turn ends while the client side reads the tip and detaches.
+ */
+final class SnapshotChain {
+  private static final Logger log = LoggerFactory.getLogger(SnapshotChain.class);
+
+  private final String agent;
+  private final @Nullable SessionStore store;
+  private final ActionContext storeContext;
+  // Guards the tip and the hand-off. A lock rather than a monitor: it is held across the store
+  // write (an fsync, say), which would pin a virtual thread's carrier before JDK 24.
+  private final ReentrantLock lock = new ReentrantLock();
+  private @Nullable String tip;
+  private boolean handedOff;
+
+  /**
+   * @param clientContext the client's context: store calls keep its auth (for tenancy) but not its
+   *     cancellation, since they outlive the client
+   * @param resumed the snapshot the invocation resumed, or null
+   */
+  SnapshotChain(
+      String agent,
+      @Nullable SessionStore store,
+      ActionContext clientContext,
+      @Nullable String resumed) {
+    this.agent = agent;
+    this.store = store;
+    this.storeContext = clientContext.withCancellation(Cancellation.never());
+    this.tip = resumed;
+  }
+
+  /** The context store calls run in. */
+  ActionContext storeContext() {
+    return storeContext;
+  }
+
+  /** The last snapshot of the chain, or null before the first. */
+  @Nullable String tip() {
+    lock.lock();
+    try {
+      return tip;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Saves a turn's end under the ID reserved for it. A failure is logged, not fatal: the turn
+   * simply has no snapshot. Nothing is written for a client-managed agent or after the hand-off.
+   *
+   * @return the saved row's ID, or null when nothing was saved
+   */
+  @Nullable String saveTurnEnd(
+      String reserved, String sessionId, SessionState state, @Nullable AgentFinishReason reason) {
+    if (store == null) {
+      return null;
+    }
+    lock.lock();
+    try {
+      if (handedOff) {
+        return null;
+      }
+      SessionSnapshot row =
+          SessionSnapshot.completed(reserved, sessionId, tip, Instant.now(), reason, state);
+      try {
+        SessionSnapshot saved = store.saveSnapshot(storeContext, reserved, existing -> row);
+        if (saved != null) {
+          tip = saved.snapshotId();
+        }
+        return saved == null ? null : saved.snapshotId();
+      } catch (RuntimeException e) {
+        log.warn("agent {}: saving the turn-end snapshot failed", agent, e);
+        return null;
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Hands the chain to a detached run: turn ends stop writing rows, and a pending row chained off
+   * the tip is saved under a new ID. A turn-end write in flight finishes first, so the pending row
+   * chains off it.
+   *
+   * @throws BatonException with the store's own status and visibility when the pending row cannot
+   *     be saved: an outage must not read as "cannot detach", and a store's message (a file path,
+   *     say) must not reach a client
+   */
+  SessionSnapshot handOff(SessionStore store, String sessionId, String pendingId) {
+    String parent;
+    lock.lock();
+    try {
+      handedOff = true;
+      parent = tip;
+    } finally {
+      lock.unlock();
+    }
+    SessionSnapshot pending = SessionSnapshot.pending(pendingId, sessionId, parent, Instant.now());
+    try {
+      store.saveSnapshot(storeContext, pendingId, existing -> pending);
+    } catch (RuntimeException e) {
+      BatonException cause = BatonException.from(e);
+      throw new BatonException(
+          cause.status(),
+          "agent \"" + agent + "\": detach: save pending snapshot: " + cause.getMessage(),
+          cause.details(),
+          cause.isPublic(),
+          e);
+    }
+    return pending;
+  }
+}

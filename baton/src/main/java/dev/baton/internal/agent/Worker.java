@@ -1,0 +1,195 @@
+package dev.baton.internal.agent;
+
+import dev.baton.agent.AgentFinishReason;
+import dev.baton.agent.AgentInput;
+import dev.baton.agent.AgentResult;
+import dev.baton.agent.AgentStreamChunk;
+import dev.baton.agent.SessionState;
+import dev.baton.agent.TurnContext;
+import dev.baton.agent.TurnEnd;
+import dev.baton.agent.TurnFunction;
+import dev.baton.agent.TurnResult;
+import dev.baton.core.ActionContext;
+import dev.baton.core.BatonException;
+import dev.baton.core.Cancellation;
+import dev.baton.internal.core.DefaultRegistry;
+import dev.baton.internal.core.TraceSpan;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The agent side of an invocation: the agent function, running its turn loop over the inputs the
+ * client sends. It runs on a virtual thread of its own ({@link #start}), or on the client's thread
+ * ({@link #runHere}) for a one-turn run; either way it streams to a {@link ChunkStream} and saves
+ * turn ends through the {@link SnapshotChain}, and {@link #result()} completes when it returns.
+ *
+ * <p>Inputs are taken one at a time, in order; an abort or a cancelled client ({@code work}) ends
+ * the loop. Turn state (the last turn's reason, the last good state) belongs to the worker's
+ * thread; the reason is also read by the detached run that finalises the work.
+ */
+final class Worker {
+  /** What the client sends the loop: an input, or the end of its input. */
+  private sealed interface Mail {}
+
+  private record Input(AgentInput input) implements Mail {}
+
+  private record End() implements Mail {}
+
+  private static final Mail END = new End();
+
+  private final LocalAgent agent;
+  private final LiveSession session;
+  private final ActionContext context;
+  private final Cancellation work;
+  private final ChunkStream chunks;
+  private final SnapshotChain chain;
+  private final CustomPatcher patcher;
+  private final LinkedBlockingQueue<Mail> inbox = new LinkedBlockingQueue<>();
+  private final CompletableFuture<AgentResult> result = new CompletableFuture<>();
+  private volatile @Nullable AgentFinishReason lastTurnReason;
+  private SessionState lastGood;
+  private int turnIndex;
+
+  Worker(
+      LocalAgent agent,
+      LiveSession session,
+      ActionContext context,
+      Cancellation work,
+      ChunkStream chunks,
+      SnapshotChain chain) {
+    this.agent = agent;
+    this.session = session;
+    this.context = context;
+    this.work = work;
+    this.chunks = chunks;
+    this.chain = chain;
+    this.lastGood = session.state();
+    this.patcher = new CustomPatcher(session, chunks, agent.options().stateTransform());
+    session.listen(patcher);
+  }
+
+  /** Runs the agent function on a virtual thread of its own; {@code settled} runs when it ends. */
+  void start(Runnable settled) {
+    Thread.ofVirtual()
+        .name("baton-agent-" + agent.name())
+        .start(
+            () -> {
+              try {
+                runHere();
+              } finally {
+                settled.run();
+              }
+            });
+  }
+
+  /** Runs the agent function on this thread, to its end. */
+  void runHere() {
+    try {
+      Runner runner = new Runner(this);
+      AgentResult returned = agent.function().apply(runner);
+      // An agent that returns nothing reports the usual result.
+      result.complete(returned != null ? returned : runner.result());
+    } catch (Throwable t) {
+      result.completeExceptionally(t);
+    }
+  }
+
+  /** Queues an input for the loop. */
+  void offer(AgentInput input) {
+    inbox.add(new Input(input));
+  }
+
+  /** No more input: the loop ends once it has taken what was sent. */
+  void close() {
+    inbox.add(END);
+  }
+
+  /** What the agent function returned, once it has. */
+  CompletableFuture<AgentResult> result() {
+    return result;
+  }
+
+  /** The finish reason of the last turn that completed, or null. */
+  @Nullable AgentFinishReason lastTurnReason() {
+    return lastTurnReason;
+  }
+
+  /** The state after the last turn that completed: what a client-managed failure reports. */
+  SessionState lastGood() {
+    return lastGood;
+  }
+
+  LiveSession session() {
+    return session;
+  }
+
+  ActionContext context() {
+    return context;
+  }
+
+  ChunkStream chunks() {
+    return chunks;
+  }
+
+  /** The next input, or null once the client has closed its input. */
+  @Nullable AgentInput nextInput() {
+    // An aborted run takes no more of its queued inputs.
+    work.throwIfCancelled();
+    try (var wake = work.onCancel(() -> inbox.add(END))) {
+      Mail next = inbox.take();
+      if (next instanceof Input input) {
+        return input.input();
+      }
+      work.throwIfCancelled();
+      inbox.add(END); // later calls see the end too
+      return null;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw BatonException.from(e);
+    }
+  }
+
+  /** Runs one turn: its span, its message, the function, then the turn-end snapshot. */
+  void runTurn(TurnFunction turn, AgentInput input) {
+    patcher.startTurn();
+    String reserved = agent.store() == null ? "" : UUID.randomUUID().toString();
+    String parent = chain.tip();
+    TurnContext turnContext = new TurnContext(reserved, parent == null ? "" : parent, turnIndex);
+    DefaultRegistry.tracing(context.registry())
+        .inSpan(
+            context,
+            "runTurn-" + (turnIndex + 1),
+            "flowStep",
+            null,
+            () -> input,
+            ctx -> {
+              if (input.message() != null) {
+                session.addMessage(input.message());
+              }
+              TurnResult result;
+              try {
+                result = turn.apply(ctx.with(TurnContext.KEY, turnContext), input);
+              } catch (RuntimeException e) {
+                chunks.send(AgentStreamChunk.of(new TurnEnd(AgentFinishReason.FAILED, null)));
+                throw e;
+              }
+              AgentFinishReason reason = result == null ? null : result.finishReason();
+              SessionState committed = session.state();
+              String saved = chain.saveTurnEnd(reserved, session.id(), committed, reason);
+              TraceSpan span = TraceSpan.of(ctx);
+              if (saved != null && span != null) {
+                span.setMetadata("agent:snapshotId", saved);
+              }
+              chunks.send(AgentStreamChunk.of(new TurnEnd(reason, saved)));
+              if (agent.store() == null) {
+                lastGood = committed;
+              }
+              lastTurnReason = reason;
+              turnIndex++;
+              return Map.of("state", committed);
+            });
+  }
+}

@@ -133,8 +133,8 @@ final class DetachedRun {
   /**
    * Cancels the work when the pending row is aborted, possibly by another process. Genkit stops
    * beating there; Baton beats on while the work unwinds and saves its progress, so the row reads
-   * as still saving (DESIGN.md decision 1), but only for a heartbeat timeout: a worker stuck in a
-   * call that ignores cancellation must not keep its task from being continued for ever.
+   * as still saving (the task reports {@code aborting}), but only for a heartbeat timeout: a worker
+   * stuck in a call that ignores cancellation must not keep its task from being continued for ever.
    */
   private void watch(StatusSubscription subscription, ScheduledFuture<?> heartbeat) {
     try {

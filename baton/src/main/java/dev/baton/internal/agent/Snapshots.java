@@ -49,7 +49,8 @@ public final class Snapshots {
    *
    * <p>Genkit stops beating at the abort. Baton's worker beats on until its final write, for at
    * most a heartbeat timeout, so an aborting row whose worker is slow to stop does not read as
-   * settled (DESIGN.md decision 1).
+   * settled: a live task reports {@code aborting} while it saves its progress, and only then
+   * settles as a resumable {@code aborted}.
    *
    * @return whether the row was unsettled and stamped
    */

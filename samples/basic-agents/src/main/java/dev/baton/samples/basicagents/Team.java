@@ -13,8 +13,8 @@ import dev.baton.middleware.ArtifactStrategy;
 import dev.baton.middleware.Artifacts;
 
 /**
- * The agents of seed 001: a researcher and a coder that write their work as artifacts, and a
- * coordinator that delegates to them and reads the work back.
+ * The agents of Genkit's multi-agent guide: a researcher and a coder that write their work as
+ * artifacts, and a coordinator that delegates to them and reads the work back.
  */
 final class Team {
   static final String COORDINATOR_SYSTEM =

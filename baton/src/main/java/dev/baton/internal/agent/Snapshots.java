@@ -8,8 +8,8 @@ import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Abort and heartbeat, written as ordinary atomic {@link SessionStore#saveSnapshot} calls, so
- * every store supports them without a method of its own.
+ * Abort and heartbeat, written as ordinary atomic {@link SessionStore#saveSnapshot} calls, so every
+ * store supports them without a method of its own.
  *
  * <p>Stateless and thread-safe.
  */

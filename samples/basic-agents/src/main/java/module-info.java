@@ -1,0 +1,9 @@
+/** Baton's basic-agents sample: a coordinator that delegates to a researcher and a coder. */
+module dev.baton.samples.basicagents {
+  requires dev.baton;
+  requires dev.baton.googleai;
+  requires dev.baton.openai;
+
+  opens dev.baton.samples.basicagents to
+      tools.jackson.databind;
+}

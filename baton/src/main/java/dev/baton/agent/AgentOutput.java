@@ -10,8 +10,10 @@ import org.jspecify.annotations.Nullable;
  * The result of one invocation.
  *
  * @param sessionId the session's ID
- * @param snapshotId where to resume: the last turn-end snapshot, the pending row of a detached run,
- *     or (on failure) the last good snapshot; absent for a client-managed agent
+ * @param snapshotId where to resume: the last turn-end snapshot, or the pending row of a detached
+ *     run; on failure, the {@code failed} row that keeps the failed turn's progress (continue it
+ *     with {@link AgentInit#continueFrom}; its parent is the last good snapshot), or the last good
+ *     snapshot when the failure came outside a turn. Absent for a client-managed agent
  * @param finishReason why the invocation ended
  * @param message the last message; absent on failure
  * @param artifacts the session's artifacts; absent on failure

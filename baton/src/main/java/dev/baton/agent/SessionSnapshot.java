@@ -88,6 +88,19 @@ public record SessionSnapshot(
   }
 
   /**
+   * Whether this is an aborted row whose worker is still saving its progress: no final finish
+   * reason yet, and a heartbeat no older than {@code heartbeatTimeout} at {@code now}. Its task
+   * reads as {@code aborting}; it settles as {@code aborted} when the worker's last write lands, or
+   * when the worker stops beating.
+   */
+  public boolean isAborting(Instant now, Duration heartbeatTimeout) {
+    return statusOrCompleted() == SnapshotStatus.ABORTED
+        && finishReason == null
+        && heartbeatAt != null
+        && Duration.between(heartbeatAt, now).compareTo(heartbeatTimeout) <= 0;
+  }
+
+  /**
    * This row as readers see it: an absent status reads {@code completed}, an absent {@code
    * updatedAt} reads {@code createdAt}, and a pending row whose last heartbeat is older than {@code
    * heartbeatTimeout} reads {@code expired}. A pending row that never heartbeated is not expired.

@@ -103,7 +103,7 @@ class AgentRuntimeTest extends AgentTestSupport {
   }
 
   @Test
-  void aFailedTurnPointsAtTheLastGoodSnapshotAndWritesNoRow() {
+  void aFailedTurnKeepsItsProgressInAFailedRowThatCanBeContinued() {
     Agent agent = chat(server().build());
     model.respond(reply("one back"));
     AgentOutput first = agent.runText("one");
@@ -111,9 +111,22 @@ class AgentRuntimeTest extends AgentTestSupport {
     AgentOutput failed = agent.runText("boom", AgentInit.ofSnapshot(first.snapshotId()));
 
     assertThat(failed.isFailed()).isTrue();
-    assertThat(failed.snapshotId()).isEqualTo(first.snapshotId());
+    assertThat(failed.snapshotId()).isNotEqualTo(first.snapshotId());
+    SessionSnapshot row = agent.getSnapshot(failed.snapshotId());
+    assertThat(row.status()).isEqualTo(SnapshotStatus.FAILED);
+    assertThat(row.finishReason()).isEqualTo(AgentFinishReason.FAILED);
+    assertThat(row.parentId()).isEqualTo(first.snapshotId());
+    assertThat(row.error().message()).isEqualTo("down");
+    assertThat(texts(row.state().messages())).containsExactly("one", "one back", "boom");
     assertThat(agent.getLatestSnapshot(first.sessionId()).snapshotId())
-        .isEqualTo(first.snapshotId());
+        .isEqualTo(failed.snapshotId());
+
+    model.respond(reply("boom back"));
+    AgentOutput retried =
+        agent.run(AgentInput.retryTurn(), AgentInit.continueFrom(failed.snapshotId()));
+    assertThat(retried.text()).isEqualTo("boom back");
+    assertThat(texts(agent.getSnapshot(retried.snapshotId()).state().messages()))
+        .containsExactly("one", "one back", "boom", "boom back");
   }
 
   @Test

@@ -11,6 +11,7 @@ import dev.baton.agent.AgentRef;
 import dev.baton.agent.Artifact;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionState;
+import dev.baton.agent.SnapshotStatus;
 import dev.baton.agent.store.InMemorySessionStore;
 import dev.baton.ai.FinishReason;
 import dev.baton.ai.GenerationUsage;
@@ -215,9 +216,17 @@ class AgentsMiddlewareTest extends AgentsMiddlewareTestSupport {
 
     assertThat(output.isFailed()).isFalse();
     JsonNode result = toolOutputs(orchestratorModel).get("f");
+    String taskId = result.path("taskId").asString();
+    assertThat(taskId).as("a first turn that fails still leaves a handle").startsWith("flaky:");
+    assertThat(result.path("status").asString()).isEqualTo("failed");
     assertThat(result.path("response").asString())
-        .isEqualTo("Error calling agent \"flaky\": model timeout");
-    assertThat(result.has("taskId")).as("a first turn that fails commits nothing").isFalse();
+        .isEqualTo(
+            "Error calling agent \"flaky\": model timeout Its progress is saved as task "
+                + taskId
+                + ".");
+    SessionSnapshot row = flaky.getSnapshot(taskId.substring("flaky:".length()));
+    assertThat(row.status()).isEqualTo(SnapshotStatus.FAILED);
+    assertThat(row.state().messages()).extracting(Message::text).containsExactly("try");
   }
 
   @Test

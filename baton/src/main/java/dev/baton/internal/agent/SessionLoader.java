@@ -120,7 +120,7 @@ final class SessionLoader {
         if (!continuation) {
           throw BatonException.failedPrecondition("snapshot \"%s\" was aborted", row.snapshotId());
         }
-        if (stillSaving(row, heartbeatTimeout)) {
+        if (row.isAborting(Instant.now(), heartbeatTimeout)) {
           throw BatonException.failedPrecondition(
               "snapshot \"%s\" is still being aborted: its worker is saving its progress; wait for"
                   + " it to settle before continuing",
@@ -136,17 +136,6 @@ final class SessionLoader {
     // A legacy row without a session ID gets a fresh one.
     String id = row.sessionId() != null && !row.sessionId().isEmpty() ? row.sessionId() : newId();
     return new Loaded(id, state.withSessionId(id), row.snapshotId());
-  }
-
-  /**
-   * Whether an aborted row's worker is alive and has yet to save its progress: no final finish
-   * reason, and a heartbeat within the timeout. Continuing it now would fork from the parent while
-   * the worker still writes into the row.
-   */
-  private static boolean stillSaving(SessionSnapshot row, Duration heartbeatTimeout) {
-    return row.finishReason() == null
-        && row.heartbeatAt() != null
-        && Duration.between(row.heartbeatAt(), Instant.now()).compareTo(heartbeatTimeout) <= 0;
   }
 
   /**

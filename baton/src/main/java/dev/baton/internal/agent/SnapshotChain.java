@@ -4,19 +4,23 @@ import dev.baton.agent.AgentFinishReason;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionState;
 import dev.baton.agent.SessionStore;
+import dev.baton.agent.SnapshotStatus;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Cancellation;
+import dev.baton.core.ErrorInfo;
 import java.time.Instant;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The snapshots one invocation of a server-managed agent writes: a row at each turn's end, chained
- * by {@code parentId}, and the pending row a detach hands the work over with. After the hand-off no
- * turn end writes a row: the detached run finalises the pending one instead.
+ * The snapshots one invocation of a server-managed agent writes: a row at each turn's end (a {@code
+ * failed} one, holding the progress, when the turn fails), chained by {@code parentId}, and the
+ * pending row a detach hands the work over with. After the hand-off no turn end writes a row: the
+ * detached run finalises the pending one instead.
  *
  * <p>Thread-safe: the worker saves turn ends while the client side reads the tip and detaches.
  */
@@ -71,6 +75,38 @@ final class SnapshotChain {
    */
   @Nullable String saveTurnEnd(
       String reserved, String sessionId, SessionState state, @Nullable AgentFinishReason reason) {
+    return save(
+        reserved,
+        parent ->
+            SessionSnapshot.completed(reserved, sessionId, parent, Instant.now(), reason, state));
+  }
+
+  /**
+   * Saves a failed turn's progress under the ID reserved for it, as a {@code failed} row: the state
+   * the turn reached (its input included) and the error. It is the handle a caller continues the
+   * work from ({@code AgentInit.continueFrom}); its parent is the last good snapshot. As for a turn
+   * end, a failure to save is logged, and nothing is written for a client-managed agent or after
+   * the hand-off.
+   *
+   * @return the saved row's ID, or null when nothing was saved
+   */
+  @Nullable String saveFailedTurn(
+      String reserved, String sessionId, SessionState state, ErrorInfo error) {
+    return save(
+        reserved,
+        parent ->
+            SessionSnapshot.builder(reserved, Instant.now())
+                .sessionId(sessionId)
+                .parentId(parent)
+                .status(SnapshotStatus.FAILED)
+                .finishReason(AgentFinishReason.FAILED)
+                .error(error)
+                .state(state)
+                .build());
+  }
+
+  private @Nullable String save(
+      String reserved, Function<@Nullable String, SessionSnapshot> rowAfter) {
     if (store == null) {
       return null;
     }
@@ -79,8 +115,7 @@ final class SnapshotChain {
       if (handedOff) {
         return null;
       }
-      SessionSnapshot row =
-          SessionSnapshot.completed(reserved, sessionId, tip, Instant.now(), reason, state);
+      SessionSnapshot row = rowAfter.apply(tip);
       try {
         SessionSnapshot saved = store.saveSnapshot(storeContext, reserved, existing -> row);
         if (saved != null) {
@@ -88,7 +123,7 @@ final class SnapshotChain {
         }
         return saved == null ? null : saved.snapshotId();
       } catch (RuntimeException e) {
-        log.warn("agent {}: saving the turn-end snapshot failed", agent, e);
+        log.warn("agent {}: saving the snapshot of a turn failed", agent, e);
         return null;
       }
     } finally {

@@ -79,8 +79,9 @@ final class SnapshotReads {
    * every poll interval without a subscription. Up to three transient read failures in a row are
    * tolerated, each followed by a re-read after the poll interval; NOT_FOUND, INVALID_ARGUMENT and
    * FAILED_PRECONDITION end the wait at once. A read that takes longer than {@code waitReadTimeout}
-   * is given up and counts as a transient failure. An aborted row is terminal here even while its
-   * worker is still saving its progress (no finish reason yet).
+   * is given up and counts as a transient failure. An aborted row whose worker is still saving its
+   * progress is not settled yet: the wait returns when the worker's last write lands, or when it
+   * stops beating.
    *
    * @throws BatonException {@code CANCELLED} when the caller's context is cancelled
    */
@@ -121,7 +122,9 @@ final class SnapshotReads {
               e);
           continue;
         }
-        if (row.statusOrCompleted().isTerminal()) {
+        // An aborted row is settled once its worker has saved its progress (or stopped beating).
+        if (row.statusOrCompleted().isTerminal()
+            && !row.isAborting(Instant.now(), options.heartbeatTimeout())) {
           return row;
         }
         if (Duration.between(lastProgressLog, Instant.now()).compareTo(Duration.ofSeconds(30))

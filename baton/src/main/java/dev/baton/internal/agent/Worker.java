@@ -173,7 +173,14 @@ final class Worker {
               try {
                 result = turn.apply(ctx.with(TurnContext.KEY, turnContext), input);
               } catch (RuntimeException e) {
-                chunks.send(AgentStreamChunk.of(new TurnEnd(AgentFinishReason.FAILED, null)));
+                // The failed turn's progress is kept as a failed row: a handle to continue from.
+                String failed =
+                    chain.saveFailedTurn(
+                        reserved,
+                        session.id(),
+                        session.state(),
+                        Invocation.asError(e).toPublicErrorInfo());
+                chunks.send(AgentStreamChunk.of(new TurnEnd(AgentFinishReason.FAILED, failed)));
                 throw e;
               }
               AgentFinishReason reason = result == null ? null : result.finishReason();

@@ -1,6 +1,5 @@
 package dev.baton.middleware;
 
-import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.baton.agent.Agent;
 import dev.baton.agent.AgentFinishReason;
 import dev.baton.agent.AgentInit;
@@ -8,8 +7,6 @@ import dev.baton.agent.AgentInput;
 import dev.baton.agent.AgentMetadata;
 import dev.baton.agent.AgentOutput;
 import dev.baton.agent.AgentRef;
-import dev.baton.agent.Artifact;
-import dev.baton.agent.Session;
 import dev.baton.agent.SessionState;
 import dev.baton.agent.StateManagement;
 import dev.baton.ai.Hooks;
@@ -18,97 +15,138 @@ import dev.baton.ai.Part;
 import dev.baton.ai.Role;
 import dev.baton.ai.TextPart;
 import dev.baton.ai.Tool;
+import dev.baton.ai.ToolResult;
 import dev.baton.core.ActionContext;
 import dev.baton.core.ActionType;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.Registry;
+import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
 import dev.baton.internal.agent.AgentLookup;
 import dev.baton.internal.core.DefaultRegistry;
+import dev.baton.middleware.TaskMessages.Delegate;
+import dev.baton.middleware.TaskMessages.DelegateAsync;
+import dev.baton.middleware.TaskMessages.Result;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The Agents middleware within one generate call: its tools, its counters, and the conversation it
- * last saw, which history forwarding reads.
+ * The Agents middleware within one generate call: its tools, its counters, the tasks the
+ * conversation may act on, and the conversation it last saw, which history forwarding reads.
+ *
+ * <p>Thread-safe: the tool calls of one model turn run in parallel.
  */
 final class Delegation {
   private static final Logger log = LoggerFactory.getLogger(Delegation.class);
 
   static final String MARKER = "agents-instructions";
 
-  /** A delegation tool's input. */
-  record Input(
-      @JsonPropertyDescription("A clear, self-contained description of the task to delegate.")
-          String task,
-      @JsonPropertyDescription(
-              "Optional short label for this delegation, echoed on the result next to the task ID"
-                  + " to keep several delegations readable. A reading aid, not an identifier.")
-          @Nullable String name) {}
-
-  /** An artifact as a delegation result reports it. */
-  record ArtifactReport(String name, @Nullable String content) {}
-
-  /** A delegation tool's output. */
-  record Result(
-      String response,
-      @Nullable List<ArtifactReport> artifacts,
-      @Nullable String taskId,
-      @Nullable String status,
-      @Nullable String name) {
-    static Result text(String response, @Nullable String name) {
-      return new Result(response, null, null, null, name);
-    }
-  }
-
   private final Agents config;
+  private final Registry registry;
   private final AtomicInteger delegations = new AtomicInteger();
   private final AtomicInteger invocations = new AtomicInteger();
-  private volatile List<Message> conversation = List.of();
+  private final Map<String, String> toolOwners = new LinkedHashMap<>();
+  private final List<Tool<?, ?>> tools = new ArrayList<>();
+  private final boolean continuable;
+  private final TaskScope scope;
+  private final TaskResults results;
+  private final BackgroundTasks background;
 
-  Delegation(Agents config) {
+  /**
+   * @throws BatonException {@code INVALID_ARGUMENT} for an unnamed agent or colliding tool names
+   */
+  Delegation(Agents config, ActionContext context) {
     this.config = config;
-  }
-
-  Hooks hooks() {
-    Map<String, String> owners = new HashMap<>();
-    Hooks.Builder hooks = Hooks.builder();
+    // Sub-agents run against the instance's registry, not a generate call's child registry, whose
+    // middleware tools belong to the orchestrator alone.
+    this.registry = DefaultRegistry.root(context.registry());
+    this.continuable = config.agents().stream().anyMatch(this::mayBeServerManaged);
+    Set<String> resultTools = new HashSet<>();
     for (AgentRef ref : config.agents()) {
       if (ref.name() == null || ref.name().isEmpty()) {
         throw BatonException.invalidArgument(
             "agents middleware: every agent reference must have a name");
       }
       String tool = config.toolName(ref.name());
-      String owner = "agent \"" + ref.name() + "\"";
-      String previous = owners.putIfAbsent(tool, owner);
-      if (previous != null) {
-        throw BatonException.invalidArgument(
-            "agents middleware: tool name \"%s\" for %s collides with %s; use a different"
-                + " ToolPrefix or agent name",
-            tool, owner, previous);
-      }
-      hooks.tool(delegationTool(ref, tool));
+      claim(tool, "agent \"" + ref.name() + "\"");
+      resultTools.add(tool);
+      tools.add(delegationTool(ref, tool));
     }
-    return hooks
+    if (continuable) {
+      resultTools.add(config.sharedToolName(BackgroundTasks.CONTINUE));
+    }
+    this.scope = new TaskScope(resultTools);
+    this.results = new TaskResults(config);
+    this.background = new BackgroundTasks(this, config, scope, results);
+    for (Tool<?, ?> tool : background.tools(continuable)) {
+      claim(tool.name(), "the shared tool \"" + tool.name() + "\"");
+      tools.add(tool);
+    }
+  }
+
+  private void claim(String tool, String owner) {
+    String previous = toolOwners.putIfAbsent(tool, owner);
+    if (previous != null) {
+      throw BatonException.invalidArgument(
+          "agents middleware: tool name \"%s\" for %s collides with %s; use a different"
+              + " ToolPrefix or agent name",
+          tool, owner, previous);
+    }
+  }
+
+  Hooks hooks() {
+    return Hooks.builder()
+        .tools(tools)
         .wrapGenerate(
             (ctx, params, next) -> {
-              conversation = params.request().messages();
+              scope.see(params.request().messages());
               return next.apply(
                   ctx,
                   params.withRequest(
                       SystemText.inject(params.request(), marker(), instructions(ctx.registry()))));
             })
+        .wrapTool(
+            (ctx, params, next) -> {
+              if (!toolOwners.containsKey(params.tool().name())) {
+                return next.apply(ctx, params);
+              }
+              try {
+                return next.apply(ctx, params);
+              } catch (BatonException e) {
+                // Our tools turn every failure into text; what escapes is a call the tool's
+                // schema refused. The model made it, so the model gets to fix it.
+                if (e.status() != Status.INVALID_ARGUMENT) {
+                  throw e;
+                }
+                return ToolResult.output(
+                    Json.toTree(
+                        Result.text(
+                            "Error: the call was malformed: "
+                                + e.getMessage()
+                                + ". Call the tool again with valid arguments.",
+                            null)));
+              }
+            })
         .build();
+  }
+
+  /** Whether an agent may be server-managed: it says so, or its metadata is unknown. */
+  private boolean mayBeServerManaged(AgentRef ref) {
+    try {
+      AgentMetadata metadata = AgentLookup.find(registry, ref.name()).metadata();
+      return metadata == null || metadata.stateManagement() != StateManagement.CLIENT;
+    } catch (BatonException unknown) {
+      return true;
+    }
   }
 
   /**
@@ -121,56 +159,196 @@ final class Delegation {
     return prefix == null || prefix.isEmpty() ? MARKER : MARKER + ":" + prefix;
   }
 
-  private Tool<Input, Result> delegationTool(AgentRef ref, String toolName) {
+  private Tool<?, ?> delegationTool(AgentRef ref, String toolName) {
     String description =
         ref.description() != null && !ref.description().isEmpty()
             ? ref.description()
             : "Delegates a task to the \"" + ref.name() + "\" sub-agent.";
+    if (config.async()) {
+      return Tool.create(
+          toolName,
+          description,
+          DelegateAsync.class,
+          Result.class,
+          (ctx, in) ->
+              delegate(
+                  ctx.context(),
+                  ref.name(),
+                  in.task(),
+                  in.name(),
+                  Boolean.TRUE.equals(in.background())));
+    }
     return Tool.create(
         toolName,
         description,
-        Input.class,
+        Delegate.class,
         Result.class,
-        (ctx, input) -> delegate(ctx.context(), ref.name(), input));
+        (ctx, in) -> delegate(ctx.context(), ref.name(), in.task(), in.name(), false));
   }
 
   /** Runs one delegation; every failure becomes a result the model can read. */
-  private Result delegate(ActionContext context, String agent, Input input) {
-    int max = config.maxDelegations();
-    // Reserve atomically and never count past the limit, so a refunded slot is really free.
-    if (max > 0 && delegations.getAndUpdate(count -> count >= max ? count : count + 1) >= max) {
-      return Result.text(
-          "Delegation limit reached ("
-              + max
-              + "). Complete the task using information already gathered.",
-          input.name());
+  private Result delegate(
+      ActionContext context, String agent, String task, @Nullable String label, boolean detach) {
+    if (task.isBlank()) {
+      return Result.text("Error: the task is empty. Describe the task to delegate.", label);
     }
-    int invocation = invocations.incrementAndGet();
-    // The sub-agent runs against the instance's registry, not this call's child registry,
-    // whose middleware tools belong to the orchestrator alone.
-    ActionContext subContext = context.withRegistry(DefaultRegistry.root(context.registry()));
+    int invocation = reserve();
+    if (invocation < 0) {
+      return limitReached(label);
+    }
+    Agent target;
     try {
-      Agent target;
-      try {
-        target = AgentLookup.find(subContext.registry(), agent);
-      } catch (BatonException e) {
-        return Result.text("Error: " + e.getMessage(), input.name());
-      }
-      AgentOutput output =
-          target.run(
-              subContext, AgentInput.text(input.task()), initFor(target), StreamCallback.discard());
-      return fold(context, agent, invocation, output, input.name());
-    } catch (RuntimeException e) {
-      context.cancellation().throwIfCancelled();
-      BatonException error = BatonException.from(e);
-      if (!error.isPublic()) {
-        log.warn("delegation to agent {} failed", agent, e);
-      }
-      // The public text only: the orchestrator's model may repeat it to the user.
-      return Result.text(
-          "Error calling agent \"" + agent + "\": " + error.toPublicErrorInfo().message(),
-          input.name());
+      target = AgentLookup.find(registry, agent);
+    } catch (BatonException e) {
+      return Result.text("Error: " + e.getMessage(), label);
     }
+    if (!detach) {
+      return run(context, target, AgentInput.text(task), initFor(target), invocation, label);
+    }
+    AgentMetadata metadata = target.metadata();
+    if (metadata != null && !metadata.isAbortable()) {
+      refund();
+      return Result.text(
+          "Error calling agent \""
+              + agent
+              + "\": this agent lacks a session store that supports background work, so it cannot"
+              + " run tasks in the background. Delegate to it without \"background\" instead.",
+          label);
+    }
+    // A background task never gets forwarded history: it runs in its own server-side session.
+    return launch(context, target, AgentInput.text(task), AgentInit.NEW, invocation, label);
+  }
+
+  /**
+   * Runs a sub-agent to its end and folds its output. A run that leaves a task records it in the
+   * conversation's scope.
+   */
+  Result run(
+      ActionContext context,
+      Agent target,
+      AgentInput input,
+      AgentInit init,
+      int invocation,
+      @Nullable String label) {
+    try {
+      AgentOutput output =
+          target.run(context.withRegistry(registry), input, init, StreamCallback.discard());
+      Result result = results.fold(context, target.name(), invocation, output, label);
+      mint(result);
+      return result;
+    } catch (RuntimeException e) {
+      return failure(context, target.name(), e, label);
+    }
+  }
+
+  /**
+   * Starts a sub-agent in the background. A refusal to detach ({@code FAILED_PRECONDITION}) gives
+   * the slot back; a run that settled at once is folded like a synchronous one.
+   */
+  Result launch(
+      ActionContext context,
+      Agent target,
+      AgentInput input,
+      AgentInit init,
+      int invocation,
+      @Nullable String label) {
+    String agent = target.name();
+    AgentOutput output;
+    try {
+      output =
+          target.run(
+              context.withRegistry(registry),
+              input.withDetach(true),
+              init,
+              StreamCallback.discard());
+    } catch (RuntimeException e) {
+      return failure(context, agent, e, label);
+    }
+    if (output.finishReason() == AgentFinishReason.DETACHED && output.snapshotId() != null) {
+      String taskId = agent + ":" + output.snapshotId();
+      scope.mint(taskId, label);
+      return new Result(
+          "Background task "
+              + taskId
+              + " started for agent \""
+              + agent
+              + "\". Collect the result with "
+              + config.sharedToolName(BackgroundTasks.CHECK)
+              + " or "
+              + config.sharedToolName(BackgroundTasks.WAIT)
+              + ".",
+          null,
+          taskId,
+          "pending",
+          label);
+    }
+    if (output.isFailed()
+        && output.error() != null
+        && output.error().statusCode() == Status.FAILED_PRECONDITION) {
+      refund();
+      String hint =
+          target.metadata() == null
+              ? " If this agent lacks a session store that supports background work, delegate to"
+                  + " it without \"background\" instead."
+              : "";
+      return Result.text(
+          "Error calling agent \"" + agent + "\": " + output.error().message() + hint, label);
+    }
+    Result result = results.fold(context, agent, invocation, output, label);
+    mint(result);
+    return result;
+  }
+
+  private void mint(Result result) {
+    if (result.taskId() != null) {
+      scope.mint(result.taskId(), result.name());
+    }
+  }
+
+  private Result failure(
+      ActionContext context, String agent, RuntimeException e, @Nullable String label) {
+    context.cancellation().throwIfCancelled();
+    BatonException error = BatonException.from(e);
+    if (!error.isPublic()) {
+      log.warn("delegation to agent {} failed", agent, e);
+    }
+    // The public text only: the orchestrator's model may repeat it to the user.
+    return Result.text(
+        "Error calling agent \"" + agent + "\": " + error.toPublicErrorInfo().message(), label);
+  }
+
+  /**
+   * Reserves a delegation slot, atomically and never counting past the limit, so a refunded slot is
+   * really free.
+   *
+   * @return the delegation's number, which is never reused, or -1 at the limit
+   */
+  int reserve() {
+    int max = config.maxDelegations();
+    if (max > 0 && delegations.getAndUpdate(count -> count >= max ? count : count + 1) >= max) {
+      return -1;
+    }
+    return invocations.incrementAndGet();
+  }
+
+  /** Gives a slot back, for a refusal that names a retry which can succeed. */
+  void refund() {
+    if (config.maxDelegations() > 0) {
+      delegations.decrementAndGet();
+    }
+  }
+
+  Result limitReached(@Nullable String label) {
+    return Result.text(
+        "Delegation limit reached ("
+            + config.maxDelegations()
+            + "). Complete the task using information already gathered.",
+        label);
+  }
+
+  /** The instance's registry, where sub-agents are found. */
+  Registry registry() {
+    return registry;
   }
 
   /** History goes only to client-managed agents; a server-managed one owns its session. */
@@ -178,11 +356,11 @@ final class Delegation {
     AgentMetadata metadata = target.metadata();
     boolean clientManaged =
         metadata != null && metadata.stateManagement() == StateManagement.CLIENT;
-    if (!clientManaged || config.historyLength() == 0) {
+    if (!clientManaged || config.historyLength() <= 0) {
       return AgentInit.NEW;
     }
     List<Message> recent = new ArrayList<>();
-    for (Message message : conversation) {
+    for (Message message : scope.history()) {
       if (message.role() != Role.USER && message.role() != Role.MODEL) {
         continue;
       }
@@ -200,120 +378,6 @@ final class Delegation {
         SessionState.empty().withMessages(recent.subList(from, recent.size())));
   }
 
-  /**
-   * The sub-agent's output as the model reads it. A run that settled with an answer is {@code
-   * completed}; an aborted one {@code aborted}; any other end {@code failed}, with an error text
-   * naming the task that holds its progress when the agent is server-managed. An interrupt is a
-   * dead end with no handle: no sub-agent runtime exists to answer it from.
-   */
-  private Result fold(
-      ActionContext context,
-      String agent,
-      int invocation,
-      AgentOutput output,
-      @Nullable String label) {
-    String snapshotId = emptyToNull(output.snapshotId());
-    String taskId = snapshotId == null ? null : agent + ":" + snapshotId;
-    AgentFinishReason reason = output.finishReason();
-    if (reason == AgentFinishReason.INTERRUPTED) {
-      return Result.text(
-          "Sub-agent \""
-              + agent
-              + "\" interrupted for additional input and could not complete the task."
-              + " Interactive sub-agent interrupts are not currently supported; try delegating a"
-              + " more self-contained task.",
-          label);
-    }
-    String status = settledStatus(reason);
-    if (!status.equals("completed")) {
-      String why =
-          output.error() != null && !output.error().message().isEmpty()
-              ? output.error().message()
-              : reason == AgentFinishReason.ABORTED
-                  ? "the run was aborted."
-                  : "Unknown sub-agent failure.";
-      String continuation = taskId == null ? "" : " Its progress is saved as task " + taskId + ".";
-      return new Result(
-          "Error calling agent \"" + agent + "\": " + why + continuation,
-          null,
-          taskId,
-          taskId == null ? null : status,
-          label);
-    }
-    String invocationId =
-        snapshotId != null
-            ? agent + "_" + snapshotId.substring(0, Math.min(8, snapshotId.length()))
-            : agent + "_" + invocation;
-    List<ArtifactReport> reports = mergeArtifacts(context, agent, invocationId, output.artifacts());
-    String response = joinedText(output.message());
-    return new Result(
-        response.isEmpty() ? "(no response)" : response,
-        reports.isEmpty() ? null : reports,
-        taskId,
-        taskId == null ? null : status,
-        label);
-  }
-
-  /** The task status a settled run reports: did it end with an answer? */
-  private static String settledStatus(@Nullable AgentFinishReason reason) {
-    if (reason == null) {
-      return "completed";
-    }
-    return switch (reason) {
-      // A blocked answer is still an answer: only failures and interrupts are errors.
-      case STOP, LENGTH, BLOCKED, OTHER, UNKNOWN -> "completed";
-      case ABORTED -> "aborted";
-      case FAILED, INTERRUPTED, DETACHED -> "failed";
-    };
-  }
-
-  private static @Nullable String emptyToNull(@Nullable String value) {
-    return value == null || value.isEmpty() ? null : value;
-  }
-
-  private static String joinedText(@Nullable Message message) {
-    if (message == null) {
-      return "";
-    }
-    return message.content().stream()
-        .filter(TextPart.class::isInstance)
-        .map(p -> ((TextPart) p).text())
-        .filter(text -> !text.isEmpty())
-        .collect(Collectors.joining("\n"));
-  }
-
-  /**
-   * Merges the sub-agent's named artifacts into the orchestrator's session (when there is one) as
-   * {@code <invocationId>/<name>}, tagged with their source, and reports them by the strategy.
-   */
-  private List<ArtifactReport> mergeArtifacts(
-      ActionContext context,
-      String agent,
-      String invocationId,
-      @Nullable List<Artifact> artifacts) {
-    if (artifacts == null || artifacts.isEmpty()) {
-      return List.of();
-    }
-    Optional<Session> parent = Session.from(context);
-    List<ArtifactReport> reports = new ArrayList<>();
-    for (Artifact artifact : artifacts) {
-      if (artifact.name() == null || artifact.name().isEmpty()) {
-        continue;
-      }
-      String name = invocationId + "/" + artifact.name();
-      ObjectNode metadata =
-          artifact.metadata() == null ? Json.object() : artifact.metadata().deepCopy();
-      metadata.put("source", agent);
-      metadata.put("invocationId", invocationId);
-      parent.ifPresent(
-          session -> session.addArtifact(artifact.withName(name).withMetadata(metadata)));
-      reports.add(
-          new ArtifactReport(
-              name, config.strategy() == ArtifactStrategy.INLINE ? artifact.text() : null));
-    }
-    return reports;
-  }
-
   /** The {@code <sub-agents>} block: each tool with the best description the registry offers. */
   private String instructions(Registry registry) {
     StringBuilder text =
@@ -327,11 +391,34 @@ final class Delegation {
           .append(describe(registry, ref))
           .append('\n');
     }
-    return text.append(
-            "\nWhen a task is better handled by a specialized agent, delegate it using the"
-                + " appropriate tool. Provide a clear, self-contained task description.\n"
-                + "</sub-agents>")
-        .toString();
+    text.append(
+        "\nWhen a task is better handled by a specialized agent, delegate it using the"
+            + " appropriate tool. Provide a clear, self-contained task description.\n");
+    if (config.async()) {
+      text.append(
+              "\nDelegations can run in the background: set \"background\": true on a delegation"
+                  + " tool call to get a taskId back immediately while the sub-agent keeps"
+                  + " working. Continue with other work, then collect results with ")
+          .append(config.sharedToolName(BackgroundTasks.CHECK))
+          .append(" (returns current status without waiting) or ")
+          .append(config.sharedToolName(BackgroundTasks.WAIT))
+          .append(
+              " (blocks until the tasks settle). Background tasks keep running across turns, and"
+                  + " task IDs from earlier tool results stay valid: check them before delegating"
+                  + " the same work again. Stop a task whose result you no longer need with ")
+          .append(config.sharedToolName(BackgroundTasks.ABORT))
+          .append(".\n");
+      if (continuable) {
+        text.append(
+                "A task that failed, was aborted or stopped reporting progress can be continued"
+                    + " with ")
+            .append(config.sharedToolName(BackgroundTasks.CONTINUE))
+            .append(
+                ", from the progress it saved; instructions steer the retry. A completed task"
+                    + " takes follow-up instructions there too, in the sub-agent's own session.\n");
+      }
+    }
+    return text.append("</sub-agents>").toString();
   }
 
   private static String describe(Registry registry, AgentRef ref) {

@@ -367,7 +367,8 @@ class AgentsMiddlewareTest extends AgentsMiddlewareTestSupport {
                 + " (20 chars) [from: writer]\n</artifacts>");
     assertThat(orchestratorModel.lastRequest().tools())
         .extracting(ToolDefinition::name)
-        .containsExactly("delegate_to_writer", "read_artifact");
+        .as("a server-managed sub-agent's tasks can be continued")
+        .containsExactly("delegate_to_writer", "continue_task", "read_artifact");
   }
 
   @Test

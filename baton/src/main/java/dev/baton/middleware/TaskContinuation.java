@@ -1,0 +1,153 @@
+package dev.baton.middleware;
+
+import dev.baton.agent.Agent;
+import dev.baton.agent.AgentFinishReason;
+import dev.baton.agent.AgentInit;
+import dev.baton.agent.AgentInput;
+import dev.baton.agent.AgentOptions;
+import dev.baton.agent.SessionSnapshot;
+import dev.baton.core.ActionContext;
+import dev.baton.core.BatonException;
+import dev.baton.internal.agent.AgentLookup;
+import dev.baton.middleware.TaskMessages.Result;
+import java.time.Instant;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * {@code continue_task}: spends a task's handle, by the state the task is in.
+ *
+ * <ul>
+ *   <li>failed or aborted: continues from the progress the task saved; without instructions the
+ *       unfinished turn is re-attempted as it stood, with them a user message steers the retry;
+ *   <li>completed: needs instructions, which run as a follow-up turn in the sub-agent's own
+ *       session, so finished work is not repeated;
+ *   <li>expired (its worker died): fenced with an abort, then continued from its parent snapshot,
+ *       the last one committed before the launch, with the instructions as the work to redo; a
+ *       launch that never committed a turn has nothing to continue from;
+ *   <li>stopped on an interrupt: a dead end, since continuing would mean answering the interrupt.
+ * </ul>
+ *
+ * <p>A continuation spends a delegation slot; a refusal that names a retry which can succeed (wait
+ * for the task, give instructions) gives it back. With {@code background}, the continuation runs
+ * detached and returns a fresh task ID in the same session. Thread-safe.
+ */
+final class TaskContinuation {
+  private final Delegation delegation;
+  private final Agents config;
+  private final BackgroundTasks tasks;
+
+  TaskContinuation(Delegation delegation, Agents config, BackgroundTasks tasks) {
+    this.delegation = delegation;
+    this.config = config;
+    this.tasks = tasks;
+  }
+
+  Result resume(
+      ActionContext context,
+      String id,
+      @Nullable String instructions,
+      boolean background,
+      @Nullable String name) {
+    TaskScope.Known known = tasks.scope().find(id);
+    if (known == null) {
+      return Result.text("Error: task \"" + id + "\" was not started in this conversation.", name);
+    }
+    String label = name != null ? name : known.label();
+    String steer = instructions == null || instructions.isBlank() ? null : instructions;
+    int invocation = delegation.reserve();
+    if (invocation < 0) {
+      return delegation.limitReached(label);
+    }
+    TaskId task;
+    Agent agent;
+    SessionSnapshot row;
+    try {
+      task = TaskId.parse(id, tasks.agentNames());
+      agent = AgentLookup.find(delegation.registry(), task.agent());
+      row = agent.getSnapshot(context, task.snapshotId());
+    } catch (RuntimeException e) {
+      BatonException error = BatonException.from(e);
+      return Result.text("Error: " + TaskResults.unreadable(id, null, label, error).error(), label);
+    }
+    AgentInput input;
+    AgentInit init = AgentInit.continueFrom(task.snapshotId());
+    switch (row.statusOrCompleted()) {
+      case PENDING -> {
+        delegation.refund();
+        return refusal(
+            id,
+            "is still running. "
+                + (config.async()
+                    ? "Wait for it with "
+                        + config.sharedToolName(BackgroundTasks.WAIT)
+                        + ", or"
+                        + " stop it with "
+                        + config.sharedToolName(BackgroundTasks.ABORT)
+                        + " first."
+                    : "Wait for it to settle first."),
+            label);
+      }
+      case COMPLETED -> {
+        if (row.finishReason() == AgentFinishReason.INTERRUPTED) {
+          return refusal(
+              id,
+              "stopped on an interrupt and cannot be continued: that would mean answering the"
+                  + " interrupt. Delegate a more self-contained task instead.",
+              label);
+        }
+        if (row.finishReason() == AgentFinishReason.FAILED) {
+          input = steer == null ? AgentInput.retryTurn() : AgentInput.text(steer);
+        } else if (steer == null) {
+          delegation.refund();
+          return refusal(
+              id,
+              "completed; continuing it needs instructions for what to do next, or it would run"
+                  + " the finished turn again.",
+              label);
+        } else {
+          input = AgentInput.text(steer);
+        }
+      }
+      case ABORTED -> {
+        if (row.isAborting(Instant.now(), AgentOptions.DEFAULT_HEARTBEAT_TIMEOUT)) {
+          delegation.refund();
+          return refusal(
+              id,
+              "is still saving its progress after the abort; continue it once it settles.",
+              label);
+        }
+        input = steer == null ? AgentInput.retryTurn() : AgentInput.text(steer);
+      }
+      case FAILED -> input = steer == null ? AgentInput.retryTurn() : AgentInput.text(steer);
+      case EXPIRED -> {
+        // Fenced first: a worker that was only slow, not dead, stops instead of writing on.
+        agent.abort(context, task.snapshotId());
+        if (row.parentId() == null) {
+          return refusal(
+              id,
+              "lost its worker before it committed any work, so there is nothing to continue."
+                  + " Delegate the task again.",
+              label);
+        }
+        if (steer == null) {
+          delegation.refund();
+          return refusal(
+              id,
+              "lost its worker, and the work it did since it started is gone. Continue it with"
+                  + " instructions for what to redo, or delegate the task again.",
+              label);
+        }
+        input = AgentInput.text(steer);
+        init = AgentInit.continueFrom(row.parentId());
+      }
+      default -> throw new IllegalStateException("unexpected status " + row.status());
+    }
+    return background
+        ? delegation.launch(context, agent, input, init, invocation, label)
+        : delegation.run(context, agent, input, init, invocation, label);
+  }
+
+  private static Result refusal(String id, String why, @Nullable String label) {
+    return Result.text("Error: task " + id + " " + why, label);
+  }
+}

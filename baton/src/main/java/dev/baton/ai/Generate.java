@@ -82,6 +82,9 @@ public final class Generate {
     private final StructuredOutput output;
     private final int maxTurns;
     private GenerationUsage totalUsage = GenerationUsage.EMPTY;
+    // The history that reached the model call in the current iteration (GenerateParams.history);
+    // null when a hook answered without calling it. Iterations run one at a time.
+    private @Nullable List<Message> recordedHistory;
 
     Loop(ActionContext outer, GenerateOptions options) {
       // A restart belongs to the tool call it restarts, never to a generate nested inside it.
@@ -124,8 +127,13 @@ public final class Generate {
             new ModelRequest(
                 messages, config, toolDefinitions, options.toolChoice(), output.config());
         GenerateParams params =
-            new GenerateParams(options, request, iteration, messageIndex, options.onChunk());
+            new GenerateParams(
+                options, request, request.messages(), iteration, messageIndex, options.onChunk());
+        recordedHistory = null;
         ModelResponse response = generateChain.apply(context, params);
+        if (recordedHistory != null && recordedHistory != request.messages()) {
+          messages = new ArrayList<>(recordedHistory);
+        }
         Message message = withRefs(requireMessage(response));
         response = response.withMessage(message);
 
@@ -178,10 +186,14 @@ public final class Generate {
       return new GenerateResponse(complete, history, totalUsage, parsed);
     }
 
-    /** The innermost link of the generate chain: the model call, through the model hooks. */
+    /**
+     * The innermost link of the generate chain: the model call, through the model hooks. It notes
+     * the history it is given, which the loop continues from.
+     */
     private Hooks.GenerateNext generateChain(List<Hooks> hooks, Hooks.ModelNext modelChain) {
       Hooks.GenerateNext chain =
           (ctx, params) -> {
+            recordedHistory = params.history();
             StreamCallback<ModelResponseChunk> chunks = modelChunks(params.messageIndex());
             ModelResponse response =
                 modelChain.apply(ctx, new ModelParams(model, params.request(), chunks));

@@ -6,10 +6,11 @@ import dev.baton.core.Registry;
 import java.util.List;
 
 /**
- * The experimental middleware as a plugin named {@code genkit-middleware-exp}, so that Agents and
- * Artifacts can be used by name with JSON config ({@code genkit-middleware-exp/agents}, {@code
- * genkit-middleware-exp/artifacts}), from the Dev UI or a generate request's {@code use} list.
- * Using them as objects needs no plugin.
+ * The experimental middleware as a plugin named {@code genkit-middleware-exp}, so that Agents,
+ * Artifacts and ContextCompression can be used by name with JSON config ({@code
+ * genkit-middleware-exp/agents}, {@code genkit-middleware-exp/artifacts}, {@code
+ * genkit-middleware-exp/contextCompression}), from the Dev UI or a generate request's {@code use}
+ * list. Using them as objects needs no plugin.
  *
  * <p>Stateless and thread-safe.
  */
@@ -34,8 +35,11 @@ public final class ExperimentalMiddleware implements Plugin {
             "Delegate tasks to registered sub-agents via per-agent tools",
             new Agents(List.of(), null, 0, 0, null)),
         MiddlewareDescriptor.of(
-            NAME + "/artifacts",
-            "Provide read/write tools for session artifacts",
-            new Artifacts()));
+            NAME + "/artifacts", "Provide read/write tools for session artifacts", new Artifacts()),
+        MiddlewareDescriptor.of(
+            ContextCompression.NAME,
+            "Keep a conversation within a context budget by deduplicating, truncating, summarizing"
+                + " or dropping older messages",
+            ContextCompression.builder().build()));
   }
 }

@@ -2,9 +2,14 @@ package dev.baton.middleware;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.agent.Agent;
+import dev.baton.agent.AgentInit;
+import dev.baton.agent.AgentOptions;
+import dev.baton.agent.store.InMemorySessionStore;
 import dev.baton.ai.FinishReason;
 import dev.baton.ai.GenerateOptions;
 import dev.baton.ai.GenerateResponse;
+import dev.baton.ai.InlinePrompt;
 import dev.baton.ai.Message;
 import dev.baton.ai.ModelInfo;
 import dev.baton.ai.ModelResponse;
@@ -240,6 +245,43 @@ class ContextCompressionHistoryTest extends ContextCompressionTestSupport {
     expected.add("user:q4");
     assertThat(sent(3)).isEqualTo(expected).startsWith(summary("S2"));
     assertThat(summarizer.calls()).isEqualTo(2);
+  }
+
+  @Test
+  @DisplayName("C13 compression continues over the turns of a prompt agent's stored session")
+  void compressionContinuesOverAnAgentsSession() {
+    InMemorySessionStore store = InMemorySessionStore.create();
+    Agent agent =
+        baton.defineAgent(
+            "assistant",
+            InlinePrompt.builder()
+                .model("pm")
+                .system("sys")
+                .use(compression().maxMessages(4).build())
+                .build(),
+            AgentOptions.builder().sessionStore(store).build());
+    model.respondText("a1").respondText("a2").respondText("a3").respondText("a4");
+
+    String session = agent.runText("t1").sessionId();
+    for (String text : List.of("t2", "t3", "t4")) {
+      agent.runText(text, AgentInit.ofSession(session));
+    }
+
+    assertThat(sent(2)).containsExactly("system:sys", NOTICE, "model:a2", "user:t3");
+    assertThat(sent(3)).containsExactly("system:sys", NOTICE, "model:a3", "user:t4");
+    List<Message> stored = store.getLatestSnapshot(baton.context(), session).state().messages();
+    assertThat(brief(stored))
+        .containsExactly(
+            "user:t1",
+            "model:a1",
+            "user:t2",
+            "model:a2",
+            "user:t3",
+            "model:a3",
+            "user:t4",
+            "model:a4");
+    assertThat(boundaryIndex(stored)).isEqualTo(4);
+    assertThat(record(stored.get(2)).path("summary").isString()).isTrue();
   }
 
   @Test

@@ -52,12 +52,13 @@ final class CompressionMetadata {
    * What a boundary records.
    *
    * @param summary the summary, "" when messages were dropped without one
-   * @param anchorUser whether the view keeps the newest unprotected user message up to the boundary
+   * @param anchorUser whether the view keeps the user message that started the current tool loop:
+   *     the newest user message up to the boundary that is not scaffolding
    * @param truncationNotice the notice of a drop: null for the default, "" for none
    */
   record Boundary(String summary, boolean anchorUser, @Nullable String truncationNotice) {
 
-    /** The message the view shows in place of what the boundary covers, or null for none. */
+    /** The text of the message the view shows for what the boundary covers, or null for none. */
     @Nullable String insertedText() {
       if (!summary.isEmpty()) {
         return CompressedHistory.SUMMARY_INTRO + summary;

@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  * is: set the summary's output limit there. Its usage is reported to the call's {@link
  * dev.baton.ai.UsageListener}, as any model call's is, so sessions and budgets count it; it is not
  * part of the generate response's {@code totalUsage}. A failing summary call fails the generate
- * call.
+ * call; an empty summary counts as a drop without one.
  *
  * <p>The summary covers the previous summary, if any, and every covered message that is not
  * protected, rendered as text one message after another. Immutable and thread-safe. Checked when

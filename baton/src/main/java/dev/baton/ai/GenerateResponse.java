@@ -16,7 +16,8 @@ import tools.jackson.databind.JsonNode;
  *     revised message whose interrupted requests carry {@code metadata.interrupt}
  * @param history the whole conversation: the messages sent to the first model call, every tool
  *     round, and the final message. Middleware rewrites of a request (injected system text, a
- *     compressed view) are not part of it.
+ *     compressed view) are not part of it; what a middleware records on the conversation through
+ *     {@link GenerateParams#history()} is.
  * @param totalUsage the usage of every model call the loop made
  * @param output the parsed structured output, when output options asked for JSON
  */

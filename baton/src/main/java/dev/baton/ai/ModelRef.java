@@ -1,6 +1,7 @@
 package dev.baton.ai;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.baton.core.Json;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -9,7 +10,11 @@ import tools.jackson.databind.JsonNode;
  * A model by name ({@code googleai/gemini-flash-latest}), with config to use on every call through
  * this reference. Config given on the call itself wins, key by key.
  */
-public record ModelRef(String name, @Nullable JsonNode config) {
+public record ModelRef(
+    @JsonPropertyDescription("The model's registered name, such as googleai/gemini-flash-latest.")
+        String name,
+    @JsonPropertyDescription("Config sent with every call through this reference.")
+        @Nullable JsonNode config) {
   public ModelRef {
     config = config == null ? null : Json.copy(config);
   }

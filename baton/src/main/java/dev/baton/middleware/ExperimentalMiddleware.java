@@ -6,10 +6,11 @@ import dev.baton.core.Registry;
 import java.util.List;
 
 /**
- * The experimental middleware as a plugin named {@code genkit-middleware-exp}, so that Agents and
- * Artifacts can be used by name with JSON config ({@code genkit-middleware-exp/agents}, {@code
- * genkit-middleware-exp/artifacts}), from the Dev UI or a generate request's {@code use} list.
- * Using them as objects needs no plugin.
+ * The experimental middleware as a plugin named {@code genkit-middleware-exp}, so that Agents,
+ * Artifacts and ContextCompression can be used by name with JSON config ({@code
+ * genkit-middleware-exp/agents}, {@code genkit-middleware-exp/artifacts}, {@code
+ * genkit-middleware-exp/contextCompression}), from the Dev UI or a generate request's {@code use}
+ * list. Using them as objects needs no plugin.
  *
  * <p>Stateless and thread-safe.
  */
@@ -32,6 +33,10 @@ public final class ExperimentalMiddleware implements Plugin {
         MiddlewareDescriptor.of(
             "Delegate tasks to registered sub-agents via per-agent tools",
             Agents.builder().build()),
-        MiddlewareDescriptor.of("Provide read/write tools for session artifacts", new Artifacts()));
+        MiddlewareDescriptor.of("Provide read/write tools for session artifacts", new Artifacts()),
+        MiddlewareDescriptor.of(
+            "Keep a conversation within a context budget by deduplicating, truncating, summarizing"
+                + " or dropping older messages",
+            ContextCompression.builder().build()));
   }
 }

@@ -4,6 +4,7 @@ import static dev.baton.ai.GenerateTest.call;
 import static dev.baton.ai.GenerateTest.toolCalls;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.groups.Tuple.tuple;
 
 import dev.baton.Baton;
 import dev.baton.core.BatonException;
@@ -256,6 +257,62 @@ class MiddlewareTest {
         .extracting(Message::text)
         .containsExactly("injected", "hi");
     assertThat(response.history()).extracting(Message::text).containsExactly("hi", "ok");
+  }
+
+  @Test
+  void aHistoryPassedToNextIsWhatTheLoopRecordsAndContinuesFrom() {
+    // Marks every message it has not seen in the history, and sends the model only the last one.
+    Middleware marking =
+        Middleware.of(
+            "marking",
+            ctx ->
+                Hooks.builder()
+                    .wrapGenerate(
+                        (c, p, next) -> {
+                          List<Message> marked =
+                              p.history().stream()
+                                  .map(m -> m.hasFlag("seen") ? m : m.withFlag("seen"))
+                                  .toList();
+                          List<Message> last = List.of(marked.get(marked.size() - 1));
+                          return next.apply(
+                              c, p.withHistory(marked).withRequest(p.request().withMessages(last)));
+                        })
+                    .build());
+    // An outer hook that answers without calling next records nothing.
+    Middleware shortCircuit =
+        Middleware.of(
+            "shortCircuit",
+            ctx ->
+                Hooks.builder()
+                    .wrapGenerate(
+                        (c, p, next) ->
+                            p.iteration() == 0
+                                ? next.apply(c, p)
+                                : ModelResponse.of(Message.model("cached"), FinishReason.STOP))
+                    .build());
+    model.respond(toolCalls(call("echo", "e1", Json.object())));
+
+    GenerateResponse response =
+        baton.generate(
+            GenerateOptions.builder()
+                .model("pm")
+                .system("sys")
+                .prompt("hi")
+                .tools(echo)
+                .use(shortCircuit, marking)
+                .build());
+
+    assertThat(model.requests()).hasSize(1);
+    assertThat(model.lastRequest().messages()).extracting(Message::text).containsExactly("hi");
+    assertThat(response.history())
+        .extracting(Message::role, m -> m.hasFlag("seen"))
+        .containsExactly(
+            tuple(Role.SYSTEM, true),
+            tuple(Role.USER, true),
+            tuple(Role.MODEL, false),
+            tuple(Role.TOOL, false),
+            tuple(Role.MODEL, false));
+    assertThat(response.text()).isEqualTo("cached");
   }
 
   @Test

@@ -106,6 +106,9 @@ public final class Generate {
     private final StructuredOutput output;
     private final int maxTurns;
     private GenerationUsage totalUsage = GenerationUsage.EMPTY;
+    // The history that reached the model call in the current iteration (GenerateParams.history);
+    // null when a hook answered without calling it. Iterations run one at a time.
+    private @Nullable List<Message> recordedHistory;
 
     Loop(ActionContext outer, GenerateOptions options) {
       // A restart belongs to the tool call it restarts, never to a generate nested inside it.
@@ -148,8 +151,12 @@ public final class Generate {
             new ModelRequest(
                 messages, config, toolDefinitions, options.toolChoice(), output.config());
         GenerateParams params =
-            new GenerateParams(options, request, iteration, messageIndex, options.onChunk());
+            GenerateParams.of(options, request, iteration, messageIndex, options.onChunk());
+        recordedHistory = null;
         ModelResponse response = generateChain.apply(context, params);
+        if (recordedHistory != null && recordedHistory != request.messages()) {
+          messages = new ArrayList<>(recordedHistory);
+        }
         Message message = withRefs(requireMessage(response));
         response = response.withMessage(message);
 
@@ -202,11 +209,15 @@ public final class Generate {
       return new GenerateResponse(complete, history, totalUsage, parsed);
     }
 
-    /** The innermost link of the generate chain: the model call, through the model hooks. */
+    /**
+     * The innermost link of the generate chain: the model call, through the model hooks. It notes
+     * the history it is given, which the loop continues from.
+     */
     private BiFunction<ActionContext, GenerateParams, ModelResponse> generateChain(
         List<Hooks> hooks, BiFunction<ActionContext, ModelParams, ModelResponse> modelChain) {
       BiFunction<ActionContext, GenerateParams, ModelResponse> chain =
           (ctx, params) -> {
+            recordedHistory = params.history();
             StreamCallback<ModelResponseChunk> chunks = modelChunks(params.messageIndex());
             ModelResponse response =
                 modelChain.apply(ctx, new ModelParams(model, params.request(), chunks));

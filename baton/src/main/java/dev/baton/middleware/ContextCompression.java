@@ -1,0 +1,308 @@
+package dev.baton.middleware;
+
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.baton.ai.Hooks;
+import dev.baton.ai.Message;
+import dev.baton.ai.Middleware;
+import dev.baton.core.ActionContext;
+import dev.baton.core.BatonException;
+import dev.baton.core.Defaulted;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Keeps a conversation inside a context budget through long chats and agentic tool loops. It ports
+ * Genkit's contextCompression middleware and records its work in the same message metadata, so a
+ * history compressed by one runtime resolves in another.
+ *
+ * <p><b>Triggers.</b> Before each tool-loop iteration, compression runs when a trigger fires: the
+ * context exceeds {@link #maxInputTokens}, or the conversation the model would see holds more than
+ * {@link #maxMessages} messages. The context is measured from the newest model message after the
+ * newest boundary that records the input tokens its model reported ({@code
+ * contextCompression.inputTokens}), plus an estimate of that message and every later one; with no
+ * such message, the whole view is estimated. The estimate is one token per four characters: text as
+ * it is, tool inputs and outputs and data as JSON, and 1,000 characters for any media part whatever
+ * its size.
+ *
+ * <p><b>Strategies</b>, cheapest first:
+ *
+ * <ol>
+ *   <li>{@link #dedupeToolResponses} replaces older duplicate tool responses with a notice;
+ *   <li>{@link #truncateToolResponses} truncates older tool responses, leaving the newest tool
+ *       messages intact;
+ *   <li>{@link #summarize} has a model fold older messages into a summary, unless the first two
+ *       saved at least {@link #skipSummarizationThreshold} of the context and brought it under
+ *       {@link #maxInputTokens};
+ *   <li>when nothing was summarised and the context is still over either budget, older messages are
+ *       dropped, and a notice ({@link #DEFAULT_TRUNCATION_NOTICE}, {@link #truncationNotice}, or
+ *       none with {@link #noTruncationNotice}) tells the model that context was removed.
+ * </ol>
+ *
+ * <p>A compaction (step 3 or 4) keeps the newest {@link #preserveRecent} non-system messages for a
+ * drop, and the summariser's window for a summary; the window is halved (to no less than 1) when
+ * the context is over 1.5 times {@link #maxInputTokens}, cut to at most 2 when it is over twice,
+ * and shrunk further so the view fits {@link #maxMessages}. It always keeps at least the newest
+ * message, and never starts with a tool response separated from its request: a window that would is
+ * widened to the model message that made the request (so the view can exceed {@link #maxMessages}
+ * by the newest turn). A compaction that would cover nothing new is skipped, so a conversation that
+ * cannot get under budget does not compact again and again. Compression runs at most once per
+ * iteration. A drop replaces any earlier summary: the view then shows the notice.
+ *
+ * <p>{@link #maxToolResponseChars} caps every tool response in view on every iteration, whether or
+ * not a trigger fires.
+ *
+ * <p><b>What is always kept.</b> Leading system messages. Protected messages are never summarised
+ * or dropped: the scaffolding a prompt agent renders every turn (tagged {@code _genkit_prompt}) and
+ * every user message carrying injected output-format instructions (a part with {@code
+ * metadata.purpose} {@code "output"}, as structured output adds them for a model that does not
+ * enforce a schema). A protected message that a compaction covers stays in view after the system
+ * messages and before the summary. Protected messages count toward {@link #maxMessages} and the
+ * recent windows; when they fill the cap, the newest turn is still kept. The user message that
+ * started the current tool loop (the newest user message that is not scaffolding) is never a
+ * boundary: a compaction cuts before it, or, when the window has moved on into the tool rounds it
+ * started, keeps it in view right after the summary (the summary includes it too). Genkit JS does
+ * not protect these messages.
+ *
+ * <p><b>History.</b> The history the caller gets back keeps every original message, and the model
+ * sees a compressed view of it. The compression is recorded in metadata under {@code
+ * "contextCompression"}:
+ *
+ * <ul>
+ *   <li>every model message gets {@code {"inputTokens": N}}, the input tokens its model reported
+ *       (nothing when it reported none);
+ *   <li>the last message a compaction covers that is not protected, its boundary, gets {@code
+ *       {"summary": "...", "stats": {...}}}, plus {@code "anchorUser": true} when the view keeps
+ *       the user message that started the current tool loop and {@code "truncationNotice"} when
+ *       messages were dropped with a custom notice ({@code ""} when with none). A summary is empty
+ *       when messages were dropped without one;
+ *   <li>a truncated, capped or deduplicated tool response part keeps its original output and gets
+ *       {@code {"truncated"|"capped"|"deduplicated": true, "maxChars": N, "rawOutput": true}}
+ *       ({@code maxChars} for the first two, plus {@code "notice"} for a custom dedupe notice). The
+ *       view applies the recorded limit and drops {@code rawOutput}, which marks an output that is
+ *       still the original.
+ * </ul>
+ *
+ * <p>The view is the leading system messages, the protected messages up to the newest boundary, the
+ * summary (a user message reading {@code "Summary of the earlier conversation, which was compressed
+ * to fit the context window:"}, a blank line and the summary) or the notice, the anchored user
+ * message, then every message after the newest boundary. The metadata is the whole state, so
+ * compression continues across generate calls, sessions and process restarts when the caller
+ * carries the history forward; {@link #resolveHistory} derives the view from any history. With
+ * {@link #replaceHistory} the history the caller gets back is the view instead.
+ *
+ * <p><b>Stats</b> ({@code "stats"} on the boundary, and {@code custom.contextCompression} on the
+ * final response for the newest compression of the call, absent when none ran): {@code trigger}
+ * ({@code "maxInputTokens"} or {@code "maxMessages"}, the first that fired), {@code tokensBefore}
+ * and {@code tokensAfter} (measured as above; after is before minus the estimated size of what was
+ * removed plus that of what was inserted), {@code messagesBefore} and {@code messagesAfter} (the
+ * view's size), {@code deduplicated} and {@code truncated} (tool responses newly limited), {@code
+ * summarized} and {@code dropped} (messages folded into the summary, or dropped without one) and
+ * {@code preserveRecent} (the window the compaction used, or 0 when none ran).
+ *
+ * <p><b>Ordering.</b> List it after middleware that adds context (Agents, Artifacts), so the
+ * compression accounts for what they add, and before Retry and Fallback, so retried and fallback
+ * calls receive the compressed view. Metadata is recorded on the history messages it receives
+ * unchanged; messages that an outer middleware rewrote are compressed as they were rewritten.
+ *
+ * <p>Immutable and thread-safe. The middleware never modifies the messages it receives, so one
+ * history is safe to share between concurrent calls. An invalid configuration fails the generate
+ * call with {@code INVALID_ARGUMENT} when the middleware builds its hooks, as Agents does.
+ *
+ * @param maxInputTokens the token trigger; 0 disables it
+ * @param maxMessages the message-count trigger, and the most messages a compaction keeps in view; 0
+ *     disables it
+ * @param preserveRecent how many of the newest non-system messages a drop keeps, and the default
+ *     window of {@link #summarize}; 0 means the default of 4
+ * @param maxToolResponseChars the cap on every tool response, output and text content together; 0
+ *     means the default of 400,000, a negative value disables the cap
+ * @param dedupeToolResponses replaces older duplicate tool responses when compression runs; null
+ *     disables it
+ * @param truncateToolResponses truncates older tool responses when compression runs; null disables
+ *     it
+ * @param summarize folds older messages into a summary when compression runs; null disables it
+ * @param skipSummarizationThreshold the fraction of the context, between 0 and 1, that dedupe and
+ *     truncation must save (and get under {@link #maxInputTokens}) for the summary to be skipped; 0
+ *     always summarises
+ * @param truncationNotice replaces {@link #DEFAULT_TRUNCATION_NOTICE}; null or empty means the
+ *     default
+ * @param noTruncationNotice drop messages without telling the model
+ * @param replaceHistory return the view as the history instead of the original messages with
+ *     metadata
+ */
+public record ContextCompression(
+    @JsonPropertyDescription(
+            "Triggers compression when the context exceeds this many tokens. Zero disables the"
+                + " token trigger.")
+        @Defaulted
+        int maxInputTokens,
+    @JsonPropertyDescription(
+            "Triggers compression when the conversation holds more than this many messages, and"
+                + " caps the messages kept. Zero disables it.")
+        @Defaulted
+        int maxMessages,
+    @JsonPropertyDescription(
+            "How many of the newest non-system messages a compaction keeps when it drops"
+                + " messages, and the default window for summarize. Defaults to 4.")
+        @Defaulted
+        int preserveRecent,
+    @JsonPropertyDescription(
+            "Caps every tool response, output and content together, on every iteration. Defaults"
+                + " to 400000. Set it negative to disable the cap.")
+        @Defaulted
+        int maxToolResponseChars,
+    @JsonPropertyDescription(
+            "Replaces older duplicate tool responses with a notice when compression runs. Unset"
+                + " disables it.")
+        @Nullable CompressionDedupe dedupeToolResponses,
+    @JsonPropertyDescription(
+            "Truncates older tool responses when compression runs. Unset disables it.")
+        @Nullable CompressionToolTruncation truncateToolResponses,
+    @JsonPropertyDescription(
+            "Folds older messages into a summary written by a model when compression runs. Unset"
+                + " disables it.")
+        @Nullable CompressionSummarizer summarize,
+    @JsonPropertyDescription(
+            "Skips summarize when deduplication and truncation saved at least this fraction of the"
+                + " context, between 0 and 1, and brought it under maxInputTokens. Zero always"
+                + " summarizes.")
+        @Defaulted
+        double skipSummarizationThreshold,
+    @JsonPropertyDescription("Custom notice inserted when messages are dropped.")
+        @Nullable String truncationNotice,
+    @JsonPropertyDescription("Drops messages without inserting a notice.") @Defaulted
+        boolean noTruncationNotice,
+    @JsonPropertyDescription(
+            "Returns the compressed messages as the history, instead of keeping the original"
+                + " messages and recording the compression in their metadata.")
+        @Defaulted
+        boolean replaceHistory)
+    implements Middleware {
+
+  /** The registered name, under which JSON config reaches it. */
+  public static final String NAME = ExperimentalMiddleware.NAME + "/contextCompression";
+
+  /** The notice inserted where messages were dropped without a summary, unless overridden. */
+  public static final String DEFAULT_TRUNCATION_NOTICE =
+      "[Earlier messages of this conversation were removed to fit the context window.]";
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  /**
+   * Checks the configuration and builds this call's hooks.
+   *
+   * @throws BatonException {@code INVALID_ARGUMENT} for a negative {@code maxInputTokens}, {@code
+   *     maxMessages}, {@code preserveRecent}, dedupe {@code keepRecent} or summariser {@code
+   *     preserveRecent}; a truncation without a positive {@code maxChars}; a summariser without a
+   *     model; a {@code skipSummarizationThreshold} outside [0, 1]
+   */
+  @Override
+  public Hooks newHooks(ActionContext context) {
+    return new CompressionHooks(CompressionSettings.of(this)).hooks();
+  }
+
+  /**
+   * The view a model is sent for a history this middleware compressed (Genkit's {@code
+   * ResolveCompressedHistory}): the leading system messages, the protected messages up to the
+   * newest boundary, the summary or notice, the anchored user message, then every message after the
+   * boundary, with each tool response's recorded limit applied. A history without a boundary
+   * resolves to itself with those limits applied; one without any compression metadata resolves to
+   * an equal list. Pure and thread-safe; {@code history} is not modified.
+   */
+  public static List<Message> resolveHistory(List<Message> history) {
+    return CompressedHistory.of(history).view();
+  }
+
+  /** Builds a {@link ContextCompression}; unset fields keep their defaults. Not thread-safe. */
+  public static final class Builder {
+    private int maxInputTokens;
+    private int maxMessages;
+    private int preserveRecent;
+    private int maxToolResponseChars;
+    private @Nullable CompressionDedupe dedupeToolResponses;
+    private @Nullable CompressionToolTruncation truncateToolResponses;
+    private @Nullable CompressionSummarizer summarize;
+    private double skipSummarizationThreshold;
+    private @Nullable String truncationNotice;
+    private boolean noTruncationNotice;
+    private boolean replaceHistory;
+
+    private Builder() {}
+
+    public Builder maxInputTokens(int maxInputTokens) {
+      this.maxInputTokens = maxInputTokens;
+      return this;
+    }
+
+    public Builder maxMessages(int maxMessages) {
+      this.maxMessages = maxMessages;
+      return this;
+    }
+
+    public Builder preserveRecent(int preserveRecent) {
+      this.preserveRecent = preserveRecent;
+      return this;
+    }
+
+    public Builder maxToolResponseChars(int maxToolResponseChars) {
+      this.maxToolResponseChars = maxToolResponseChars;
+      return this;
+    }
+
+    public Builder dedupeToolResponses(CompressionDedupe dedupe) {
+      this.dedupeToolResponses = dedupe;
+      return this;
+    }
+
+    public Builder truncateToolResponses(CompressionToolTruncation truncation) {
+      this.truncateToolResponses = truncation;
+      return this;
+    }
+
+    public Builder summarize(CompressionSummarizer summarizer) {
+      this.summarize = summarizer;
+      return this;
+    }
+
+    public Builder skipSummarizationThreshold(double threshold) {
+      this.skipSummarizationThreshold = threshold;
+      return this;
+    }
+
+    public Builder truncationNotice(String notice) {
+      this.truncationNotice = notice;
+      return this;
+    }
+
+    public Builder noTruncationNotice(boolean noTruncationNotice) {
+      this.noTruncationNotice = noTruncationNotice;
+      return this;
+    }
+
+    public Builder replaceHistory(boolean replaceHistory) {
+      this.replaceHistory = replaceHistory;
+      return this;
+    }
+
+    public ContextCompression build() {
+      return new ContextCompression(
+          maxInputTokens,
+          maxMessages,
+          preserveRecent,
+          maxToolResponseChars,
+          dedupeToolResponses,
+          truncateToolResponses,
+          summarize,
+          skipSummarizationThreshold,
+          truncationNotice,
+          noTruncationNotice,
+          replaceHistory);
+    }
+  }
+}

@@ -1,0 +1,174 @@
+package dev.baton.middleware;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.baton.ai.GenerateOptions;
+import dev.baton.ai.Middleware;
+import dev.baton.ai.MiddlewareDescriptor;
+import dev.baton.ai.ModelRef;
+import dev.baton.core.BatonException;
+import dev.baton.core.Json;
+import dev.baton.core.Status;
+import dev.baton.core.StreamCallback;
+import dev.baton.internal.ai.NamedMiddleware;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/** How ContextCompression is configured: by builder or by name with JSON, and what is rejected. */
+class ContextCompressionConfigTest extends ContextCompressionTestSupport {
+  private Middleware byName(String config) {
+    return NamedMiddleware.resolve(baton.registry(), ContextCompression.NAME, Json.parse(config));
+  }
+
+  @Test
+  void jsonConfigByNameReadsTheSeedsFieldNames() {
+    Middleware fromJson =
+        byName(
+            """
+            {"maxInputTokens": 80000, "maxMessages": 50, "preserveRecent": 6,
+             "maxToolResponseChars": -1,
+             "dedupeToolResponses": {"matchBy": "name-only", "keepRecent": 2, "notice": "[dup]"},
+             "truncateToolResponses": {"maxChars": 2000, "preserveRecent": -1},
+             "summarize": {"model": {"name": "summarizer", "config": {"temperature": 0}},
+                           "preserveRecent": 3, "prompt": "Sum: {conversation}"},
+             "skipSummarizationThreshold": 0.5, "truncationNotice": "[cut]",
+             "noTruncationNotice": true, "replaceHistory": true}
+            """);
+
+    assertThat(fromJson)
+        .isEqualTo(
+            ContextCompression.builder()
+                .maxInputTokens(80_000)
+                .maxMessages(50)
+                .preserveRecent(6)
+                .maxToolResponseChars(-1)
+                .dedupeToolResponses(
+                    CompressionDedupe.builder()
+                        .matchBy(CompressionDedupeMatch.NAME_ONLY)
+                        .keepRecent(2)
+                        .notice("[dup]")
+                        .build())
+                .truncateToolResponses(
+                    CompressionToolTruncation.builder().maxChars(2000).preserveRecent(-1).build())
+                .summarize(
+                    CompressionSummarizer.builder()
+                        .model(new ModelRef("summarizer", Json.object().put("temperature", 0)))
+                        .preserveRecent(3)
+                        .prompt("Sum: {conversation}")
+                        .build())
+                .skipSummarizationThreshold(0.5)
+                .truncationNotice("[cut]")
+                .noTruncationNotice(true)
+                .replaceHistory(true)
+                .build());
+    assertThat(byName("{\"summarize\": {\"model\": \"summarizer\"}, \"dedupeToolResponses\": {}}"))
+        .isEqualTo(
+            ContextCompression.builder()
+                .summarize(CompressionSummarizer.of(ModelRef.of("summarizer")))
+                .dedupeToolResponses(CompressionDedupe.builder().build())
+                .build());
+    assertThat(Json.toTree(CompressionDedupeMatch.NAME_AND_INPUT).asString())
+        .isEqualTo("name-and-input");
+  }
+
+  @Test
+  void aGenerateRequestUsesItByName() {
+    model.respondText("ok");
+    JsonNode input =
+        Json.parse(
+            """
+            {"model": "pm",
+             "messages": [{"role": "user", "content": [{"text": "u1"}]},
+                          {"role": "model", "content": [{"text": "m1"}]},
+                          {"role": "user", "content": [{"text": "u2"}]}],
+             "use": [{"name": "genkit-middleware-exp/contextCompression",
+                      "config": {"maxMessages": 2, "preserveRecent": 1,
+                                 "truncationNotice": "[cut]"}}]}
+            """);
+
+    baton
+        .registry()
+        .lookup("/util/generate")
+        .orElseThrow()
+        .runJson(baton.context(), input, StreamCallback.discard());
+
+    assertThat(sent(0)).containsExactly("user:[cut]", "user:u2");
+  }
+
+  @Test
+  void everyFieldIsOptionalInTheSchema() {
+    MiddlewareDescriptor descriptor =
+        ExperimentalMiddleware.descriptors().stream()
+            .filter(d -> d.name().equals(ContextCompression.NAME))
+            .findFirst()
+            .orElseThrow();
+    assertThat(descriptor.configSchema().path("properties").propertyNames())
+        .containsExactlyInAnyOrder(
+            "maxInputTokens",
+            "maxMessages",
+            "preserveRecent",
+            "maxToolResponseChars",
+            "dedupeToolResponses",
+            "truncateToolResponses",
+            "summarize",
+            "skipSummarizationThreshold",
+            "truncationNotice",
+            "noTruncationNotice",
+            "replaceHistory");
+    assertThat(descriptor.configSchema().has("required")).isFalse();
+    assertThat(descriptor.create(null)).isEqualTo(ContextCompression.builder().build());
+  }
+
+  @Test
+  void badConfigurationsAreRejectedWhenTheHooksAreBuilt() {
+    Map<ContextCompression.Builder, String> rejected =
+        Map.of(
+            compression().maxInputTokens(-1),
+            "maxInputTokens must not be negative, got -1",
+            compression().maxMessages(-2),
+            "maxMessages must not be negative, got -2",
+            compression().preserveRecent(-1),
+            "preserveRecent must not be negative, got -1",
+            compression().dedupeToolResponses(CompressionDedupe.builder().keepRecent(-1).build()),
+            "dedupeToolResponses.keepRecent must not be negative, got -1",
+            compression().truncateToolResponses(CompressionToolTruncation.builder().build()),
+            "truncateToolResponses.maxChars is required and must be positive, got 0",
+            compression().summarize(CompressionSummarizer.builder().build()),
+            "summarize.model is required",
+            compression()
+                .summarize(
+                    CompressionSummarizer.builder().model("summarizer").preserveRecent(-3).build()),
+            "summarize.preserveRecent must not be negative, got -3",
+            compression().skipSummarizationThreshold(1.5),
+            "skipSummarizationThreshold must be between 0 and 1, got 1.5",
+            compression().skipSummarizationThreshold(Double.NaN),
+            "skipSummarizationThreshold must be between 0 and 1, got NaN");
+    rejected.forEach(
+        (config, message) ->
+            assertThatThrownBy(() -> config.build().newHooks(baton.context()))
+                .isInstanceOfSatisfying(
+                    BatonException.class,
+                    e -> assertThat(e.status()).isEqualTo(Status.INVALID_ARGUMENT))
+                .hasMessage("contextCompression: " + message));
+    assertThatThrownBy(
+            () ->
+                baton.generate(
+                    GenerateOptions.builder()
+                        .model("pm")
+                        .prompt("x")
+                        .use(compression().maxMessages(-1).build())
+                        .build()))
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.INVALID_ARGUMENT))
+        .hasMessage(
+            "failed to build middleware \"genkit-middleware-exp/contextCompression\":"
+                + " contextCompression: maxMessages must not be negative, got -1");
+    assertThatThrownBy(() -> byName("{\"dedupeToolResponses\": {\"matchBy\": \"name\"}}"))
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.INVALID_ARGUMENT))
+        .hasMessageContaining("matchBy must be \"name-and-input\" or \"name-only\"");
+    assertThat(model.calls()).isZero();
+  }
+}

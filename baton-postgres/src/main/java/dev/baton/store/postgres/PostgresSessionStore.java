@@ -30,7 +30,8 @@ import org.jspecify.annotations.Nullable;
  * samples use), and with it the PostgreSQL JDBC driver, {@code org.postgresql:postgresql} 42.x: the
  * store reads notifications through the driver's {@code PGConnection}, so it works with that driver
  * only. The pool needs one connection beyond the application's other work, which the status
- * listener holds once anything subscribes.
+ * listener holds once anything subscribes (a pool's leak detection will report that connection;
+ * {@link Builder#listenDataSource} can give the listener a data source of its own).
  *
  * <p><b>Tables.</b> In the configured schema ({@code public} by default): {@code baton_snapshots},
  * one row per snapshot, with a column for each field of the snapshot (its IDs, parent, timestamps,

@@ -86,7 +86,7 @@ final class Schema {
           createTables(connection);
         }
       } catch (SQLException e) {
-        throw SqlErrors.translate("create tables in schema " + name, e);
+        throw SqlErrors.translate("create its tables", e);
       }
       ready = true;
     } finally {

@@ -196,13 +196,17 @@ final class SnapshotSaver {
     SessionState state = written.row().state();
     history.remember(written.plan(), state == null ? List.of() : state.messages());
     if (retention != null && written.lineageChanged()) {
+      String id = written.row().snapshotId();
       try {
-        retention.prune(connection, tenant, written.row().snapshotId());
+        retention.prune(connection, tenant, id);
       } catch (SQLException | RuntimeException e) {
-        log.warn(
-            "retention after saving snapshot {} failed; the rows stay until a later save",
-            written.row().snapshotId(),
-            e);
+        // A foreign key violation is the race Retention documents: a concurrent save still needed
+        // a branch this one was about to delete. A later save prunes the rest.
+        if (e instanceof SQLException sql && "23503".equals(sql.getSQLState())) {
+          log.debug("retention after saving snapshot {} deferred to a later save", id, e);
+        } else {
+          log.warn("retention after saving snapshot {} failed; the rows stay for now", id, e);
+        }
       }
     }
   }

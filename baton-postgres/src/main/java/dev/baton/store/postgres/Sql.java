@@ -42,12 +42,8 @@ final class Sql {
     return this;
   }
 
-  String text() {
-    return text.toString();
-  }
-
   /** The statement prepared on {@code connection} with its values bound; the caller closes it. */
-  PreparedStatement prepare(Connection connection) throws SQLException {
+  private PreparedStatement prepare(Connection connection) throws SQLException {
     PreparedStatement statement = connection.prepareStatement(text.toString());
     try {
       for (int i = 0; i < values.size(); i++) {
@@ -65,10 +61,5 @@ final class Sql {
     try (PreparedStatement statement = prepare(connection)) {
       return statement.executeUpdate();
     }
-  }
-
-  @Override
-  public String toString() {
-    return text.toString();
   }
 }

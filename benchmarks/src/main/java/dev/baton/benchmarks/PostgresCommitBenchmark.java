@@ -30,8 +30,9 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Snapshot commits per second through the PostgreSQL store, next to the floor it cannot beat: a
  * bare single-row upsert of the same snapshot as JSON, each in its own transaction, over the same
- * pool and from as many threads. A store commit is a transaction of several statements (lock the
- * row, find its parent's history, write the row with its messages); both pay one WAL flush.
+ * pool and from as many threads. Each thread is one conversation, committing into a session of its
+ * own, as concurrent users do. A store commit is a transaction of three round trips (lock the row,
+ * write the row with its messages, commit); both pay one WAL flush.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -66,7 +67,7 @@ public class PostgresCommitBenchmark {
             + bench.schema
             + ".bare_rows (id, row) VALUES (?, ?::json)"
             + " ON CONFLICT (id) DO UPDATE SET row = excluded.row";
-    json = Json.write(row(UUID.randomUUID().toString()));
+    json = Json.write(row(UUID.randomUUID().toString(), UUID.randomUUID().toString()));
   }
 
   @TearDown(Level.Trial)
@@ -75,16 +76,22 @@ public class PostgresCommitBenchmark {
     bench.close();
   }
 
-  private SessionSnapshot row(String id) {
+  /** The session one benchmark thread commits into. */
+  @State(Scope.Thread)
+  public static class Conversation {
+    final String sessionId = UUID.randomUUID().toString();
+  }
+
+  private SessionSnapshot row(String id, String sessionId) {
     Instant now = Instant.now();
     return new SessionSnapshot(
-        id, "session-1", null, now, now, null, SnapshotStatus.COMPLETED, null, null, state);
+        id, sessionId, null, now, now, null, SnapshotStatus.COMPLETED, null, null, state);
   }
 
   @Benchmark
-  public SessionSnapshot storeCommit() {
+  public SessionSnapshot storeCommit(Conversation conversation) {
     String id = UUID.randomUUID().toString();
-    SessionSnapshot row = row(id);
+    SessionSnapshot row = row(id, conversation.sessionId);
     return store.saveSnapshot(bench.context, id, existing -> row);
   }
 

@@ -15,8 +15,9 @@ import java.util.Set;
  * <p>After a save it follows {@code parent_id} links back from the saved row, within its tenant and
  * stopping at a cycle or a missing parent, and deletes the rows more than {@code maxChainLength -
  * 1} links behind it. Then, in each session that lost rows, it deletes the branches that are
- * neither referenced by a row of the session nor an ancestor of one that is; their messages go with
- * them. A branch is deleted whole or not at all, so the messages left are never changed.
+ * neither referenced by a row of the session nor an ancestor of one that is, and their messages
+ * with them, in one statement. A branch is deleted whole or not at all, so the messages left are
+ * never changed.
  *
  * <p>It runs in a transaction of its own after the save has committed, and is best effort, as in
  * the file store: a branch a concurrent save has locked is skipped, and a failure is logged by the
@@ -54,12 +55,16 @@ final class Retention {
             + " SELECT b.parent_branch_id FROM live l JOIN "
             + schema.branches
             + " b ON b.branch_id = l.branch_id WHERE b.parent_branch_id IS NOT NULL)"
-            + " DELETE FROM "
+            + ", dead AS (DELETE FROM "
             + schema.branches
             + " WHERE branch_id IN (SELECT branch_id FROM "
             + schema.branches
             + " WHERE tenant = ? AND session_id = ?"
-            + " AND branch_id NOT IN (SELECT branch_id FROM live) FOR UPDATE SKIP LOCKED)";
+            + " AND branch_id NOT IN (SELECT branch_id FROM live) FOR UPDATE SKIP LOCKED)"
+            + " RETURNING branch_id)"
+            + " DELETE FROM "
+            + schema.messages
+            + " WHERE branch_id IN (SELECT branch_id FROM dead)";
   }
 
   /** Prunes the lineage of the row just saved, in a transaction of its own. */

@@ -27,9 +27,11 @@ CREATE INDEX IF NOT EXISTS baton_branches_parent ON baton_branches (parent_branc
   WHERE parent_branch_id IS NOT NULL;
 
 -- Each message once: position seq of its branch, as the JSON Genkit writes (json keeps the text
--- exactly as written, including \u0000 escapes, which jsonb refuses).
+-- exactly as written, including \u0000 escapes, which jsonb refuses). Messages are written in the
+-- statement that writes their branch and deleted in the one that deletes it, so they need no
+-- foreign key, whose check would cost every message of every commit.
 CREATE TABLE IF NOT EXISTS baton_messages (
-  branch_id uuid    NOT NULL REFERENCES baton_branches (branch_id) ON DELETE CASCADE,
+  branch_id uuid    NOT NULL,
   seq       integer NOT NULL,
   message   json    NOT NULL,
   PRIMARY KEY (branch_id, seq)

@@ -47,7 +47,7 @@ import tools.jackson.databind.node.ObjectNode;
  * class PostgresSessionStoreTest extends SessionStoreContract {
  *   @Override
  *   protected SessionStore newStore() {
- *     return PostgresSessionStore.create(freshSchema());
+ *     return PostgresSessionStore.builder(dataSource).schema(freshSchema()).build();
  *   }
  * }
  * }</pre>

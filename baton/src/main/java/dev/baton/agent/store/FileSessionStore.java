@@ -5,6 +5,8 @@ import dev.baton.agent.SessionStore;
 import dev.baton.agent.SnapshotSubscriber;
 import dev.baton.agent.StatusSubscription;
 import dev.baton.core.ActionContext;
+import dev.baton.internal.store.SnapshotRules;
+import dev.baton.internal.store.StatusSubscribers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

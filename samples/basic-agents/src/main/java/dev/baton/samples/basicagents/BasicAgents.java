@@ -18,7 +18,9 @@ import java.util.Map;
 /**
  * A terminal chat with the coordinator. Type a request; the coordinator delegates to the researcher
  * and the coder (a line is printed as each delegation starts and ends), reads their artifacts and
- * streams its answer. {@code /quit} or end of input ends the chat.
+ * streams its answer. {@code /quit} or end of input ends the chat. The coordinator keeps its
+ * sessions in memory, or in PostgreSQL when {@code BATON_POSTGRES_URL} is set (see {@link
+ * Sessions}).
  */
 public final class BasicAgents {
   private BasicAgents() {}
@@ -36,6 +38,13 @@ public final class BasicAgents {
       out.println(e.getMessage());
       return 2;
     }
+    try (Sessions sessions = Sessions.choose(env)) {
+      return chat(in, out, provider, sessions);
+    }
+  }
+
+  private static int chat(InputStream in, PrintStream out, Provider provider, Sessions sessions)
+      throws IOException {
     Baton.Builder builder = Baton.builder().experimental();
     if (provider.plugin() != null) {
       builder.plugin(provider.plugin());
@@ -45,10 +54,13 @@ public final class BasicAgents {
       DemoModel.define(baton);
     }
     Console console = new Console(out);
-    Agent coordinator = Team.define(baton, provider.model(), console);
+    Agent coordinator = Team.define(baton, provider.model(), console, sessions.store());
 
     out.println("Baton basic-agents: a coordinator with a researcher and a coder.");
     out.println("Model: " + provider.label());
+    if (sessions.label() != null) {
+      out.println("Sessions: " + sessions.label());
+    }
     if (provider.isDemo()) {
       out.println(
           "Set GEMINI_API_KEY, or OPENAI_API_KEY / OPENAI_BASE_URL, to talk to a real model.");

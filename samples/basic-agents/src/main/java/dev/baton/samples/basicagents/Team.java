@@ -3,7 +3,7 @@ package dev.baton.samples.basicagents;
 import dev.baton.Baton;
 import dev.baton.agent.Agent;
 import dev.baton.agent.AgentOptions;
-import dev.baton.agent.store.InMemorySessionStore;
+import dev.baton.agent.SessionStore;
 import dev.baton.ai.Hooks;
 import dev.baton.ai.InlinePrompt;
 import dev.baton.ai.Middleware;
@@ -25,8 +25,11 @@ final class Team {
 
   private Team() {}
 
-  /** Defines the three agents and returns the coordinator. */
-  static Agent define(Baton baton, String model, Console log) {
+  /**
+   * Defines the three agents and returns the coordinator, which keeps its sessions in {@code
+   * store}.
+   */
+  static Agent define(Baton baton, String model, Console log, SessionStore store) {
     Agent researcher =
         baton.defineAgent(
             "researcher",
@@ -67,7 +70,7 @@ final class Team {
                 Artifacts.builder().readonly(true).build())
             .maxTurns(8)
             .build(),
-        AgentOptions.builder().sessionStore(InMemorySessionStore.create()).build());
+        AgentOptions.builder().sessionStore(store).build());
   }
 
   /**

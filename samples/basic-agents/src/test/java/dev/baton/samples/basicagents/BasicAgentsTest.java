@@ -6,8 +6,13 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 class BasicAgentsTest {
@@ -34,6 +39,50 @@ class BasicAgentsTest {
         .contains("Session ");
     assertThat(text.indexOf("  ← researcher finished"))
         .isLessThan(text.indexOf("Here is what the team found"));
+  }
+
+  @Test
+  void withBatonPostgresUrlTheCoordinatorKeepsItsSessionsInPostgres() throws Exception {
+    String url =
+        System.getenv()
+            .getOrDefault(
+                "BATON_POSTGRES_URL", "jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
+    String schema =
+        "baton_sample_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    byte[] input = "Explain binary search\n/quit\n".getBytes(StandardCharsets.UTF_8);
+
+    try {
+      int exit =
+          BasicAgents.run(
+              new ByteArrayInputStream(input),
+              new PrintStream(captured, true, StandardCharsets.UTF_8),
+              Map.of("BATON_POSTGRES_URL", url, "BATON_POSTGRES_SCHEMA", schema));
+
+      String text = captured.toString(StandardCharsets.UTF_8);
+      assertThat(exit).as(text).isZero();
+      assertThat(text)
+          .contains("Sessions: PostgreSQL at " + url.split("\\?")[0] + "\n")
+          .contains("Here is what the team found.");
+      String session = text.substring(text.lastIndexOf("Session ") + 8).split(",")[0];
+      try (Connection connection = DriverManager.getConnection(url);
+          Statement statement = connection.createStatement();
+          ResultSet rows =
+              statement.executeQuery(
+                  "SELECT count(*) FROM "
+                      + schema
+                      + ".baton_snapshots WHERE session_id = '"
+                      + session
+                      + "'")) {
+        rows.next();
+        assertThat(rows.getInt(1)).isPositive();
+      }
+    } finally {
+      try (Connection connection = DriverManager.getConnection(url);
+          Statement statement = connection.createStatement()) {
+        statement.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+      }
+    }
   }
 
   @Test

@@ -1,4 +1,4 @@
-package dev.baton.agent.store;
+package dev.baton.internal.store;
 
 import static dev.baton.agent.SnapshotStatus.ABORTED;
 import static dev.baton.agent.SnapshotStatus.COMPLETED;

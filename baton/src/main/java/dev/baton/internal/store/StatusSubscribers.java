@@ -1,4 +1,4 @@
-package dev.baton.agent.store;
+package dev.baton.internal.store;
 
 import dev.baton.agent.SnapshotStatus;
 import dev.baton.agent.StatusSubscription;
@@ -21,9 +21,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * lock, so a start caused by one subscriber cannot overtake the stop caused by another that left
  * just before; they must be quick and must not call back into this object.
  *
+ * <p>Internal: shared by Baton's stores, not an API (see the package comment).
+ *
  * @param <K> what names a row
  */
-final class StatusSubscribers<K> {
+public final class StatusSubscribers<K> {
   private final ReentrantLock lock = new ReentrantLock();
   private final Map<K, Row> rows = new HashMap<>(); // guarded by lock
   private final Runnable onFirstSubscriber;
@@ -41,7 +43,7 @@ final class StatusSubscribers<K> {
   }
 
   /** Subscribers with no activity callbacks. */
-  StatusSubscribers() {
+  public StatusSubscribers() {
     this(() -> {}, () -> {});
   }
 
@@ -49,7 +51,7 @@ final class StatusSubscribers<K> {
    * Subscribers that report activity: {@code onFirstSubscriber} runs when a subscription arrives
    * while there was none, {@code onLastUnsubscribed} when the last one is closed.
    */
-  StatusSubscribers(Runnable onFirstSubscriber, Runnable onLastUnsubscribed) {
+  public StatusSubscribers(Runnable onFirstSubscriber, Runnable onLastUnsubscribed) {
     this.onFirstSubscriber = onFirstSubscriber;
     this.onLastUnsubscribed = onLastUnsubscribed;
   }
@@ -59,7 +61,7 @@ final class StatusSubscribers<K> {
    * {@code current}; the row's earlier subscribers get it too if it is news to them (a change the
    * caller saw first). Closing the subscription unsubscribes it.
    */
-  StatusSubscription subscribe(K row, SnapshotStatus current) {
+  public StatusSubscription subscribe(K row, SnapshotStatus current) {
     lock.lock();
     try {
       if (rows.isEmpty()) {
@@ -77,7 +79,7 @@ final class StatusSubscribers<K> {
   }
 
   /** Delivers a row's status to its subscribers, unless it is the status they were last given. */
-  void publish(K row, SnapshotStatus status) {
+  public void publish(K row, SnapshotStatus status) {
     lock.lock();
     try {
       Row subscribed = rows.get(row);
@@ -92,7 +94,7 @@ final class StatusSubscribers<K> {
   }
 
   /** The rows that have subscribers now. */
-  List<K> subscribedRows() {
+  public List<K> subscribedRows() {
     lock.lock();
     try {
       return new ArrayList<>(rows.keySet());

@@ -1,4 +1,4 @@
-package dev.baton.agent.store;
+package dev.baton.internal.store;
 
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.core.BatonException;
@@ -8,14 +8,16 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The parts of the {@link dev.baton.agent.SessionStore} contract that do not depend on where rows
- * live, so both bundled stores apply them identically: which ID a save writes, the identity and
+ * live, so every Baton store applies them identically: which ID a save writes, the identity and
  * status rules of a saved row, and the order that picks a session's latest row.
+ *
+ * <p>Internal: shared by Baton's stores, not an API (see the package comment).
  */
-final class SnapshotRules {
+public final class SnapshotRules {
   private SnapshotRules() {}
 
   /** The ID a save writes: the caller's, or a fresh UUID when it is null or empty. */
-  static String idOrMinted(@Nullable String snapshotId) {
+  public static String idOrMinted(@Nullable String snapshotId) {
     return snapshotId == null || snapshotId.isEmpty() ? UUID.randomUUID().toString() : snapshotId;
   }
 
@@ -28,7 +30,7 @@ final class SnapshotRules {
    * @throws BatonException {@code INVALID_ARGUMENT} "session ID is required" when the row would
    *     have no session ID
    */
-  static SessionSnapshot toPersist(
+  public static SessionSnapshot toPersist(
       String snapshotId, @Nullable SessionSnapshot existing, SessionSnapshot next) {
     @Nullable String sessionId =
         existing != null && !isEmpty(existing.sessionId())
@@ -47,7 +49,7 @@ final class SnapshotRules {
    *
    * @throws BatonException {@code INVALID_ARGUMENT} "session ID is required" when it is empty
    */
-  static void requireSessionId(String sessionId) {
+  public static void requireSessionId(String sessionId) {
     if (sessionId.isEmpty()) {
       throw sessionIdRequired();
     }
@@ -58,14 +60,14 @@ final class SnapshotRules {
    * later {@code createdAt} wins, and equal times go to the greater ID, so the latest row of a
    * session is the same whichever order the rows are examined in.
    */
-  static boolean isMoreRecent(
+  public static boolean isMoreRecent(
       Instant createdAt, String id, Instant otherCreatedAt, String otherId) {
     int byTime = createdAt.compareTo(otherCreatedAt);
     return byTime != 0 ? byTime > 0 : id.compareTo(otherId) > 0;
   }
 
   /** {@link #isMoreRecent(Instant, String, Instant, String)} for two rows. */
-  static boolean isMoreRecent(SessionSnapshot row, SessionSnapshot other) {
+  public static boolean isMoreRecent(SessionSnapshot row, SessionSnapshot other) {
     return isMoreRecent(row.createdAt(), row.snapshotId(), other.createdAt(), other.snapshotId());
   }
 

@@ -1,0 +1,93 @@
+package dev.baton.store.postgres;
+
+import dev.baton.agent.SnapshotStatus;
+import dev.baton.agent.StatusSubscription;
+import dev.baton.internal.store.StatusSubscribers;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The status subscriptions of one store instance, fed by one {@link StatusListener}, which it
+ * starts with the first subscription and which runs until the store is closed.
+ *
+ * <p>Every status a subscriber gets was read from the table. Reading and delivering happen under
+ * one lock, so a status read earlier never reaches subscribers after one read later; since a
+ * statement sees every commit that preceded it, subscribers can only move forward. A subscription
+ * reads its first status under that lock too: a change committed after that read is notified and
+ * re-read once the subscription is registered, and one committed before it is in the read. If the
+ * listener is not connected yet (or reconnecting), its re-read of every subscribed row once it
+ * listens covers the gap. Thread-safe.
+ */
+final class StatusFeed implements StatusListener.Target, AutoCloseable {
+  private final DataSource dataSource;
+  private final SnapshotTable table;
+  private final StatusSubscribers<RowKey> subscribers = new StatusSubscribers<>();
+  private final ReentrantLock readAndDeliver = new ReentrantLock();
+  private final StatusListener listener;
+
+  StatusFeed(
+      DataSource dataSource,
+      DataSource listenDataSource,
+      Schema schema,
+      SnapshotTable table,
+      Duration recheckInterval,
+      Duration initialBackoff,
+      Duration maxBackoff) {
+    this.dataSource = dataSource;
+    this.table = table;
+    this.listener =
+        new StatusListener(
+            listenDataSource, schema.channel, this, recheckInterval, initialBackoff, maxBackoff);
+  }
+
+  /** A subscription to a row's status; ended at once when the row does not exist. */
+  StatusSubscription subscribe(String tenant, String snapshotId) {
+    listener.start();
+    readAndDeliver.lock();
+    try (Connection connection = dataSource.getConnection()) {
+      SnapshotStatus status = table.status(connection, tenant, snapshotId);
+      return status == null
+          ? StatusSubscription.ended()
+          : subscribers.subscribe(new RowKey(tenant, snapshotId), status);
+    } catch (SQLException e) {
+      throw SqlErrors.translate("subscribe to a snapshot's status", e);
+    } finally {
+      readAndDeliver.unlock();
+    }
+  }
+
+  @Override
+  public Collection<RowKey> subscribedRows() {
+    return subscribers.subscribedRows();
+  }
+
+  @Override
+  public void refresh(Connection connection, Collection<RowKey> rows) throws SQLException {
+    readAndDeliver.lock();
+    try {
+      Set<RowKey> subscribed = new HashSet<>(rows);
+      subscribed.retainAll(new HashSet<>(subscribers.subscribedRows()));
+      // A subscribed row that no longer exists (deleted by retention) keeps its last status.
+      table.statuses(connection, subscribed).forEach(subscribers::publish);
+    } finally {
+      readAndDeliver.unlock();
+    }
+  }
+
+  /** The listener's server process ID while it listens; for tests. */
+  @Nullable Integer listenerPid() {
+    return listener.backendPid();
+  }
+
+  @Override
+  public void close() {
+    listener.close();
+  }
+}

@@ -1,0 +1,47 @@
+package dev.baton.benchmarks;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.baton.core.ActionContext;
+import dev.baton.core.Registry;
+import dev.baton.core.Tracing;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.UUID;
+
+/**
+ * What the PostgreSQL benchmarks share: a pool to the server ({@code BATON_POSTGRES_URL}, else the
+ * local {@code test} database that CI starts) and a schema of the benchmark's own, dropped at the
+ * end, since other work may share the server.
+ */
+final class PostgresBench implements AutoCloseable {
+  static final String DEFAULT_URL = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
+
+  final HikariDataSource pool;
+  final String schema =
+      "baton_bench_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+  final ActionContext context = ActionContext.root(Registry.create(Tracing.noop(), false));
+
+  PostgresBench(int poolSize) {
+    String url = System.getenv("BATON_POSTGRES_URL");
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(url == null || url.isBlank() ? DEFAULT_URL : url);
+    config.setMaximumPoolSize(poolSize);
+    config.setMinimumIdle(poolSize);
+    this.pool = new HikariDataSource(config);
+  }
+
+  void execute(String sql) throws SQLException {
+    try (Connection connection = pool.getConnection();
+        Statement statement = connection.createStatement()) {
+      statement.execute(sql);
+    }
+  }
+
+  @Override
+  public void close() throws SQLException {
+    execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+    pool.close();
+  }
+}

@@ -31,6 +31,10 @@ module dev.baton {
   exports dev.baton.middleware;
   exports dev.baton.internal.ai to
       dev.baton.googleai;
+  exports dev.baton.internal.core to
+      dev.baton.store.postgres;
+  exports dev.baton.internal.store to
+      dev.baton.store.postgres;
   exports dev.baton.internal.agent to
       dev.baton.testing;
   exports dev.baton.internal.http to

@@ -3,6 +3,8 @@ module dev.baton.samples.basicagents {
   requires dev.baton;
   requires dev.baton.googleai;
   requires dev.baton.openai;
+  requires dev.baton.store.postgres;
+  requires com.zaxxer.hikari;
 
   opens dev.baton.samples.basicagents to
       tools.jackson.databind;

@@ -23,7 +23,6 @@ import dev.baton.ai.Message;
 import dev.baton.core.ErrorInfo;
 import dev.baton.core.Json;
 import dev.baton.core.Status;
-import dev.baton.internal.agent.Snapshots;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -232,7 +231,7 @@ public abstract non-sealed class SessionStoreContract extends StatusSubscription
   public void heartbeatAdvancesHeartbeatNotUpdatedAt() {
     save(row("s1", "sess-1", at(1), PENDING));
 
-    boolean beat = Snapshots.heartbeat(context(), store(), "s1", at(30));
+    boolean beat = SnapshotFixtures.heartbeat(context(), store(), "s1", at(30));
 
     assertThat(beat).isTrue();
     assertThat(get("s1"))
@@ -245,8 +244,8 @@ public abstract non-sealed class SessionStoreContract extends StatusSubscription
   public void heartbeatIsNoOpOnTerminalOrMissingRow() {
     SessionSnapshot completed = save(row("s1", "sess-1", at(1)));
 
-    assertThat(Snapshots.heartbeat(context(), store(), "s1", at(30))).isFalse();
-    assertThat(Snapshots.heartbeat(context(), store(), "missing", at(30))).isFalse();
+    assertThat(SnapshotFixtures.heartbeat(context(), store(), "s1", at(30))).isFalse();
+    assertThat(SnapshotFixtures.heartbeat(context(), store(), "missing", at(30))).isFalse();
 
     assertThat(get("s1")).isEqualTo(completed);
     assertThat(get("missing")).isNull();
@@ -255,9 +254,9 @@ public abstract non-sealed class SessionStoreContract extends StatusSubscription
   @Test
   public void heartbeatKeepsAnAbortingRowFreshUntilItsWorkerSettlesIt() {
     save(row("s1", "sess-1", at(1), PENDING));
-    Snapshots.abort(context(), store(), "s1", at(2));
+    SnapshotFixtures.abort(context(), store(), "s1", at(2));
 
-    assertThat(Snapshots.heartbeat(context(), store(), "s1", at(30))).isTrue();
+    assertThat(SnapshotFixtures.heartbeat(context(), store(), "s1", at(30))).isTrue();
     SessionSnapshot aborting = get("s1");
     assertThat(aborting).extracting(SessionSnapshot::heartbeatAt).isEqualTo(at(30));
 
@@ -266,7 +265,7 @@ public abstract non-sealed class SessionStoreContract extends StatusSubscription
             Objects.requireNonNull(aborting)
                 .withFinishReason(AgentFinishReason.ABORTED)
                 .withHeartbeatAt(null));
-    assertThat(Snapshots.heartbeat(context(), store(), "s1", at(40))).isFalse();
+    assertThat(SnapshotFixtures.heartbeat(context(), store(), "s1", at(40))).isFalse();
     assertThat(get("s1")).isEqualTo(settled);
   }
 
@@ -276,7 +275,7 @@ public abstract non-sealed class SessionStoreContract extends StatusSubscription
     save(row("new", "sess-1", at(2)));
 
     for (int beat = 1; beat <= 3; beat++) {
-      assertThat(Snapshots.heartbeat(context(), store(), "old", at(100L * beat))).isTrue();
+      assertThat(SnapshotFixtures.heartbeat(context(), store(), "old", at(100L * beat))).isTrue();
     }
 
     assertThat(latest("sess-1")).extracting(SessionSnapshot::snapshotId).isEqualTo("new");
@@ -471,7 +470,7 @@ public abstract non-sealed class SessionStoreContract extends StatusSubscription
   public void abortFlipsPendingRowToAborted() {
     SessionSnapshot pending = save(row("s1", "sess-1", at(1), PENDING).withHeartbeatAt(at(2)));
 
-    SnapshotStatus status = Snapshots.abort(context(), store(), "s1", at(7));
+    SnapshotStatus status = SnapshotFixtures.abort(context(), store(), "s1", at(7));
 
     assertThat(status).isEqualTo(ABORTED);
     assertThat(get("s1")).isEqualTo(pending.withStatus(ABORTED).withUpdatedAt(at(7)));
@@ -481,10 +480,10 @@ public abstract non-sealed class SessionStoreContract extends StatusSubscription
   @Test
   public void abortIsIdempotent() {
     save(row("s1", "sess-1", at(1), PENDING));
-    Snapshots.abort(context(), store(), "s1", at(7));
+    SnapshotFixtures.abort(context(), store(), "s1", at(7));
     SessionSnapshot afterFirst = get("s1");
 
-    SnapshotStatus second = Snapshots.abort(context(), store(), "s1", at(9));
+    SnapshotStatus second = SnapshotFixtures.abort(context(), store(), "s1", at(9));
 
     assertThat(second).isEqualTo(ABORTED);
     assertThat(get("s1")).isEqualTo(afterFirst);
@@ -498,8 +497,8 @@ public abstract non-sealed class SessionStoreContract extends StatusSubscription
             row("broken", "sess-1", at(2), FAILED)
                 .withError(new ErrorInfo("INTERNAL", "boom", null)));
 
-    assertThat(Snapshots.abort(context(), store(), "done", at(7))).isEqualTo(COMPLETED);
-    assertThat(Snapshots.abort(context(), store(), "broken", at(7))).isEqualTo(FAILED);
+    assertThat(SnapshotFixtures.abort(context(), store(), "done", at(7))).isEqualTo(COMPLETED);
+    assertThat(SnapshotFixtures.abort(context(), store(), "broken", at(7))).isEqualTo(FAILED);
 
     assertThat(get("done")).isEqualTo(completed);
     assertThat(get("broken")).isEqualTo(failed);
@@ -507,7 +506,7 @@ public abstract non-sealed class SessionStoreContract extends StatusSubscription
 
   @Test
   public void abortOfMissingRowIsNullAndWritesNothing() {
-    assertThat(Snapshots.abort(context(), store(), "missing", at(7))).isNull();
+    assertThat(SnapshotFixtures.abort(context(), store(), "missing", at(7))).isNull();
     assertThat(get("missing")).isNull();
   }
 }

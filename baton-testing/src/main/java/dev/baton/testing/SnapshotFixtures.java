@@ -7,9 +7,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionState;
+import dev.baton.agent.SessionStore;
 import dev.baton.agent.SnapshotStatus;
+import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Status;
+import dev.baton.internal.agent.Snapshots;
 import java.time.Instant;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.jspecify.annotations.Nullable;
@@ -37,17 +40,11 @@ public final class SnapshotFixtures {
    */
   public static SessionSnapshot row(
       String snapshotId, String sessionId, Instant createdAt, SnapshotStatus status) {
-    return new SessionSnapshot(
-        snapshotId,
-        sessionId,
-        null,
-        createdAt,
-        createdAt,
-        null,
-        status,
-        null,
-        null,
-        status == PENDING ? null : SessionState.empty().withSessionId(sessionId));
+    return SessionSnapshot.builder(snapshotId, createdAt)
+        .sessionId(sessionId)
+        .status(status)
+        .state(status == PENDING ? null : SessionState.empty().withSessionId(sessionId))
+        .build();
   }
 
   /** A completed row of a session, created at {@code createdAt}. */
@@ -57,17 +54,28 @@ public final class SnapshotFixtures {
 
   /** A copy of {@code row} whose lineage goes back to {@code parentId}. */
   public static SessionSnapshot withParentId(SessionSnapshot row, String parentId) {
-    return new SessionSnapshot(
-        row.snapshotId(),
-        row.sessionId(),
-        parentId,
-        row.createdAt(),
-        row.updatedAt(),
-        row.heartbeatAt(),
-        row.status(),
-        row.finishReason(),
-        row.error(),
-        row.state());
+    return row.toBuilder().parentId(parentId).build();
+  }
+
+  /**
+   * Aborts a row the way the runtime does, as an ordinary save: a pending row becomes {@code
+   * aborted} with {@code updatedAt = at}; any other row is left alone.
+   *
+   * @return the status after the attempt, or null when the row does not exist
+   */
+  public static @Nullable SnapshotStatus abort(
+      ActionContext context, SessionStore store, String snapshotId, Instant at) {
+    return Snapshots.abort(context, store, snapshotId, at);
+  }
+
+  /**
+   * Stamps a heartbeat the way a detached run's worker does, as an ordinary save.
+   *
+   * @return whether the row was unsettled and stamped
+   */
+  public static boolean heartbeat(
+      ActionContext context, SessionStore store, String snapshotId, Instant at) {
+    return Snapshots.heartbeat(context, store, snapshotId, at);
   }
 
   /** {@code value}, which the test needs; an assertion error names {@code what} when it is null. */

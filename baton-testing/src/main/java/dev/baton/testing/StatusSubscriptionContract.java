@@ -18,7 +18,6 @@ import dev.baton.agent.SnapshotStatus;
 import dev.baton.agent.SnapshotSubscriber;
 import dev.baton.agent.StatusSubscription;
 import dev.baton.core.ActionContext;
-import dev.baton.internal.agent.Snapshots;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -150,7 +149,7 @@ public abstract sealed class StatusSubscriptionContract permits SessionStoreCont
 
     try (StatusSubscription subscription = subscriber().onSnapshotStatusChange(context(), "s1")) {
       awaitStatus(subscription, PENDING);
-      Snapshots.abort(context(), store, "s1", at(2));
+      SnapshotFixtures.abort(context(), store, "s1", at(2));
       awaitStatus(subscription, ABORTED);
       save(row("s1", "sess-1", at(1), COMPLETED));
       awaitStatus(subscription, COMPLETED);
@@ -172,7 +171,7 @@ public abstract sealed class StatusSubscriptionContract permits SessionStoreCont
 
     try (StatusSubscription open = subscriber().onSnapshotStatusChange(context(), "s1")) {
       closed.close();
-      Snapshots.abort(context(), store, "s1", at(2));
+      SnapshotFixtures.abort(context(), store, "s1", at(2));
 
       assertThat(closed.isEnded()).isTrue();
       assertThat(closed.poll(Duration.ZERO)).isNull();
@@ -215,7 +214,7 @@ public abstract sealed class StatusSubscriptionContract permits SessionStoreCont
 
     try (StatusSubscription subscription = subscriber().onSnapshotStatusChange(context(), "s1")) {
       awaitStatus(subscription, PENDING);
-      assertThat(Snapshots.abort(context(), second, "s1", at(2))).isEqualTo(ABORTED);
+      assertThat(SnapshotFixtures.abort(context(), second, "s1", at(2))).isEqualTo(ABORTED);
       awaitStatus(subscription, ABORTED);
     }
   }

@@ -11,10 +11,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>The model is looked up by name in the registry of the generate call and called once per
  * compaction, outside the tool loop (no tools, no middleware), with the reference's config as it
- * is: set the summary's output limit there. Its usage is reported to the call's {@link
- * dev.baton.ai.UsageListener}, as any model call's is, so sessions and budgets count it; it is not
- * part of the generate response's {@code totalUsage}. A failing summary call fails the generate
- * call; an empty summary counts as a drop without one.
+ * is: set the summary's output limit there. Its usage counts as any model call's does in the
+ * session and in budgets, but it is not part of the generate response's {@code totalUsage}. A
+ * failing summary call fails the generate call; an empty summary counts as a drop without one.
  *
  * <p>The summary covers the previous summary, if any, and every covered message that is not
  * protected, rendered as text one message after another. Immutable and thread-safe. Checked when

@@ -2,9 +2,8 @@ package dev.baton.benchmarks;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.baton.Baton;
 import dev.baton.core.ActionContext;
-import dev.baton.core.Registry;
-import dev.baton.core.Tracing;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -21,7 +20,7 @@ final class PostgresBench implements AutoCloseable {
   final HikariDataSource pool;
   final String schema =
       "baton_bench_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-  final ActionContext context = ActionContext.root(Registry.create(Tracing.noop(), false));
+  final ActionContext context = Baton.builder().build().context();
 
   PostgresBench(int poolSize) {
     String url = System.getenv("BATON_POSTGRES_URL");

@@ -2,7 +2,7 @@ package dev.baton.store.postgres;
 
 import dev.baton.ai.Message;
 import dev.baton.core.Json;
-import dev.baton.core.SharedList;
+import dev.baton.internal.core.SharedList;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

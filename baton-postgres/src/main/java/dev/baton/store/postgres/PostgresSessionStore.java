@@ -3,7 +3,6 @@ package dev.baton.store.postgres;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionStore;
 import dev.baton.agent.SnapshotSubscriber;
-import dev.baton.agent.SnapshotUpdate;
 import dev.baton.agent.StatusSubscription;
 import dev.baton.core.ActionContext;
 import dev.baton.internal.store.SnapshotRules;
@@ -11,6 +10,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
@@ -218,7 +218,9 @@ public final class PostgresSessionStore implements SessionStore, SnapshotSubscri
    */
   @Override
   public @Nullable SessionSnapshot saveSnapshot(
-      ActionContext context, @Nullable String snapshotId, SnapshotUpdate update) {
+      ActionContext context,
+      @Nullable String snapshotId,
+      UnaryOperator<@Nullable SessionSnapshot> update) {
     String id = SnapshotRules.idOrMinted(snapshotId);
     Ids.requireSnapshotId(id);
     String rowTenant = tenantOf(context);

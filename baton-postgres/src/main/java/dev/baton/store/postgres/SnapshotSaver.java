@@ -2,7 +2,6 @@ package dev.baton.store.postgres;
 
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionState;
-import dev.baton.agent.SnapshotUpdate;
 import dev.baton.ai.Message;
 import dev.baton.internal.store.SnapshotRules;
 import java.sql.Connection;
@@ -10,6 +9,7 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -66,7 +66,8 @@ final class SnapshotSaver {
    * Saves the row {@code snapshotId} of {@code tenant}; see {@link
    * dev.baton.agent.SnapshotWriter#saveSnapshot}.
    */
-  @Nullable SessionSnapshot save(String tenant, String snapshotId, SnapshotUpdate update) {
+  @Nullable SessionSnapshot save(
+      String tenant, String snapshotId, UnaryOperator<@Nullable SessionSnapshot> update) {
     for (int attempt = 1; ; attempt++) {
       boolean lastAttempt = attempt == MAX_ATTEMPTS;
       try (Connection connection = dataSource.getConnection()) {
@@ -91,7 +92,10 @@ final class SnapshotSaver {
   }
 
   private Outcome inTransaction(
-      Connection connection, String tenant, String snapshotId, SnapshotUpdate update)
+      Connection connection,
+      String tenant,
+      String snapshotId,
+      UnaryOperator<@Nullable SessionSnapshot> update)
       throws SQLException {
     boolean autoCommit = connection.getAutoCommit();
     connection.setAutoCommit(false);
@@ -112,7 +116,10 @@ final class SnapshotSaver {
   }
 
   private Outcome readModifyWrite(
-      Connection connection, String tenant, String snapshotId, SnapshotUpdate update)
+      Connection connection,
+      String tenant,
+      String snapshotId,
+      UnaryOperator<@Nullable SessionSnapshot> update)
       throws SQLException {
     StoredRow stored = table.lock(connection, tenant, snapshotId);
     SessionSnapshot existing = stored == null ? null : reader.lockedRow(connection, stored);

@@ -1,9 +1,8 @@
 package dev.baton.store.postgres;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.baton.Baton;
 import dev.baton.core.ActionContext;
-import dev.baton.core.Registry;
-import dev.baton.core.Tracing;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -22,7 +21,7 @@ final class CounterWorker {
     String id = args[2];
     int increments = Integer.parseInt(args[3]);
     int threads = Integer.parseInt(args[4]);
-    ActionContext context = ActionContext.root(Registry.create(Tracing.noop(), false));
+    ActionContext context = Baton.builder().build().context();
     try (HikariDataSource pool = Counter.pool(url, threads);
         PostgresSessionStore store = PostgresSessionStore.builder(pool).schema(schema).build()) {
       store.getSnapshot(context, id); // connects before the start, so both JVMs start warm

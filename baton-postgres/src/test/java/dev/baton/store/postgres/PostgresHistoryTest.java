@@ -5,6 +5,7 @@ import static dev.baton.testing.SnapshotFixtures.row;
 import static dev.baton.testing.SnapshotFixtures.withParentId;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.Baton;
 import dev.baton.agent.Artifact;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionState;
@@ -14,8 +15,6 @@ import dev.baton.ai.Part;
 import dev.baton.ai.Role;
 import dev.baton.core.ActionContext;
 import dev.baton.core.Json;
-import dev.baton.core.Registry;
-import dev.baton.core.Tracing;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,7 +38,7 @@ import tools.jackson.databind.node.ObjectNode;
  * the tables.
  */
 class PostgresHistoryTest {
-  private final ActionContext context = ActionContext.root(Registry.create(Tracing.noop(), false));
+  private final ActionContext context = Baton.builder().build().context();
   private final TestSchema schema = new TestSchema(TestDatabase.shared());
   private PostgresSessionStore store = schema.open();
 

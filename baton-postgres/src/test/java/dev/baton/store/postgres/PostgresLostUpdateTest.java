@@ -3,9 +3,8 @@ package dev.baton.store.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.baton.Baton;
 import dev.baton.core.ActionContext;
-import dev.baton.core.Registry;
-import dev.baton.core.Tracing;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -19,7 +18,7 @@ class PostgresLostUpdateTest {
 
   @Test
   void aThousandConcurrentReadModifyWritesFromTwoJvmsLoseNone() throws Exception {
-    ActionContext context = ActionContext.root(Registry.create(Tracing.noop(), false));
+    ActionContext context = Baton.builder().build().context();
     try (HikariDataSource pool = Counter.pool(TestDatabase.url(), THREADS + 1);
         TestSchema schema = new TestSchema(pool)) {
       PostgresSessionStore store = schema.open();

@@ -12,11 +12,11 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionStore;
-import dev.baton.agent.Snapshots;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Status;
 import dev.baton.testing.SessionStoreContract;
+import dev.baton.testing.SnapshotFixtures;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -323,7 +323,7 @@ class PostgresSessionStoreTest extends SessionStoreContract {
     assertThat(store.getSnapshot(tenant("b"), "s1")).isNull();
     assertThat(store.getLatestSnapshot(tenant("b"), "sess-1")).isNull();
     assertThat(store.onSnapshotStatusChange(tenant("b"), "s1").isEnded()).isTrue();
-    assertThat(Snapshots.abort(tenant("b"), store, "s1", at(3))).isNull();
+    assertThat(SnapshotFixtures.abort(tenant("b"), store, "s1", at(3))).isNull();
     assertThat(store.getSnapshot(context(), "s1")).isEqualTo(mine);
   }
 

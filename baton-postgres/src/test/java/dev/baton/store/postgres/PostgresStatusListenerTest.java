@@ -10,13 +10,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.baton.Baton;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SnapshotStatus;
-import dev.baton.agent.Snapshots;
 import dev.baton.agent.StatusSubscription;
 import dev.baton.core.ActionContext;
-import dev.baton.core.Registry;
-import dev.baton.core.Tracing;
+import dev.baton.testing.SnapshotFixtures;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -34,7 +33,7 @@ import org.junit.jupiter.api.Test;
 class PostgresStatusListenerTest {
   private static final Duration TIMEOUT = Duration.ofSeconds(20);
 
-  private final ActionContext context = ActionContext.root(Registry.create(Tracing.noop(), false));
+  private final ActionContext context = Baton.builder().build().context();
   private final HikariDataSource pool = TestDatabase.shared();
   private final TestSchema schema = new TestSchema(pool);
   private final PostgresSessionStore writer = schema.open();
@@ -112,7 +111,7 @@ class PostgresStatusListenerTest {
       await().atMost(TIMEOUT).until(() -> gate.waiting() == 1);
       assertThat(watcher.listenerPid()).isNull();
 
-      assertThat(Snapshots.abort(context, writer, "s1", at(2))).isEqualTo(ABORTED);
+      assertThat(SnapshotFixtures.abort(context, writer, "s1", at(2))).isEqualTo(ABORTED);
       assertThat(subscription.poll(Duration.ZERO)).isNull();
 
       gate.open();

@@ -18,7 +18,7 @@ import java.util.function.BiFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The registry of a Baton instance, and of one generate call: a {@linkplain #child() child
+ * The registry of a Baton instance, and of one generate call: a {@linkplain #child(Registry) child
  * registry} sees everything its parent holds and adds its own entries, invisible to the parent and
  * to siblings; a generate call puts the tools its middleware contributes there. A child's entry may
  * shadow the parent's. It also carries the instance's tracing.

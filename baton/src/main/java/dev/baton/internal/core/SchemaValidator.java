@@ -39,7 +39,7 @@ public final class SchemaValidator {
    * Compiles a schema into a validator. Compile once and reuse: compiling is far costlier than
    * validating.
    *
-   * @throws BatonException {@link Status#INVALID_ARGUMENT} when the schema itself is malformed
+   * @throws BatonException {@code INVALID_ARGUMENT} when the schema itself is malformed
    */
   public static SchemaValidator compile(JsonNode schemaNode) {
     JsonNode copy = Json.copy(schemaNode);
@@ -59,8 +59,8 @@ public final class SchemaValidator {
    * Checks a value.
    *
    * @param what names the value in the error ("input of tool \"search\"")
-   * @throws BatonException {@link Status#INVALID_ARGUMENT} naming every failing path and rule, such
-   *     as {@code $.city: required property 'city' not found (required)}
+   * @throws BatonException {@code INVALID_ARGUMENT} naming every failing path and rule, such as
+   *     {@code $.city: required property 'city' not found (required)}
    */
   public void validate(JsonNode value, String what) {
     List<Error> errors;

@@ -1,11 +1,13 @@
 package dev.baton.testing;
 
+import dev.baton.ai.FinishReason;
 import dev.baton.ai.Message;
 import dev.baton.ai.Model;
 import dev.baton.ai.ModelInfo;
 import dev.baton.ai.ModelRequest;
 import dev.baton.ai.ModelResponse;
 import dev.baton.ai.ModelResponseChunk;
+import dev.baton.ai.Role;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Registry;
@@ -18,13 +20,15 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
  * A model that plays a script, for tests: each call takes the next scripted step, streams its
- * chunks, and answers its response, fails, or waits for a latch first. Every request is recorded.
- * With the script used up it falls back to a handler, if one is set, or fails with {@code
- * FAILED_PRECONDITION}.
+ * chunks, and answers its response, fails, or waits for a latch first. Every request is recorded. A
+ * step can also wait for the request it answers ({@link #when}), which is how a test scripts
+ * concurrent calls whose order is not known. With the script used up it falls back to a handler, if
+ * one is set, or fails with {@code FAILED_PRECONDITION}.
  *
  * <pre>{@code
  * ProgrammableModel model = ProgrammableModel.define(baton.registry(), "programmableModel");
@@ -37,6 +41,7 @@ import org.jspecify.annotations.Nullable;
 public final class ProgrammableModel {
   private final Model model;
   private final ConcurrentLinkedQueue<Step> script = new ConcurrentLinkedQueue<>();
+  private final List<Step> matching = new CopyOnWriteArrayList<>();
   private final List<ModelRequest> requests = new CopyOnWriteArrayList<>();
   private volatile @Nullable Function<ModelRequest, ModelResponse> fallback;
 
@@ -67,19 +72,38 @@ public final class ProgrammableModel {
   /** Queues responses, one per call. */
   public ProgrammableModel respond(ModelResponse... responses) {
     for (ModelResponse response : responses) {
-      script.add(new Step(List.of(), response, null, null, null));
+      script.add(new Step(List.of(), response, null, null, null, null));
     }
     return this;
   }
 
   /** Queues a text answer with finish reason stop. */
   public ProgrammableModel respondText(String text) {
-    return respond(ModelResponse.of(Message.model(text), dev.baton.ai.FinishReason.STOP));
+    return respond(ModelResponse.of(Message.model(text), FinishReason.STOP));
   }
 
   /** Starts a scripted step with more than a response (chunks, a failure, a gate). */
   public StepBuilder step() {
-    return new StepBuilder();
+    return new StepBuilder(null);
+  }
+
+  /**
+   * Starts a step that answers the first request it matches, whatever its place in the script:
+   * matching steps are tried before the queued ones, each used once.
+   */
+  public StepBuilder when(Predicate<ModelRequest> matches) {
+    return new StepBuilder(matches);
+  }
+
+  /** The text of a request's last user message: what a step usually matches on. */
+  public static String lastUserText(ModelRequest request) {
+    List<Message> messages = request.messages();
+    for (int i = messages.size() - 1; i >= 0; i--) {
+      if (messages.get(i).role() == Role.USER) {
+        return messages.get(i).text();
+      }
+    }
+    return "";
   }
 
   /** Answers calls the script does not cover. */
@@ -109,13 +133,17 @@ public final class ProgrammableModel {
   /** Drops the remaining script and the recorded requests. */
   public void reset() {
     script.clear();
+    matching.clear();
     requests.clear();
   }
 
   private ModelResponse call(
       ActionContext context, ModelRequest request, StreamCallback<ModelResponseChunk> stream) {
     requests.add(request);
-    Step step = script.poll();
+    Step step = takeMatching(request);
+    if (step == null) {
+      step = script.poll();
+    }
     if (step == null) {
       Function<ModelRequest, ModelResponse> handler = fallback;
       if (handler == null) {
@@ -140,6 +168,15 @@ public final class ProgrammableModel {
       throw step.failure;
     }
     return Objects.requireNonNull(step.response);
+  }
+
+  private @Nullable Step takeMatching(ModelRequest request) {
+    for (Step step : matching) {
+      if (Objects.requireNonNull(step.matches).test(request) && matching.remove(step)) {
+        return step;
+      }
+    }
+    return null;
   }
 
   /** Waits for the gate, giving up when the call is cancelled. */
@@ -172,15 +209,19 @@ public final class ProgrammableModel {
       @Nullable ModelResponse response,
       @Nullable RuntimeException failure,
       @Nullable CountDownLatch gate,
-      @Nullable CountDownLatch entered) {}
+      @Nullable CountDownLatch entered,
+      @Nullable Predicate<ModelRequest> matches) {}
 
   /** Builds one scripted step. Not thread-safe. */
   public final class StepBuilder {
     private final List<ModelResponseChunk> chunks = new ArrayList<>();
     private @Nullable CountDownLatch gate;
     private @Nullable CountDownLatch entered;
+    private final @Nullable Predicate<ModelRequest> matches;
 
-    private StepBuilder() {}
+    private StepBuilder(@Nullable Predicate<ModelRequest> matches) {
+      this.matches = matches;
+    }
 
     /** Chunks streamed before the response, in order. */
     public StepBuilder chunks(ModelResponseChunk... chunks) {
@@ -208,13 +249,25 @@ public final class ProgrammableModel {
 
     /** Ends the step with a response. */
     public ProgrammableModel respond(ModelResponse response) {
-      script.add(new Step(List.copyOf(chunks), response, null, gate, entered));
-      return ProgrammableModel.this;
+      return add(new Step(List.copyOf(chunks), response, null, gate, entered, matches));
+    }
+
+    /** Ends the step with a text answer and finish reason stop. */
+    public ProgrammableModel respondText(String text) {
+      return respond(ModelResponse.of(Message.model(text), FinishReason.STOP));
     }
 
     /** Ends the step with a failure. */
     public ProgrammableModel fail(RuntimeException failure) {
-      script.add(new Step(List.copyOf(chunks), null, failure, gate, entered));
+      return add(new Step(List.copyOf(chunks), null, failure, gate, entered, matches));
+    }
+
+    private ProgrammableModel add(Step step) {
+      if (matches != null) {
+        matching.add(step);
+      } else {
+        script.add(step);
+      }
       return ProgrammableModel.this;
     }
   }

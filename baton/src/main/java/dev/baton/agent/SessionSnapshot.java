@@ -102,15 +102,26 @@ public record SessionSnapshot(
 
   /**
    * This row as readers see it: an absent status reads {@code completed}, an absent {@code
-   * updatedAt} reads {@code createdAt}, and a pending row whose last heartbeat is older than {@code
-   * heartbeatTimeout} reads {@code expired}. A pending row that never heartbeated is not expired.
+   * updatedAt} reads {@code createdAt}, and a worker that stopped heartbeating for longer than
+   * {@code heartbeatTimeout} is taken as dead: its pending row reads {@code expired}, and its
+   * aborted row, which it will never finish saving, reads as settled (finish reason {@code
+   * aborted}). A pending row that never heartbeated is not expired.
+   *
+   * <p>So in a shaped row, an {@code aborted} status without a finish reason means the worker is
+   * alive and still saving its progress: the task is {@code aborting}.
    */
   public SessionSnapshot shaped(Instant now, Duration heartbeatTimeout) {
     SnapshotStatus shapedStatus = statusOrCompleted();
+    AgentFinishReason shapedReason = finishReason;
     if (shapedStatus == SnapshotStatus.PENDING
         && heartbeatAt != null
         && Duration.between(heartbeatAt, now).compareTo(heartbeatTimeout) > 0) {
       shapedStatus = SnapshotStatus.EXPIRED;
+    }
+    if (shapedStatus == SnapshotStatus.ABORTED
+        && finishReason == null
+        && !isAborting(now, heartbeatTimeout)) {
+      shapedReason = AgentFinishReason.ABORTED;
     }
     return new SessionSnapshot(
         snapshotId,
@@ -120,7 +131,7 @@ public record SessionSnapshot(
         updatedAt == null ? createdAt : updatedAt,
         heartbeatAt,
         shapedStatus,
-        finishReason,
+        shapedReason,
         error,
         state);
   }

@@ -1,7 +1,6 @@
 package dev.baton.middleware;
 
 import dev.baton.agent.Agent;
-import dev.baton.agent.AgentRef;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SnapshotStatus;
 import dev.baton.ai.Tool;
@@ -257,7 +256,7 @@ final class BackgroundTasks {
     }
     TaskId task;
     try {
-      task = TaskId.parse(id, agentNames());
+      task = TaskId.parse(id, delegation.agentNames());
     } catch (BatonException e) {
       return Report.error(id, known.label(), null, "unknown", String.valueOf(e.getMessage()));
     }
@@ -305,10 +304,6 @@ final class BackgroundTasks {
 
   TaskResults results() {
     return results;
-  }
-
-  List<String> agentNames() {
-    return config.agents().stream().map(AgentRef::name).toList();
   }
 
   /** A wait that left tasks pending says so. */

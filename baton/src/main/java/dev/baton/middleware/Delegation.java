@@ -9,6 +9,7 @@ import dev.baton.agent.AgentOutput;
 import dev.baton.agent.AgentRef;
 import dev.baton.agent.SessionState;
 import dev.baton.agent.StateManagement;
+import dev.baton.ai.GenerateParams;
 import dev.baton.ai.Hooks;
 import dev.baton.ai.Message;
 import dev.baton.ai.Part;
@@ -60,6 +61,7 @@ final class Delegation {
   private final TaskScope scope;
   private final TaskResults results;
   private final BackgroundTasks background;
+  private final @Nullable SettleNotices notices;
 
   /**
    * @throws BatonException {@code INVALID_ARGUMENT} for an unnamed agent or colliding tool names
@@ -87,6 +89,8 @@ final class Delegation {
     this.scope = new TaskScope(resultTools);
     this.results = new TaskResults(config);
     this.background = new BackgroundTasks(this, config, scope, results);
+    this.notices =
+        config.async() && config.notifySettled() ? new SettleNotices(config, this) : null;
     for (Tool<?, ?> tool : background.tools(continuable)) {
       claim(tool.name(), "the shared tool \"" + tool.name() + "\"");
       tools.add(tool);
@@ -109,10 +113,15 @@ final class Delegation {
         .wrapGenerate(
             (ctx, params, next) -> {
               scope.see(params.request().messages());
+              GenerateParams noticed =
+                  notices != null && params.iteration() == 0
+                      ? notices.apply(ctx, params, scope)
+                      : params;
               return next.apply(
                   ctx,
-                  params.withRequest(
-                      SystemText.inject(params.request(), marker(), instructions(ctx.registry()))));
+                  noticed.withRequest(
+                      SystemText.inject(
+                          noticed.request(), marker(), instructions(ctx.registry()))));
             })
         .wrapTool(
             (ctx, params, next) -> {
@@ -344,6 +353,11 @@ final class Delegation {
             + config.maxDelegations()
             + "). Complete the task using information already gathered.",
         label);
+  }
+
+  /** The names of the configured sub-agents. */
+  List<String> agentNames() {
+    return config.agents().stream().map(AgentRef::name).toList();
   }
 
   /** The instance's registry, where sub-agents are found. */

@@ -4,13 +4,11 @@ import dev.baton.agent.Agent;
 import dev.baton.agent.AgentFinishReason;
 import dev.baton.agent.AgentInit;
 import dev.baton.agent.AgentInput;
-import dev.baton.agent.AgentOptions;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.internal.agent.AgentLookup;
 import dev.baton.middleware.TaskMessages.Result;
-import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -62,7 +60,7 @@ final class TaskContinuation {
     Agent agent;
     SessionSnapshot row;
     try {
-      task = TaskId.parse(id, tasks.agentNames());
+      task = TaskId.parse(id, delegation.agentNames());
       agent = AgentLookup.find(delegation.registry(), task.agent());
       row = agent.getSnapshot(context, task.snapshotId());
     } catch (RuntimeException e) {
@@ -109,7 +107,7 @@ final class TaskContinuation {
         }
       }
       case ABORTED -> {
-        if (row.isAborting(Instant.now(), AgentOptions.DEFAULT_HEARTBEAT_TIMEOUT)) {
+        if (row.finishReason() == null) {
           delegation.refund();
           return refusal(
               id,

@@ -34,7 +34,11 @@ final class TaskMessages {
           @Nullable Boolean background) {}
 
   /** The input of {@code check_background_tasks} and {@code abort_background_tasks}. */
-  record TaskIds(@JsonPropertyDescription(TASK_IDS) List<String> taskIds) {}
+  record TaskIds(@JsonPropertyDescription(TASK_IDS) List<String> taskIds) {
+    TaskIds {
+      taskIds = taskIds == null ? List.of() : List.copyOf(taskIds);
+    }
+  }
 
   /** The input of {@code wait_for_background_tasks}. */
   record Wait(
@@ -46,7 +50,11 @@ final class TaskMessages {
       @JsonPropertyDescription(
               "\"all\" (default) waits until every task settles; \"first\" returns as soon as one"
                   + " settles, while the others keep running.")
-          @Nullable String waitFor) {}
+          @Nullable String waitFor) {
+    Wait {
+      taskIds = taskIds == null ? List.of() : List.copyOf(taskIds);
+    }
+  }
 
   /** The input of {@code continue_task}, without {@code async}. */
   record Continue(

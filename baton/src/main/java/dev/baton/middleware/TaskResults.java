@@ -1,7 +1,6 @@
 package dev.baton.middleware;
 
 import dev.baton.agent.AgentFinishReason;
-import dev.baton.agent.AgentOptions;
 import dev.baton.agent.AgentOutput;
 import dev.baton.agent.Artifact;
 import dev.baton.agent.Session;
@@ -15,7 +14,6 @@ import dev.baton.core.Json;
 import dev.baton.middleware.TaskMessages.ArtifactReport;
 import dev.baton.middleware.TaskMessages.Report;
 import dev.baton.middleware.TaskMessages.Result;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -115,7 +113,8 @@ final class TaskResults {
                   + " (it resumes from before the task started), or delegate the task again if the"
                   + " result is still needed.");
       case ABORTED ->
-          row.isAborting(Instant.now(), AgentOptions.DEFAULT_HEARTBEAT_TIMEOUT)
+          // Shaped rows settle a dead worker's abort, so no finish reason means still saving.
+          row.finishReason() == null
               ? Report.error(
                   task.toString(),
                   label,
@@ -199,6 +198,13 @@ final class TaskResults {
                   + ". Check again later.";
         };
     return Report.error(id, label, task == null ? null : task.agent(), "unknown", error);
+  }
+
+  /** The status a completed row reports: completed, or failed when it carries no answer. */
+  static String completedStatus(@Nullable AgentFinishReason reason) {
+    return reason == AgentFinishReason.INTERRUPTED || reason == AgentFinishReason.FAILED
+        ? "failed"
+        : "completed";
   }
 
   /** The task status a settled run reports: did it end with an answer? */

@@ -63,6 +63,11 @@ final class TaskScope {
     return known != null ? known : historyTasks().get(taskId);
   }
 
+  /** The tasks the history's delegation and continue results carry, in no particular order. */
+  Set<String> historyTaskIds() {
+    return historyTasks().keySet();
+  }
+
   private Map<String, Known> historyTasks() {
     Map<String, Known> tasks = fromHistory;
     if (tasks == null) {

@@ -4,6 +4,7 @@ import dev.baton.agent.AgentOptions;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionState;
 import dev.baton.agent.SessionStore;
+import dev.baton.agent.SnapshotStatus;
 import dev.baton.agent.SnapshotSubscriber;
 import dev.baton.agent.StatusSubscription;
 import dev.baton.core.ActionContext;
@@ -122,9 +123,10 @@ final class SnapshotReads {
               e);
           continue;
         }
-        // An aborted row is settled once its worker has saved its progress (or stopped beating).
-        if (row.statusOrCompleted().isTerminal()
-            && !row.isAborting(Instant.now(), options.heartbeatTimeout())) {
+        // A shaped aborted row without a finish reason is still being saved by a live worker.
+        boolean aborting =
+            row.statusOrCompleted() == SnapshotStatus.ABORTED && row.finishReason() == null;
+        if (row.statusOrCompleted().isTerminal() && !aborting) {
           return row;
         }
         if (Duration.between(lastProgressLog, Instant.now()).compareTo(Duration.ofSeconds(30))

@@ -3,6 +3,7 @@ package dev.baton.samples.basicagents;
 import dev.baton.Baton;
 import dev.baton.agent.Agent;
 import dev.baton.agent.AgentConnection;
+import dev.baton.agent.AgentFinishReason;
 import dev.baton.agent.AgentInit;
 import dev.baton.agent.AgentOutput;
 import dev.baton.agent.AgentStreamChunk;
@@ -13,24 +14,37 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
 
 /**
- * A terminal chat with the coordinator. Type a request; the coordinator delegates to the researcher
- * and the coder (a line is printed as each delegation starts and ends), reads their artifacts and
- * streams its answer. {@code /quit} or end of input ends the chat. The coordinator keeps its
- * sessions in memory, or in PostgreSQL when {@code BATON_POSTGRES_URL} is set (see {@link
- * Sessions}).
+ * A terminal chat with one of two orchestrators, picked at start (or by the first argument, {@code
+ * coordinator} or {@code commander}):
+ *
+ * <ul>
+ *   <li>the coordinator delegates to a researcher and a coder and waits for them (a line is printed
+ *       as each delegation starts and ends), reads their artifacts and streams its answer;
+ *   <li>the incident commander starts two slow investigators in the background, posts a status
+ *       update at once, and folds their answers in as they settle (a line is printed as each task's
+ *       state changes, and for every status update).
+ * </ul>
+ *
+ * <p>{@code /quit} or end of input ends the chat. Sessions are kept in memory, or in PostgreSQL
+ * when {@code BATON_POSTGRES_URL} is set (see {@link Sessions}).
  */
 public final class BasicAgents {
   private BasicAgents() {}
 
   public static void main(String[] args) throws IOException {
-    System.exit(run(System.in, System.out, System.getenv()));
+    System.exit(run(args, System.in, System.out, System.getenv()));
   }
 
-  /** Runs the chat; returns the process exit code, 2 when the environment is incomplete. */
-  static int run(InputStream in, PrintStream out, Map<String, String> env) throws IOException {
+  /**
+   * Runs the chat; returns the process exit code, 2 when the environment or the arguments are
+   * incomplete.
+   */
+  static int run(String[] args, InputStream in, PrintStream out, Map<String, String> env)
+      throws IOException {
     Provider provider;
     try {
       provider = Provider.choose(env);
@@ -38,12 +52,33 @@ public final class BasicAgents {
       out.println(e.getMessage());
       return 2;
     }
+    BufferedReader lines = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+    String choice = args.length > 0 ? args[0] : ask(lines, out);
+    if (!choice.equals(COORDINATOR) && !choice.equals(COMMANDER)) {
+      out.println("Unknown orchestrator \"" + choice + "\": pick coordinator or commander.");
+      return 2;
+    }
     try (Sessions sessions = Sessions.choose(env)) {
-      return chat(in, out, provider, sessions);
+      return chat(lines, out, provider, sessions, choice);
     }
   }
 
-  private static int chat(InputStream in, PrintStream out, Provider provider, Sessions sessions)
+  private static final String COORDINATOR = "coordinator";
+  private static final String COMMANDER = "commander";
+
+  /** Asks which orchestrator to talk to; the coordinator unless the answer names the commander. */
+  private static String ask(BufferedReader lines, PrintStream out) throws IOException {
+    out.print(
+        "Talk to 1) the coordinator, who delegates and waits, or 2) the incident commander, who"
+            + " works in the background? [1] ");
+    out.flush();
+    String answer = lines.readLine();
+    String picked = answer == null ? "" : answer.strip();
+    return picked.equals("2") || picked.equals(COMMANDER) ? COMMANDER : COORDINATOR;
+  }
+
+  private static int chat(
+      BufferedReader lines, PrintStream out, Provider provider, Sessions sessions, String choice)
       throws IOException {
     Baton.Builder builder = Baton.builder().experimental();
     if (provider.plugin() != null) {
@@ -54,9 +89,19 @@ public final class BasicAgents {
       DemoModel.define(baton);
     }
     Console console = new Console(out);
-    Agent coordinator = Team.define(baton, provider.model(), console, sessions.store());
-
-    out.println("Baton basic-agents: a coordinator with a researcher and a coder.");
+    Agent orchestrator;
+    if (choice.equals(COMMANDER)) {
+      // The demo's investigators are quick; real ones take seconds, like the seed's sample.
+      Duration slowness = provider.isDemo() ? Duration.ofMillis(150) : Duration.ofSeconds(1);
+      orchestrator =
+          new IncidentRoom(console, slowness).define(baton, provider.model(), sessions.store());
+      out.println(
+          "Baton basic-agents: an incident commander with a log analyst and a deploy auditor.");
+      out.println("Try: checkout-api is throwing 500s and customers can't pay");
+    } else {
+      orchestrator = Team.define(baton, provider.model(), console, sessions.store());
+      out.println("Baton basic-agents: a coordinator with a researcher and a coder.");
+    }
     out.println("Model: " + provider.label());
     if (sessions.label() != null) {
       out.println("Sessions: " + sessions.label());
@@ -67,8 +112,7 @@ public final class BasicAgents {
     }
     out.println("Type a request, or /quit to leave.");
 
-    BufferedReader lines = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-    AgentConnection chat = coordinator.connect(AgentInit.NEW);
+    AgentConnection chat = orchestrator.connect(AgentInit.NEW);
     boolean failed = false;
     String line;
     while (!failed) {
@@ -81,7 +125,7 @@ public final class BasicAgents {
         continue;
       }
       chat.sendText(line.strip());
-      failed = streamTurn(chat, console);
+      failed = streamTurn(chat, console, choice);
     }
     AgentOutput output = chat.output();
     if (output.isFailed() && output.error() != null) {
@@ -106,7 +150,7 @@ public final class BasicAgents {
   }
 
   /** Prints the turn's streamed text; returns whether the turn failed. */
-  private static boolean streamTurn(AgentConnection chat, Console console) {
+  private static boolean streamTurn(AgentConnection chat, Console console, String speaker) {
     boolean speaking = false;
     for (AgentStreamChunk chunk : chat.receive()) {
       String text =
@@ -115,14 +159,14 @@ public final class BasicAgents {
               : "";
       if (!text.isEmpty()) {
         if (!speaking) {
-          console.say("coordinator> ");
+          console.say(speaker + "> ");
           speaking = true;
         }
         console.say(text);
       }
       if (chunk.turnEnd() != null) {
         console.say("\n");
-        return chunk.turnEnd().finishReason() == dev.baton.agent.AgentFinishReason.FAILED;
+        return chunk.turnEnd().finishReason() == AgentFinishReason.FAILED;
       }
     }
     return true;

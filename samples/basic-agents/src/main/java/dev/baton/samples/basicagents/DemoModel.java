@@ -9,119 +9,296 @@ import dev.baton.ai.ModelResponse;
 import dev.baton.ai.ModelResponseChunk;
 import dev.baton.ai.Part;
 import dev.baton.ai.Role;
+import dev.baton.ai.ToolResponse;
 import dev.baton.ai.ToolResponsePart;
+import dev.baton.core.ActionContext;
 import dev.baton.core.Json;
 import dev.baton.core.StreamCallback;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A scripted stand-in for a real model, so the sample runs with no provider: it plays each agent's
- * part by looking at the agent's system prompt and the last message, and calls the same tools a
- * real model would. Everything else (delegation, artifacts, sessions, streaming) is the real
- * runtime.
+ * part in terms of the request it was given (it knows no facts, so it says what a real answer would
+ * cover), reading the agent's system prompt and the conversation, and it calls the same tools a
+ * real model would. Everything else (delegation, background tasks, artifacts, sessions, streaming)
+ * is the real runtime.
  */
 final class DemoModel {
   static final String NAME = "demo/scripted";
+  private static final Pattern SERVICE = Pattern.compile("[a-z][a-z0-9]*-api");
 
   private DemoModel() {}
 
   static void define(Baton baton) {
     baton.defineModel(
-        NAME,
-        new ModelInfo("Scripted demo model", ModelInfo.Supports.TEXT_ONLY, null),
-        DemoModel::answer);
+        NAME, ModelInfo.of("Scripted demo model", ModelInfo.Supports.TEXT_ONLY), DemoModel::answer);
   }
 
   private static ModelResponse answer(
-      dev.baton.core.ActionContext context,
-      ModelRequest request,
-      StreamCallback<ModelResponseChunk> stream) {
+      ActionContext context, ModelRequest request, StreamCallback<ModelResponseChunk> stream) {
     String system =
         request.messages().get(0).role() == Role.SYSTEM ? request.messages().get(0).text() : "";
-    Message last = request.messages().get(request.messages().size() - 1);
-    String question = lastUserText(request);
+    Conversation talk = new Conversation(request);
     if (system.contains(Team.COORDINATOR_SYSTEM)) {
-      return coordinator(last, question, stream);
+      return coordinator(talk, stream);
     }
-    boolean researcher = system.contains(Team.RESEARCHER_SYSTEM);
-    if (last.role() == Role.USER) {
-      return researcher
+    if (system.contains(Team.RESEARCHER_SYSTEM)) {
+      return talk.fresh()
           ? write(
               "notes.md",
-              "# Notes\n- "
-                  + question
-                  + "\n- Key idea: split the problem in half each step.\n- Cost: O(log n) comparisons.")
-          : write(
-              "example.py",
-              "def search(items, target):\n    lo, hi = 0, len(items) - 1\n    while lo <= hi:\n        mid = (lo + hi) // 2\n        if items[mid] == target:\n            return mid\n        if items[mid] < target:\n            lo = mid + 1\n        else:\n            hi = mid - 1\n    return -1\n");
+              "# Notes: "
+                  + talk.task()
+                  + "\n- What it is, in one sentence.\n- How it works, step by step.\n- What it"
+                  + " costs and where it stops working.\n- (Scripted demo: set a provider key for"
+                  + " real research.)")
+          : text("My findings are in notes.md.");
     }
-    return text(researcher ? "My findings are in notes.md." : "The example is in example.py.");
+    if (system.contains(Team.CODER_SYSTEM)) {
+      return talk.fresh()
+          ? write(
+              "Example.java",
+              "// A sketch for: "
+                  + talk.task()
+                  + "\nfinal class Example {\n  public static void main(String[] args) {\n"
+                  + "    System.out.println(\"Scripted demo: a real model writes the code.\");\n"
+                  + "  }\n}\n")
+          : text("The sketch is in Example.java.");
+    }
+    if (system.contains(IncidentRoom.COMMANDER_SYSTEM)) {
+      return commander(talk, stream);
+    }
+    if (system.contains(IncidentRoom.LOG_ANALYST_SYSTEM)) {
+      return investigate(talk, "query_logs", "Failure signature for ");
+    }
+    if (system.contains(IncidentRoom.DEPLOY_AUDITOR_SYSTEM)) {
+      return investigate(talk, "recent_deploys", "Suspect deploy for ");
+    }
+    return text("(scripted demo) " + talk.task());
   }
 
+  // ---- the coordinator ------------------------------------------------------------------------
+
   private static ModelResponse coordinator(
-      Message last, String question, StreamCallback<ModelResponseChunk> stream) {
-    if (last.role() == Role.USER) {
+      Conversation talk, StreamCallback<ModelResponseChunk> stream) {
+    if (talk.fresh()) {
       return calls(
-          Part.toolRequest(
+          tool(
               "delegate_to_researcher",
-              "research",
-              Json.object().put("task", "Find the key facts about: " + question)),
-          Part.toolRequest(
+              Json.object().put("task", "Find the key facts about: " + talk.task())),
+          tool(
               "delegate_to_coder",
-              "code",
-              Json.object().put("task", "Write a short example of: " + question)));
+              Json.object().put("task", "Write a short example of: " + talk.task())));
     }
     List<String> artifacts = new ArrayList<>();
     String notes = "";
-    for (ToolResponsePart response : last.toolResponses()) {
-      JsonNode output = response.toolResponse().output();
+    for (ToolResponse response : talk.lastToolResponses()) {
+      JsonNode output = response.output();
       if (output == null) {
         continue;
       }
       output.path("artifacts").forEach(a -> artifacts.add(a.path("name").asString()));
-      if (response.toolResponse().name().equals("read_artifact")) {
+      if (response.name().equals("read_artifact")) {
         notes = output.path("content").asString();
       }
     }
-    if (!artifacts.isEmpty()) {
-      return calls(
-          Part.toolRequest("read_artifact", "read", Json.object().put("name", artifacts.get(0))));
+    String notesFile =
+        artifacts.stream().filter(name -> name.endsWith("notes.md")).findFirst().orElse(null);
+    if (notesFile != null) {
+      return calls(tool("read_artifact", Json.object().put("name", notesFile)));
     }
-    String answer =
-        "Here is what the team found. "
+    return streamed(
+        "Here is what the team found. The researcher's notes cover "
+            + talk.task()
+            + ": "
             + notes
                 .lines()
-                .filter(l -> l.startsWith("- "))
-                .map(l -> l.substring(2))
-                .reduce((a, b) -> a + " " + b)
-                .orElse("")
-            + " The coder's example is saved in the session as an artifact.";
-    for (String word : answer.split("(?<= )")) {
-      stream.onChunk(ModelResponseChunk.text(word));
-    }
-    return text(answer);
+                .filter(line -> line.startsWith("- ") && !line.contains("Scripted demo"))
+                .map(line -> line.substring(2).toLowerCase(Locale.ROOT).replace(".", ""))
+                .reduce((a, b) -> a + "; " + b)
+                .orElse("nothing yet")
+            + ". The coder's sketch is saved in the session as an artifact.",
+        stream);
   }
 
-  private static String lastUserText(ModelRequest request) {
-    List<Message> messages = request.messages();
-    for (int i = messages.size() - 1; i >= 0; i--) {
-      if (messages.get(i).role() == Role.USER && !messages.get(i).text().isEmpty()) {
-        return messages.get(i).text().strip();
+  // ---- the incident commander -----------------------------------------------------------------
+
+  private static ModelResponse commander(
+      Conversation talk, StreamCallback<ModelResponseChunk> stream) {
+    String service = service(talk.task());
+    if (talk.fresh()) {
+      return calls(
+          tool(
+              "delegate_to_log_analyst",
+              Json.object()
+                  .put("task", "Scan the logs of " + service)
+                  .put("background", true)
+                  .put("name", "logs")),
+          tool(
+              "delegate_to_deploy_auditor",
+              Json.object()
+                  .put("task", "Audit the recent deploys of " + service)
+                  .put("background", true)
+                  .put("name", "deploys")));
+    }
+    ToolResponse last = talk.lastToolResponses().get(0);
+    JsonNode output = last.output() == null ? Json.object() : last.output();
+    switch (last.name()) {
+      case "delegate_to_log_analyst", "delegate_to_deploy_auditor" -> {
+        return calls(post("Investigating " + service + ": log scan and deploy audit started."));
+      }
+      case "read_status_board" -> {
+        return calls(post("Interim: " + settledSoFar(talk) + " Still waiting on the rest."));
+      }
+      case "wait_for_background_tasks" -> {
+        if (output.path("timedOut").asBoolean()) {
+          return calls(tool("read_status_board", Json.object()));
+        }
+        return calls(post("Resolved: " + settledSoFar(talk)));
+      }
+      case "post_status" -> {
+        JsonNode lastWait = talk.lastOutputOf("wait_for_background_tasks");
+        if (lastWait == null) {
+          return calls(wait(talk.taskIds(), 1));
+        }
+        if (lastWait.path("timedOut").asBoolean()) {
+          return calls(wait(talk.taskIds(), 0));
+        }
+        return streamed("Incident summary for " + service + ": " + settledSoFar(talk), stream);
+      }
+      default -> {
+        return text("Standing by.");
       }
     }
-    return "";
+  }
+
+  /** What the investigations that completed have found, from the latest reports. */
+  private static String settledSoFar(Conversation talk) {
+    JsonNode reports = talk.lastOutputOf("wait_for_background_tasks");
+    List<String> found = new ArrayList<>();
+    if (reports != null) {
+      for (JsonNode report : reports.path("tasks")) {
+        if (report.path("status").asString().equals("completed")) {
+          found.add(report.path("response").asString());
+        }
+      }
+    }
+    return found.isEmpty() ? "no findings yet." : String.join("; ", found) + ".";
+  }
+
+  private static ModelResponse investigate(Conversation talk, String tool, String finding) {
+    String service = service(talk.task());
+    if (talk.fresh()) {
+      return calls(tool(tool, Json.object().put("service", service)));
+    }
+    JsonNode lines = talk.lastToolResponses().get(0).output();
+    String first = lines == null ? "" : lines.path("lines").path(0).asString("nothing found");
+    return text(finding + service + ": " + first);
+  }
+
+  private static String service(String text) {
+    Matcher matcher = SERVICE.matcher(text);
+    return matcher.find() ? matcher.group() : "checkout-api";
+  }
+
+  private static Part post(String message) {
+    return tool("post_status", Json.object().put("message", message));
+  }
+
+  private static Part wait(List<String> taskIds, int timeoutSeconds) {
+    ObjectNode input = Json.object().put("timeoutSeconds", timeoutSeconds);
+    ArrayNode ids = input.putArray("taskIds");
+    taskIds.forEach(ids::add);
+    return tool("wait_for_background_tasks", input);
+  }
+
+  // ---- shared ---------------------------------------------------------------------------------
+
+  /** What the scripted model reads from a request. */
+  private record Conversation(ModelRequest request) {
+    List<Message> messages() {
+      return request.messages();
+    }
+
+    /** Whether the last message is the user's: the turn has just started. */
+    boolean fresh() {
+      return messages().get(messages().size() - 1).role() == Role.USER;
+    }
+
+    /** The text of the last user message: the request the agent was given. */
+    String task() {
+      for (int i = messages().size() - 1; i >= 0; i--) {
+        Message message = messages().get(i);
+        if (message.role() == Role.USER && !message.text().isBlank()) {
+          return message.text().strip();
+        }
+      }
+      return "";
+    }
+
+    List<ToolResponse> lastToolResponses() {
+      return messages().get(messages().size() - 1).toolResponses().stream()
+          .map(ToolResponsePart::toolResponse)
+          .toList();
+    }
+
+    /** The output of the newest response of a tool in this turn, or null. */
+    @Nullable JsonNode lastOutputOf(String tool) {
+      for (int i = messages().size() - 1; i >= 0; i--) {
+        Message message = messages().get(i);
+        if (message.role() == Role.USER) {
+          return null;
+        }
+        for (ToolResponsePart part : message.toolResponses()) {
+          if (part.toolResponse().name().equals(tool)) {
+            return part.toolResponse().output();
+          }
+        }
+      }
+      return null;
+    }
+
+    /** The task IDs this turn's launches returned. */
+    List<String> taskIds() {
+      List<String> ids = new ArrayList<>();
+      for (Message message : messages()) {
+        for (ToolResponsePart part : message.toolResponses()) {
+          JsonNode output = part.toolResponse().output();
+          if (part.toolResponse().name().startsWith("delegate_to_")
+              && output != null
+              && output.path("taskId").isString()) {
+            ids.add(output.path("taskId").asString());
+          }
+        }
+      }
+      return ids;
+    }
+  }
+
+  private static Part tool(String name, ObjectNode input) {
+    return Part.toolRequest(name, name, input);
   }
 
   private static ModelResponse write(String name, String content) {
-    return calls(
-        Part.toolRequest(
-            "write_artifact", "write", Json.object().put("name", name).put("content", content)));
+    return calls(tool("write_artifact", Json.object().put("name", name).put("content", content)));
   }
 
   private static ModelResponse calls(Part... calls) {
     return ModelResponse.of(new Message(Role.MODEL, List.of(calls)), FinishReason.STOP);
+  }
+
+  private static ModelResponse streamed(String answer, StreamCallback<ModelResponseChunk> stream) {
+    for (String word : answer.split("(?<= )")) {
+      stream.onChunk(ModelResponseChunk.text(word));
+    }
+    return text(answer);
   }
 
   private static ModelResponse text(String text) {

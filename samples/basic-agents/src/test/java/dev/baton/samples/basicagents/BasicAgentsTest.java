@@ -18,27 +18,71 @@ import org.junit.jupiter.api.Test;
 class BasicAgentsTest {
 
   @Test
-  void theDemoRunsToCompletionWithInputPipedIn() throws Exception {
-    ByteArrayOutputStream captured = new ByteArrayOutputStream();
-    PrintStream out = new PrintStream(captured, true, StandardCharsets.UTF_8);
-    byte[] input = "Explain binary search\nAnd its cost?\n/quit\n".getBytes(StandardCharsets.UTF_8);
+  void theCoordinatorDelegatesAndAnswersInTermsOfTheRequest() throws Exception {
+    String text = run("1\nExplain binary search\nAnd its cost?\n/quit\n");
 
-    int exit = BasicAgents.run(new ByteArrayInputStream(input), out, Map.of());
-
-    String text = captured.toString(StandardCharsets.UTF_8);
-    assertThat(exit).as(text).isZero();
     assertThat(text)
+        .contains("Talk to 1) the coordinator")
         .contains("Model: scripted demo model (no provider configured)")
         .contains("  → researcher: Find the key facts about: Explain binary search")
         .contains("  → coder: Write a short example of: Explain binary search")
         .contains("  ← researcher finished")
         .contains("  ← coder finished")
         .contains(" finished\ncoordinator> Here is what the team found.")
-        .contains("Key idea: split the problem in half each step.")
+        .contains("The researcher's notes cover Explain binary search: what it is")
         .contains("  → researcher: Find the key facts about: And its cost?")
+        .contains("notes cover And its cost?")
         .contains("Session ");
     assertThat(text.indexOf("  ← researcher finished"))
         .isLessThan(text.indexOf("Here is what the team found"));
+  }
+
+  @Test
+  void theCommanderBackgroundsItsInvestigatorsAndFoldsThemInAsTheySettle() throws Exception {
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    byte[] input =
+        "checkout-api is throwing 500s and customers can't pay\n/quit\n"
+            .getBytes(StandardCharsets.UTF_8);
+
+    int exit =
+        BasicAgents.run(
+            new String[] {"commander"},
+            new ByteArrayInputStream(input),
+            new PrintStream(captured, true, StandardCharsets.UTF_8),
+            Map.of());
+
+    String text = captured.toString(StandardCharsets.UTF_8);
+    assertThat(exit).as(text).isZero();
+    assertThat(text)
+        .doesNotContain("Talk to 1)")
+        .containsPattern("\\[task] log_analyst [0-9a-f]{8} pending")
+        .containsPattern("\\[task] deploy_auditor [0-9a-f]{8} pending")
+        .contains("[status] Investigating checkout-api: log scan and deploy audit started.")
+        .containsPattern("\\[task] log_analyst [0-9a-f]{8} completed")
+        .containsPattern("\\[task] deploy_auditor [0-9a-f]{8} completed")
+        .contains("[status] Interim: ")
+        .contains("[status] Resolved: ")
+        .contains("commander> Incident summary for checkout-api: ")
+        .contains("Failure signature for checkout-api: 12:01:07 ERROR checkout-api POST /pay 500")
+        .contains("Suspect deploy for checkout-api: 11:52 checkout-api v2.14.0");
+    assertThat(text.indexOf("[status] Investigating"))
+        .as("the first update is posted while the investigators run")
+        .isLessThan(text.indexOf("log_analyst", text.indexOf("[status] Investigating")));
+    assertThat(text.indexOf("[status] Interim"))
+        .isLessThan(text.indexOf("commander> Incident summary"));
+  }
+
+  private static String run(String input) throws Exception {
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    int exit =
+        BasicAgents.run(
+            new String[0],
+            new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
+            new PrintStream(captured, true, StandardCharsets.UTF_8),
+            Map.of());
+    String text = captured.toString(StandardCharsets.UTF_8);
+    assertThat(exit).as(text).isZero();
+    return text;
   }
 
   @Test
@@ -55,6 +99,7 @@ class BasicAgentsTest {
     try {
       int exit =
           BasicAgents.run(
+              new String[] {"coordinator"},
               new ByteArrayInputStream(input),
               new PrintStream(captured, true, StandardCharsets.UTF_8),
               Map.of("BATON_POSTGRES_URL", url, "BATON_POSTGRES_SCHEMA", schema));
@@ -111,6 +156,7 @@ class BasicAgentsTest {
 
     int exit =
         BasicAgents.run(
+            new String[] {"coordinator"},
             new ByteArrayInputStream(new byte[0]),
             new PrintStream(captured, true, StandardCharsets.UTF_8),
             env);

@@ -24,7 +24,7 @@ class LaunchTest {
 
   @Test
   void theSampleDelegatesOnTheClassPath() throws Exception {
-    String output = launch(List.of("-cp", path(), MAIN));
+    String output = launch(List.of("-cp", path(), MAIN, "coordinator"));
     assertDelegatedAndAnswered(output);
   }
 
@@ -39,7 +39,8 @@ class LaunchTest {
                 "--add-modules",
                 "org.slf4j.nop",
                 "-m",
-                MODULE + "/" + MAIN));
+                MODULE + "/" + MAIN,
+                "coordinator"));
     assertDelegatedAndAnswered(output);
     assertThat(output).doesNotContain("Exception");
   }

@@ -1,17 +1,20 @@
 package dev.baton.agent;
 
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
  * A stream of status values for one snapshot: a one-slot mailbox where a new value replaces an
  * unread one, so the reader always gets the latest. Stores {@linkplain #offer offer} values and
  * {@linkplain #end end} the stream; the reader takes values and {@linkplain #close closes} it when
- * done, which runs the store's cleanup.
+ * done, which runs the store's cleanup. A reader that would rather not block a thread {@linkplain
+ * #listen listens} instead: each value is then handed to its listener as it is offered.
  *
  * <p>Thread-safe: one reader, any number of writers.
  */
@@ -20,6 +23,7 @@ public final class StatusSubscription implements AutoCloseable {
   private final Condition changed = lock.newCondition();
   private final Runnable onClose;
   private @Nullable SnapshotStatus unread;
+  private @Nullable Consumer<SnapshotStatus> listener;
   private boolean ended;
   private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -35,13 +39,48 @@ public final class StatusSubscription implements AutoCloseable {
     return subscription;
   }
 
-  /** Delivers a value, replacing any unread one. Ignored once the stream has ended. */
+  /**
+   * Delivers a value, replacing any unread one, or handing it to the listener. Ignored once the
+   * stream has ended.
+   */
   public void offer(SnapshotStatus status) {
     lock.lock();
     try {
-      if (!ended) {
+      if (ended) {
+        return;
+      }
+      if (listener != null) {
+        listener.accept(status);
+      } else {
         unread = status;
         changed.signalAll();
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Switches the subscription to push delivery: the unread value, if any, and every value offered
+   * from now on go to {@code listener} instead of to {@link #take} and {@link #poll}. The listener
+   * runs on the offering thread, with this subscription's lock held, so its calls never overlap and
+   * arrive in the order the values were offered; it must be quick and must not block (hand slow
+   * work to another thread). A subscription has at most one listener.
+   *
+   * @throws IllegalStateException if the subscription already has a listener
+   */
+  public void listen(Consumer<SnapshotStatus> listener) {
+    Objects.requireNonNull(listener, "listener");
+    lock.lock();
+    try {
+      if (this.listener != null) {
+        throw new IllegalStateException("the subscription already has a listener");
+      }
+      this.listener = listener;
+      SnapshotStatus value = unread;
+      unread = null;
+      if (value != null) {
+        listener.accept(value);
       }
     } finally {
       lock.unlock();

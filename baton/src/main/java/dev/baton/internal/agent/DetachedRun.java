@@ -15,6 +15,7 @@ import dev.baton.core.ErrorInfo;
 import dev.baton.core.Status;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -48,6 +49,7 @@ final class DetachedRun {
   private final CompletableFuture<AgentResult> done;
   private final Supplier<@Nullable AgentFinishReason> lastTurnReason;
   private final AtomicBoolean beating = new AtomicBoolean();
+  private final AtomicBoolean aborted = new AtomicBoolean();
   // The stop of the heartbeat an abort schedules; cancelled when the run ends, so the scheduler
   // does not hold this run (and its session) until it fires.
   private volatile @Nullable ScheduledFuture<?> stuckCheck;
@@ -71,6 +73,11 @@ final class DetachedRun {
     this.lastTurnReason = lastTurnReason;
   }
 
+  /**
+   * Starts the background half. It holds no thread of its own while the work runs: the heartbeat is
+   * a timer, the abort watch a listener on the row's status, and the row is finalised by the thread
+   * that completes the work.
+   */
   void start() {
     String id = pending.snapshotId();
     StatusSubscription subscription;
@@ -97,26 +104,26 @@ final class DetachedRun {
                 interval,
                 interval,
                 TimeUnit.MILLISECONDS);
-    Thread.ofVirtual().name("baton-abort-watch-" + id).start(() -> watch(subscription, heartbeat));
-    Thread.ofVirtual()
-        .name("baton-finalize-" + id)
-        .start(
-            () -> {
-              AgentResult result = null;
-              Throwable failure = null;
-              try {
-                result = done.join();
-              } catch (RuntimeException e) {
-                failure = e.getCause() != null ? e.getCause() : e;
-              }
-              subscription.close();
-              heartbeat.cancel(false);
-              ScheduledFuture<?> check = stuckCheck;
-              if (check != null) {
-                check.cancel(false);
-              }
-              finalizeRow(result, failure);
-            });
+    subscription.listen(
+        status -> {
+          if (status == SnapshotStatus.ABORTED && aborted.compareAndSet(false, true)) {
+            // The listener runs under the store's delivery lock; cancelling runs the work's
+            // cancellation callbacks, which are not ours to trust with it.
+            Thread.ofVirtual().name("baton-abort-" + id).start(() -> stop(heartbeat));
+          }
+        });
+    done.whenComplete(
+        (result, failure) -> {
+          subscription.close();
+          heartbeat.cancel(false);
+          ScheduledFuture<?> check = stuckCheck;
+          if (check != null) {
+            check.cancel(false);
+          }
+          finalizeRow(
+              result,
+              failure instanceof CompletionException wrapped ? wrapped.getCause() : failure);
+        });
   }
 
   private void beat() {
@@ -131,31 +138,21 @@ final class DetachedRun {
   }
 
   /**
-   * Cancels the work when the pending row is aborted, possibly by another process. Genkit stops
-   * beating there; Baton beats on while the work unwinds and saves its progress, so the row reads
-   * as still saving (the task reports {@code aborting}), but only for a heartbeat timeout: a worker
-   * stuck in a call that ignores cancellation must not keep its task from being continued for ever.
+   * Cancels the work of a row that was aborted, possibly by another process. Genkit stops beating
+   * there; Baton beats on while the work unwinds and saves its progress, so the row reads as still
+   * saving (the task reports {@code aborting}), but only for a heartbeat timeout: a worker stuck in
+   * a call that ignores cancellation must not keep its task from being continued for ever.
    */
-  private void watch(StatusSubscription subscription, ScheduledFuture<?> heartbeat) {
-    try {
-      SnapshotStatus status;
-      while ((status = subscription.take()) != null) {
-        if (status == SnapshotStatus.ABORTED) {
-          // Scheduled before the cancel, so the run's end always finds it to cancel.
-          stuckCheck =
-              agent
-                  .heartbeats()
-                  .schedule(
-                      () -> stopBeatingIfStuck(heartbeat),
-                      agent.options().heartbeatTimeout().toMillis(),
-                      TimeUnit.MILLISECONDS);
-          work.cancel(BatonException.of(Status.ABORTED, "the task was aborted"));
-          return;
-        }
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+  private void stop(ScheduledFuture<?> heartbeat) {
+    // Scheduled before the cancel, so the run's end always finds it to cancel.
+    stuckCheck =
+        agent
+            .heartbeats()
+            .schedule(
+                () -> stopBeatingIfStuck(heartbeat),
+                agent.options().heartbeatTimeout().toMillis(),
+                TimeUnit.MILLISECONDS);
+    work.cancel(BatonException.of(Status.ABORTED, "the task was aborted"));
   }
 
   private void stopBeatingIfStuck(ScheduledFuture<?> heartbeat) {

@@ -1,0 +1,168 @@
+package dev.baton.benchmarks;
+
+import dev.baton.Baton;
+import dev.baton.agent.Agent;
+import dev.baton.agent.AgentOptions;
+import dev.baton.agent.AgentOutput;
+import dev.baton.agent.store.InMemorySessionStore;
+import dev.baton.ai.FinishReason;
+import dev.baton.ai.InlinePrompt;
+import dev.baton.ai.Message;
+import dev.baton.ai.ModelInfo;
+import dev.baton.ai.ModelResponse;
+import dev.baton.ai.Part;
+import dev.baton.ai.Role;
+import dev.baton.ai.ToolResponsePart;
+import dev.baton.core.Json;
+import dev.baton.middleware.Agents;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * One orchestrator turn that launches {@code tasks} background delegations, each to a sub-agent
+ * whose model takes {@code modelMillis} to answer, and collects them all with one wait. Prints the
+ * wall time of the turn and the peak heap as one JSON line.
+ *
+ * <p>With a third argument {@code live}, it also measures the live heap per pending task: full
+ * garbage collections between the launches and the wait, which lengthen the turn, so the wall time
+ * of that run is not comparable. Give the model long enough that no task ends before the
+ * measurement.
+ *
+ * <pre>{@code
+ * ./benchmarks/run-scenario BackgroundFanOut 10000 2000
+ * ./benchmarks/run-scenario BackgroundFanOut 10000 30000 live
+ * }</pre>
+ */
+public final class BackgroundFanOut {
+  private BackgroundFanOut() {}
+
+  public static void main(String[] args) throws Exception {
+    int tasks = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
+    long modelMillis = args.length > 1 ? Long.parseLong(args[1]) : 2_000;
+    boolean measureLive = args.length > 2 && args[2].equals("live");
+    Baton baton = Baton.builder().experimental().build();
+    baton.defineModel(
+        "slow",
+        ModelInfo.full("slow"),
+        (ctx, request, chunks) -> {
+          CountDownLatch stopped = new CountDownLatch(1);
+          try (var stop = ctx.cancellation().onCancel(stopped::countDown)) {
+            stopped.await(modelMillis, TimeUnit.MILLISECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          return ModelResponse.of(Message.model("done"), FinishReason.STOP);
+        });
+    Agent worker =
+        baton.defineAgent(
+            "worker",
+            InlinePrompt.builder().model("slow").build(),
+            AgentOptions.builder().sessionStore(InMemorySessionStore.create()).build());
+    AtomicLong livePerTask = new AtomicLong();
+    baton.defineModel(
+        "orchestrator-model",
+        ModelInfo.full("orchestrator"),
+        (ctx, request, chunks) -> {
+          Message last = request.messages().get(request.messages().size() - 1);
+          if (last.role() == Role.USER) {
+            List<Part> launches = new ArrayList<>(tasks);
+            for (int i = 0; i < tasks; i++) {
+              launches.add(
+                  Part.toolRequest(
+                      "delegate_to_worker",
+                      "l" + i,
+                      Json.object().put("task", "task " + i).put("background", true)));
+            }
+            return ModelResponse.of(new Message(Role.MODEL, launches), FinishReason.STOP);
+          }
+          if (last.toolResponses().get(0).toolResponse().name().equals("delegate_to_worker")) {
+            if (measureLive) {
+              livePerTask.set((liveHeap() - BASELINE.get()) / tasks);
+            }
+            ObjectNode wait = Json.object().put("timeoutSeconds", 0);
+            ArrayNode ids = wait.putArray("taskIds");
+            for (ToolResponsePart part : last.toolResponses()) {
+              JsonNode output = part.toolResponse().output();
+              ids.add(output == null ? "" : output.path("taskId").asString());
+            }
+            return ModelResponse.of(
+                new Message(
+                    Role.MODEL, List.of(Part.toolRequest("wait_for_background_tasks", "w", wait))),
+                FinishReason.STOP);
+          }
+          long completed =
+              last.toolResponses()
+                  .get(0)
+                  .toolResponse()
+                  .output()
+                  .path("tasks")
+                  .valueStream()
+                  .filter(r -> r.path("status").asString().equals("completed"))
+                  .count();
+          return ModelResponse.of(Message.model("completed " + completed), FinishReason.STOP);
+        });
+    Agent orchestrator =
+        baton.defineAgent(
+            "orchestrator",
+            InlinePrompt.builder()
+                .model("orchestrator-model")
+                .use(Agents.builder().agents(worker.ref()).async(true).build())
+                .build());
+
+    if (measureLive) {
+      BASELINE.set(liveHeap());
+    }
+    resetPeaks();
+    long start = System.nanoTime();
+    AgentOutput output = orchestrator.runText("go");
+    Duration wall = Duration.ofNanos(System.nanoTime() - start);
+    System.out.printf(
+        Locale.ROOT,
+        "{\"scenario\":\"BackgroundFanOut\",\"tasks\":%d,\"modelMillis\":%d,\"wallMillis\":%d,"
+            + "\"peakHeapMB\":%.1f,\"livePerPendingTaskKB\":%s,\"answer\":\"%s\"}%n",
+        tasks,
+        modelMillis,
+        wall.toMillis(),
+        peakHeap() / 1e6,
+        measureLive ? String.format(Locale.ROOT, "%.2f", livePerTask.get() / 1e3) : "null",
+        output.isFailed() ? "failed: " + output.error() : output.text());
+    System.exit(0);
+  }
+
+  // Live bytes after a full GC before the turn: what the pending tasks' figure is measured against.
+  private static final AtomicLong BASELINE = new AtomicLong();
+
+  private static long liveHeap() {
+    for (int i = 0; i < 3; i++) {
+      System.gc();
+    }
+    return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+  }
+
+  private static void resetPeaks() {
+    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+      pool.resetPeakUsage();
+    }
+  }
+
+  private static long peakHeap() {
+    long peak = 0;
+    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+      if (pool.getType() == MemoryType.HEAP) {
+        peak += pool.getPeakUsage().getUsed();
+      }
+    }
+    return peak;
+  }
+}

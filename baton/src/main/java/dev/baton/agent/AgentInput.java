@@ -2,12 +2,13 @@ package dev.baton.agent;
 
 import dev.baton.ai.Message;
 import dev.baton.ai.Resume;
+import dev.baton.ai.Role;
 import org.jspecify.annotations.Nullable;
 
 /**
  * One turn's input.
  *
- * @param message the user's turn
+ * @param message the user's turn; a message without a role is the user's
  * @param resume answers to the interrupted tool calls of the last turn
  * @param detach "I will disconnect; keep going in the background": the invocation returns a pending
  *     snapshot at once and the work goes on. It may ride on an input with a message.
@@ -19,6 +20,13 @@ public record AgentInput(
     @Nullable Resume resume,
     @Nullable Boolean detach,
     @Nullable Boolean retry) {
+
+  public AgentInput {
+    // Genkit reads an input message without a role as the user's (spec §1.6, §3.3).
+    if (message != null && message.role() == null) {
+      message = new Message(Role.USER, message.content(), message.metadata());
+    }
+  }
 
   public static AgentInput of(Message message) {
     return new AgentInput(message, null, null, null);

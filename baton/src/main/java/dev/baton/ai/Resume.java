@@ -2,11 +2,13 @@ package dev.baton.ai;
 
 import dev.baton.internal.ai.Metadata;
 import java.util.List;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Answers to the interrupted tool calls of the last model message.
+ * Answers to the interrupted tool calls of the last model message. An entry that is null, or lacks
+ * its tool response or request, is skipped, as in Genkit.
  *
  * @param respond tool responses that stand in for the interrupted calls, matched by name and ref
  * @param restart tool requests that re-run interrupted calls; {@code metadata.resumed} carries the
@@ -17,8 +19,8 @@ import tools.jackson.databind.node.ObjectNode;
 public record Resume(
     List<ToolResponsePart> respond, List<ToolRequestPart> restart, @Nullable ObjectNode metadata) {
   public Resume {
-    respond = respond == null ? List.of() : List.copyOf(respond);
-    restart = restart == null ? List.of() : List.copyOf(restart);
+    respond = withPayload(respond, ToolResponsePart::toolResponse);
+    restart = withPayload(restart, ToolRequestPart::toolRequest);
     metadata = Metadata.copyOf(metadata);
   }
 
@@ -26,6 +28,14 @@ public record Resume(
   @Override
   public @Nullable ObjectNode metadata() {
     return metadata == null ? null : metadata.deepCopy();
+  }
+
+  /** The entries that carry their payload: Genkit skips a null entry or one without it (§3.9). */
+  private static <P> List<P> withPayload(@Nullable List<P> entries, Function<P, ?> payload) {
+    if (entries == null) {
+      return List.of();
+    }
+    return entries.stream().filter(e -> e != null && payload.apply(e) != null).toList();
   }
 
   public static Resume respond(ToolResponsePart... responses) {

@@ -3,18 +3,26 @@ package dev.baton.core;
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.lang.reflect.Type;
+import java.util.Map;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadConstraints;
+import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JavaType;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.cfg.CoercionAction;
+import tools.jackson.databind.cfg.CoercionInputShape;
 import tools.jackson.databind.cfg.DateTimeFeature;
 import tools.jackson.databind.cfg.EnumFeature;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.type.LogicalType;
 
 /**
  * The one JSON mapper Baton reads and writes Genkit's JSON with, and helpers around it.
@@ -48,7 +56,26 @@ public final class Json {
           .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
           // Records serialise their components; isX() helpers (isEmpty, isTerminal) are not data.
           .changeDefaultVisibility(v -> v.withIsGetterVisibility(JsonAutoDetect.Visibility.NONE))
+          // A string field reads only a string: {"sessionId": 5} is an error, not session "5".
+          .withCoercionConfig(
+              LogicalType.Textual,
+              config -> {
+                config.setCoercion(CoercionInputShape.Integer, CoercionAction.Fail);
+                config.setCoercion(CoercionInputShape.Float, CoercionAction.Fail);
+                config.setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail);
+              })
+          // Go writes an unset enum as "": it reads as absent, as a missing field does.
+          .withCoercionConfig(
+              LogicalType.Enum,
+              config -> config.setCoercion(CoercionInputShape.EmptyString, CoercionAction.AsNull))
           .build();
+
+  /**
+   * How deep a JSON value may nest: Jackson's limit for parsed input, applied as well to trees
+   * built in memory wherever Baton copies, converts or writes them, so a runaway tree is an {@link
+   * Status#INVALID_ARGUMENT} error rather than a {@link StackOverflowError}.
+   */
+  public static final int MAX_DEPTH = StreamReadConstraints.DEFAULT_MAX_DEPTH;
 
   private Json() {}
 
@@ -96,8 +123,12 @@ public final class Json {
     }
   }
 
-  /** Converts a tree to a type; a mismatch is {@link Status#INVALID_ARGUMENT}. */
+  /**
+   * Converts a tree to a type; a mismatch, or a tree nested deeper than {@link #MAX_DEPTH}, is
+   * {@link Status#INVALID_ARGUMENT}.
+   */
   public static <T> T convert(JsonNode node, Class<T> type) {
+    checkDepth(node, 1);
     try {
       return MAPPER.treeToValue(node, type);
     } catch (JacksonException | IllegalArgumentException e) {
@@ -116,6 +147,7 @@ public final class Json {
   }
 
   private static <T> T convert(JsonNode node, JavaType type) {
+    checkDepth(node, 1);
     try {
       return MAPPER.treeToValue(node, type);
     } catch (JacksonException | IllegalArgumentException e) {
@@ -123,7 +155,12 @@ public final class Json {
     }
   }
 
-  /** A value as a JSON tree. A Java null becomes a JSON null node. */
+  /**
+   * A value as a JSON tree. A Java null becomes a JSON null node; a tree is returned as it is.
+   *
+   * @throws BatonException {@code INVALID_ARGUMENT} if the value nests deeper than {@link
+   *     #MAX_DEPTH}
+   */
   public static JsonNode toTree(@Nullable Object value) {
     if (value == null) {
       return nodes().nullNode();
@@ -131,22 +168,24 @@ public final class Json {
     if (value instanceof JsonNode node) {
       return node;
     }
-    return MAPPER.valueToTree(value);
+    JsonNode tree = bounded(() -> MAPPER.valueToTree(value));
+    checkDepth(tree, 1);
+    return tree;
   }
 
   /** A value as compact JSON text. */
   public static String write(@Nullable Object value) {
-    return MAPPER.writeValueAsString(value);
+    return bounded(() -> MAPPER.writeValueAsString(value));
   }
 
   /** A value as compact UTF-8 JSON bytes. */
   public static byte[] writeBytes(@Nullable Object value) {
-    return MAPPER.writeValueAsBytes(value);
+    return bounded(() -> MAPPER.writeValueAsBytes(value));
   }
 
   /** A value as JSON text indented by two spaces. */
   public static String writePretty(@Nullable Object value) {
-    return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(value);
+    return bounded(() -> MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(value));
   }
 
   /**
@@ -155,12 +194,70 @@ public final class Json {
    * an agent's custom state.
    */
   public static <T> T deepCopy(T value, Class<T> type) {
-    return MAPPER.convertValue(MAPPER.valueToTree(value), type);
+    return bounded(() -> MAPPER.convertValue(MAPPER.valueToTree(value), type));
   }
 
-  /** A deep copy of a tree; value nodes are immutable and returned as they are. */
+  /**
+   * A deep copy of a tree; value nodes are immutable and returned as they are.
+   *
+   * @throws BatonException {@code INVALID_ARGUMENT} if the tree nests deeper than {@link
+   *     #MAX_DEPTH}
+   */
   public static JsonNode copy(JsonNode node) {
-    return node.isContainer() ? node.deepCopy() : node;
+    return copy(node, 1);
+  }
+
+  private static JsonNode copy(JsonNode node, int depth) {
+    if (!node.isContainer()) {
+      return node;
+    }
+    if (depth > MAX_DEPTH) {
+      throw tooDeep();
+    }
+    if (node instanceof ObjectNode object) {
+      ObjectNode copy = object();
+      for (Map.Entry<String, JsonNode> field : object.properties()) {
+        copy.set(field.getKey(), copy(field.getValue(), depth + 1));
+      }
+      return copy;
+    }
+    ArrayNode copy = nodes().arrayNode(node.size());
+    for (JsonNode element : node) {
+      copy.add(copy(element, depth + 1));
+    }
+    return copy;
+  }
+
+  /** Fails a tree that nests deeper than {@link #MAX_DEPTH}; it looks no deeper than that. */
+  private static void checkDepth(JsonNode node, int depth) {
+    if (!node.isContainer()) {
+      return;
+    }
+    if (depth > MAX_DEPTH) {
+      throw tooDeep();
+    }
+    for (JsonNode child : node) {
+      checkDepth(child, depth + 1);
+    }
+  }
+
+  /**
+   * Runs a write, turning a value too deep for the writer into the error a copy gives. Jackson's
+   * text writers stop at their nesting limit, but its tree builder has none, so a runaway value
+   * overflows the stack there. The overflow unwinds a serialiser that holds no lock and leaves
+   * nothing half-made but the discarded tree, so it is safe to report as the value's own fault.
+   */
+  private static <T> T bounded(Supplier<T> write) {
+    try {
+      return write.get();
+    } catch (StreamConstraintsException | StackOverflowError e) {
+      throw tooDeep();
+    }
+  }
+
+  private static BatonException tooDeep() {
+    return BatonException.invalidArgument(
+        "the JSON value is nested deeper than %d levels", MAX_DEPTH);
   }
 
   /** A copy of a tree without one top-level field; the tree itself is returned if it lacks it. */
@@ -168,7 +265,7 @@ public final class Json {
     if (!(node instanceof ObjectNode object) || !object.has(field)) {
       return copy(node);
     }
-    ObjectNode result = object.deepCopy();
+    ObjectNode result = (ObjectNode) copy(object);
     result.remove(field);
     return result;
   }
@@ -214,6 +311,9 @@ public final class Json {
   }
 
   private static BatonException invalid(String what, Exception cause) {
+    if (cause instanceof StreamConstraintsException) {
+      return tooDeep();
+    }
     String detail =
         cause instanceof JacksonException je ? je.getOriginalMessage() : cause.getMessage();
     return new BatonException(Status.INVALID_ARGUMENT, what + ": " + detail, null, true, cause);

@@ -2,11 +2,14 @@ package dev.baton.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.time.Instant;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
 
 class JsonTest {
   record Row(String id, @Nullable String note, List<String> tags, Instant at) {}
@@ -63,5 +66,55 @@ class JsonTest {
     assertThat(Json.jsonEquals(Json.parse("{\"a\":1}"), Json.parse("{\"a\":2}"))).isFalse();
     assertThat(Json.jsonEquals(Json.parse("{\"a\":1}"), Json.parse("{\"a\":1,\"b\":null}")))
         .isFalse();
+  }
+
+  @Test
+  void aNumberOrBooleanIsNotReadAsAString() {
+    for (String value : List.of("5", "5.5", "true")) {
+      assertThatThrownBy(
+              () -> Json.read("{\"id\":" + value + ",\"tags\":[],\"at\":null}", Row.class))
+          .isInstanceOfSatisfying(
+              BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.INVALID_ARGUMENT));
+    }
+  }
+
+  @Test
+  void aTreeBuiltTooDeepIsInvalidArgumentWhereverItEnters() {
+    JsonNode deep = nested(50_000);
+    java.util.Map<String, Runnable> entries =
+        java.util.Map.of(
+            "copy", () -> Json.copy(deep),
+            "write", () -> Json.write(deep),
+            "writeBytes", () -> Json.writeBytes(deep),
+            "convert", () -> Json.convert(deep, java.util.List.class),
+            "toTree", () -> Json.toTree(java.util.Map.of("deep", deep)));
+    for (var entry : entries.entrySet()) {
+      assertThat(catchThrowable(entry.getValue()::run))
+          .as(entry.getKey())
+          .isInstanceOfSatisfying(
+              BatonException.class,
+              e -> {
+                assertThat(e.status()).isEqualTo(Status.INVALID_ARGUMENT);
+                assertThat(e.getMessage()).contains("nested");
+              });
+    }
+  }
+
+  @Test
+  void aTreeAtTheDepthLimitIsCopiedAndWritten() {
+    JsonNode deep = nested(Json.MAX_DEPTH);
+
+    assertThat(Json.copy(deep)).isEqualTo(deep).isNotSameAs(deep);
+    assertThat(Json.parse(Json.write(deep))).isEqualTo(deep);
+  }
+
+  /** An array nested {@code depth} levels deep, built without recursion. */
+  private static JsonNode nested(int depth) {
+    ArrayNode root = Json.nodes().arrayNode();
+    ArrayNode current = root;
+    for (int i = 1; i < depth; i++) {
+      current = current.addArray();
+    }
+    return root;
   }
 }

@@ -12,11 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -338,26 +334,14 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
   }
 
   /**
-   * Deletes the rows of the saved row's lineage past the newest {@link #maxChainLength}. The walk
-   * follows {@code parentId} links while the parent exists and stops at a cycle. Best effort: a row
-   * that cannot be deleted stays, and the save it follows has succeeded anyway.
+   * Deletes the rows of the saved row's lineage past the newest {@link #maxChainLength} (see {@link
+   * SnapshotRules#pastRetention}). Best effort: a row that cannot be deleted stays, and the save it
+   * follows has succeeded anyway.
    */
   private void prune(SnapshotDirectory directory, SessionSnapshot saved) {
-    List<String> chain = new ArrayList<>();
-    chain.add(saved.snapshotId());
-    Set<String> seen = new HashSet<>(chain);
-    String parentId = saved.parentId();
-    while (parentId != null && SafeIds.isSafe(parentId) && seen.add(parentId)) {
-      RowHeader parent = directory.readHeader(parentId);
-      if (parent == null) {
-        break;
-      }
-      chain.add(parentId);
-      parentId = parent.parentId();
-    }
-    if (chain.size() > maxChainLength) {
-      chain.subList(maxChainLength, chain.size()).forEach(directory::deleteRow);
-    }
+    SnapshotRules.pastRetention(
+            saved, maxChainLength, id -> SafeIds.isSafe(id) ? directory.readHeader(id) : null)
+        .forEach(directory::deleteRow);
   }
 
   /**

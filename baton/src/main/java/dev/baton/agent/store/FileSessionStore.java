@@ -83,8 +83,9 @@ import org.slf4j.LoggerFactory;
  * a virtual thread of its own, and both paths deliver a change once.
  *
  * <p>Errors: invalid IDs and prefixes are {@code INVALID_ARGUMENT}; a row file that is not a valid
- * row of its ID is {@code DATA_LOSS}, when read by ID or when it was the session's only hope; other
- * I/O failures are {@code INTERNAL}, and not public. No message names a path; the log does.
+ * row of its ID is {@code DATA_LOSS} when read by ID, and so is a session none of whose rows can be
+ * read; other I/O failures are {@code INTERNAL}, and not public. No message names a path; the log
+ * does.
  *
  * <p>Thread-safe.
  */

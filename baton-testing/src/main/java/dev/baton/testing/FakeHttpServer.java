@@ -36,12 +36,13 @@ import org.jspecify.annotations.Nullable;
  * replies queued in advance, in order.
  *
  * <p>Each request gets its own connection: the server answers with {@code Connection: close} and a
- * chunked body, then closes. A reply may instead {@linkplain Reply#hang() hang} before its headers
- * or {@linkplain Reply#thenHang() after its pieces}; the server then waits for the client to close
- * the connection and counts down that reply's {@linkplain Reply#awaitClientGone() client-gone}
- * latch, so a cancellation or timeout test can check that the client really dropped the exchange
- * rather than leaving it running. Tests wait with {@link #awaitRequest()} and {@link
- * Reply#awaitClientGone()}, never by sleeping.
+ * chunked body, then closes. A reply may instead {@linkplain Reply#thenCut() close the connection
+ * right after its pieces} without ending the body, as a server that fails mid-stream does, or
+ * {@linkplain Reply#hang() hang} before its headers or {@linkplain Reply#thenHang() after its
+ * pieces}; the server then waits for the client to close the connection and counts down that
+ * reply's {@linkplain Reply#awaitClientGone() client-gone} latch, so a cancellation or timeout test
+ * can check that the client really dropped the exchange rather than leaving it running. Tests wait
+ * with {@link #awaitRequest()} and {@link Reply#awaitClientGone()}, never by sleeping.
  *
  * <p>It reads request bodies by {@code Content-Length} only, which is what the JDK client sends for
  * a byte-array body. Thread-safe.
@@ -59,28 +60,31 @@ public final class FakeHttpServer implements AutoCloseable {
    * methods, {@link #withHeader} and {@link #thenHang} each return a new one).
    */
   public static final class Reply {
+    /** What the server does after the pieces. */
+    private enum End {
+      FINISH,
+      CUT,
+      HANG
+    }
+
     private final int status;
     private final String contentType;
     private final List<String> pieces;
     private final Map<String, String> headers;
-    private final boolean hangAfter;
+    private final End end;
     private final CountDownLatch clientGone = new CountDownLatch(1);
 
     private Reply(
-        int status,
-        String contentType,
-        List<String> pieces,
-        Map<String, String> headers,
-        boolean hangAfter) {
+        int status, String contentType, List<String> pieces, Map<String, String> headers, End end) {
       this.status = status;
       this.contentType = contentType;
       this.pieces = List.copyOf(pieces);
       this.headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
-      this.hangAfter = hangAfter;
+      this.end = end;
     }
 
     public static Reply json(int status, String body) {
-      return new Reply(status, "application/json", List.of(body), Map.of(), false);
+      return new Reply(status, "application/json", List.of(body), Map.of(), End.FINISH);
     }
 
     public static Reply json(String body) {
@@ -98,29 +102,37 @@ public final class FakeHttpServer implements AutoCloseable {
         payload.lines().forEach(line -> frame.append("data: ").append(line).append("\r\n"));
         frames.add(frame.append("\r\n").toString());
       }
-      return new Reply(200, "text/event-stream", frames, Map.of(), false);
+      return new Reply(200, "text/event-stream", frames, Map.of(), End.FINISH);
     }
 
     /** A body written as it is, piece by piece, each piece flushed on its own. */
     public static Reply raw(int status, String contentType, String... pieces) {
-      return new Reply(status, contentType, List.of(pieces), Map.of(), false);
+      return new Reply(status, contentType, List.of(pieces), Map.of(), End.FINISH);
     }
 
     /** Headers that never come: the request waits until the client leaves or the server closes. */
     public static Reply hang() {
-      return new Reply(0, "", List.of(), Map.of(), true);
+      return new Reply(0, "", List.of(), Map.of(), End.HANG);
     }
 
     /** This reply with one more header; an earlier header of the same name is replaced. */
     public Reply withHeader(String name, String value) {
       Map<String, String> more = new LinkedHashMap<>(headers);
       more.put(name, value);
-      return new Reply(status, contentType, pieces, more, hangAfter);
+      return new Reply(status, contentType, pieces, more, end);
     }
 
     /** Sends this reply's pieces, then keeps the stream open until the client leaves. */
     public Reply thenHang() {
-      return new Reply(status, contentType, pieces, headers, true);
+      return new Reply(status, contentType, pieces, headers, End.HANG);
+    }
+
+    /**
+     * Sends this reply's pieces, then closes the connection at once without the chunk that ends the
+     * body: the client sees every piece, then a connection that failed mid-body.
+     */
+    public Reply thenCut() {
+      return new Reply(status, contentType, pieces, headers, End.CUT);
     }
 
     /**
@@ -251,7 +263,10 @@ public final class FakeHttpServer implements AutoCloseable {
           out.write(CRLF);
           out.flush();
         }
-        if (!reply.hangAfter) {
+        if (reply.end == Reply.End.CUT) {
+          return;
+        }
+        if (reply.end == Reply.End.FINISH) {
           out.write("0\r\n\r\n".getBytes(StandardCharsets.UTF_8));
           out.flush();
           return;
@@ -264,7 +279,7 @@ public final class FakeHttpServer implements AutoCloseable {
       reply.clientGone.countDown();
     } catch (IOException e) {
       // A reset by the client is the client leaving too; a socket closed by close() is not.
-      if (reply != null && reply.hangAfter && !closed) {
+      if (reply != null && reply.end == Reply.End.HANG && !closed) {
         reply.clientGone.countDown();
       }
     } finally {

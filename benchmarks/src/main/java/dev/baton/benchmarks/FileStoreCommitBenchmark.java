@@ -28,6 +28,7 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -36,7 +37,9 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * A file-store commit of a small snapshot, next to the floor it cannot beat: writing the same
- * number of bytes to a temp file, fsyncing it and renaming it into place.
+ * number of bytes to a temp file, fsyncing it and renaming it into place. Both run with and without
+ * forcing the folder to the device after the rename ({@code syncDirectories}), which is what makes
+ * a commit survive a power loss; the store does it by default.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -45,6 +48,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 2)
 @Fork(1)
 public class FileStoreCommitBenchmark {
+  @Param({"true", "false"})
+  public boolean syncDirectories;
+
   private Path dir;
   private FileSessionStore store;
   private ActionContext context;
@@ -54,7 +60,7 @@ public class FileStoreCommitBenchmark {
   @Setup(Level.Trial)
   public void setUp() throws IOException {
     dir = Files.createTempDirectory("baton-commit");
-    store = FileSessionStore.builder(dir).build();
+    store = FileSessionStore.builder(dir).syncDirectories(syncDirectories).build();
     context = Baton.builder().build().context();
     state =
         new SessionState(
@@ -91,13 +97,20 @@ public class FileStoreCommitBenchmark {
 
   @Benchmark
   public Path fsyncAndRename() throws IOException {
-    Path target = dir.resolve("raw").resolve(UUID.randomUUID() + ".json");
-    Path temp = dir.resolve("raw").resolve(target.getFileName() + ".tmp");
+    Path folder = dir.resolve("raw");
+    Path target = folder.resolve(UUID.randomUUID() + ".json");
+    Path temp = folder.resolve(target.getFileName() + ".tmp");
     try (FileChannel channel =
         FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
       channel.write(ByteBuffer.wrap(bytes));
       channel.force(true);
     }
-    return Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
+    Path moved = Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
+    if (syncDirectories) {
+      try (FileChannel folderChannel = FileChannel.open(folder, StandardOpenOption.READ)) {
+        folderChannel.force(true);
+      }
+    }
+    return moved;
   }
 }

@@ -22,7 +22,10 @@ import dev.baton.core.Json;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
@@ -43,9 +46,13 @@ import tools.jackson.databind.node.ObjectNode;
  *       {@code data:} URL without {@code ;base64} has its {@code %XX} escapes decoded and every
  *       other character taken as it is ({@code +} stays a plus), then is sent base64-encoded.
  *   <li>A tool request is {@code functionCall {name, args, id}} and a tool response {@code
- *       functionResponse {name, id, response: {"output": <output>}}}; the id is the part's {@code
- *       ref} and is left out when there is none. Gemini reads the {@code output} key as the
- *       function's result, so a non-object result needs no special case.
+ *       functionResponse {name, id, response: {"output": <output>}}}. Gemini gets back only the IDs
+ *       it issued: a call's id is its part's {@code metadata.functionCallId}, which {@link
+ *       GeminiResponseMapper} records when Gemini sends one, and a response's id is that of the
+ *       call in the request whose {@code ref} it answers. A ref the tool loop made up for a call
+ *       Gemini sent without an id stays local, so neither part then has an id, and Gemini pairs
+ *       them by order. Gemini reads the {@code output} key as the function's result, so a
+ *       non-object result needs no special case.
  *   <li>A part's {@code metadata.thoughtSignature} goes back as the part's {@code
  *       thoughtSignature}, unchanged: Gemini rejects a function-call history without it.
  *   <li>Tools become one {@code functionDeclarations} list with the input schema in {@code
@@ -70,12 +77,16 @@ final class GeminiRequestMapper {
 
   static final String THOUGHT_SIGNATURE = "thoughtSignature";
 
+  /** The metadata key of the id Gemini gave a function call; absent when it gave none. */
+  static final String FUNCTION_CALL_ID = "functionCallId";
+
   private GeminiRequestMapper() {}
 
   static ObjectNode toRequest(ModelRequest request) {
     ObjectNode body = Json.object();
     ArrayNode contents = body.putArray("contents");
     ArrayNode system = Json.nodes().arrayNode();
+    Map<String, String> callIds = geminiCallIds(request.messages());
     for (Message message : request.messages()) {
       if (message.role() == Role.SYSTEM) {
         for (Part part : message.content()) {
@@ -84,14 +95,14 @@ final class GeminiRequestMapper {
                 "Gemini takes only text in system instructions, got a %s",
                 part.getClass().getSimpleName());
           }
-          system.add(toGeminiPart(text));
+          system.add(toGeminiPart(text, callIds));
         }
         continue;
       }
       ObjectNode content = contents.addObject();
       content.put("role", message.role() == Role.MODEL ? "model" : "user");
       ArrayNode parts = content.putArray("parts");
-      message.content().forEach(part -> parts.add(toGeminiPart(part)));
+      message.content().forEach(part -> parts.add(toGeminiPart(part, callIds)));
     }
     if (!system.isEmpty()) {
       body.putObject("systemInstruction").set("parts", system);
@@ -159,15 +170,48 @@ final class GeminiRequestMapper {
     return Json.withoutField(schema, "$schema");
   }
 
-  static ObjectNode toGeminiPart(Part part) {
+  /**
+   * The ids Gemini gave the function calls of a request's history, by the {@code ref} of the call:
+   * what a function response answering that ref sends back as its id.
+   */
+  private static Map<String, String> geminiCallIds(List<Message> messages) {
+    Map<String, String> ids = new HashMap<>();
+    for (Message message : messages) {
+      for (Part part : message.content()) {
+        String id = geminiCallId(part);
+        String ref = part instanceof ToolRequestPart call ? call.toolRequest().ref() : null;
+        if (ref != null && id != null) {
+          ids.put(ref, id);
+        }
+      }
+    }
+    return ids;
+  }
+
+  private static @Nullable String geminiCallId(Part part) {
+    ObjectNode metadata = part.metadata();
+    return metadata != null && metadata.path(FUNCTION_CALL_ID).isString()
+        ? metadata.path(FUNCTION_CALL_ID).stringValue()
+        : null;
+  }
+
+  /**
+   * One Gemini part.
+   *
+   * @param callIds the ids Gemini gave the request's function calls, by ref
+   */
+  private static ObjectNode toGeminiPart(Part part, Map<String, String> callIds) {
     ObjectNode out =
         switch (part) {
           case TextPart text -> Json.object().put("text", text.text());
           case ReasoningPart reasoning ->
               Json.object().put("text", reasoning.reasoning()).put("thought", true);
           case MediaPart media -> media(media.media());
-          case ToolRequestPart request -> functionCall(request.toolRequest());
-          case ToolResponsePart response -> functionResponse(response.toolResponse());
+          case ToolRequestPart request -> functionCall(request.toolRequest(), geminiCallId(part));
+          case ToolResponsePart response -> {
+            String ref = response.toolResponse().ref();
+            yield functionResponse(response.toolResponse(), ref == null ? null : callIds.get(ref));
+          }
           case DataPart data -> Json.object().put("text", Json.write(data.data()));
           case CustomPart custom -> custom(custom.custom());
         };
@@ -178,7 +222,7 @@ final class GeminiRequestMapper {
     return out;
   }
 
-  private static ObjectNode functionCall(ToolRequest request) {
+  private static ObjectNode functionCall(ToolRequest request, @Nullable String id) {
     ObjectNode call = Json.object();
     call.put("name", request.name());
     JsonNode input = request.input();
@@ -190,17 +234,17 @@ final class GeminiRequestMapper {
       }
       call.set("args", input);
     }
-    if (request.ref() != null) {
-      call.put("id", request.ref());
+    if (id != null) {
+      call.put("id", id);
     }
     return Json.object().set("functionCall", call);
   }
 
-  private static ObjectNode functionResponse(ToolResponse response) {
+  private static ObjectNode functionResponse(ToolResponse response, @Nullable String id) {
     ObjectNode answer = Json.object();
     answer.put("name", response.name());
-    if (response.ref() != null) {
-      answer.put("id", response.ref());
+    if (id != null) {
+      answer.put("id", id);
     }
     answer.putObject("response").set("output", resultOf(response));
     return Json.object().set("functionResponse", answer);

@@ -27,9 +27,11 @@ import tools.jackson.databind.node.ObjectNode;
  *   <li>A part with {@code thought: true} is a {@link ReasoningPart} (a thought summary); {@code
  *       text} is a {@link TextPart}; {@code inlineData} is a {@link MediaPart} with a {@code data:}
  *       URL; {@code fileData} a {@link MediaPart} with the file URI; {@code functionCall} a {@link
- *       ToolRequestPart} whose {@code ref} is the call's {@code id} (null when Gemini sent none).
- *       Any other part ({@code executableCode}, {@code codeExecutionResult}, …) is a {@link
- *       CustomPart} holding it unchanged. Empty parts are skipped.
+ *       ToolRequestPart} whose {@code ref} is the call's {@code id} (null when Gemini sent none,
+ *       for the tool loop to fill in), with the id also in {@code metadata.functionCallId}, which
+ *       marks it as Gemini's to send back (see {@link GeminiRequestMapper}). Any other part ({@code
+ *       executableCode}, {@code codeExecutionResult}, …) is a {@link CustomPart} holding it
+ *       unchanged. Empty parts are skipped.
  *   <li>A part's {@code thoughtSignature} is kept in the Baton part's {@code
  *       metadata.thoughtSignature}; a part carrying only a signature becomes an empty text part, so
  *       the signature is not lost.
@@ -78,10 +80,14 @@ final class GeminiResponseMapper {
     }
     if (part.has("functionCall")) {
       JsonNode call = part.path("functionCall");
-      String id = call.path("id").isString() ? call.path("id").stringValue() : null;
+      JsonNode id = call.path("id");
       JsonNode args = call.path("args").isObject() ? call.path("args") : Json.object();
       return new ToolRequestPart(
-          new ToolRequest(call.path("name").asString(""), id, args), metadata);
+          new ToolRequest(
+              call.path("name").asString(""), id.isString() ? id.stringValue() : null, args),
+          id.isString()
+              ? Metadata.with(metadata, GeminiRequestMapper.FUNCTION_CALL_ID, id)
+              : metadata);
     }
     JsonNode rest = Json.withoutField(part, GeminiRequestMapper.THOUGHT_SIGNATURE);
     if (rest.isEmpty()) {

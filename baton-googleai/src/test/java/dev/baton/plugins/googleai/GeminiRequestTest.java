@@ -111,11 +111,16 @@ class GeminiRequestTest {
   }
 
   @Test
-  void sendsToolsToolChoiceMediaAndAToolHistoryWithIdsAndThoughtSignatures() {
+  void sendsToolsToolChoiceMediaAndAToolHistoryWithGeminisIdsAndThoughtSignatures() {
     server.reply(Reply.json(ANSWER));
     ToolDefinition weather = WeatherTool.definition();
     ToolDefinition clock = new ToolDefinition("now", "", JsonSchemas.any(), null, null);
-    ObjectNode signed = Metadata.with(null, "thoughtSignature", Json.nodes().stringNode("c2ln"));
+    // As the plugin maps a call Gemini gave the id fc-1; fc-2 is a ref of Baton's own.
+    ObjectNode signed =
+        Metadata.with(
+            Metadata.with(null, "thoughtSignature", Json.nodes().stringNode("c2ln")),
+            "functionCallId",
+            Json.nodes().stringNode("fc-1"));
     List<Message> messages =
         List.of(
             Message.of(
@@ -136,7 +141,7 @@ class GeminiRequestTest {
                 Role.TOOL,
                 new ToolResponsePart(
                     new ToolResponse("getWeather", "fc-1", Json.parse("{\"tempC\":21}")), null),
-                Part.toolResponse("now", null, Json.nodes().stringNode("12:00"))));
+                Part.toolResponse("now", "fc-2", Json.nodes().stringNode("12:00"))));
 
     call(
         baton(server),
@@ -160,7 +165,7 @@ class GeminiRequestTest {
                      {"functionCall": {"name": "getWeather", "args": {"city": "Paris"},
                                        "id": "fc-1"},
                       "thoughtSignature": "c2ln"},
-                     {"functionCall": {"name": "now", "id": "fc-2"}}]},
+                     {"functionCall": {"name": "now"}}]},
                    {"role": "user", "parts": [
                      {"functionResponse": {"name": "getWeather", "id": "fc-1",
                                            "response": {"output": {"tempC": 21}}}},

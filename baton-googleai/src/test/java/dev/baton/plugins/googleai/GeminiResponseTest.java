@@ -133,9 +133,10 @@ class GeminiResponseTest {
                 {"role": "model", "content": [
                    {"toolRequest": {"name": "getWeather", "ref": "fc-1",
                                     "input": {"city": "Paris"}},
-                    "metadata": {"thoughtSignature": "c2lnLTE="}},
+                    "metadata": {"thoughtSignature": "c2lnLTE=", "functionCallId": "fc-1"}},
                    {"toolRequest": {"name": "getWeather", "ref": "fc-2",
-                                    "input": {"city": "Rome"}}},
+                                    "input": {"city": "Rome"}},
+                    "metadata": {"functionCallId": "fc-2"}},
                    {"toolRequest": {"name": "now", "input": {}}}]}
                 """));
   }

@@ -136,6 +136,48 @@ class GeminiToolLoopTest {
   }
 
   @Test
+  void callsGeminiSentWithoutAnIdGoBackWithoutOneAndAnswerInOrder() {
+    server.reply(
+        Reply.json(
+            """
+            {"candidates": [{"content": {"role": "model", "parts": [
+                {"functionCall": {"name": "getWeather", "args": {"city": "Paris"}},
+                 "thoughtSignature": "c2lnLTE="},
+                {"functionCall": {"name": "getWeather", "args": {"city": "Rome"}}},
+                {"functionCall": {"id": "fc-3", "name": "getWeather", "args": {"city": "Oslo"}}}]},
+              "finishReason": "STOP"}]}
+            """),
+        Reply.json(
+            """
+            {"candidates": [{"content": {"role": "model", "parts": [
+                {"text": "Rome and Oslo are warmest."}]}, "finishReason": "STOP"}]}
+            """));
+
+    GenerateResponse response = baton(server).generate(ask("Paris, Rome or Oslo?").build());
+
+    assertThat(response.text()).isEqualTo("Rome and Oslo are warmest.");
+    assertThat(Json.parse(server.request(1).body()).path("contents"))
+        .isEqualTo(
+            Json.parse(
+                """
+                [{"role": "user", "parts": [{"text": "Paris, Rome or Oslo?"}]},
+                 {"role": "model", "parts": [
+                   {"functionCall": {"name": "getWeather", "args": {"city": "Paris"}},
+                    "thoughtSignature": "c2lnLTE="},
+                   {"functionCall": {"name": "getWeather", "args": {"city": "Rome"}}},
+                   {"functionCall": {"name": "getWeather", "args": {"city": "Oslo"},
+                                     "id": "fc-3"}}]},
+                 {"role": "user", "parts": [
+                   {"functionResponse": {"name": "getWeather",
+                                         "response": {"output": {"tempC": 21.5, "sky": "sunny"}}}},
+                   {"functionResponse": {"name": "getWeather",
+                                         "response": {"output": {"tempC": 25, "sky": "sunny"}}}},
+                   {"functionResponse": {"name": "getWeather", "id": "fc-3",
+                                         "response": {"output": {"tempC": 25, "sky": "sunny"}}}}]}]
+                """));
+  }
+
+  @Test
   void streamsEveryMessageOfTheLoopWithItsIndex() {
     server.reply(
         Reply.sse(
@@ -164,7 +206,7 @@ class GeminiToolLoopTest {
                 [{"role": "model", "index": 0, "content": [
                    {"toolRequest": {"name": "getWeather", "ref": "fc-1",
                                     "input": {"city": "Paris"}},
-                    "metadata": {"thoughtSignature": "c2lnLTE="}}]},
+                    "metadata": {"thoughtSignature": "c2lnLTE=", "functionCallId": "fc-1"}}]},
                  {"role": "tool", "index": 1, "content": [
                    {"toolResponse": {"name": "getWeather", "ref": "fc-1",
                                      "output": {"tempC": 21.5, "sky": "sunny"}}}]},

@@ -228,4 +228,35 @@ class ChatStreamingTest {
             });
     assertThat(chunks).hasSize(1);
   }
+
+  /**
+   * A server that streams a chunk and an error event and closes the connection at once, as
+   * OpenAI-compatible servers do when a generation fails. Losing the end of the body is a race, so
+   * the call is repeated.
+   */
+  @Test
+  void aServerThatClosesRightAfterAnErrorEventStillDeliversTheChunkAndItsError() {
+    Baton baton = baton(server);
+    for (int attempt = 0; attempt < 50; attempt++) {
+      server.reply(
+          Reply.sse(
+                  chunk("{\"content\": \"Hel\"}", "null"),
+                  "{\"error\": {\"message\": \"The model crashed.\", \"type\": \"server_error\"}}")
+              .thenCut());
+      chunks.clear();
+
+      assertThatThrownBy(() -> stream(baton))
+          .isInstanceOfSatisfying(
+              BatonException.class,
+              e -> {
+                assertThat(e.status()).isEqualTo(Status.UNAVAILABLE);
+                assertThat(e.getMessage()).endsWith("failed while streaming: The model crashed.");
+              });
+      assertThat(Json.toTree(chunks))
+          .as("attempt %d", attempt)
+          .isEqualTo(
+              Json.parse(
+                  "[{\"role\": \"model\", \"index\": 0, \"content\": [{\"text\": \"Hel\"}]}]"));
+    }
+  }
 }

@@ -3,13 +3,17 @@ package dev.baton.agent.store;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import org.jspecify.annotations.Nullable;
@@ -18,7 +22,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The file operations of the file store: private directories, reads that treat a missing file as
- * absent, and writes that a concurrent reader sees either entirely or not at all.
+ * absent, writes that a concurrent reader sees either entirely or not at all, and the removal of
+ * temporary files a killed writer left behind.
+ *
+ * <p>Forcing a directory to the device is done where the file system has POSIX permissions (the JDK
+ * cannot open a directory on Windows, where NTFS journals names anyway) and skipped elsewhere.
  */
 final class AtomicFiles {
   private static final Logger log = LoggerFactory.getLogger(AtomicFiles.class);
@@ -26,28 +34,64 @@ final class AtomicFiles {
   /** The suffix of temporary files; a reader must never take such a file for a row. */
   static final String TEMP_SUFFIX = ".tmp";
 
+  /**
+   * How old a temporary file must be before it counts as left behind. A write takes milliseconds;
+   * the margin covers writers that take no folder lock (Genkit Go's store) and clocks that differ
+   * between the hosts sharing a network folder.
+   */
+  static final Duration STALE_TEMP_AGE = Duration.ofMinutes(1);
+
+  /** How much of a write survives a crash. */
+  enum Sync {
+    /** Nothing is forced: after a power loss the file may be old, new, or empty. */
+    NONE,
+    /** The bytes are forced before the rename: the file is old or new, never torn or empty. */
+    CONTENT,
+    /** The bytes before the rename and the directory after it: a committed file stays. */
+    CONTENT_AND_NAME
+  }
+
   private static final Set<StandardOpenOption> NEW_FILE =
       Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
   private static final FileAttribute<?>[] OWNER_ONLY_FILE = {
     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))
   };
+  private static final FileAttribute<?> OWNER_ONLY_DIRECTORY =
+      PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
 
   private AtomicFiles() {}
 
   /**
    * Creates a directory and any missing parents, readable only by the owner (mode 0700) where the
-   * file system has POSIX permissions. Directories that exist are left as they are.
+   * file system has POSIX permissions, forcing the parent of each directory it creates to the
+   * device, so that a row later written inside does not vanish with its folder at a power loss
+   * (best effort: a parent this process may not read, such as a shared {@code /tmp}, is logged and
+   * skipped). Directories that exist are left as they are.
    */
   static void createPrivateDirectories(Path dir) throws IOException {
     if (Files.isDirectory(dir)) {
       return;
     }
-    if (dir.getFileSystem().supportedFileAttributeViews().contains("posix")) {
-      FileAttribute<?> ownerOnly =
-          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
-      Files.createDirectories(dir, ownerOnly);
-    } else {
-      Files.createDirectories(dir);
+    Path parent = dir.toAbsolutePath().getParent();
+    if (parent != null) {
+      createPrivateDirectories(parent);
+    }
+    try {
+      if (isPosix(dir)) {
+        Files.createDirectory(dir, OWNER_ONLY_DIRECTORY);
+      } else {
+        Files.createDirectory(dir);
+      }
+    } catch (FileAlreadyExistsException createdMeanwhile) {
+      if (Files.isDirectory(dir)) {
+        return;
+      }
+      throw createdMeanwhile;
+    }
+    try {
+      syncDirectory(parent);
+    } catch (IOException e) {
+      log.debug("could not force directory {} to the device", parent, e);
     }
   }
 
@@ -58,10 +102,10 @@ final class AtomicFiles {
    * the rename. Nothing here locks: of two concurrent writers the last rename wins, so callers that
    * read-modify-write serialise themselves (FileSessionStore holds a {@link ProcessLock}).
    *
-   * @param durable whether to force the bytes to the device before the rename, so a crash cannot
-   *     leave a renamed but empty file; worth its cost for data, not for hints that can be rebuilt
+   * @param sync what to force to the device: {@link Sync#CONTENT_AND_NAME} is worth its cost for
+   *     data, {@link Sync#NONE} for hints that can be rebuilt
    */
-  static void write(Path target, byte[] content, boolean durable) throws IOException {
+  static void write(Path target, byte[] content, Sync sync) throws IOException {
     String random = Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36);
     Path temp = target.resolveSibling(target.getFileName() + "." + random + TEMP_SUFFIX);
     // Created and written through one channel: a commit pays for one open, not two. Opened before
@@ -74,7 +118,7 @@ final class AtomicFiles {
         while (buffer.hasRemaining()) {
           channel.write(buffer);
         }
-        if (durable) {
+        if (sync != Sync.NONE) {
           channel.force(true);
         }
       }
@@ -85,13 +129,47 @@ final class AtomicFiles {
         deleteQuietly(temp);
       }
     }
+    if (sync == Sync.CONTENT_AND_NAME) {
+      // The rename lives in the directory: until it is forced, a power loss may undo it.
+      syncDirectory(temp.getParent());
+    }
+  }
+
+  /** Forces a directory's entries to the device, where the file system allows (see above). */
+  private static void syncDirectory(@Nullable Path dir) throws IOException {
+    if (dir == null || !isPosix(dir)) {
+      return;
+    }
+    try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
+      channel.force(true);
+    }
+  }
+
+  /**
+   * Whether a file is a temporary file that a writer left behind: named {@code *.tmp} and last
+   * modified at least {@link #STALE_TEMP_AGE} before {@code now}. A file that vanished or cannot be
+   * examined is not.
+   */
+  static boolean isStaleTemp(Path file, Instant now) {
+    if (!file.getFileName().toString().endsWith(TEMP_SUFFIX)) {
+      return false;
+    }
+    try {
+      Instant modified = Files.getLastModifiedTime(file, LinkOption.NOFOLLOW_LINKS).toInstant();
+      return Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)
+          && !modified.plus(STALE_TEMP_AGE).isAfter(now);
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  private static boolean isPosix(Path path) {
+    return path.getFileSystem().supportedFileAttributeViews().contains("posix");
   }
 
   /** Mode 0600 where the file system has POSIX permissions, as temporary files get. */
   private static FileAttribute<?>[] ownerOnlyFile(Path file) {
-    return file.getFileSystem().supportedFileAttributeViews().contains("posix")
-        ? OWNER_ONLY_FILE
-        : new FileAttribute<?>[0];
+    return isPosix(file) ? OWNER_ONLY_FILE : new FileAttribute<?>[0];
   }
 
   /** The file's bytes, or null when it does not exist. */

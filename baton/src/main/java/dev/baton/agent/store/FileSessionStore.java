@@ -5,6 +5,7 @@ import dev.baton.agent.SessionStore;
 import dev.baton.agent.SnapshotSubscriber;
 import dev.baton.agent.StatusSubscription;
 import dev.baton.core.ActionContext;
+import dev.baton.internal.store.RowHeader;
 import dev.baton.internal.store.SnapshotRules;
 import dev.baton.internal.store.StatusSubscribers;
 import java.io.IOException;
@@ -13,12 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashSet;
-import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
@@ -35,31 +31,49 @@ import org.slf4j.LoggerFactory;
  * derives one for each call, so rows never sit in {@code dir} itself. Each session has a pointer
  * file, {@code <dir>/<prefix>/.pointers/<sessionId>.json}, holding {@code {"currentSnapshotId",
  * "currentCreatedAt", "updatedAt"}}: its latest row. Directories are created with mode 0700 where
- * the file system has POSIX permissions.
+ * the file system has POSIX permissions. This is Genkit Go's layout, file names included, for every
+ * ID of at most 232 UTF-8 bytes that the JVM can name a file by; see IDs below for the others.
  *
  * <p><b>Writes.</b> {@code saveSnapshot} follows the {@link SessionStore} contract and calls its
  * update exactly once: one lock serialises this instance's read-modify-writes, file I/O included. A
  * file is written to {@code <name>.<random>.tmp} beside it, forced to the device (row files only),
  * and renamed over the target, so a reader sees the old file or the new one, never a torn write; a
- * leftover temporary file is never read as a row. Pointers are renamed into place too, without the
- * fsync; on ext4 that rename makes the kernel flush the pointer (its {@code auto_da_alloc}
- * safeguard), which roughly doubles a commit's cost and is what keeps a pointer from lagging its
- * rows after a crash. Between processes, an exclusive lock on the folder's {@code .lock} file
- * serialises read-modify-writes and pointer rebuilds, so an abort written by one process is never
- * undone by another's heartbeat and a pointer never moves back.
+ * leftover temporary file is never read as a row. A row's folder is then forced to the device too
+ * (unless {@link Builder#syncDirectories} turns that off), so that a committed row survives a power
+ * loss, not only a crash of the process. Pointers are renamed into place too, without any fsync; on
+ * ext4 that rename makes the kernel flush the pointer (its {@code auto_da_alloc} safeguard), which
+ * is what keeps a pointer from lagging its rows after a crash. Between processes, an exclusive lock
+ * on the folder's {@code .lock} file serialises read-modify-writes and pointer rebuilds, so an
+ * abort written by one process is never undone by another's heartbeat and a pointer never moves
+ * back.
  *
- * <p><b>IDs.</b> Snapshot IDs, session IDs and the segments of a prefix become path segments, so
+ * <p><b>Leftovers.</b> A writer killed mid-write leaves its temporary file. {@link Builder#build()}
+ * looks through every folder under {@code dir} and removes those, and a scan of a prefix folder
+ * (below) removes those it sees. Only files at least a minute old are removed, and only under the
+ * folder's lock, so a live writer's file is never touched.
+ *
+ * <p><b>IDs.</b> Snapshot IDs, session IDs and the segments of a prefix follow Genkit Go's rules:
  * each must be non-empty, contain no {@code /}, {@code \} or {@code ..}, not start with {@code .}
- * and contain no control character. Any other is rejected with {@code INVALID_ARGUMENT} on reads
- * and writes alike, before anything is written: a row with an unsafe session ID leaves no file.
+ * and contain no control character; Baton adds that it must be valid Unicode (no lone surrogate).
+ * Any other is rejected with {@code INVALID_ARGUMENT} on reads and writes alike, before anything is
+ * written: a row with an unsafe session ID leaves no file. Every valid ID has a file, whatever its
+ * length and the JVM's file-name encoding: one longer than 232 UTF-8 bytes, or one the JVM cannot
+ * name a file by (a non-ASCII ID under an ASCII locale such as {@code LANG=C}), is stored as {@code
+ * ~<SHA-256 of the ID in hex>.json}. A non-ASCII ID is looked up under both names, so a folder
+ * written under an ASCII locale still loads under a UTF-8 one.
  *
  * <p><b>Latest snapshot.</b> {@code getLatestSnapshot} reads the session's pointer and the row it
- * names, and trusts them when that row exists and belongs to the session. Otherwise (no pointer, or
- * a stale or corrupt one) it scans the prefix directory, reading only {@code sessionId} and {@code
- * createdAt} of each row file and skipping files it cannot parse or that vanish, decodes the winner
- * in full, and rewrites the pointer. A save moves the pointer only for a new row, and only when
- * that row is more recent (by {@code createdAt}, then ID) than the one the pointer names, or when
- * the session has no pointer; a rewrite (heartbeat, abort, finalisation) never moves it.
+ * names, and trusts them when that row is intact and belongs to the session. Otherwise (no pointer,
+ * or a stale or corrupt one, or a damaged row) it scans the prefix directory, reading only {@code
+ * snapshotId}, {@code sessionId} and {@code createdAt} of each row file and skipping files that
+ * vanish, decodes the most recent intact row of the session in full, and rewrites the pointer. A
+ * damaged row of the session (one its pointer names that cannot be read, or whose file names the
+ * session but is not a valid row, or holds another snapshot than its name stands for) is logged and
+ * passed over, so the session resumes from its newest intact row; when the session has rows and
+ * none is intact, the call fails with {@code DATA_LOSS} instead of answering that the session does
+ * not exist. A save moves the pointer only for a new row, and only when that row is more recent (by
+ * {@code createdAt}, then ID) than the one the pointer names, or when the session has no pointer; a
+ * rewrite (heartbeat, abort, finalisation) never moves it.
  *
  * <p><b>Retention.</b> With {@link Builder#maxPersistedChainLength}, each save follows {@code
  * parentId} links back from the saved row and deletes the rows past the newest {@code n}; deletion
@@ -72,8 +86,9 @@ import org.slf4j.LoggerFactory;
  * a virtual thread of its own, and both paths deliver a change once.
  *
  * <p>Errors: invalid IDs and prefixes are {@code INVALID_ARGUMENT}; a row file that is not a valid
- * row is {@code DATA_LOSS} when read by ID; other I/O failures are {@code INTERNAL}. The last two
- * are not public, since their messages name paths.
+ * row of its ID is {@code DATA_LOSS} when read by ID, and so is a session none of whose rows can be
+ * read; other I/O failures are {@code INTERNAL}, and not public. No message names a path; the log
+ * does.
  *
  * <p>Thread-safe.
  */
@@ -86,18 +101,23 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
   /** How often subscribed files are re-read when no interval is configured. */
   public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(2);
 
-  private static final Comparator<Candidate> MOST_RECENT_FIRST =
-      Comparator.comparing(Candidate::createdAt).thenComparing(Candidate::snapshotId).reversed();
-
   private final Path root;
   private final Function<ActionContext, String> prefix;
   private final int maxChainLength;
+  private final AtomicFiles.Sync rowSync;
   private final ReentrantLock lock = new ReentrantLock();
-  private final StatusSubscribers<Path> subscribers;
+  private final StatusSubscribers<RowRef> subscribers;
   private final @Nullable SnapshotPoller poller;
+
+  /** A row as subscriptions name it: its directory and ID. */
+  private record RowRef(SnapshotDirectory directory, String snapshotId) {}
 
   private FileSessionStore(Builder builder) {
     this.root = builder.dir;
+    this.rowSync =
+        Boolean.FALSE.equals(builder.syncDirectories)
+            ? AtomicFiles.Sync.CONTENT
+            : AtomicFiles.Sync.CONTENT_AND_NAME;
     this.prefix =
         builder.snapshotPathPrefix != null ? builder.snapshotPathPrefix : c -> DEFAULT_PREFIX;
     this.maxChainLength =
@@ -132,7 +152,7 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
    * {@inheritDoc}
    *
    * @throws dev.baton.core.BatonException {@code INVALID_ARGUMENT} for an unsafe ID or prefix;
-   *     {@code DATA_LOSS} when the row file is not a valid row
+   *     {@code DATA_LOSS} when the row file is not a valid row of that ID
    */
   @Override
   public @Nullable SessionSnapshot getSnapshot(ActionContext context, String snapshotId) {
@@ -140,44 +160,64 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
     return directory(context).readRow(snapshotId);
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * @throws dev.baton.core.BatonException {@code INVALID_ARGUMENT} for an unsafe ID or prefix;
+   *     {@code DATA_LOSS} when the session has rows but none of them can be read
+   */
   @Override
   public @Nullable SessionSnapshot getLatestSnapshot(ActionContext context, String sessionId) {
     SnapshotRules.requireSessionId(sessionId);
     SafeIds.requireSessionId(sessionId);
     SnapshotDirectory directory = directory(context);
-    SessionSnapshot pointed = pointedRow(directory, sessionId);
+    LatestRowFinder finder = new LatestRowFinder(directory, sessionId);
+    SessionSnapshot pointed = finder.pointedRow();
     if (pointed != null || !Files.isDirectory(directory.path())) {
       return pointed;
     }
     // The scan takes no lock, so a session without a pointer never holds up saves; a save racing it
     // is missed as it would be by a read a moment earlier.
-    SessionSnapshot latest = scanForLatest(context, directory, sessionId);
-    if (latest != null) {
-      repairPointer(directory, sessionId, latest);
+    SessionSnapshot latest = finder.scan(context.cancellation());
+    if (latest != null || finder.sawStaleTemps()) {
+      tidyAfterScan(directory, sessionId, latest, finder.sawStaleTemps());
+    }
+    if (latest == null && finder.sawDamage()) {
+      throw finder.noIntactRow();
     }
     return latest;
   }
 
   /**
-   * Points the session at a row found by a scan, under the save locks of this process and of the
-   * folder, and only when no valid pointer names a row at least as recent: a repair never moves a
-   * pointer back past a save that advanced it meanwhile, in any process. Best effort: a folder this
-   * process cannot lock (read-only, say) keeps serving scans.
+   * After a scan, under the save locks of this process and of the folder: points the session at the
+   * row the scan found, unless a valid pointer names a row at least as recent (a repair never moves
+   * a pointer back past a save that advanced it meanwhile, in any process); and removes the
+   * temporary files writers left behind, when the scan saw some. Best effort: a folder this process
+   * cannot lock (read-only, say) keeps serving scans.
    */
-  private void repairPointer(SnapshotDirectory directory, String sessionId, SessionSnapshot found) {
+  private void tidyAfterScan(
+      SnapshotDirectory directory,
+      String sessionId,
+      @Nullable SessionSnapshot found,
+      boolean sweepTemps) {
     lock.lock();
     try {
       ProcessLock.hold(
           directory.path(),
           () -> {
-            SessionSnapshot current = pointedRow(directory, sessionId);
-            if (current == null || SnapshotRules.isMoreRecent(found, current)) {
-              directory.writePointer(sessionId, pointerTo(found));
+            if (found != null) {
+              SessionSnapshot current = new LatestRowFinder(directory, sessionId).pointedRow();
+              if (current == null || SnapshotRules.isMoreRecent(found, current)) {
+                directory.writePointer(sessionId, pointerTo(found));
+              }
+            }
+            if (sweepTemps) {
+              directory.sweepStaleTemps();
             }
             return null;
           });
     } catch (RuntimeException e) {
-      log.debug("could not repair the pointer of session {}", sessionId, e);
+      log.debug("could not tidy the folder of session {} after a scan", sessionId, e);
     } finally {
       lock.unlock();
     }
@@ -211,7 +251,7 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
     String sessionId = Objects.requireNonNull(row.sessionId());
     SafeIds.requireSessionId(sessionId);
     directory.writeRow(row);
-    subscribers.publish(directory.rowFile(id), row.statusOrCompleted());
+    subscribers.publish(new RowRef(directory, id), row.statusOrCompleted());
     if (existing == null) {
       advancePointer(directory, sessionId, row);
     }
@@ -224,8 +264,8 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
   /**
    * {@inheritDoc}
    *
-   * <p>A row that exists but cannot be read counts as missing. The poller re-reads the file this
-   * call resolved, under the prefix of its context.
+   * <p>A row that exists but cannot be read counts as missing. The poller re-reads the row in the
+   * folder this call resolved, under the prefix of its context.
    *
    * @throws dev.baton.core.BatonException {@code INVALID_ARGUMENT} for an unsafe ID or prefix
    */
@@ -239,9 +279,32 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
       RowHeader header = directory.readHeader(snapshotId);
       return header == null
           ? StatusSubscription.ended()
-          : subscribers.subscribe(directory.rowFile(snapshotId), header.statusOrCompleted());
+          : subscribers.subscribe(new RowRef(directory, snapshotId), header.statusOrCompleted());
     } finally {
       lock.unlock();
+    }
+  }
+
+  /**
+   * Removes the temporary files left behind anywhere under the root, each folder under its lock.
+   * Best effort: a failure is logged, and the store works regardless.
+   */
+  private void sweepLeftovers() {
+    for (Path folder : SnapshotDirectory.foldersWithStaleTemps(root)) {
+      SnapshotDirectory directory = new SnapshotDirectory(folder, rowSync);
+      lock.lock();
+      try {
+        ProcessLock.hold(
+            folder,
+            () -> {
+              directory.sweepStaleTemps();
+              return null;
+            });
+      } catch (RuntimeException e) {
+        log.warn("could not remove the temporary files left in {}", folder, e);
+      } finally {
+        lock.unlock();
+      }
     }
   }
 
@@ -253,50 +316,9 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
   private SnapshotDirectory directory(ActionContext context) {
     Path dir = root;
     for (String segment : SafeIds.prefixSegments(prefix.apply(context))) {
-      dir = dir.resolve(segment);
+      dir = FileNames.resolveDirectory(dir, segment);
     }
-    return new SnapshotDirectory(dir);
-  }
-
-  /** The row the session's pointer names, if it exists and belongs to the session. */
-  private static @Nullable SessionSnapshot pointedRow(
-      SnapshotDirectory directory, String sessionId) {
-    SessionPointer pointer = directory.readPointer(sessionId);
-    if (pointer == null || !SafeIds.isSafe(pointer.currentSnapshotId())) {
-      return null;
-    }
-    SessionSnapshot row = directory.readRowIfValid(pointer.currentSnapshotId());
-    return row != null && sessionId.equals(row.sessionId()) ? row : null;
-  }
-
-  /** A row file's ID and creation time, as the scan reads them. */
-  private record Candidate(String snapshotId, Instant createdAt) {}
-
-  /**
-   * The session's latest row by a scan of the directory. Candidates are ranked by their headers;
-   * the first that still decodes as a row of the session wins, so a row that vanished, was
-   * corrupted or was rewritten by another process since its header was read does not hide the
-   * others.
-   */
-  private static @Nullable SessionSnapshot scanForLatest(
-      ActionContext context, SnapshotDirectory directory, String sessionId) {
-    List<Candidate> candidates = new ArrayList<>();
-    for (String id : directory.rowIds()) {
-      context.cancellation().throwIfCancelled();
-      RowHeader header = directory.readHeader(id);
-      Instant createdAt = header == null ? null : header.createdAt();
-      if (header != null && createdAt != null && sessionId.equals(header.sessionId())) {
-        candidates.add(new Candidate(id, createdAt));
-      }
-    }
-    candidates.sort(MOST_RECENT_FIRST);
-    for (Candidate candidate : candidates) {
-      SessionSnapshot row = directory.readRowIfValid(candidate.snapshotId());
-      if (row != null && sessionId.equals(row.sessionId())) {
-        return row;
-      }
-    }
-    return null;
+    return new SnapshotDirectory(dir, rowSync);
   }
 
   /** Points the session at a new row if it has no pointer or the row is more recent. */
@@ -318,26 +340,14 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
   }
 
   /**
-   * Deletes the rows of the saved row's lineage past the newest {@link #maxChainLength}. The walk
-   * follows {@code parentId} links while the parent exists and stops at a cycle. Best effort: a row
-   * that cannot be deleted stays, and the save it follows has succeeded anyway.
+   * Deletes the rows of the saved row's lineage past the newest {@link #maxChainLength} (see {@link
+   * SnapshotRules#pastRetention}). Best effort: a row that cannot be deleted stays, and the save it
+   * follows has succeeded anyway.
    */
   private void prune(SnapshotDirectory directory, SessionSnapshot saved) {
-    List<String> chain = new ArrayList<>();
-    chain.add(saved.snapshotId());
-    Set<String> seen = new HashSet<>(chain);
-    String parentId = saved.parentId();
-    while (parentId != null && SafeIds.isSafe(parentId) && seen.add(parentId)) {
-      RowHeader parent = directory.readHeader(parentId);
-      if (parent == null) {
-        break;
-      }
-      chain.add(parentId);
-      parentId = parent.parentId();
-    }
-    if (chain.size() > maxChainLength) {
-      chain.subList(maxChainLength, chain.size()).forEach(directory::deleteRow);
-    }
+    SnapshotRules.pastRetention(
+            saved, maxChainLength, id -> SafeIds.isSafe(id) ? directory.readHeader(id) : null)
+        .forEach(directory::deleteRow);
   }
 
   /**
@@ -348,10 +358,10 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
   private void pollSubscribedRows() {
     lock.lock();
     try {
-      for (Path file : subscribers.subscribedRows()) {
-        RowHeader header = SnapshotDirectory.readHeaderAt(file);
+      for (RowRef row : subscribers.subscribedRows()) {
+        RowHeader header = row.directory().readHeader(row.snapshotId());
         if (header != null) {
-          subscribers.publish(file, header.statusOrCompleted());
+          subscribers.publish(row, header.statusOrCompleted());
         }
       }
     } finally {
@@ -368,6 +378,7 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
     private @Nullable Function<ActionContext, String> snapshotPathPrefix;
     private @Nullable Integer maxPersistedChainLength;
     private @Nullable Duration pollInterval;
+    private @Nullable Boolean syncDirectories;
 
     private Builder(Path dir) {
       this.dir = dir;
@@ -415,7 +426,21 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
     }
 
     /**
-     * The store, after creating {@code dir} (mode 0700) if it is missing.
+     * Whether a commit also forces the row's folder to the device once the row is renamed into
+     * place; true by default. The rename is what commits a row, and until the folder is forced a
+     * power loss can undo it (a crash of the process cannot). Turning it off makes a commit cheaper
+     * (see {@code benchmarks/RESULTS.md}); do so only where losing the last commits to a power loss
+     * is acceptable, as on a tmpfs or in tests.
+     */
+    public Builder syncDirectories(boolean sync) {
+      checkUnset(syncDirectories, "syncDirectories");
+      this.syncDirectories = sync;
+      return this;
+    }
+
+    /**
+     * The store, after creating {@code dir} (mode 0700) if it is missing and removing the temporary
+     * files that killed writers left in the folders under it (see the class comment).
      *
      * @throws UncheckedIOException when the directory cannot be created
      */
@@ -425,7 +450,9 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
       } catch (IOException e) {
         throw new UncheckedIOException("cannot create session store directory " + dir, e);
       }
-      return new FileSessionStore(this);
+      FileSessionStore store = new FileSessionStore(this);
+      store.sweepLeftovers();
+      return store;
     }
 
     private static void checkUnset(@Nullable Object current, String option) {

@@ -4,52 +4,79 @@ import dev.baton.core.BatonException;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An exclusive lock on a snapshot directory shared by every process that opens the folder, so that
  * one store's read-modify-write cannot interleave with another's: without it a worker's heartbeat,
  * read before another process's abort and renamed after it, would quietly undo the abort.
  *
- * <p>The operating system arbitrates between processes. Within one JVM the same file lock cannot be
- * held twice, so a second store instance over the same folder waits for the first to let go.
+ * <p>The operating system arbitrates between processes, with a lock on the folder's {@code .lock}
+ * file. It holds such a lock for the whole process, so threads of one JVM (several store instances
+ * over one folder) first queue on an in-process lock of the folder and only its holder takes the OS
+ * lock. The in-process locks are keyed by the folder's real path, so two spellings of one folder (a
+ * symbolic link, a relative path) share one; a lock exists only while some thread holds or awaits
+ * it. That registry is the one piece of static state here: it mirrors the OS lock, which is itself
+ * per process.
+ *
+ * <p>Thread-safe. Not reentrant: {@code body} must not hold the same folder again.
  */
 final class ProcessLock {
   private static final String LOCK_FILE = ".lock";
-  private static final long RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+  /** The folders some thread of this JVM holds or waits for, by real path. */
+  private static final ConcurrentHashMap<Path, InProcessLock> LOCKS = new ConcurrentHashMap<>();
+
+  /** A folder's in-process lock and how many threads hold or await it, guarded by the map. */
+  private static final class InProcessLock {
+    final ReentrantLock lock = new ReentrantLock();
+    int users;
+  }
 
   private ProcessLock() {}
 
-  /** Runs {@code body} holding the directory's lock. */
+  /**
+   * Runs {@code body} holding the directory's lock, creating the directory (mode 0700) if missing.
+   * Waits, without a bound, for a thread of this JVM or another process that holds it.
+   *
+   * @throws BatonException {@code INTERNAL} (not public) when the folder cannot be created or
+   *     locked; the message names no path, the cause does
+   */
   static <T> T hold(Path directory, Supplier<T> body) {
+    Path key;
     try {
       AtomicFiles.createPrivateDirectories(directory);
-      try (FileChannel channel =
-              FileChannel.open(
-                  directory.resolve(LOCK_FILE),
-                  StandardOpenOption.CREATE,
-                  StandardOpenOption.WRITE);
-          FileLock lock = acquire(channel)) {
-        return body.get();
-      }
+      key = directory.toRealPath();
     } catch (IOException e) {
-      throw BatonException.internal("cannot lock snapshot directory " + directory, e);
+      throw cannotLock(e);
+    }
+    InProcessLock inProcess = LOCKS.compute(key, (k, held) -> enter(held));
+    inProcess.lock.lock();
+    try (FileChannel channel =
+            FileChannel.open(
+                key.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        FileLock lock = channel.lock()) {
+      return body.get();
+    } catch (IOException e) {
+      throw cannotLock(e);
+    } finally {
+      inProcess.lock.unlock();
+      LOCKS.computeIfPresent(key, (k, held) -> --held.users == 0 ? null : held);
     }
   }
 
-  private static FileLock acquire(FileChannel channel) throws IOException {
-    while (true) {
-      try {
-        return channel.lock();
-      } catch (OverlappingFileLockException heldInThisJvm) {
-        // Another store instance of this JVM holds it; the OS lock only waits for other processes.
-        LockSupport.parkNanos(RETRY_NANOS);
-      }
-    }
+  private static InProcessLock enter(@Nullable InProcessLock held) {
+    InProcessLock lock = held == null ? new InProcessLock() : held;
+    lock.users++;
+    return lock;
+  }
+
+  private static BatonException cannotLock(IOException e) {
+    return BatonException.internal("cannot lock a snapshot directory", e);
   }
 }

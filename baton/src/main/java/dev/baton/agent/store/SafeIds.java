@@ -7,13 +7,19 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Validation of the names the file store turns into paths: snapshot IDs (row files), session IDs
- * (pointer files) and the segments of a path prefix. A safe name is one path segment that stays
- * inside its directory and is not hidden: it is non-empty, has no {@code /}, no {@code \}, no
- * {@code ..} anywhere, does not start with {@code .}, and has no control character (below U+0020).
- * The rule on a leading dot also keeps row names apart from the store's own {@code .pointers}
- * directory.
+ * (pointer files) and the segments of a path prefix. The rules are Genkit Go's: a safe name is
+ * non-empty, has no {@code /}, no {@code \}, no {@code ..} anywhere, does not start with {@code .},
+ * and has no control character (below U+0020). One more is Baton's: it is valid Unicode, with no
+ * lone surrogate, since a row is UTF-8 JSON and could not hold its own ID otherwise. Any length is
+ * safe: {@link FileNames} gives every safe name a file. The rule on a leading dot also keeps row
+ * names apart from the store's own {@code .pointers} directory.
+ *
+ * <p>Error messages quote the name with control characters and lone surrogates escaped, and
+ * shortened past {@value #MAX_QUOTED} characters; they never name a path.
  */
 final class SafeIds {
+  private static final int MAX_QUOTED = 80;
+
   private SafeIds() {}
 
   /**
@@ -93,23 +99,47 @@ final class SafeIds {
     if (name.chars().anyMatch(c -> c < 0x20)) {
       return "contains a control character";
     }
+    if (hasLoneSurrogate(name)) {
+      return "is not valid Unicode (it has a lone surrogate)";
+    }
     return null;
   }
 
+  private static boolean hasLoneSurrogate(String name) {
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      if (Character.isHighSurrogate(c)
+          && i + 1 < name.length()
+          && Character.isLowSurrogate(name.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /**
-   * A name in double quotes, with control characters escaped so an error message stays one line.
+   * A name in double quotes, shortened, with control characters and surrogates escaped, so an error
+   * message stays one short line of valid text.
    */
-  private static String quote(String name) {
+  static String quote(String name) {
     StringBuilder quoted = new StringBuilder("\"");
-    name.chars()
+    String shown = name.length() <= MAX_QUOTED ? name : name.substring(0, MAX_QUOTED);
+    shown
+        .chars()
         .forEach(
             c -> {
-              if (c < 0x20) {
+              if (c < 0x20 || Character.isSurrogate((char) c)) {
                 quoted.append(String.format("\\u%04x", c));
               } else {
                 quoted.append((char) c);
               }
             });
-    return quoted.append('"').toString();
+    quoted.append('"');
+    if (shown.length() < name.length()) {
+      quoted.append("… (").append(name.length()).append(" characters)");
+    }
+    return quoted.toString();
   }
 }

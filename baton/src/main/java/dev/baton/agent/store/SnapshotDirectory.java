@@ -4,14 +4,22 @@ import dev.baton.agent.SessionSnapshot;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.Status;
+import dev.baton.internal.store.RowHeader;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,27 +27,46 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The directory of one snapshot path prefix, {@code <dir>/<prefix>}: a file {@code
- * <snapshotId>.json} per row, pretty-printed, and a pointer file per session in {@code
- * .pointers/<sessionId>.json}. Callers validate IDs with {@link SafeIds} first.
+ * The directory of one snapshot path prefix, {@code <dir>/<prefix>}: a file {@code <name>.json} per
+ * row, pretty-printed, and a pointer file per session in {@code .pointers/<name>.json}, where
+ * {@code <name>} is the {@linkplain FileNames file name} of the snapshot or session ID. Callers
+ * validate IDs with {@link SafeIds} first. Each ID is looked up under its name and then, if it has
+ * one, its {@linkplain FileNames#alternate alternate} name; a write leaves only the first.
  *
  * <p>Every file is replaced atomically, so reading needs no lock: a reader sees a whole old file or
- * a whole new one. Rows are written durably (forced to the device before the rename); pointers are
- * not, because a lost or stale pointer only costs a scan.
+ * a whole new one. Rows are written with {@code rowSync}; pointers are not forced to the device at
+ * all, because a lost or stale pointer only costs a scan.
+ *
+ * <p>Errors name snapshots, never paths, since their messages reach callers; the paths go to the
+ * log. A row file that is not a valid row, or that holds another snapshot than the one its name
+ * stands for, is {@link Status#DATA_LOSS} (public), logged with its path as a warning.
  *
  * @param path the directory; created, private, on the first write
+ * @param rowSync what a row write forces to the device
  */
-record SnapshotDirectory(Path path) {
+record SnapshotDirectory(Path path, AtomicFiles.Sync rowSync) {
   private static final Logger log = LoggerFactory.getLogger(SnapshotDirectory.class);
   private static final String JSON_SUFFIX = ".json";
   private static final String POINTERS = ".pointers";
 
-  Path rowFile(String snapshotId) {
-    return path.resolve(snapshotId + JSON_SUFFIX);
+  /** What a listing of the directory found. */
+  record Listing(List<Path> rowFiles, boolean hasStaleTemps) {}
+
+  /** The files a row may be in, the one it is written to first. */
+  private List<Path> rowFiles(String snapshotId) {
+    return files(path, snapshotId);
   }
 
-  Path pointerFile(String sessionId) {
-    return pointersDir().resolve(sessionId + JSON_SUFFIX);
+  private List<Path> pointerFiles(String sessionId) {
+    return files(pointersDir(), sessionId);
+  }
+
+  private static List<Path> files(Path dir, String id) {
+    Path primary = dir.resolve(FileNames.primary(dir.getFileSystem(), id) + JSON_SUFFIX);
+    String alternate = FileNames.alternate(dir.getFileSystem(), id);
+    return alternate == null
+        ? List.of(primary)
+        : List.of(primary, dir.resolve(alternate + JSON_SUFFIX));
   }
 
   private Path pointersDir() {
@@ -49,39 +76,37 @@ record SnapshotDirectory(Path path) {
   /**
    * The row, or null when there is none.
    *
-   * @throws BatonException {@code DATA_LOSS} when the file is not a valid row; {@code INTERNAL}
-   *     when it cannot be read. Neither message is public, as both name a path.
+   * @throws BatonException {@code DATA_LOSS} (public) when its file is not a valid row of that ID;
+   *     {@code INTERNAL} (not public) when it cannot be read
    */
   @Nullable SessionSnapshot readRow(String snapshotId) {
-    Path file = rowFile(snapshotId);
-    byte[] bytes = read(file);
-    if (bytes == null) {
-      return null;
+    for (Path file : rowFiles(snapshotId)) {
+      byte[] bytes;
+      try {
+        bytes = AtomicFiles.readIfExists(file);
+      } catch (IOException e) {
+        throw BatonException.internal("cannot read snapshot " + SafeIds.quote(snapshotId), e);
+      }
+      if (bytes != null) {
+        return decodeRow(snapshotId, file, bytes);
+      }
     }
-    try {
-      return decodeRow(bytes);
-    } catch (JacksonException | IllegalArgumentException e) {
-      throw new BatonException(
-          Status.DATA_LOSS, "snapshot file " + file + " is not a valid row", null, false, e);
-    }
-  }
-
-  /** The row, or null when it is missing, unreadable or invalid (logged): for best-effort paths. */
-  @Nullable SessionSnapshot readRowIfValid(String snapshotId) {
-    try {
-      return readRow(snapshotId);
-    } catch (BatonException e) {
-      log.warn("skipping snapshot {}", snapshotId, e);
-      return null;
-    }
+    return null;
   }
 
   /** The header of a row, or null when it is missing, unreadable or not JSON (logged). */
   @Nullable RowHeader readHeader(String snapshotId) {
-    return readHeaderAt(rowFile(snapshotId));
+    List<Path> files = rowFiles(snapshotId);
+    // Only an ID with an alternate name costs a look for which file exists.
+    for (Path file : files.subList(0, files.size() - 1)) {
+      if (Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+        return readHeaderAt(file);
+      }
+    }
+    return readHeaderAt(files.get(files.size() - 1));
   }
 
-  /** {@link #readHeader(String)} for a row file named by its path. */
+  /** The header of the row file at {@code rowFile}, or null (logged) as for {@link #readHeader}. */
   static @Nullable RowHeader readHeaderAt(Path rowFile) {
     try {
       byte[] bytes = AtomicFiles.readIfExists(rowFile);
@@ -92,65 +117,124 @@ record SnapshotDirectory(Path path) {
     }
   }
 
+  /** Whether {@code file}, found by a listing, is where the row {@code snapshotId} belongs. */
+  boolean isFileOf(Path file, String snapshotId) {
+    return rowFiles(snapshotId).stream().anyMatch(f -> f.getFileName().equals(file.getFileName()));
+  }
+
   /**
    * Writes a row, replacing any file of its ID.
    *
    * @throws BatonException {@code INTERNAL} (not public) when the file cannot be written
    */
   void writeRow(SessionSnapshot row) {
-    Path file = rowFile(row.snapshotId());
+    List<Path> files = rowFiles(row.snapshotId());
     try {
       AtomicFiles.createPrivateDirectories(path);
-      AtomicFiles.write(file, Json.writePretty(row).getBytes(StandardCharsets.UTF_8), true);
+      AtomicFiles.write(
+          files.get(0), Json.writePretty(row).getBytes(StandardCharsets.UTF_8), rowSync);
     } catch (IOException e) {
-      throw BatonException.internal("cannot write snapshot file " + file, e);
+      throw BatonException.internal("cannot write snapshot " + SafeIds.quote(row.snapshotId()), e);
     }
+    files.subList(1, files.size()).forEach(AtomicFiles::deleteQuietly);
   }
 
   /** Deletes a row if it exists; a failure is logged, not thrown. */
   void deleteRow(String snapshotId) {
-    AtomicFiles.deleteQuietly(rowFile(snapshotId));
+    rowFiles(snapshotId).forEach(AtomicFiles::deleteQuietly);
   }
 
   /**
-   * The IDs of the rows in this directory: regular files named {@code <safe ID>.json}. Directories
-   * (nested prefixes, the pointers), temporary files and other names are not rows. Empty when the
-   * directory does not exist. The listing is not a snapshot of the directory: a row written or
-   * deleted meanwhile may or may not be in it.
+   * The row files in this directory, regular files named {@code *.json} that are not hidden, and
+   * whether it holds temporary files a writer left behind. Directories (nested prefixes, the
+   * pointers) and temporary files are not rows. Empty when the directory does not exist. The
+   * listing is not a snapshot of the directory: a row written or deleted meanwhile may or may not
+   * be in it.
    *
    * @throws BatonException {@code INTERNAL} (not public) when the directory cannot be listed
    */
-  List<String> rowIds() {
-    List<String> ids = new ArrayList<>();
+  Listing list() {
+    List<Path> rows = new ArrayList<>();
+    boolean staleTemps = false;
+    Instant now = Instant.now();
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(path)) {
       for (Path entry : entries) {
         String name = entry.getFileName().toString();
-        if (!name.endsWith(JSON_SUFFIX) || !Files.isRegularFile(entry)) {
-          continue;
-        }
-        String id = name.substring(0, name.length() - JSON_SUFFIX.length());
-        if (SafeIds.isSafe(id)) {
-          ids.add(id);
+        if (name.endsWith(JSON_SUFFIX)
+            && !name.startsWith(".")
+            && Files.isRegularFile(entry, LinkOption.NOFOLLOW_LINKS)) {
+          rows.add(entry);
+        } else if (!staleTemps && AtomicFiles.isStaleTemp(entry, now)) {
+          staleTemps = true;
         }
       }
     } catch (NoSuchFileException e) {
-      return List.of();
+      return new Listing(List.of(), false);
     } catch (IOException e) {
-      throw BatonException.internal("cannot list snapshot directory " + path, e);
+      throw BatonException.internal("cannot list a snapshot directory", e);
     }
-    return ids;
+    return new Listing(rows, staleTemps);
+  }
+
+  /**
+   * Deletes the temporary files left behind in this directory and its pointers. The caller holds
+   * the folder's {@link ProcessLock}, so no Baton writer is writing one; the age of a file guards
+   * against writers that take no lock. Best effort: failures are logged.
+   */
+  void sweepStaleTemps() {
+    Instant now = Instant.now();
+    for (Path dir : List.of(path, pointersDir())) {
+      try (DirectoryStream<Path> entries =
+          Files.newDirectoryStream(dir, "*" + AtomicFiles.TEMP_SUFFIX)) {
+        for (Path entry : entries) {
+          if (AtomicFiles.isStaleTemp(entry, now)) {
+            log.info("removing {}, left behind by an interrupted write", entry);
+            AtomicFiles.deleteQuietly(entry);
+          }
+        }
+      } catch (NoSuchFileException e) {
+        // Nothing was ever written there.
+      } catch (IOException e) {
+        log.warn("could not look for temporary files in {}", dir, e);
+      }
+    }
+  }
+
+  /**
+   * The snapshot directories under {@code root} that hold temporary files a writer left behind: the
+   * folder of each such file, or the folder above when it is in {@code .pointers}. Best effort: a
+   * tree that cannot be walked is logged and yields what was found.
+   */
+  static Set<Path> foldersWithStaleTemps(Path root) {
+    Set<Path> folders = new LinkedHashSet<>();
+    Instant now = Instant.now();
+    try (Stream<Path> files = Files.walk(root)) {
+      files
+          .filter(file -> AtomicFiles.isStaleTemp(file, now))
+          .map(Path::getParent)
+          .filter(Objects::nonNull)
+          .map(dir -> dir.endsWith(POINTERS) && dir.getParent() != null ? dir.getParent() : dir)
+          .forEach(folders::add);
+    } catch (IOException | UncheckedIOException e) {
+      log.warn("could not look for temporary files under {}", root, e);
+    }
+    return folders;
   }
 
   /** A session's pointer, or null when it is missing or unreadable (logged). */
   @Nullable SessionPointer readPointer(String sessionId) {
-    Path file = pointerFile(sessionId);
-    try {
-      byte[] bytes = AtomicFiles.readIfExists(file);
-      return bytes == null ? null : Json.mapper().readValue(bytes, SessionPointer.class);
-    } catch (IOException | JacksonException e) {
-      log.debug("ignoring unreadable session pointer {}", file, e);
-      return null;
+    for (Path file : pointerFiles(sessionId)) {
+      try {
+        byte[] bytes = AtomicFiles.readIfExists(file);
+        if (bytes != null) {
+          return Json.mapper().readValue(bytes, SessionPointer.class);
+        }
+      } catch (IOException | JacksonException e) {
+        log.debug("ignoring unreadable session pointer {}", file, e);
+        return null;
+      }
     }
+    return null;
   }
 
   /**
@@ -158,30 +242,49 @@ record SnapshotDirectory(Path path) {
    * next read scans instead of trusting it; a failure of both is logged.
    */
   void writePointer(String sessionId, SessionPointer pointer) {
-    Path file = pointerFile(sessionId);
+    List<Path> files = pointerFiles(sessionId);
     try {
       AtomicFiles.createPrivateDirectories(pointersDir());
-      AtomicFiles.write(file, Json.writePretty(pointer).getBytes(StandardCharsets.UTF_8), false);
+      AtomicFiles.write(
+          files.get(0),
+          Json.writePretty(pointer).getBytes(StandardCharsets.UTF_8),
+          AtomicFiles.Sync.NONE);
+      files.subList(1, files.size()).forEach(AtomicFiles::deleteQuietly);
     } catch (IOException e) {
-      log.warn("could not write session pointer {}; removing it", file, e);
-      AtomicFiles.deleteQuietly(file);
+      log.warn("could not write session pointer {}; removing it", files.get(0), e);
+      files.forEach(AtomicFiles::deleteQuietly);
     }
   }
 
-  private static byte @Nullable [] read(Path file) {
+  /**
+   * Decodes the row file of {@code snapshotId}: a JSON object whose {@code snapshotId} is that ID
+   * and which has a string {@code createdAt}.
+   */
+  private static SessionSnapshot decodeRow(String snapshotId, Path file, byte[] bytes) {
+    JsonNode tree;
     try {
-      return AtomicFiles.readIfExists(file);
-    } catch (IOException e) {
-      throw BatonException.internal("cannot read snapshot file " + file, e);
+      tree = Json.mapper().readTree(bytes);
+      JsonNode id = tree.path("snapshotId");
+      if (id.isString() && !id.stringValue().equals(snapshotId)) {
+        throw damaged(snapshotId, file, "its file holds another snapshot", null);
+      }
+      if (id.isString() && tree.path("createdAt").isString()) {
+        return Json.mapper().treeToValue(tree, SessionSnapshot.class);
+      }
+    } catch (JacksonException | IllegalArgumentException e) {
+      throw damaged(snapshotId, file, "its file is not a valid row", e);
     }
+    throw damaged(snapshotId, file, "its file is not a valid row", null);
   }
 
-  /** Decodes a row; a document without a string {@code snapshotId} and {@code createdAt} is not. */
-  private static SessionSnapshot decodeRow(byte[] bytes) {
-    JsonNode tree = Json.mapper().readTree(bytes);
-    if (!tree.path("snapshotId").isString() || !tree.path("createdAt").isString()) {
-      throw new IllegalArgumentException("a row needs a snapshotId and a createdAt");
-    }
-    return Json.mapper().treeToValue(tree, SessionSnapshot.class);
+  private static BatonException damaged(
+      String snapshotId, Path file, String problem, @Nullable Exception cause) {
+    log.warn("snapshot file {} is damaged: {}", file, problem, cause);
+    return new BatonException(
+        Status.DATA_LOSS,
+        "snapshot " + SafeIds.quote(snapshotId) + " is damaged: " + problem,
+        null,
+        true,
+        cause);
   }
 }

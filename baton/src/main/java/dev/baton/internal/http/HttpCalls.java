@@ -35,7 +35,9 @@ import tools.jackson.databind.JsonNode;
  * counts only time spent waiting inside a read, so neither the wait for the response headers nor
  * the reader's own work between reads (such as passing a chunk on) counts against it; the overall
  * timeout bounds those. A response with a status of 300 or more fails as {@link HttpErrors}
- * describes; a network failure is {@link Status#UNAVAILABLE}.
+ * describes; a network failure is {@link Status#UNAVAILABLE}. A body cut short by the network still
+ * yields every byte that arrived before the cut, and only then the failure, so a reader sees a
+ * provider's last chunks and its error event rather than a bare network error.
  *
  * <p>Thread-safe: every call keeps its own state.
  */
@@ -82,7 +84,7 @@ public final class HttpCalls {
     try (Cancellation.Registration registration =
         cancellation.onCancel(() -> exchange.abort(reasonOf(cancellation)))) {
       HttpResponse<InputStream> response =
-          exchange.await(client.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream()));
+          exchange.await(client.sendAsync(request, info -> new LosslessBodyStream()));
       try (InputStream body = exchange.opened(new IdleGuard(response.body(), exchange))) {
         if (response.statusCode() >= 300) {
           throw HttpErrors.fromResponse(

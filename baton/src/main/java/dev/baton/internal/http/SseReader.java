@@ -10,9 +10,11 @@ import org.jspecify.annotations.Nullable;
 /**
  * Reads the {@code data} of Server-Sent Events from a UTF-8 stream, one event at a time.
  *
- * <p>Lines end with LF, CRLF or CR. A {@code data:} line adds its value (one leading space removed)
- * to the current event; several {@code data:} lines of one event are joined with LF, as the SSE
- * specification says. A blank line ends the event. Lines starting with {@code :} are comments
+ * <p>It follows the event-stream interpretation of the SSE specification (WHATWG HTML, "Server-sent
+ * events"). One byte-order mark at the start of the stream is dropped. Lines end with LF, CRLF or
+ * CR. A {@code data:} line adds its value (one leading space removed) to the current event, and a
+ * line that is exactly {@code data}, with no colon, adds an empty value; the values of one event
+ * are joined with LF. A blank line ends the event. Lines starting with {@code :} are comments
  * (keep-alives, proxy notes) and are skipped, as are the {@code event}, {@code id} and {@code
  * retry} fields, which none of Genkit's streams use. An event still open when the stream ends is
  * returned as well, so a server that omits the final blank line loses nothing.
@@ -20,7 +22,10 @@ import org.jspecify.annotations.Nullable;
  * <p>Not thread-safe: one reader per response body.
  */
 public final class SseReader {
+  private static final char BYTE_ORDER_MARK = '\uFEFF';
+
   private final BufferedReader lines;
+  private boolean started;
 
   public SseReader(InputStream body) {
     this.lines = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8));
@@ -30,19 +35,16 @@ public final class SseReader {
   public @Nullable String next() throws IOException {
     StringBuilder data = null;
     String line;
-    while ((line = lines.readLine()) != null) {
+    while ((line = nextLine()) != null) {
       if (line.isEmpty()) {
         if (data != null) {
           return data.toString();
         }
         continue;
       }
-      if (!line.startsWith("data:")) {
+      String value = dataValue(line);
+      if (value == null) {
         continue;
-      }
-      String value = line.substring(5);
-      if (value.startsWith(" ")) {
-        value = value.substring(1);
       }
       if (data == null) {
         data = new StringBuilder(value);
@@ -51,5 +53,30 @@ public final class SseReader {
       }
     }
     return data == null ? null : data.toString();
+  }
+
+  private @Nullable String nextLine() throws IOException {
+    String line = lines.readLine();
+    if (!started && line != null) {
+      started = true;
+      if (!line.isEmpty() && line.charAt(0) == BYTE_ORDER_MARK) {
+        return line.substring(1);
+      }
+    }
+    return line;
+  }
+
+  /**
+   * The value of a {@code data} field line, or null when the line is another field or a comment.
+   */
+  private static @Nullable String dataValue(String line) {
+    if (line.equals("data")) {
+      return "";
+    }
+    if (!line.startsWith("data:")) {
+      return null;
+    }
+    String value = line.substring(5);
+    return value.startsWith(" ") ? value.substring(1) : value;
   }
 }

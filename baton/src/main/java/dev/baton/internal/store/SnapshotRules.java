@@ -3,13 +3,19 @@ package dev.baton.internal.store;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.core.BatonException;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.UUID;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The parts of the {@link dev.baton.agent.SessionStore} contract that do not depend on where rows
  * live, so every Baton store applies them identically: which ID a save writes, the identity and
- * status rules of a saved row, and the order that picks a session's latest row.
+ * status rules of a saved row, the order that picks a session's latest row, and which rows a
+ * retention limit deletes.
  *
  * <p>Internal: shared by Baton's stores, not an API (see the package comment).
  */
@@ -69,6 +75,32 @@ public final class SnapshotRules {
   /** {@link #isMoreRecent(Instant, String, Instant, String)} for two rows. */
   public static boolean isMoreRecent(SessionSnapshot row, SessionSnapshot other) {
     return isMoreRecent(row.createdAt(), row.snapshotId(), other.createdAt(), other.snapshotId());
+  }
+
+  /**
+   * The rows of the saved row's lineage past the newest {@code maxChainLength}, oldest last: the
+   * walk follows {@code parentId} links back from {@code saved} while the parent exists, and stops
+   * at a cycle.
+   *
+   * @param headerOf a row's header, or null when there is no such row
+   */
+  public static List<String> pastRetention(
+      SessionSnapshot saved, int maxChainLength, Function<String, @Nullable RowHeader> headerOf) {
+    List<String> chain = new ArrayList<>();
+    chain.add(saved.snapshotId());
+    Set<String> seen = new HashSet<>(chain);
+    String parentId = saved.parentId();
+    while (parentId != null && seen.add(parentId)) {
+      RowHeader parent = headerOf.apply(parentId);
+      if (parent == null) {
+        break;
+      }
+      chain.add(parentId);
+      parentId = parent.parentId();
+    }
+    return chain.size() > maxChainLength
+        ? List.copyOf(chain.subList(maxChainLength, chain.size()))
+        : List.of();
   }
 
   private static boolean isEmpty(@Nullable String value) {

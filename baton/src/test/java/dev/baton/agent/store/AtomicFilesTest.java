@@ -8,7 +8,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,8 +30,8 @@ class AtomicFilesTest {
   void writeReplacesTheTargetAndLeavesNoTempFile() throws IOException {
     Path target = dir.resolve("row.json");
 
-    AtomicFiles.write(target, bytes("first"), true);
-    AtomicFiles.write(target, bytes("second"), false);
+    AtomicFiles.write(target, bytes("first"), AtomicFiles.Sync.CONTENT_AND_NAME);
+    AtomicFiles.write(target, bytes("second"), AtomicFiles.Sync.NONE);
 
     assertThat(target).hasContent("second");
     assertThat(tempFiles()).isZero();
@@ -38,7 +42,7 @@ class AtomicFilesTest {
     Path target = dir.resolve("occupied");
     Files.createDirectories(target.resolve("child"));
 
-    assertThatThrownBy(() -> AtomicFiles.write(target, bytes("x"), true))
+    assertThatThrownBy(() -> AtomicFiles.write(target, bytes("x"), AtomicFiles.Sync.CONTENT))
         .isInstanceOf(IOException.class);
 
     assertThat(target.resolve("child")).isDirectory();
@@ -50,10 +54,24 @@ class AtomicFilesTest {
     assumeTrue(dir.getFileSystem().supportedFileAttributeViews().contains("posix"));
     Path target = dir.resolve("row.json");
 
-    AtomicFiles.write(target, bytes("secret"), true);
+    AtomicFiles.write(target, bytes("secret"), AtomicFiles.Sync.CONTENT_AND_NAME);
 
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(target)))
         .isEqualTo("rw-------");
+  }
+
+  @Test
+  void aTempFileIsStaleOnlyOnceItIsAMinuteOld() throws IOException {
+    Path temp = Files.writeString(dir.resolve("row.json.x1.tmp"), "{");
+    Path row = Files.writeString(dir.resolve("row.json"), "{}");
+    Instant now = Instant.now();
+
+    assertThat(AtomicFiles.isStaleTemp(temp, now)).isFalse();
+    Files.setLastModifiedTime(temp, FileTime.from(now.minus(AtomicFiles.STALE_TEMP_AGE)));
+    Files.setLastModifiedTime(row, FileTime.from(now.minus(Duration.ofHours(1))));
+    assertThat(AtomicFiles.isStaleTemp(temp, now)).isTrue();
+    assertThat(AtomicFiles.isStaleTemp(row, now)).isFalse();
+    assertThat(AtomicFiles.isStaleTemp(dir.resolve("gone.tmp"), now)).isFalse();
   }
 
   @Test
@@ -69,6 +87,11 @@ class AtomicFilesTest {
     AtomicFiles.createPrivateDirectories(nested);
 
     assertThat(nested).isDirectory();
+    assumeTrue(dir.getFileSystem().supportedFileAttributeViews().contains("posix"));
+    for (Path created : List.of(dir.resolve("a"), dir.resolve("a/b"), nested)) {
+      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(created)))
+          .isEqualTo("rwx------");
+    }
   }
 
   private static byte[] bytes(String text) {

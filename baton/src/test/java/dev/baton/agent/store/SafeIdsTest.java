@@ -18,7 +18,8 @@ class SafeIdsTest {
         "a.b",
         "trailing.",
         "ünï",
-        "a b"
+        "a b",
+        "emoji \uD83D\uDE00"
       })
   void acceptsOrdinaryNames(String name) {
     assertThat(SafeIds.isSafe(name)).isTrue();
@@ -35,7 +36,10 @@ class SafeIdsTest {
         ".hidden",
         "foo..bar",
         "nul\u0000",
-        "\u001f"
+        "\u001f",
+        "lone \uD800",
+        "\uDC00 lone",
+        "swapped \uDE00\uD83D"
       })
   void rejectsNamesThatAreNotOneSafeSegment(String name) {
     assertThat(SafeIds.isSafe(name)).isFalse();

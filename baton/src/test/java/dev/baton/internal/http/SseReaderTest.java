@@ -47,4 +47,22 @@ class SseReaderTest {
   void decodesUtf8() throws IOException {
     assertThat(events("data: 21.5 °C ☀\n\n")).containsExactly("21.5 °C ☀");
   }
+
+  @Test
+  void aDataLineWithoutColonAddsAnEmptyLine() throws IOException {
+    assertThat(events("data\n\ndata: a\ndata\ndata: b\n\ndata\ndata\n\n"))
+        .containsExactly("", "a\n\nb", "\n");
+  }
+
+  @Test
+  void fieldsThatOnlyStartWithDataAreNotData() throws IOException {
+    assertThat(events("database: x\ndatum\ndata:y\n\n")).containsExactly("y");
+  }
+
+  @Test
+  void stripsOneLeadingByteOrderMark() throws IOException {
+    assertThat(events("\uFEFFdata: first\n\n")).containsExactly("first");
+    assertThat(events("\uFEFF\uFEFFdata: first\n\ndata: \uFEFFsecond\n\n"))
+        .containsExactly("\uFEFFsecond");
+  }
 }

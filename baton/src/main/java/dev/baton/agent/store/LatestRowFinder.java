@@ -1,0 +1,169 @@
+package dev.baton.agent.store;
+
+import dev.baton.agent.SessionSnapshot;
+import dev.baton.core.BatonException;
+import dev.baton.core.Cancellation;
+import dev.baton.core.Json;
+import dev.baton.core.Status;
+import dev.baton.internal.store.RowHeader;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+
+/**
+ * Finds a session's latest intact row in a snapshot directory, for {@link
+ * FileSessionStore#getLatestSnapshot}, noting whether it found rows of the session damaged, so that
+ * a session whose rows are all unreadable fails with {@code DATA_LOSS} rather than passing for a
+ * new one.
+ *
+ * <p>A row counts as the session's, and damaged, when the session's pointer names it and it cannot
+ * be read, or when its file names the session but is not a valid row of the snapshot its name
+ * stands for. A file so damaged that it names no session (empty, say) belongs to no one.
+ *
+ * <p>One per lookup; not thread-safe.
+ */
+final class LatestRowFinder {
+  private static final Logger log = LoggerFactory.getLogger(LatestRowFinder.class);
+
+  private static final Comparator<Candidate> MOST_RECENT_FIRST =
+      Comparator.comparing(Candidate::createdAt).thenComparing(Candidate::snapshotId).reversed();
+
+  private final SnapshotDirectory directory;
+  private final String sessionId;
+  private boolean damaged;
+  private boolean staleTemps;
+
+  /** A row file's ID and creation time, as the scan reads them. */
+  private record Candidate(String snapshotId, Instant createdAt) {}
+
+  LatestRowFinder(SnapshotDirectory directory, String sessionId) {
+    this.directory = directory;
+    this.sessionId = sessionId;
+  }
+
+  /** The row the session's pointer names, if it is intact and belongs to the session. */
+  @Nullable SessionSnapshot pointedRow() {
+    SessionPointer pointer = directory.readPointer(sessionId);
+    if (pointer == null || !SafeIds.isSafe(pointer.currentSnapshotId())) {
+      return null;
+    }
+    return readOfSession(pointer.currentSnapshotId());
+  }
+
+  /**
+   * The session's latest intact row by a scan of the directory. Candidates are ranked by their
+   * headers; the first that still reads as a row of the session wins, so a row that vanished, was
+   * damaged or was rewritten by another process since its header was read does not hide the others.
+   */
+  @Nullable SessionSnapshot scan(Cancellation cancellation) {
+    SnapshotDirectory.Listing listing = directory.list();
+    staleTemps = listing.hasStaleTemps();
+    List<Candidate> candidates = new ArrayList<>();
+    for (Path file : listing.rowFiles()) {
+      cancellation.throwIfCancelled();
+      RowHeader header = SnapshotDirectory.readHeaderAt(file);
+      if (header == null) {
+        if (sessionId.equals(sessionIdInDamaged(file))) {
+          countDamaged(file, "it is not valid JSON");
+        }
+        continue;
+      }
+      if (!sessionId.equals(header.sessionId())) {
+        continue;
+      }
+      String id = header.snapshotId();
+      Instant createdAt = header.createdAt();
+      if (id == null || createdAt == null || !SafeIds.isSafe(id)) {
+        countDamaged(file, "it lacks a valid snapshotId or createdAt");
+      } else if (!directory.isFileOf(file, id)) {
+        countDamaged(file, "it holds snapshot " + SafeIds.quote(id) + ", which belongs elsewhere");
+      } else {
+        candidates.add(new Candidate(id, createdAt));
+      }
+    }
+    candidates.sort(MOST_RECENT_FIRST);
+    for (Candidate candidate : candidates) {
+      SessionSnapshot row = readOfSession(candidate.snapshotId());
+      if (row != null) {
+        return row;
+      }
+    }
+    return null;
+  }
+
+  /** Whether some row of the session was found damaged. */
+  boolean sawDamage() {
+    return damaged;
+  }
+
+  /** Whether the scan saw temporary files that a writer left behind. */
+  boolean sawStaleTemps() {
+    return staleTemps;
+  }
+
+  /** The error for a session whose rows were all damaged. */
+  BatonException noIntactRow() {
+    return new BatonException(
+        Status.DATA_LOSS,
+        "session " + SafeIds.quote(sessionId) + " has snapshots, but none of them can be read");
+  }
+
+  /** The row if it exists, is intact and belongs to the session; a damaged one is noted. */
+  private @Nullable SessionSnapshot readOfSession(String snapshotId) {
+    SessionSnapshot row;
+    try {
+      row = directory.readRow(snapshotId);
+    } catch (BatonException e) {
+      // The directory logged a damaged file with its path; an I/O failure is logged here.
+      if (e.status() != Status.DATA_LOSS) {
+        log.warn("cannot read snapshot {} of session {}", snapshotId, sessionId, e);
+      }
+      damaged = true;
+      return null;
+    }
+    return row != null && sessionId.equals(row.sessionId()) ? row : null;
+  }
+
+  private void countDamaged(Path file, String problem) {
+    log.warn("snapshot file {} of session {} is damaged: {}", file, sessionId, problem);
+    damaged = true;
+  }
+
+  /**
+   * The top-level {@code sessionId} of a file that does not parse, read up to the point where the
+   * damage starts: a row cut short still names its session, since the store writes it near the top.
+   * Null when it names none there, or cannot be read.
+   */
+  private static @Nullable String sessionIdInDamaged(Path file) {
+    try {
+      byte[] bytes = AtomicFiles.readIfExists(file);
+      if (bytes == null) {
+        return null;
+      }
+      try (JsonParser parser = Json.mapper().createParser(bytes)) {
+        if (parser.nextToken() != JsonToken.START_OBJECT) {
+          return null;
+        }
+        while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
+          String name = parser.currentName();
+          if (parser.nextToken() == JsonToken.VALUE_STRING && "sessionId".equals(name)) {
+            return parser.getString();
+          }
+          parser.skipChildren();
+        }
+      }
+    } catch (IOException | JacksonException damageReached) {
+      // What came before the damage named no session.
+    }
+    return null;
+  }
+}

@@ -112,6 +112,7 @@ final class Delegation {
         .tools(tools)
         .wrapGenerate(
             (ctx, params, next) -> {
+              // Provisional: the notices read it. The model hook below has the final word.
               scope.see(params.request().messages());
               GenerateParams noticed =
                   notices != null && params.iteration() == 0
@@ -122,6 +123,14 @@ final class Delegation {
                   noticed.withRequest(
                       SystemText.inject(
                           noticed.request(), marker(), instructions(ctx.registry()))));
+            })
+        // The scope is what the model is sent, after every generate hook, so a history that
+        // another middleware (ContextCompression) trimmed past a launch result takes that task
+        // out of reach, as the seed says, whatever the order the middleware were given in.
+        .wrapModel(
+            (ctx, params, next) -> {
+              scope.see(params.request().messages());
+              return next.apply(ctx, params);
             })
         .wrapTool(
             (ctx, params, next) -> {

@@ -11,11 +11,13 @@ import dev.baton.agent.AgentOptions;
 import dev.baton.agent.AgentOutput;
 import dev.baton.agent.SnapshotStatus;
 import dev.baton.agent.store.FileSessionStore;
+import dev.baton.agent.store.InMemorySessionStore;
 import dev.baton.ai.FinishReason;
 import dev.baton.ai.GenerateOptions;
 import dev.baton.ai.GenerateResponse;
 import dev.baton.ai.InlinePrompt;
 import dev.baton.ai.Message;
+import dev.baton.ai.Middleware;
 import dev.baton.ai.ModelResponse;
 import dev.baton.ai.Part;
 import dev.baton.ai.Role;
@@ -29,6 +31,8 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -119,6 +123,39 @@ class BackgroundScopeTest extends BackgroundTestSupport {
     JsonNode waited = output(rebuiltModel.lastRequest(), "w1");
     assertThat(report(waited, id).path("status").asString()).isEqualTo("completed");
     assertThat(report(waited, id).path("response").asString()).isEqualTo("found it");
+  }
+
+  @ParameterizedTest(name = "compression first: {0}")
+  @ValueSource(booleans = {true, false})
+  void aTaskWhoseLaunchResultWasCompactedAwayIsOutOfReach(boolean compressionFirst) {
+    Agent researcher = researcher();
+    researcherModel.when(r -> true).respondText("found it");
+    Middleware compression = ContextCompression.builder().maxMessages(4).preserveRecent(1).build();
+    Middleware agents = Agents.builder().agents(researcher.ref()).async(true).build();
+    Agent orchestrator =
+        orchestrator(
+            AgentOptions.builder().sessionStore(InMemorySessionStore.create()).build(),
+            compressionFirst ? compression : agents,
+            compressionFirst ? agents : compression);
+    script(r -> calls(launch("delegate_to_researcher", "l1", "dig")), answer("started"));
+    AgentOutput first = orchestrator.runText("go");
+    String id = last("l1").path("taskId").asString();
+    researcher.waitForSnapshot(id.substring(id.indexOf(':') + 1));
+    AgentInit session = AgentInit.ofSession(first.sessionId());
+    script(answer("noted"));
+    orchestrator.runText("one more thing", session);
+    script(r -> calls(call("check_background_tasks", "c1", ids(id))), answer("gone"));
+
+    orchestrator.runText("collect", session);
+
+    assertThat(orchestratorModel.lastRequest().messages())
+        .as("the launch result was compacted out of what the model is sent")
+        .noneMatch(
+            m -> m.toolResponses().stream().anyMatch(p -> "l1".equals(p.toolResponse().ref())));
+    JsonNode checked = output(orchestratorModel.lastRequest(), "c1");
+    assertThat(report(checked, id).path("status").asString()).isEqualTo("unknown");
+    assertThat(report(checked, id).path("error").asString())
+        .isEqualTo("Task \"" + id + "\" was not started in this conversation.");
   }
 
   @Test

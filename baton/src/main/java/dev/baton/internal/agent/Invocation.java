@@ -58,6 +58,8 @@ final class Invocation {
   private final LocalAgent agent;
   private final ActionContext clientContext;
   private final Tracing.OpenSpan rootSpan;
+  private final AgentTelemetry telemetry;
+  private volatile Tracing.@Nullable OpenSpan backgroundSpan;
   private final Cancellation work = Cancellation.create();
   private final Cancellation.Registration clientLink;
   private final SnapshotChain chain;
@@ -96,7 +98,8 @@ final class Invocation {
       rootSpan.fail(e);
       throw e;
     }
-    rootSpan.span().setMetadata("agent:sessionId", loaded.sessionId());
+    this.telemetry = new AgentTelemetry(agent, loaded.sessionId());
+    telemetry.describe(rootSpan.span());
     LiveSession session = new LiveSession(loaded.sessionId(), loaded.state());
     this.chain =
         new SnapshotChain(agent.name(), agent.store(), clientContext, loaded.resumedSnapshotId());
@@ -116,11 +119,16 @@ final class Invocation {
                   }
                 });
     ActionContext workContext =
-        rootSpan
-            .context()
+        telemetry
+            .workContext(rootSpan.context())
             .withCancellation(work)
             .with(LiveSession.KEY, session)
-            .with(UsageListener.KEY, session::addUsage);
+            .with(
+                UsageListener.KEY,
+                usage -> {
+                  session.addUsage(usage);
+                  telemetry.addUsage(usage);
+                });
     this.worker = new Worker(agent, session, workContext, work, chunks, chain);
   }
 
@@ -173,12 +181,37 @@ final class Invocation {
     boolean first = detachRequested.compareAndSet(false, true);
     chunks.latchDetached();
     clientLink.close();
+    if (first) {
+      moveToBackground(input);
+    }
     if (input.hasPayload()) {
       worker.offer(input.withDetach(false));
     }
     if (first) {
       events.add(new Settled());
     }
+  }
+
+  /**
+   * Turns that start from now on, the detach's own payload included, run under a background span
+   * linked to this invocation's; it ends when the agent function does.
+   */
+  private void moveToBackground(AgentInput input) {
+    Tracing.OpenSpan background =
+        telemetry.openBackground(worker.context(), input.hasPayload() ? input : null);
+    backgroundSpan = background;
+    worker.moveTo(background.context());
+    worker
+        .result()
+        .whenComplete(
+            (result, error) -> {
+              telemetry.recordUsage(background.span());
+              if (error == null) {
+                background.succeed(result);
+              } else {
+                background.fail(error);
+              }
+            });
   }
 
   /** No more input: the agent's {@code run} loop ends once it has taken what was sent. */
@@ -262,6 +295,7 @@ final class Invocation {
     } finally {
       clientLock.unlock();
     }
+    telemetry.recordUsage(rootSpan.span());
     rootSpan.succeed(result);
   }
 
@@ -269,6 +303,7 @@ final class Invocation {
     failure = e;
     settled = true;
     clientLink.close();
+    telemetry.recordUsage(rootSpan.span());
     rootSpan.fail(e);
     return e;
   }
@@ -355,6 +390,10 @@ final class Invocation {
     } catch (BatonException e) {
       work.cancel();
       return failedOutput(e);
+    }
+    Tracing.OpenSpan background = backgroundSpan;
+    if (background != null) {
+      background.span().setMetadata("agent:snapshotId", pending.snapshotId());
     }
     new DetachedRun(
             agent,

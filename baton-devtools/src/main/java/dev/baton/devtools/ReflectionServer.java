@@ -172,6 +172,7 @@ final class ReflectionServer {
   private void notify(HttpExchange exchange) throws IOException {
     ObjectNode body = Http.jsonBody(exchange);
     JsonNode url = body.path("telemetryServerUrl");
+    log.info("Genkit CLI connected (its telemetry server: {})", url.asString("none"));
     if (url.isString() && !url.asString().isBlank()) {
       try {
         onTelemetryServer.accept(URI.create(url.asString().strip()));

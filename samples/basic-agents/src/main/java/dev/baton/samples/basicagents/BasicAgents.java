@@ -7,6 +7,8 @@ import dev.baton.agent.AgentInit;
 import dev.baton.agent.AgentOutput;
 import dev.baton.agent.AgentStreamChunk;
 import dev.baton.ai.Role;
+import dev.baton.devtools.DevTools;
+import dev.baton.otel.BatonTelemetry;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,13 +16,15 @@ import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 
 /**
  * A terminal chat with the coordinator. Type a request; the coordinator delegates to the researcher
  * and the coder (a line is printed as each delegation starts and ends), reads their artifacts and
  * streams its answer. {@code /quit} or end of input ends the chat. The coordinator keeps its
  * sessions in memory, or in PostgreSQL when {@code BATON_POSTGRES_URL} is set (see {@link
- * Sessions}).
+ * Sessions}). Started by {@code genkit start -- <command>}, it also serves Genkit's reflection API,
+ * so the Developer UI lists, runs and traces its agents, and it keeps serving after the chat ends.
  */
 public final class BasicAgents {
   private BasicAgents() {}
@@ -38,23 +42,45 @@ public final class BasicAgents {
       out.println(e.getMessage());
       return 2;
     }
-    try (Sessions sessions = Sessions.choose(env)) {
-      return chat(in, out, provider, sessions);
+    try (Sessions sessions = Sessions.choose(env);
+        BatonTelemetry telemetry = BatonTelemetry.builder().environment(env).build()) {
+      Baton.Builder builder = Baton.builder().experimental().openTelemetry(telemetry);
+      if (provider.plugin() != null) {
+        builder.plugin(provider.plugin());
+      }
+      Baton baton = builder.build();
+      if (provider.isDemo()) {
+        DemoModel.define(baton);
+      }
+      Console console = new Console(out);
+      Agent coordinator = Team.define(baton, provider.model(), console, sessions.store());
+      // Under "genkit start -- <this command>" (GENKIT_ENV=dev) the Genkit CLI and Developer UI
+      // list, run and trace the agents; otherwise this does nothing.
+      try (DevTools devTools = DevTools.start(baton)) {
+        devTools
+            .url()
+            .ifPresent(url -> out.println("Serving Genkit's reflection API at " + url + "."));
+        int exit = chat(in, out, provider, sessions, coordinator, console);
+        if (devTools.isRunning()) {
+          out.println("Input ended; still serving Genkit's Developer UI until stopped.");
+          new CountDownLatch(1).await();
+        }
+        return exit;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return 0;
+      }
     }
   }
 
-  private static int chat(InputStream in, PrintStream out, Provider provider, Sessions sessions)
+  private static int chat(
+      InputStream in,
+      PrintStream out,
+      Provider provider,
+      Sessions sessions,
+      Agent coordinator,
+      Console console)
       throws IOException {
-    Baton.Builder builder = Baton.builder().experimental();
-    if (provider.plugin() != null) {
-      builder.plugin(provider.plugin());
-    }
-    Baton baton = builder.build();
-    if (provider.isDemo()) {
-      DemoModel.define(baton);
-    }
-    Console console = new Console(out);
-    Agent coordinator = Team.define(baton, provider.model(), console, sessions.store());
 
     out.println("Baton basic-agents: a coordinator with a researcher and a coder.");
     out.println("Model: " + provider.label());

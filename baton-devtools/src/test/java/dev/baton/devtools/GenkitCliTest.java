@@ -39,8 +39,9 @@ import tools.jackson.databind.node.ObjectNode;
  * --non-interactive -- java ...} discovers the runtime; {@code genkit flow:run} runs a flow and a
  * streamed flow streams; an agent turn runs through {@code runAction} with {@code init}, and a
  * second turn resumes its snapshot; the CLI's telemetry server stores the traces of those runs with
- * the expected span names and {@code genkit:*} attributes; and the runtime file is gone once the
- * runtime stops.
+ * the expected span names and {@code genkit:*} attributes; what the runtime served (actions, agent
+ * chunks and outputs, run responses) passes the Genkit tools' own zod schemas ({@code
+ * src/test/genkit-cli/validate.js}); and the runtime file is gone once the runtime stops.
  *
  * <p>Needs Node.js and npm: skipped with a message without them, except under CI ({@code CI=true}),
  * where their absence fails the test.
@@ -136,6 +137,29 @@ class GenkitCliTest {
                 .path("text")
                 .asString())
         .isEqualTo("echo: pong (turn 2)");
+
+    // What the runtime served passes the Genkit tools' own schemas.
+    ObjectNode payloads = Json.object();
+    payloads.set("actions", reflection.json(reflection.get("/api/actions")));
+    var chunks = payloads.putArray("chunks");
+    for (int i = 0; i < lines.length - 1; i++) {
+      chunks.add(Json.parse(lines[i]));
+    }
+    payloads.putArray("outputs").add(firstOutput).add(reflection.json(second).path("result"));
+    payloads
+        .putArray("responses")
+        .add(Json.parse(lines[lines.length - 1]))
+        .add(reflection.json(second));
+    Path payloadFile = CLI.resolve("payloads.json");
+    Files.writeString(payloadFile, Json.write(payloads));
+    // Beside the installed packages, where node resolves the script's require calls.
+    Files.copy(
+        FIXTURE.resolve("validate.js"),
+        CLI.resolve("validate.js"),
+        StandardCopyOption.REPLACE_EXISTING);
+    Result validated =
+        run(CLI, Duration.ofSeconds(60), List.of("node", "validate.js", payloadFile.toString()));
+    assertThat(validated.exitCode()).as(validated.output()).isZero();
 
     // The telemetry server of genkit start holds the traces, with Genkit's span names and
     // attributes.

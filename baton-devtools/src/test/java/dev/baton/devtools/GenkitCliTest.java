@@ -182,7 +182,8 @@ class GenkitCliTest {
         .containsEntry("genkit:isRoot", true)
         .containsEntry("genkit:metadata:agent:sessionId", firstOutput.path("sessionId").asString())
         .containsEntry("gen_ai.operation.name", "invoke_agent")
-        .containsEntry("gen_ai.agent.name", "serverAgent");
+        .containsEntry("gen_ai.agent.name", "serverAgent")
+        .containsEntry("genkit:init", "{}");
     assertThat(attributes(turn))
         .containsEntry("genkit:type", "flowStep")
         .containsEntry("genkit:metadata:agent:snapshotId", snapshotId);

@@ -20,6 +20,7 @@ import dev.baton.internal.ai.UsageListener;
 import dev.baton.internal.core.DefaultRegistry;
 import dev.baton.internal.core.Tracing;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -59,7 +60,8 @@ final class Invocation {
   private final ActionContext clientContext;
   private final Tracing.OpenSpan rootSpan;
   private final AgentTelemetry telemetry;
-  private volatile Tracing.@Nullable OpenSpan backgroundSpan;
+  // The pending snapshot a detach handed the work to, or null when the hand-off failed.
+  private final CompletableFuture<@Nullable String> handedOff = new CompletableFuture<>();
   private final Cancellation work = Cancellation.create();
   private final Cancellation.Registration clientLink;
   private final SnapshotChain chain;
@@ -89,6 +91,7 @@ final class Invocation {
     this.rootSpan =
         DefaultRegistry.tracing(clientContext.registry())
             .open(clientContext, agent.name(), "action", "agent", () -> init);
+    rootSpan.recordContent("genkit:init", () -> init);
     SessionLoader.Loaded loaded;
     try {
       loaded =
@@ -194,24 +197,29 @@ final class Invocation {
 
   /**
    * Turns that start from now on, the detach's own payload included, run under a background span
-   * linked to this invocation's; it ends when the agent function does.
+   * linked to this invocation's. It ends once the agent function has returned and the output has
+   * handed the work off (naming the pending snapshot), whichever comes last.
    */
   private void moveToBackground(AgentInput input) {
     Tracing.OpenSpan background =
         telemetry.openBackground(worker.context(), input.hasPayload() ? input : null);
-    backgroundSpan = background;
     worker.moveTo(background.context());
     worker
         .result()
         .whenComplete(
-            (result, error) -> {
-              telemetry.recordUsage(background.span());
-              if (error == null) {
-                background.succeed(result);
-              } else {
-                background.fail(error);
-              }
-            });
+            (result, error) ->
+                handedOff.thenAccept(
+                    snapshotId -> {
+                      if (snapshotId != null) {
+                        background.span().setMetadata("agent:snapshotId", snapshotId);
+                      }
+                      telemetry.recordUsage(background.span());
+                      if (error == null) {
+                        background.succeed(result);
+                      } else {
+                        background.fail(error);
+                      }
+                    }));
   }
 
   /** No more input: the agent's {@code run} loop ends once it has taken what was sent. */
@@ -374,6 +382,14 @@ final class Invocation {
 
   /** Hands the work to the background and answers with the pending snapshot. */
   private AgentOutput detach() {
+    try {
+      return handOff();
+    } finally {
+      handedOff.complete(null); // a no-op after a hand-off, which completed it with its snapshot
+    }
+  }
+
+  private AgentOutput handOff() {
     SessionStore store = agent.store();
     clientLink.close();
     if (store == null || !(store instanceof SnapshotSubscriber)) {
@@ -391,10 +407,7 @@ final class Invocation {
       work.cancel();
       return failedOutput(e);
     }
-    Tracing.OpenSpan background = backgroundSpan;
-    if (background != null) {
-      background.span().setMetadata("agent:snapshotId", pending.snapshotId());
-    }
+    handedOff.complete(pending.snapshotId());
     new DetachedRun(
             agent,
             store,

@@ -230,6 +230,17 @@ public final class Tracing {
       return span;
     }
 
+    /**
+     * Records a value as a JSON attribute, such as an agent's {@code genkit:init}, when content
+     * recording is on; the value is built only then.
+     */
+    public void recordContent(String key, Supplier<@Nullable Object> value) {
+      Span otel = span.otelSpan();
+      if (recordContent && otel.isRecording()) {
+        otel.setAttribute(key, toJson(value.get()));
+      }
+    }
+
     /** Ends the span as a success, recording the output (unless the work replaced it). */
     public void succeed(@Nullable Object output) {
       if (!ended.compareAndSet(false, true)) {

@@ -32,7 +32,8 @@ module dev.baton {
   exports dev.baton.internal.ai to
       dev.baton.googleai;
   exports dev.baton.internal.core to
-      dev.baton.store.postgres;
+      dev.baton.store.postgres,
+      dev.baton.devtools;
   exports dev.baton.internal.store to
       dev.baton.store.postgres;
   exports dev.baton.internal.agent to

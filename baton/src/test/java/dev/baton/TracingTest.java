@@ -6,13 +6,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.baton.core.BatonException;
 import dev.baton.core.Flow;
 import dev.baton.core.Status;
+import dev.baton.internal.core.RootSpanHooks;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class TracingTest {
@@ -99,6 +102,33 @@ class TracingTest {
     assertThat(outer.getAttributes().get(AttributeKey.booleanKey("genkit:isFailureSource")))
         .as("only where the error started")
         .isNull();
+  }
+
+  @Test
+  void rootSpanHooksLabelTheRootAndAreToldItsIdsBeforeTheWorkRuns() {
+    Flow<String, String, Void> inner =
+        baton.defineFlow("inner", String.class, String.class, (ctx, in) -> in);
+    List<String> seen = new ArrayList<>();
+    Flow<String, String, Void> outer =
+        baton.defineFlow(
+            "outer",
+            String.class,
+            String.class,
+            (ctx, in) -> {
+              seen.add("work");
+              return inner.run(ctx, in);
+            });
+    RootSpanHooks hooks =
+        new RootSpanHooks(
+            Map.of("genkitx:label", "blue"), (traceId, spanId) -> seen.add(traceId + "/" + spanId));
+
+    outer.run(baton.context().with(RootSpanHooks.KEY, hooks), "x");
+
+    SpanData innerSpan = exporter.getFinishedSpanItems().get(0);
+    SpanData outerSpan = exporter.getFinishedSpanItems().get(1);
+    assertThat(seen).containsExactly(outerSpan.getTraceId() + "/" + outerSpan.getSpanId(), "work");
+    assertThat(attr(outerSpan, "genkitx:label")).isEqualTo("blue");
+    assertThat(attr(innerSpan, "genkitx:label")).isNull();
   }
 
   private static String attr(SpanData span, String key) {

@@ -10,6 +10,7 @@ import dev.baton.core.Json;
 import dev.baton.core.Registry;
 import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
+import dev.baton.internal.ai.ModelTelemetry;
 import dev.baton.internal.core.ActionDef;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -18,7 +19,9 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * A model action at {@code /model/<name>}: takes a {@link ModelRequest}, streams {@link
  * ModelResponseChunk}s and answers a {@link ModelResponse}. Its {@link ModelInfo} is published in
- * the descriptor's {@code metadata.model}; the generate loop reads it.
+ * the descriptor's {@code metadata.model}; the generate loop reads it. Every call is recorded by
+ * OpenTelemetry's GenAI conventions: {@code gen_ai.*} attributes on its span, and its tokens and
+ * duration as metrics.
  *
  * <p>Model plugins {@link #create} models (registering them, or returning them from a resolver);
  * applications define a custom or test model with {@code baton.defineModel}. Thread-safe: one model
@@ -53,7 +56,10 @@ public final class Model implements Action<ModelRequest, ModelResponse, ModelRes
                 ModelResponse.class,
                 ModelResponseChunk.class)
             .metadata(metadata)
-            .build(function);
+            .build(
+                (ctx, request, stream) ->
+                    ModelTelemetry.observe(
+                        ctx, name, request, () -> function.apply(ctx, request, stream)));
     return new Model(action, info);
   }
 

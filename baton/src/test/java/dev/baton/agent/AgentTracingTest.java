@@ -62,6 +62,7 @@ class AgentTracingTest {
     SpanData second = span("runTurn-2");
     assertThat(attr(root, "genkit:metadata:subtype")).isEqualTo("agent");
     assertThat(attr(root, "genkit:metadata:agent:sessionId")).isEqualTo(output.sessionId());
+    assertThat(attr(root, "genkit:init")).isEqualTo("{}");
     assertThat(attr(first, "genkit:metadata:agent:sessionId")).isNull();
     for (SpanData turn : List.of(first, second)) {
       assertThat(turn.getParentSpanId()).isEqualTo(root.getSpanId());

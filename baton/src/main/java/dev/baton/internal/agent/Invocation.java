@@ -20,6 +20,7 @@ import dev.baton.internal.ai.UsageListener;
 import dev.baton.internal.core.DefaultRegistry;
 import dev.baton.internal.core.Tracing;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -58,6 +59,9 @@ final class Invocation {
   private final LocalAgent agent;
   private final ActionContext clientContext;
   private final Tracing.OpenSpan rootSpan;
+  private final AgentTelemetry telemetry;
+  // The pending snapshot a detach handed the work to, or null when the hand-off failed.
+  private final CompletableFuture<@Nullable String> handedOff = new CompletableFuture<>();
   private final Cancellation work = Cancellation.create();
   private final Cancellation.Registration clientLink;
   private final SnapshotChain chain;
@@ -87,6 +91,7 @@ final class Invocation {
     this.rootSpan =
         DefaultRegistry.tracing(clientContext.registry())
             .open(clientContext, agent.name(), "action", "agent", () -> init);
+    rootSpan.recordContent("genkit:init", () -> init);
     SessionLoader.Loaded loaded;
     try {
       loaded =
@@ -96,7 +101,8 @@ final class Invocation {
       rootSpan.fail(e);
       throw e;
     }
-    rootSpan.span().setMetadata("agent:sessionId", loaded.sessionId());
+    this.telemetry = new AgentTelemetry(agent, loaded.sessionId());
+    telemetry.describe(rootSpan.span());
     LiveSession session = new LiveSession(loaded.sessionId(), loaded.state());
     this.chain =
         new SnapshotChain(agent.name(), agent.store(), clientContext, loaded.resumedSnapshotId());
@@ -116,11 +122,16 @@ final class Invocation {
                   }
                 });
     ActionContext workContext =
-        rootSpan
-            .context()
+        telemetry
+            .workContext(rootSpan.context())
             .withCancellation(work)
             .with(LiveSession.KEY, session)
-            .with(UsageListener.KEY, session::addUsage);
+            .with(
+                UsageListener.KEY,
+                usage -> {
+                  session.addUsage(usage);
+                  telemetry.addUsage(usage);
+                });
     this.worker = new Worker(agent, session, workContext, work, chunks, chain);
   }
 
@@ -173,12 +184,42 @@ final class Invocation {
     boolean first = detachRequested.compareAndSet(false, true);
     chunks.latchDetached();
     clientLink.close();
+    if (first) {
+      moveToBackground(input);
+    }
     if (input.hasPayload()) {
       worker.offer(input.withDetach(false));
     }
     if (first) {
       events.add(new Settled());
     }
+  }
+
+  /**
+   * Turns that start from now on, the detach's own payload included, run under a background span
+   * linked to this invocation's. It ends once the agent function has returned and the output has
+   * handed the work off (naming the pending snapshot), whichever comes last.
+   */
+  private void moveToBackground(AgentInput input) {
+    Tracing.OpenSpan background =
+        telemetry.openBackground(worker.context(), input.hasPayload() ? input : null);
+    worker.moveTo(background.context());
+    worker
+        .result()
+        .whenComplete(
+            (result, error) ->
+                handedOff.thenAccept(
+                    snapshotId -> {
+                      if (snapshotId != null) {
+                        background.span().setMetadata("agent:snapshotId", snapshotId);
+                      }
+                      telemetry.recordUsage(background.span());
+                      if (error == null) {
+                        background.succeed(result);
+                      } else {
+                        background.fail(error);
+                      }
+                    }));
   }
 
   /** No more input: the agent's {@code run} loop ends once it has taken what was sent. */
@@ -262,6 +303,7 @@ final class Invocation {
     } finally {
       clientLock.unlock();
     }
+    telemetry.recordUsage(rootSpan.span());
     rootSpan.succeed(result);
   }
 
@@ -269,6 +311,7 @@ final class Invocation {
     failure = e;
     settled = true;
     clientLink.close();
+    telemetry.recordUsage(rootSpan.span());
     rootSpan.fail(e);
     return e;
   }
@@ -339,6 +382,14 @@ final class Invocation {
 
   /** Hands the work to the background and answers with the pending snapshot. */
   private AgentOutput detach() {
+    try {
+      return handOff();
+    } finally {
+      handedOff.complete(null); // a no-op after a hand-off, which completed it with its snapshot
+    }
+  }
+
+  private AgentOutput handOff() {
     SessionStore store = agent.store();
     clientLink.close();
     if (store == null || !(store instanceof SnapshotSubscriber)) {
@@ -356,6 +407,7 @@ final class Invocation {
       work.cancel();
       return failedOutput(e);
     }
+    handedOff.complete(pending.snapshotId());
     new DetachedRun(
             agent,
             store,

@@ -42,7 +42,8 @@ final class Worker {
 
   private final LocalAgent agent;
   private final LiveSession session;
-  private final ActionContext context;
+  // The parent of turn spans; a detach moves it to the background span.
+  private volatile ActionContext context;
   private final Cancellation work;
   private final ChunkStream chunks;
   private final SnapshotChain chain;
@@ -130,6 +131,11 @@ final class Worker {
     return context;
   }
 
+  /** Turns started from now on run under this context's span (a detach's background span). */
+  void moveTo(ActionContext context) {
+    this.context = context;
+  }
+
   ChunkStream chunks() {
     return chunks;
   }
@@ -158,9 +164,26 @@ final class Worker {
     String reserved = agent.store() == null ? "" : UUID.randomUUID().toString();
     String parent = chain.tip();
     TurnContext turnContext = new TurnContext(reserved, parent == null ? "" : parent, turnIndex);
-    DefaultRegistry.tracing(context.registry())
+    ActionContext parentContext = context;
+    long start = System.nanoTime();
+    try {
+      runTurnSpan(turn, input, parentContext, reserved, turnContext);
+    } catch (RuntimeException | Error e) {
+      AgentTelemetry.recordTurn(parentContext, agent.name(), System.nanoTime() - start, e);
+      throw e;
+    }
+    AgentTelemetry.recordTurn(parentContext, agent.name(), System.nanoTime() - start, null);
+  }
+
+  private void runTurnSpan(
+      TurnFunction turn,
+      AgentInput input,
+      ActionContext parentContext,
+      String reserved,
+      TurnContext turnContext) {
+    DefaultRegistry.tracing(parentContext.registry())
         .inSpan(
-            context,
+            parentContext,
             "runTurn-" + (turnIndex + 1),
             "flowStep",
             null,

@@ -2,6 +2,7 @@ package dev.baton.internal.core;
 
 import dev.baton.core.ActionContext;
 import dev.baton.core.ContextKey;
+import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.context.Context;
 import org.jspecify.annotations.Nullable;
@@ -42,6 +43,13 @@ public final class TraceSpan {
   /** Sets a raw attribute. */
   public void setAttribute(String key, String value) {
     span.setAttribute(key, value);
+  }
+
+  /** Sets a typed attribute (the {@code gen_ai.*} ones), if the span is recorded. */
+  public <T> void set(AttributeKey<T> key, T value) {
+    if (span.isRecording()) {
+      span.setAttribute(key, value);
+    }
   }
 
   /** Sets {@code genkit:metadata:<key>}, the form Genkit's tools read span metadata in. */

@@ -5,6 +5,8 @@ import dev.baton.core.ContextKey;
 import dev.baton.core.Json;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanBuilder;
+import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
@@ -35,14 +37,18 @@ public final class Tracing {
 
   private static final String INSTRUMENTATION = "baton";
 
+  private final OpenTelemetry openTelemetry;
   private final Tracer tracer;
+  private final GenAiTelemetry genAi;
   private final boolean recordContent;
   // Errors already marked as the failure source, so the spans they unwind through are not.
   private final Set<Throwable> failureSources =
       Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
 
   private Tracing(OpenTelemetry openTelemetry, boolean recordContent) {
+    this.openTelemetry = openTelemetry;
     this.tracer = openTelemetry.getTracer(INSTRUMENTATION);
+    this.genAi = new GenAiTelemetry(openTelemetry);
     this.recordContent = recordContent;
   }
 
@@ -58,6 +64,16 @@ public final class Tracing {
    */
   public static Tracing of(OpenTelemetry openTelemetry, boolean recordContent) {
     return new Tracing(openTelemetry, recordContent);
+  }
+
+  /** The OpenTelemetry instance spans and metrics go to (a no-op one by default). */
+  public OpenTelemetry openTelemetry() {
+    return openTelemetry;
+  }
+
+  /** The GenAI metrics of this instance. */
+  public GenAiTelemetry genAi() {
+    return genAi;
   }
 
   /**
@@ -102,27 +118,88 @@ public final class Tracing {
     TraceSpan parentSpan = TraceSpan.of(parent);
     Context parentContext =
         parentSpan != null ? parentSpan.otelContext() : parent.get(PARENT).orElseGet(Context::root);
-    String segment =
-        "{" + name + ",t:" + genkitType + (subtype == null ? "" : ",s:" + subtype) + "}";
-    String path = (parentSpan == null ? "" : parentSpan.path()) + "/" + segment;
-    Span span = tracer.spanBuilder(name).setParent(parentContext).startSpan();
+    String path =
+        (parentSpan == null ? "" : parentSpan.path()) + "/" + segment(name, genkitType, subtype);
+    RootSpanHooks hooks = parentSpan == null ? parent.get(RootSpanHooks.KEY).orElse(null) : null;
+    SpanBuilder builder = tracer.spanBuilder(name).setParent(parentContext);
+    return start(
+        parent,
+        builder,
+        parentContext,
+        path,
+        parentSpan == null,
+        hooks,
+        name,
+        genkitType,
+        subtype,
+        input);
+  }
+
+  /**
+   * Opens the root span of a new trace for work that goes on in the background after the context's
+   * span was answered for (a detached agent run): the span links to the context's span, its launch,
+   * rather than nesting under it, so the launching trace can end while the work goes on. The body
+   * gets a copy of {@code parent} carrying the new span.
+   */
+  public OpenSpan openLinked(
+      ActionContext parent,
+      String name,
+      String genkitType,
+      @Nullable String subtype,
+      Supplier<@Nullable Object> input) {
+    TraceSpan launch = TraceSpan.of(parent);
+    SpanBuilder builder = tracer.spanBuilder(name).setNoParent();
+    if (launch != null) {
+      builder.addLink(launch.otelSpan().getSpanContext());
+    }
+    String path = "/" + segment(name, genkitType, subtype);
+    return start(
+        parent, builder, Context.root(), path, true, null, name, genkitType, subtype, input);
+  }
+
+  /**
+   * Starts a span with Genkit's attributes. They are set on the builder, so an exporter that sends
+   * spans as they start (Genkit's real-time mode) already sees them.
+   */
+  private OpenSpan start(
+      ActionContext parent,
+      SpanBuilder builder,
+      Context parentContext,
+      String path,
+      boolean root,
+      @Nullable RootSpanHooks hooks,
+      String name,
+      String genkitType,
+      @Nullable String subtype,
+      Supplier<@Nullable Object> input) {
+    builder
+        .setAttribute("genkit:name", name)
+        .setAttribute("genkit:type", genkitType)
+        .setAttribute("genkit:path", path);
+    if (subtype != null) {
+      builder.setAttribute("genkit:metadata:subtype", subtype);
+    }
+    if (root) {
+      builder.setAttribute("genkit:isRoot", true);
+    }
+    if (hooks != null) {
+      hooks.attributes().forEach(builder::setAttribute);
+    }
+    Span span = builder.startSpan();
     TraceSpan traceSpan = new TraceSpan(span, path, parentContext.with(span));
-    if (span.isRecording()) {
-      span.setAttribute("genkit:name", name);
-      span.setAttribute("genkit:type", genkitType);
-      span.setAttribute("genkit:path", path);
-      if (subtype != null) {
-        span.setAttribute("genkit:metadata:subtype", subtype);
-      }
-      if (parentSpan == null) {
-        span.setAttribute("genkit:isRoot", true);
-      }
-      if (recordContent) {
-        span.setAttribute("genkit:input", toJson(input.get()));
-      }
+    if (recordContent && span.isRecording()) {
+      span.setAttribute("genkit:input", toJson(input.get()));
+    }
+    if (hooks != null) {
+      SpanContext ids = span.getSpanContext();
+      hooks.onStart().accept(ids.getTraceId(), ids.getSpanId());
     }
     return new OpenSpan(
         traceSpan, parent.with(TraceSpan.KEY, traceSpan), recordContent, failureSources);
+  }
+
+  private static String segment(String name, String genkitType, @Nullable String subtype) {
+    return "{" + name + ",t:" + genkitType + (subtype == null ? "" : ",s:" + subtype) + "}";
   }
 
   /** A span opened by {@link #open}; ending it twice has no further effect. */
@@ -151,6 +228,17 @@ public final class Tracing {
 
     public TraceSpan span() {
       return span;
+    }
+
+    /**
+     * Records a value as a JSON attribute, such as an agent's {@code genkit:init}, when content
+     * recording is on; the value is built only then.
+     */
+    public void recordContent(String key, Supplier<@Nullable Object> value) {
+      Span otel = span.otelSpan();
+      if (recordContent && otel.isRecording()) {
+        otel.setAttribute(key, toJson(value.get()));
+      }
     }
 
     /** Ends the span as a success, recording the output (unless the work replaced it). */

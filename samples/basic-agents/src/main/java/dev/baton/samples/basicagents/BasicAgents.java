@@ -8,6 +8,8 @@ import dev.baton.agent.AgentInit;
 import dev.baton.agent.AgentOutput;
 import dev.baton.agent.AgentStreamChunk;
 import dev.baton.ai.Role;
+import dev.baton.devtools.DevTools;
+import dev.baton.otel.BatonTelemetry;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,6 +18,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 
 /**
  * A terminal chat with one of two orchestrators, picked at start (or by the first argument, {@code
@@ -30,7 +33,9 @@ import java.util.Map;
  * </ul>
  *
  * <p>{@code /quit} or end of input ends the chat. Sessions are kept in memory, or in PostgreSQL
- * when {@code BATON_POSTGRES_URL} is set (see {@link Sessions}).
+ * when {@code BATON_POSTGRES_URL} is set (see {@link Sessions}). Started by {@code genkit start --
+ * <command>}, it also serves Genkit's reflection API, so the Developer UI lists, runs and traces
+ * its agents, and it keeps serving after the chat ends.
  */
 public final class BasicAgents {
   private BasicAgents() {}
@@ -58,8 +63,9 @@ public final class BasicAgents {
       out.println("Unknown orchestrator \"" + choice + "\": pick coordinator or commander.");
       return 2;
     }
-    try (Sessions sessions = Sessions.choose(env)) {
-      return chat(lines, out, provider, sessions, choice);
+    try (Sessions sessions = Sessions.choose(env);
+        BatonTelemetry telemetry = BatonTelemetry.builder().environment(env).build()) {
+      return chat(lines, out, provider, sessions, telemetry, choice);
     }
   }
 
@@ -78,9 +84,14 @@ public final class BasicAgents {
   }
 
   private static int chat(
-      BufferedReader lines, PrintStream out, Provider provider, Sessions sessions, String choice)
+      BufferedReader lines,
+      PrintStream out,
+      Provider provider,
+      Sessions sessions,
+      BatonTelemetry telemetry,
+      String choice)
       throws IOException {
-    Baton.Builder builder = Baton.builder().experimental();
+    Baton.Builder builder = Baton.builder().experimental().openTelemetry(telemetry);
     if (provider.plugin() != null) {
       builder.plugin(provider.plugin());
     }
@@ -110,8 +121,29 @@ public final class BasicAgents {
       out.println(
           "Set GEMINI_API_KEY, or OPENAI_API_KEY / OPENAI_BASE_URL, to talk to a real model.");
     }
-    out.println("Type a request, or /quit to leave.");
+    // Under "genkit start -- <this command>" (GENKIT_ENV=dev) the Genkit CLI and Developer UI
+    // list, run and trace the agents; otherwise this does nothing.
+    try (DevTools devTools = DevTools.start(baton)) {
+      devTools
+          .url()
+          .ifPresent(url -> out.println("Serving Genkit's reflection API at " + url + "."));
+      out.println("Type a request, or /quit to leave.");
+      int exit = converse(lines, out, orchestrator, console, choice);
+      if (devTools.isRunning()) {
+        out.println("Input ended; still serving Genkit's Developer UI until stopped.");
+        new CountDownLatch(1).await();
+      }
+      return exit;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return 0;
+    }
+  }
 
+  /** The chat itself: one turn per line until {@code /quit} or the end of input. */
+  private static int converse(
+      BufferedReader lines, PrintStream out, Agent orchestrator, Console console, String choice)
+      throws IOException {
     AgentConnection chat = orchestrator.connect(AgentInit.NEW);
     boolean failed = false;
     String line;

@@ -29,6 +29,11 @@ class ReadmeTest {
       snippets.add(block.group(1));
     }
     assertThat(snippets).as("the README's Java snippets").hasSizeGreaterThanOrEqualTo(3);
+    StringBuilder methods = new StringBuilder();
+    for (int i = 0; i < snippets.size(); i++) {
+      methods.append("  void snippet").append(i).append("() throws Exception {\n");
+      methods.append(snippets.get(i)).append("  }\n");
+    }
     String source =
         """
         import com.zaxxer.hikari.HikariDataSource;
@@ -36,19 +41,21 @@ class ReadmeTest {
         import dev.baton.agent.*;
         import dev.baton.agent.store.*;
         import dev.baton.ai.*;
+        import dev.baton.devtools.DevTools;
         import dev.baton.middleware.*;
+        import dev.baton.otel.BatonTelemetry;
         import dev.baton.plugins.googleai.GoogleAI;
         import dev.baton.store.postgres.PostgresSessionStore;
 
         class Snippets {
           record Weather(String summary) {}
 
-          void readme(Tool<?, ?> weatherTool) {
-        %s
-          }
-        }
+          Baton baton;
+          Tool<?, ?> weatherTool;
+
+        %s}
         """
-            .formatted(String.join("\n", snippets));
+            .formatted(methods);
     Path file = Files.writeString(out.resolve("Snippets.java"), source);
     Process javac =
         new ProcessBuilder(

@@ -1,0 +1,210 @@
+package dev.baton.devtools;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.baton.Baton;
+import dev.baton.internal.core.DefaultRegistry;
+import dev.baton.otel.BatonTelemetry;
+import io.opentelemetry.api.OpenTelemetry;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Genkit's developer tools for a Baton instance: with it, {@code genkit start -- <your java
+ * command>} lists the instance's actions (models, tools, flows, prompts, agents and their
+ * companions, middleware), runs them, and shows their traces, as it does for Genkit JS and Go.
+ *
+ * <pre>{@code
+ * BatonTelemetry telemetry = BatonTelemetry.fromEnvironment();   // baton-otel: traces for the CLI
+ * Baton baton = Baton.builder().openTelemetry(telemetry).build();
+ * ... define flows, agents ...
+ * DevTools.start(baton);   // does nothing unless GENKIT_ENV=dev
+ * }</pre>
+ *
+ * <p>Only when {@code GENKIT_ENV=dev} (as {@code genkit start} sets it) does {@link #start} serve
+ * Genkit's reflection API, version 1: on {@code 127.0.0.1}, at the port {@code
+ * GENKIT_REFLECTION_PORT} names or the first free one from 3100. Once it listens, it writes the
+ * runtime file the CLI discovers it by, {@code .genkit/runtimes/<pid>-<port>-<millis>.json} under
+ * the project root that the CLI itself would find from the working directory (the nearest directory
+ * holding {@code pom.xml}, {@code build.gradle}, {@code package.json} or another of its markers);
+ * its {@code id} is {@code GENKIT_RUNTIME_ID}, or {@code <pid>-<port>}. {@link #close()} removes
+ * the file and stops the server, and so does the JVM's shutdown, SIGTERM included. Start the
+ * command from the directory {@code genkit start} runs in: a command that changes directory writes
+ * its file where the CLI does not look.
+ *
+ * <p>Traces reach the CLI when the instance was built with a {@link BatonTelemetry}: the reflection
+ * API hands it the telemetry server the CLI announces (unless {@code GENKIT_TELEMETRY_SERVER} is
+ * set, which wins) and flushes it before answering a run.
+ *
+ * <p>Thread-safe.
+ */
+public final class DevTools implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(DevTools.class);
+
+  /** The version of the reflection API served, as the runtime file and {@code /api/notify} say. */
+  static final int REFLECTION_API_SPEC_VERSION = 1;
+
+  /** Baton's version, sent as {@code X-Genkit-Version} ({@code java/<version>} in the file). */
+  static final String VERSION = readVersion();
+
+  private static final Duration FLUSH_TIMEOUT = Duration.ofSeconds(5);
+
+  private final @Nullable ReflectionServer server;
+  private final @Nullable RuntimeFile runtimeFile;
+  private @Nullable Thread shutdownHook;
+  private boolean closed;
+
+  private DevTools(@Nullable ReflectionServer server, @Nullable RuntimeFile runtimeFile) {
+    this.server = server;
+    this.runtimeFile = runtimeFile;
+  }
+
+  /**
+   * Serves Genkit's reflection API for this instance when {@code GENKIT_ENV=dev}; otherwise returns
+   * at once, serving nothing ({@link #isRunning()} is false).
+   *
+   * @throws UncheckedIOException in dev mode, when no port can be bound or the runtime file cannot
+   *     be written
+   * @throws IllegalArgumentException when {@code GENKIT_REFLECTION_PORT} is not a number
+   */
+  public static DevTools start(Baton baton) {
+    return start(baton, System.getenv(), Path.of("").toAbsolutePath());
+  }
+
+  /** {@link #start(Baton)} with the environment and working directory given, for tests. */
+  static DevTools start(Baton baton, Map<String, String> env, Path workingDirectory) {
+    Objects.requireNonNull(baton, "baton");
+    if (!"dev".equals(env.get("GENKIT_ENV"))) {
+      return new DevTools(null, null);
+    }
+    BatonTelemetry telemetry = telemetryOf(baton);
+    boolean serverFixed = !env.getOrDefault("GENKIT_TELEMETRY_SERVER", "").isBlank();
+    RunAction runAction =
+        new RunAction(
+            baton,
+            VERSION,
+            () -> {
+              if (telemetry != null && !telemetry.flush(FLUSH_TIMEOUT)) {
+                log.debug(
+                    "spans were still being sent to the telemetry server after {}", FLUSH_TIMEOUT);
+              }
+            });
+    ReflectionServer server;
+    RuntimeFile file;
+    try {
+      HttpServer bound = ReflectionServer.bind(ReflectionServer.port(env));
+      int port = bound.getAddress().getPort();
+      long pid = ProcessHandle.current().pid();
+      String id = env.getOrDefault("GENKIT_RUNTIME_ID", "");
+      String runtimeId = id.isBlank() ? pid + "-" + port : id;
+      server =
+          ReflectionServer.start(
+              bound,
+              baton,
+              runtimeId,
+              runAction,
+              url -> {
+                // As in Genkit JS and Go: a server named in the environment is not overridden.
+                if (!serverFixed && telemetry != null) {
+                  telemetry.useTelemetryServer(url);
+                }
+              });
+      try {
+        file =
+            RuntimeFile.write(
+                RuntimeFile.projectRoot(workingDirectory),
+                runtimeId,
+                pid,
+                server.url(),
+                Instant.now(),
+                "java/" + VERSION);
+      } catch (IOException e) {
+        server.stop();
+        throw e;
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start Genkit's reflection API", e);
+    }
+    if (telemetry == null) {
+      log.info(
+          "Baton was built without BatonTelemetry (baton-otel): the Genkit Dev UI will show no"
+              + " traces. Build it with .openTelemetry(BatonTelemetry.fromEnvironment()).");
+    }
+    log.info("Genkit reflection API at {} (runtime file {})", server.url(), file.path());
+    DevTools devTools = new DevTools(server, file);
+    devTools.installShutdownHook();
+    return devTools;
+  }
+
+  /** Whether the reflection API is being served. */
+  public synchronized boolean isRunning() {
+    return server != null && !closed;
+  }
+
+  /** The reflection API's URL while it is served. */
+  public synchronized Optional<URI> url() {
+    return isRunning() ? Optional.of(Objects.requireNonNull(server).url()) : Optional.empty();
+  }
+
+  /**
+   * Stops serving and removes the runtime file, if it is still this process's. Idempotent; a no-op
+   * when nothing was started.
+   */
+  @Override
+  public void close() {
+    ReflectionServer running;
+    Thread hook;
+    synchronized (this) {
+      running = closed ? null : server;
+      hook = shutdownHook;
+      closed = true;
+    }
+    if (running == null) {
+      return;
+    }
+    if (runtimeFile != null) {
+      runtimeFile.delete();
+    }
+    running.stop();
+    if (hook != null && Thread.currentThread() != hook) {
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException shuttingDown) {
+        // The JVM is exiting: the hook runs, or has run, close() itself.
+      }
+    }
+  }
+
+  private synchronized void installShutdownHook() {
+    // The CLI exits when its child does and never cleans up, so the runtime removes its own file.
+    Thread hook = new Thread(this::close, "baton-devtools-shutdown");
+    shutdownHook = hook;
+    Runtime.getRuntime().addShutdownHook(hook);
+  }
+
+  private static @Nullable BatonTelemetry telemetryOf(Baton baton) {
+    OpenTelemetry openTelemetry = DefaultRegistry.tracing(baton.registry()).openTelemetry();
+    return openTelemetry instanceof BatonTelemetry telemetry ? telemetry : null;
+  }
+
+  private static String readVersion() {
+    try (InputStream in = DevTools.class.getResourceAsStream("version.txt")) {
+      String version =
+          in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
+      return version.isEmpty() || version.startsWith("$") ? "0.0.0" : version;
+    } catch (IOException e) {
+      return "0.0.0";
+    }
+  }
+}

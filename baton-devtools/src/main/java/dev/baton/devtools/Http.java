@@ -1,0 +1,107 @@
+package dev.baton.devtools;
+
+import com.sun.net.httpserver.HttpExchange;
+import dev.baton.core.BatonException;
+import dev.baton.core.Json;
+import dev.baton.core.Status;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** Reading requests and writing whole responses on the JDK's HTTP server. Stateless. */
+final class Http {
+  /** Request bodies larger than this are refused (Genkit JS's limit is 30 MB too). */
+  static final int MAX_BODY = 30 * 1024 * 1024;
+
+  private Http() {}
+
+  /** The query parameters, decoded; a parameter given twice keeps its first value. */
+  static Map<String, String> query(HttpExchange exchange) {
+    Map<String, String> params = new HashMap<>();
+    String raw = exchange.getRequestURI().getRawQuery();
+    if (raw == null || raw.isEmpty()) {
+      return params;
+    }
+    for (String pair : raw.split("&")) {
+      int eq = pair.indexOf('=');
+      String name = decode(eq < 0 ? pair : pair.substring(0, eq));
+      String value = eq < 0 ? "" : decode(pair.substring(eq + 1));
+      params.putIfAbsent(name, value);
+    }
+    return params;
+  }
+
+  private static String decode(String text) {
+    return URLDecoder.decode(text, StandardCharsets.UTF_8);
+  }
+
+  /**
+   * The request body as a JSON object.
+   *
+   * @throws BatonException {@code INVALID_ARGUMENT} for a body that is too large or not an object
+   */
+  static ObjectNode jsonBody(HttpExchange exchange) throws IOException {
+    byte[] bytes;
+    try (InputStream in = exchange.getRequestBody()) {
+      bytes = in.readNBytes(MAX_BODY + 1);
+    }
+    if (bytes.length > MAX_BODY) {
+      throw BatonException.invalidArgument("the request body is larger than %d bytes", MAX_BODY);
+    }
+    JsonNode body;
+    try {
+      body = bytes.length == 0 ? Json.object() : Json.parse(bytes);
+    } catch (RuntimeException e) {
+      throw BatonException.invalidArgument("the request body is not JSON");
+    }
+    if (!(body instanceof ObjectNode object)) {
+      throw BatonException.invalidArgument("the request body must be a JSON object");
+    }
+    return object;
+  }
+
+  static void text(HttpExchange exchange, int status, String text) throws IOException {
+    send(exchange, status, "text/plain; charset=utf-8", text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  static void json(HttpExchange exchange, int status, JsonNode body) throws IOException {
+    send(exchange, status, "application/json", Json.writeBytes(body));
+  }
+
+  private static void send(HttpExchange exchange, int status, String type, byte[] body)
+      throws IOException {
+    exchange.getResponseHeaders().set("Content-Type", type);
+    exchange.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
+    if (body.length > 0) {
+      exchange.getResponseBody().write(body);
+    }
+    exchange.close();
+  }
+
+  /**
+   * Genkit's reflection error: {@code {code, message, details}} with the numeric canonical code.
+   * The message is the error's public text, prefixed with its status as Genkit's errors are; a
+   * non-public error's own message stays in the runtime's log. {@code details} is always an object,
+   * since the CLI reads {@code details.stack} from it.
+   */
+  static ObjectNode status(BatonException error, @Nullable String traceId) {
+    ObjectNode status = Json.object();
+    status.put("code", error.status().code());
+    String message =
+        error.status() == Status.CANCELLED
+            ? "Action was cancelled"
+            : error.status().name() + ": " + error.toPublicErrorInfo().message();
+    status.put("message", message);
+    ObjectNode details = status.putObject("details");
+    if (traceId != null) {
+      details.put("traceId", traceId);
+    }
+    return status;
+  }
+}

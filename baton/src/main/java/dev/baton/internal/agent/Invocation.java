@@ -10,15 +10,18 @@ import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionState;
 import dev.baton.agent.SessionStore;
 import dev.baton.agent.SnapshotSubscriber;
+import dev.baton.ai.BudgetExceededException;
+import dev.baton.ai.Message;
+import dev.baton.ai.Role;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Cancellation;
 import dev.baton.core.ErrorInfo;
 import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
-import dev.baton.internal.ai.UsageListener;
 import dev.baton.internal.core.DefaultRegistry;
 import dev.baton.internal.core.Tracing;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -116,11 +119,7 @@ final class Invocation {
                   }
                 });
     ActionContext workContext =
-        rootSpan
-            .context()
-            .withCancellation(work)
-            .with(LiveSession.KEY, session)
-            .with(UsageListener.KEY, session::addUsage);
+        rootSpan.context().withCancellation(work).with(LiveSession.KEY, session);
     this.worker = new Worker(agent, session, workContext, work, chunks, chain);
   }
 
@@ -280,7 +279,10 @@ final class Invocation {
         : new BatonException(Status.CANCELLED, "the invocation was cancelled");
   }
 
-  /** The output of an invocation that ran to its end in the foreground. */
+  /**
+   * The output of an invocation that ran to its end in the foreground: failed when the function
+   * failed, aborted when a budget stopped it.
+   */
   private AgentOutput finish() {
     clientLink.close();
     AgentResult result;
@@ -292,6 +294,9 @@ final class Invocation {
       }
       // A failing stream callback cancels the work: its own error is the reason, not the cancel.
       BatonException closed = chunks.failure();
+      if (closed == null && e.getCause() instanceof BudgetExceededException stopped) {
+        return abortedOutput(stopped);
+      }
       return failedOutput(closed != null ? closed : asError(e.getCause()));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -329,6 +334,33 @@ final class Invocation {
       }
     }
     return AgentOutput.failed(worker.session().id(), chain.tip(), reported(error)).withState(state);
+  }
+
+  /**
+   * The output of an invocation a budget stopped: aborted, with the error, the session's last model
+   * message as the partial response, and the progress the stopped turn made (the state itself, for
+   * a client-managed agent).
+   */
+  private AgentOutput abortedOutput(BudgetExceededException stopped) {
+    LiveSession session = worker.session();
+    SessionState state = null;
+    if (agent.store() == null) {
+      try {
+        state = clientView(session.state());
+      } catch (RuntimeException e) {
+        return failedOutput(BatonException.from(e));
+      }
+    }
+    List<Message> messages = session.messages();
+    Message partial = null;
+    for (int i = messages.size() - 1; i >= 0 && partial == null; i--) {
+      if (messages.get(i).role() == Role.MODEL) {
+        partial = messages.get(i);
+      }
+    }
+    return AgentOutput.aborted(
+            session.id(), chain.tip(), partial, session.artifacts(), reported(stopped))
+        .withState(state);
   }
 
   private SessionState clientView(SessionState state) {

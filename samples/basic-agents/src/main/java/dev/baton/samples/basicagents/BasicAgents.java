@@ -81,7 +81,7 @@ public final class BasicAgents {
         continue;
       }
       chat.sendText(line.strip());
-      failed = streamTurn(chat, console);
+      failed = streamTurn(chat, console, coordinator);
     }
     AgentOutput output = chat.output();
     if (output.isFailed() && output.error() != null) {
@@ -105,8 +105,11 @@ public final class BasicAgents {
     };
   }
 
-  /** Prints the turn's streamed text; returns whether the turn failed. */
-  private static boolean streamTurn(AgentConnection chat, Console console) {
+  /**
+   * Prints the turn's streamed text, then what the turn spent ({@link UsageReport}); returns
+   * whether the turn failed.
+   */
+  private static boolean streamTurn(AgentConnection chat, Console console, Agent agent) {
     boolean speaking = false;
     for (AgentStreamChunk chunk : chat.receive()) {
       String text =
@@ -122,6 +125,7 @@ public final class BasicAgents {
       }
       if (chunk.turnEnd() != null) {
         console.say("\n");
+        UsageReport.print(console, agent, chunk.turnEnd());
         return chunk.turnEnd().finishReason() == dev.baton.agent.AgentFinishReason.FAILED;
       }
     }

@@ -36,7 +36,13 @@ class BasicAgentsTest {
         .contains(" finished\ncoordinator> Here is what the team found.")
         .contains("Key idea: split the problem in half each step.")
         .contains("  → researcher: Find the key facts about: And its cost?")
-        .contains("Session ");
+        .contains("Session ")
+        .containsPattern(
+            "usage> coordinator: 3 calls, [\\d,]+ tokens \\([\\d,]+ tokens with its delegations\\)\n")
+        .containsPattern("usage>   researcher: 2 calls, [\\d,]+ tokens\n")
+        .containsPattern("usage>   coder: 2 calls, [\\d,]+ tokens\n");
+    assertThat(text.indexOf("usage> coordinator"))
+        .isGreaterThan(text.indexOf("Here is what the team found"));
     assertThat(text.indexOf("  ← researcher finished"))
         .isLessThan(text.indexOf("Here is what the team found"));
   }

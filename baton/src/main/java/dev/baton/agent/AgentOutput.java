@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  * @param finishReason why the invocation ended: {@code aborted} when a budget stopped it ({@link
  *     dev.baton.ai.BudgetExceededException})
  * @param message the last message; absent on failure. An aborted invocation's is its partial
- *     response, the last model message of its session
+ *     response, the stopped run's last model message (absent when it stopped before its first)
  * @param artifacts the session's artifacts; absent on failure
  * @param state the session, for a client-managed agent only (on failure, the last good state)
  * @param error what went wrong, on a failed invocation, or what stopped an aborted one

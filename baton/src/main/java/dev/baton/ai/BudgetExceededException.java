@@ -26,9 +26,9 @@ public final class BudgetExceededException extends BatonException {
   private final transient GenerateResponse partialResponse;
 
   /**
-   * @param partialResponse the run as it stood: the conversation so far, its last model response (a
-   *     response with an empty message when the run stopped before its first model call) and the
-   *     usage of its calls
+   * @param partialResponse the run as it stood: the conversation so far, its last model response
+   *     (before the call's first model call, the message it resumes; a response with an empty
+   *     message when a new run stopped before its first model call) and the usage of its calls
    */
   public BudgetExceededException(
       String message, @Nullable JsonNode details, GenerateResponse partialResponse) {

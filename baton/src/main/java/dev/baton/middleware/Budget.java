@@ -35,10 +35,12 @@ import tools.jackson.databind.JsonNode;
  * capped field has reached its limit (spent at least the limit), the run stops with a {@code
  * BudgetExceededException} ({@code RESOURCE_EXHAUSTED}, with a {@link BudgetExceeded} as its
  * details), which reports it as aborted rather than failed and keeps its partial response: an agent
- * turn stopped so ends {@code aborted}. A turn already under way finishes, so a run can overshoot
- * by one turn, and with a {@link Retry} in the chain one turn can be several billed calls. Because
- * the check sits outside every {@code wrapModel} hook, a retry or fallback middleware never sees
- * the stop, whatever the order in {@code use(...)}.
+ * turn stopped so ends {@code aborted}, and a server-managed agent saves its progress as an {@code
+ * aborted} snapshot to continue from ({@code AgentInit.continueFrom}, with the full limit of a new
+ * run). A turn already under way finishes, so a run can overshoot by one turn, and with a {@link
+ * Retry} in the chain one turn can be several billed calls. Because the check sits outside every
+ * {@code wrapModel} hook, a retry or fallback middleware never sees the stop, whatever the order in
+ * {@code use(...)}.
  *
  * <p>A budget stops only the run it wraps. A background delegation the run started counts while the
  * run lasts, and keeps running, and spending, after the run stops. Budgets in one chain count the

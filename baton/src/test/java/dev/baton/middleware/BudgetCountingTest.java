@@ -380,6 +380,8 @@ class BudgetCountingTest extends BudgetTestSupport {
     AgentOutput third = agent.run(AgentInput.text("more?"), AgentInit.ofSession(first.sessionId()));
     assertThat(third.finishReason()).isEqualTo(AgentFinishReason.ABORTED);
     assertThat(third.error().message()).contains("(spent 110 of 100)");
+    // Stopped before its first model call, the run has no partial response to report.
+    assertThat(third.message()).isNull();
     assertThat(model.calls()).isEqualTo(callsBefore);
   }
 

@@ -24,6 +24,7 @@ import dev.baton.ai.ToolResponsePart;
 import dev.baton.core.Json;
 import dev.baton.internal.ai.Metadata;
 import dev.baton.testing.ProgrammableModel;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
@@ -280,7 +281,7 @@ class BudgetHoldTest extends BudgetTestSupport {
     List<Message> history = paused.history();
     Message last = history.get(history.size() - 1);
     assertThat(last.metadata().has("budget")).isTrue();
-    List<Message> stripped = new java.util.ArrayList<>(history.subList(0, history.size() - 1));
+    List<Message> stripped = new ArrayList<>(history.subList(0, history.size() - 1));
     stripped.add(last.withMetadata(Metadata.without(last.metadata(), "budget")));
     ToolRequestPart approved =
         (ToolRequestPart)

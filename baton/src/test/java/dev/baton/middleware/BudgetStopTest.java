@@ -32,6 +32,7 @@ import dev.baton.core.Json;
 import dev.baton.core.Status;
 import dev.baton.testing.ProgrammableModel;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.DisplayName;
@@ -67,8 +68,8 @@ class BudgetStopTest extends BudgetTestSupport {
         .hasMessage("budget exceeded: the run reached its limit of totalTokens (spent 100 of 100)");
     BudgetExceeded report = report(stop);
     assertThat(report.message()).isEqualTo(stop.getMessage());
-    assertThat(report.spent()).containsExactly(java.util.Map.entry("totalTokens", 100.0));
-    assertThat(report.limit()).containsExactly(java.util.Map.entry("totalTokens", 100.0));
+    assertThat(report.spent()).containsExactly(Map.entry("totalTokens", 100.0));
+    assertThat(report.limit()).containsExactly(Map.entry("totalTokens", 100.0));
     GenerateResponse partial = stop.partialResponse();
     assertThat(partial.history())
         .extracting(m -> m.role().wireName() + ":" + m.text())
@@ -285,7 +286,7 @@ class BudgetStopTest extends BudgetTestSupport {
     Budget tokens = capTotal(1000);
     Budget dollars = Budget.builder().limit(cost(0.5)).build();
     GenerationUsage both =
-        GenerationUsage.builder().totalTokens(100).custom(java.util.Map.of("cost", 0.3)).build();
+        GenerationUsage.builder().totalTokens(100).custom(Map.of("cost", 0.3)).build();
     model.respond(calls(both, echoCall("e1")), calls(both, echoCall("e2")), answer("never", both));
 
     BudgetExceededException byCost = stopOf(() -> generate(tokens, dollars));
@@ -294,7 +295,7 @@ class BudgetStopTest extends BudgetTestSupport {
 
     model.reset();
     GenerationUsage heavy =
-        GenerationUsage.builder().totalTokens(900).custom(java.util.Map.of("cost", 0.01)).build();
+        GenerationUsage.builder().totalTokens(900).custom(Map.of("cost", 0.01)).build();
     model.respond(
         calls(heavy, echoCall("e1")), calls(heavy, echoCall("e2")), answer("never", heavy));
     BudgetExceededException byTokens = stopOf(() -> generate(dollars, tokens));

@@ -337,9 +337,9 @@ final class Invocation {
   }
 
   /**
-   * The output of an invocation a budget stopped: aborted, with the error, the session's last model
-   * message as the partial response, and the progress the stopped turn made (the state itself, for
-   * a client-managed agent).
+   * The output of an invocation a budget stopped: aborted, with the error, the run's partial
+   * response as its message (none when the run stopped before its first model call), and the
+   * progress the stopped turn made (the state itself, for a client-managed agent).
    */
   private AgentOutput abortedOutput(BudgetExceededException stopped) {
     LiveSession session = worker.session();
@@ -351,16 +351,32 @@ final class Invocation {
         return failedOutput(BatonException.from(e));
       }
     }
-    List<Message> messages = session.messages();
-    Message partial = null;
-    for (int i = messages.size() - 1; i >= 0 && partial == null; i--) {
-      if (messages.get(i).role() == Role.MODEL) {
-        partial = messages.get(i);
+    return AgentOutput.aborted(
+            session.id(),
+            chain.tip(),
+            partialMessage(stopped, session.messages()),
+            session.artifacts(),
+            reported(stopped))
+        .withState(state);
+  }
+
+  /**
+   * The stopped run's last model message, as the session keeps it when it does (with what the turn
+   * recorded on it), or null when the run made none.
+   */
+  private static @Nullable Message partialMessage(
+      BudgetExceededException stopped, List<Message> messages) {
+    Message partial = stopped.partialResponse().response().message();
+    if (partial == null || partial.content().isEmpty()) {
+      return null;
+    }
+    for (int i = messages.size() - 1; i >= 0; i--) {
+      Message kept = messages.get(i);
+      if (kept.role() == Role.MODEL) {
+        return kept.content().equals(partial.content()) ? kept : partial;
       }
     }
-    return AgentOutput.aborted(
-            session.id(), chain.tip(), partial, session.artifacts(), reported(stopped))
-        .withState(state);
+    return partial;
   }
 
   private SessionState clientView(SessionState state) {

@@ -247,16 +247,18 @@ public final class Generate {
     }
 
     /**
-     * Stops the run when a check said so. The partial response keeps the conversation as it stands,
-     * its last model message amended as a final message is; a run stopped before any model message
-     * answers with an empty one.
+     * Stops the run when a check said so. The partial response keeps the conversation as it stands
+     * and the run's last model message, amended as a final message is: the last this call made, or,
+     * before its first model call, the one it resumes; a new run stopped before its first model
+     * call answers with an empty message.
      */
     private void stopIf(GenerateRun.@Nullable Stop stop, List<Message> history) {
       if (stop == null) {
         return;
       }
       List<Message> conversation = new ArrayList<>(history);
-      int last = conversation.size() - 1;
+      boolean resumes = options.resume() != null && !options.resume().isEmpty();
+      int last = lastResponse != null || resumes ? conversation.size() - 1 : -1;
       while (last >= 0 && conversation.get(last).role() != Role.MODEL) {
         last--;
       }

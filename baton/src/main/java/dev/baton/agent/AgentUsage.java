@@ -15,7 +15,8 @@ import tools.jackson.databind.JsonNode;
  * invocation it started in this process (each synchronous and background delegation, with the
  * delegations nested in those under them). Baton's extension, off by default: an agent collects its
  * turns' trees when defined with {@link AgentOptions.Builder#usageTree}, and every agent it
- * delegates to in-process joins its tree. A remote agent's calls stay in its own process.
+ * delegates to in-process joins its tree, recording its own part in its own session too. A remote
+ * agent's calls stay in its own process and are not in the tree.
  *
  * <p>The tree of a turn is recorded on the turn's final model message as {@code
  * metadata.usageTree}, so it reads from the output's message and from the session's history ({@link
@@ -27,6 +28,7 @@ import tools.jackson.databind.JsonNode;
  * node counts the calls it makes until it settles, when it gets its finish reason. A tree recorded
  * before then (the launching turn ended first) shows the task as running, with no finish reason and
  * what it had spent by then; the task's own session records its settled tree on its final message.
+ * Immutable.
  *
  * @param agent the agent's name
  * @param sessionId the session the turn ran in

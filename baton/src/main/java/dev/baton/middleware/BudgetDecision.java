@@ -20,6 +20,8 @@ import org.jspecify.annotations.Nullable;
  * }
  * }</pre>
  *
+ * <p>Immutable.
+ *
  * @param approved true continues the run with the full limit again; false stops it with a {@code
  *     BudgetExceededException} before it runs the held calls. JSON {@code budgetApproved}
  * @param reason when refused, added to the error the run stops with; null for none

@@ -7,7 +7,7 @@ import java.util.Map;
 /**
  * What a {@link Budget} reports when a run reaches its limit: the data a hold carries (read it with
  * {@link Budget#interrupted}), and the details of the {@code BudgetExceededException} a run stops
- * with.
+ * with. Immutable.
  *
  * @param message which limit the run reached, and, for a refused hold, the refusal's reason
  * @param spent what the run (or session) spent, for each capped field of the limit by its JSON name

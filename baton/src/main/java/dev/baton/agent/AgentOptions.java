@@ -32,6 +32,7 @@ public final class AgentOptions {
   private final Duration heartbeatTimeout;
   private final Duration waitPollInterval;
   private final Duration waitReadTimeout;
+  private final boolean usageTree;
 
   private AgentOptions(Builder b) {
     this.sessionStore = b.sessionStore;
@@ -48,6 +49,7 @@ public final class AgentOptions {
         b.waitPollInterval == null ? DEFAULT_WAIT_POLL_INTERVAL : b.waitPollInterval;
     this.waitReadTimeout =
         b.waitReadTimeout == null ? DEFAULT_WAIT_READ_TIMEOUT : b.waitReadTimeout;
+    this.usageTree = Boolean.TRUE.equals(b.usageTree);
     if (heartbeatInterval.isNegative()
         || heartbeatInterval.isZero()
         || heartbeatTimeout.compareTo(heartbeatInterval) <= 0
@@ -138,6 +140,14 @@ public final class AgentOptions {
     return waitReadTimeout;
   }
 
+  /**
+   * Whether each turn records its usage tree ({@link AgentUsage}) on its final model message; off
+   * by default.
+   */
+  public boolean usageTree() {
+    return usageTree;
+  }
+
   /** Collects options, each at most once. Not thread-safe. */
   public static final class Builder {
     private @Nullable SessionStore sessionStore;
@@ -150,6 +160,7 @@ public final class AgentOptions {
     private @Nullable Duration heartbeatTimeout;
     private @Nullable Duration waitPollInterval;
     private @Nullable Duration waitReadTimeout;
+    private @Nullable Boolean usageTree;
 
     private Builder() {}
 
@@ -215,6 +226,16 @@ public final class AgentOptions {
     public Builder waitReadTimeout(Duration timeout) {
       once(waitReadTimeout, "waitReadTimeout");
       this.waitReadTimeout = Objects.requireNonNull(timeout, "timeout");
+      return this;
+    }
+
+    /**
+     * Records each turn's usage tree ({@link AgentUsage}) on its final model message: the agent's
+     * own calls, and those of every agent it delegates to in this process, nested. Off by default.
+     */
+    public Builder usageTree(boolean usageTree) {
+      once(this.usageTree, "usageTree");
+      this.usageTree = usageTree;
       return this;
     }
 

@@ -14,11 +14,13 @@ import org.jspecify.annotations.Nullable;
  *     run; on failure, the {@code failed} row that keeps the failed turn's progress (continue it
  *     with {@link AgentInit#continueFrom}; its parent is the last good snapshot), or the last good
  *     snapshot when the failure came outside a turn. Absent for a client-managed agent
- * @param finishReason why the invocation ended
- * @param message the last message; absent on failure
+ * @param finishReason why the invocation ended: {@code aborted} when a budget stopped it ({@link
+ *     dev.baton.ai.BudgetExceededException})
+ * @param message the last message; absent on failure. An aborted invocation's is its partial
+ *     response, the stopped run's last model message (absent when it stopped before its first)
  * @param artifacts the session's artifacts; absent on failure
  * @param state the session, for a client-managed agent only (on failure, the last good state)
- * @param error what went wrong, on a failed invocation
+ * @param error what went wrong, on a failed invocation, or what stopped an aborted one
  */
 public record AgentOutput(
     @Nullable String sessionId,
@@ -47,6 +49,21 @@ public record AgentOutput(
   public static AgentOutput failed(String sessionId, @Nullable String snapshotId, ErrorInfo error) {
     return new AgentOutput(
         sessionId, snapshotId, AgentFinishReason.FAILED, null, null, null, error);
+  }
+
+  /**
+   * The output of an invocation a budget stopped: its partial response, the session's artifacts,
+   * where to continue (the {@code aborted} row that keeps the stopped turn's progress) and the
+   * error it stopped with.
+   */
+  public static AgentOutput aborted(
+      String sessionId,
+      @Nullable String snapshotId,
+      @Nullable Message message,
+      List<Artifact> artifacts,
+      ErrorInfo error) {
+    return new AgentOutput(
+        sessionId, snapshotId, AgentFinishReason.ABORTED, message, artifacts, null, error);
   }
 
   /** The output of an invocation whose work went on in the background as a pending snapshot. */

@@ -18,6 +18,10 @@
  *       waitForSnapshot} collects it and {@code abort} stops it, from any process sharing the
  *       store. Failed and aborted runs can be continued ({@link
  *       dev.baton.agent.AgentInit#continueFrom}).
+ *   <li>Usage: a session records its own agent's model calls ({@link
+ *       dev.baton.agent.SessionState#usage}); an agent defined with {@code usageTree} also records
+ *       each turn's spend as a tree over the agents it delegated to ({@link
+ *       dev.baton.agent.AgentUsage}).
  * </ul>
  *
  * <pre>{@code

@@ -1,5 +1,6 @@
 package dev.baton.ai;
 
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -13,20 +14,23 @@ import org.jspecify.annotations.Nullable;
  * custom} holds provider-specific figures, such as a cost.
  */
 public record GenerationUsage(
-    @Nullable Integer inputTokens,
-    @Nullable Integer outputTokens,
-    @Nullable Integer totalTokens,
-    @Nullable Integer thoughtsTokens,
-    @Nullable Integer cachedContentTokens,
-    @Nullable Integer inputCharacters,
-    @Nullable Integer outputCharacters,
-    @Nullable Integer inputImages,
-    @Nullable Integer outputImages,
-    @Nullable Integer inputVideos,
-    @Nullable Integer outputVideos,
-    @Nullable Integer inputAudioFiles,
-    @Nullable Integer outputAudioFiles,
-    @Nullable Map<String, Double> custom) {
+    @JsonPropertyDescription("Tokens of input.") @Nullable Integer inputTokens,
+    @JsonPropertyDescription("Tokens of output, thoughts tokens excluded.")
+        @Nullable Integer outputTokens,
+    @JsonPropertyDescription("Tokens in all.") @Nullable Integer totalTokens,
+    @JsonPropertyDescription("Tokens of the model's reasoning.") @Nullable Integer thoughtsTokens,
+    @JsonPropertyDescription("Tokens of input read from a cache.")
+        @Nullable Integer cachedContentTokens,
+    @JsonPropertyDescription("Characters of input.") @Nullable Integer inputCharacters,
+    @JsonPropertyDescription("Characters of output.") @Nullable Integer outputCharacters,
+    @JsonPropertyDescription("Images of input.") @Nullable Integer inputImages,
+    @JsonPropertyDescription("Images of output.") @Nullable Integer outputImages,
+    @JsonPropertyDescription("Videos of input.") @Nullable Integer inputVideos,
+    @JsonPropertyDescription("Videos of output.") @Nullable Integer outputVideos,
+    @JsonPropertyDescription("Audio files of input.") @Nullable Integer inputAudioFiles,
+    @JsonPropertyDescription("Audio files of output.") @Nullable Integer outputAudioFiles,
+    @JsonPropertyDescription("Provider-specific figures by name, such as a cost.")
+        @Nullable Map<String, Double> custom) {
 
   /** Usage with nothing reported; serialises as {@code {}}. */
   public static final GenerationUsage EMPTY = builder().build();

@@ -7,10 +7,10 @@ import java.util.List;
 
 /**
  * The experimental middleware as a plugin named {@code genkit-middleware-exp}, so that Agents,
- * Artifacts and ContextCompression can be used by name with JSON config ({@code
+ * Artifacts, Budget and ContextCompression can be used by name with JSON config ({@code
  * genkit-middleware-exp/agents}, {@code genkit-middleware-exp/artifacts}, {@code
- * genkit-middleware-exp/contextCompression}), from the Dev UI or a generate request's {@code use}
- * list. Using them as objects needs no plugin.
+ * genkit-middleware-exp/budget}, {@code genkit-middleware-exp/contextCompression}), from the Dev UI
+ * or a generate request's {@code use} list. Using them as objects needs no plugin.
  *
  * <p>Stateless and thread-safe.
  */
@@ -34,6 +34,10 @@ public final class ExperimentalMiddleware implements Plugin {
             "Delegate tasks to registered sub-agents via per-agent tools",
             Agents.builder().build()),
         MiddlewareDescriptor.of("Provide read/write tools for session artifacts", new Artifacts()),
+        MiddlewareDescriptor.of(
+            "Cap the token and cost usage of a run or an agent session, stopping or pausing the"
+                + " run at the limit",
+            Budget.builder().build()),
         MiddlewareDescriptor.of(
             "Keep a conversation within a context budget by deduplicating, truncating, summarizing"
                 + " or dropping older messages",

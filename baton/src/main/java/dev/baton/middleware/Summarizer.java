@@ -17,7 +17,7 @@ import dev.baton.ai.ToolResponsePart;
 import dev.baton.core.ActionContext;
 import dev.baton.core.Json;
 import dev.baton.core.StreamCallback;
-import dev.baton.internal.ai.UsageListener;
+import dev.baton.internal.ai.UsageListeners;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -33,7 +33,7 @@ final class Summarizer {
   /**
    * The summary of the previous summary (empty for none) and the messages, as the model wrote it,
    * stripped. The model is called directly, outside the tool loop, with the reference's config as
-   * it is; its usage goes to the context's {@link UsageListener}.
+   * it is; its usage is reported to the context's listeners ({@link UsageListeners}).
    */
   static String summarize(
       ActionContext context,
@@ -57,7 +57,7 @@ final class Summarizer {
     ModelResponse response = model.run(context, request, StreamCallback.discard());
     GenerationUsage usage = response.usage();
     if (usage != null) {
-      context.get(UsageListener.KEY).ifPresent(listener -> listener.onUsage(usage));
+      UsageListeners.report(context, usage);
     }
     return response.text().strip();
   }

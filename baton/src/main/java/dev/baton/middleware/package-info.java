@@ -8,6 +8,10 @@
  *       text the model can act on, and a server-managed sub-agent's work can be continued.
  *   <li>{@link dev.baton.middleware.Artifacts}: {@code read_artifact} and {@code write_artifact}
  *       tools over the session's artifacts, and their listing in the system prompt.
+ *   <li>{@link dev.baton.middleware.Budget}: token and cost caps on a run (sub-agents included) or
+ *       a session, which stop the run as aborted or hold its tool calls for approval.
+ *   <li>{@link dev.baton.middleware.ContextCompression}: keeps a conversation inside a context
+ *       budget by deduplicating, truncating, summarising or dropping older messages.
  *   <li>{@link dev.baton.middleware.Retry}, {@link dev.baton.middleware.Fallback} and {@link
  *       dev.baton.middleware.ToolApproval}: retries with backoff, other models on failure, and
  *       interrupts for tool calls that need a person's approval.

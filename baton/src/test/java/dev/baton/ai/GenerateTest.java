@@ -7,7 +7,7 @@ import dev.baton.Baton;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.Status;
-import dev.baton.internal.ai.UsageListener;
+import dev.baton.internal.ai.UsageListeners;
 import dev.baton.testing.ProgrammableModel;
 import java.util.ArrayList;
 import java.util.List;
@@ -327,7 +327,7 @@ class GenerateTest {
     List<GenerationUsage> reported = new ArrayList<>();
     GenerateResponse response =
         baton.generate(
-            baton.context().with(UsageListener.KEY, reported::add),
+            UsageListeners.hearAll(baton.context(), reported::add),
             GenerateOptions.builder().model("pm").prompt("x").tools(echo).build());
     assertThat(response.totalUsage().inputTokens()).isEqualTo(25);
     assertThat(response.totalUsage().outputTokens()).isEqualTo(5);

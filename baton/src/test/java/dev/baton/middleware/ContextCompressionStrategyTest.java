@@ -14,7 +14,7 @@ import dev.baton.ai.Role;
 import dev.baton.ai.ToolResponse;
 import dev.baton.ai.ToolResponsePart;
 import dev.baton.core.Json;
-import dev.baton.internal.ai.UsageListener;
+import dev.baton.internal.ai.UsageListeners;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.DisplayName;
@@ -322,7 +322,7 @@ class ContextCompressionStrategyTest extends ContextCompressionTestSupport {
     List<GenerationUsage> reported = new CopyOnWriteArrayList<>();
 
     baton.generate(
-        baton.context().with(UsageListener.KEY, reported::add),
+        UsageListeners.hearAll(baton.context(), reported::add),
         GenerateOptions.builder()
             .model("pm")
             .messages(chat(3))

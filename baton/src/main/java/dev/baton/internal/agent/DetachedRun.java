@@ -8,6 +8,7 @@ import dev.baton.agent.SessionStore;
 import dev.baton.agent.SnapshotStatus;
 import dev.baton.agent.SnapshotSubscriber;
 import dev.baton.agent.StatusSubscription;
+import dev.baton.ai.BudgetExceededException;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Cancellation;
@@ -29,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * abort (which cancels the work), and when the work ends finalises the row in place.
  *
  * <p>Finalising is one atomic write. A row still pending becomes {@code completed} (finish reason:
- * the function's override, else the last turn's) or {@code failed} with the error, carrying the
+ * the function's override, else the last turn's), {@code aborted} (finish reason {@code aborted})
+ * with the error when a budget stopped the work, or {@code failed} with the error, carrying the
  * cumulative session state. A row that was aborted meanwhile stays aborted, since the abort wins,
  * but receives the progress the work made, so the task can be continued; its finish reason becomes
  * {@code aborted}, which is how readers tell a settled abort from one still saving.
@@ -216,6 +218,11 @@ final class DetachedRun {
             .status(SnapshotStatus.COMPLETED)
             .state(state)
             .build();
+    if (error instanceof BudgetExceededException) {
+      return base.withStatus(SnapshotStatus.ABORTED)
+          .withFinishReason(AgentFinishReason.ABORTED)
+          .withError(Invocation.reported(error));
+    }
     if (error != null) {
       return base.withStatus(SnapshotStatus.FAILED)
           .withFinishReason(AgentFinishReason.FAILED)

@@ -10,15 +10,18 @@ import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionState;
 import dev.baton.agent.SessionStore;
 import dev.baton.agent.SnapshotSubscriber;
+import dev.baton.ai.BudgetExceededException;
+import dev.baton.ai.Message;
+import dev.baton.ai.Role;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Cancellation;
 import dev.baton.core.ErrorInfo;
 import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
-import dev.baton.internal.ai.UsageListener;
 import dev.baton.internal.core.DefaultRegistry;
 import dev.baton.internal.core.Tracing;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -125,14 +128,8 @@ final class Invocation {
         telemetry
             .workContext(rootSpan.context())
             .withCancellation(work)
-            .with(LiveSession.KEY, session)
-            .with(
-                UsageListener.KEY,
-                usage -> {
-                  session.addUsage(usage);
-                  telemetry.addUsage(usage);
-                });
-    this.worker = new Worker(agent, session, workContext, work, chunks, chain);
+            .with(LiveSession.KEY, session);
+    this.worker = new Worker(agent, session, workContext, work, chunks, chain, telemetry::addUsage);
   }
 
   /**
@@ -323,7 +320,10 @@ final class Invocation {
         : new BatonException(Status.CANCELLED, "the invocation was cancelled");
   }
 
-  /** The output of an invocation that ran to its end in the foreground. */
+  /**
+   * The output of an invocation that ran to its end in the foreground: failed when the function
+   * failed, aborted when a budget stopped it.
+   */
   private AgentOutput finish() {
     clientLink.close();
     AgentResult result;
@@ -335,6 +335,9 @@ final class Invocation {
       }
       // A failing stream callback cancels the work: its own error is the reason, not the cancel.
       BatonException closed = chunks.failure();
+      if (closed == null && e.getCause() instanceof BudgetExceededException stopped) {
+        return abortedOutput(stopped);
+      }
       return failedOutput(closed != null ? closed : asError(e.getCause()));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -372,6 +375,49 @@ final class Invocation {
       }
     }
     return AgentOutput.failed(worker.session().id(), chain.tip(), reported(error)).withState(state);
+  }
+
+  /**
+   * The output of an invocation a budget stopped: aborted, with the error, the run's partial
+   * response as its message (none when the run stopped before its first model call), and the
+   * progress the stopped turn made (the state itself, for a client-managed agent).
+   */
+  private AgentOutput abortedOutput(BudgetExceededException stopped) {
+    LiveSession session = worker.session();
+    SessionState state = null;
+    if (agent.store() == null) {
+      try {
+        state = clientView(session.state());
+      } catch (RuntimeException e) {
+        return failedOutput(BatonException.from(e));
+      }
+    }
+    return AgentOutput.aborted(
+            session.id(),
+            chain.tip(),
+            partialMessage(stopped, session.messages()),
+            session.artifacts(),
+            reported(stopped))
+        .withState(state);
+  }
+
+  /**
+   * The stopped run's last model message, as the session keeps it when it does (with what the turn
+   * recorded on it), or null when the run made none.
+   */
+  private static @Nullable Message partialMessage(
+      BudgetExceededException stopped, List<Message> messages) {
+    Message partial = stopped.partialResponse().response().message();
+    if (partial == null || partial.content().isEmpty()) {
+      return null;
+    }
+    for (int i = messages.size() - 1; i >= 0; i--) {
+      Message kept = messages.get(i);
+      if (kept.role() == Role.MODEL) {
+        return kept.content().equals(partial.content()) ? kept : partial;
+      }
+    }
+    return partial;
   }
 
   private SessionState clientView(SessionState state) {

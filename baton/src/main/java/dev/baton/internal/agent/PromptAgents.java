@@ -7,6 +7,7 @@ import dev.baton.agent.AgentOptions;
 import dev.baton.agent.AgentRunner;
 import dev.baton.agent.Session;
 import dev.baton.agent.TurnResult;
+import dev.baton.ai.BudgetExceededException;
 import dev.baton.ai.ExecutablePrompt;
 import dev.baton.ai.FinishReason;
 import dev.baton.ai.GenerateOptions;
@@ -35,7 +36,9 @@ import org.jspecify.annotations.Nullable;
  * unfinished turn. The prompt renders with the history in its context and tags the messages it
  * renders itself {@code _genkit_prompt} ({@link PromptScaffolding}). After generate the session's
  * history becomes the conversation the loop returned minus those messages, which captures the tool
- * loop's messages and persists any trimming the prompt did. Scaffolding is never stored.
+ * loop's messages and persists any trimming the prompt did. Scaffolding is never stored. A run a
+ * budget stops ({@link BudgetExceededException}) keeps the conversation it reached the same way
+ * before the turn ends aborted.
  *
  * <p>Stateless: the agents it defines are thread-safe, each invocation working on its own session.
  */
@@ -87,10 +90,17 @@ public final class PromptAgents {
     List<Message> history = session.messages();
     GenerateOptions rendered =
         prompt.render(context.with(PromptScaffolding.KEY, true), promptInput, history).build();
-    GenerateResponse response =
-        Generate.generate(
-            context,
-            rendered.toBuilder().resume(input.resume()).onChunk(runner::sendChunk).build());
+    GenerateResponse response;
+    try {
+      response =
+          Generate.generate(
+              context,
+              rendered.toBuilder().resume(input.resume()).onChunk(runner::sendChunk).build());
+    } catch (BudgetExceededException stopped) {
+      // A stopped run keeps what it did: the turn ends aborted with the conversation so far.
+      session.setMessages(withoutScaffolding(stopped.partialResponse().history()));
+      throw stopped;
+    }
     session.setMessages(withoutScaffolding(response.history()));
     if (response.finishReason() == FinishReason.INTERRUPTED) {
       List<Part> interrupts = new ArrayList<>(response.interrupts());

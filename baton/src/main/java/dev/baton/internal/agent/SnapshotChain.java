@@ -18,9 +18,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The snapshots one invocation of a server-managed agent writes: a row at each turn's end (a {@code
- * failed} one, holding the progress, when the turn fails), chained by {@code parentId}, and the
- * pending row a detach hands the work over with. After the hand-off no turn end writes a row: the
- * detached run finalises the pending one instead.
+ * failed} or {@code aborted} one, holding the progress, when the turn fails or a budget stops it),
+ * chained by {@code parentId}, and the pending row a detach hands the work over with. After the
+ * hand-off no turn end writes a row: the detached run finalises the pending one instead.
  *
  * <p>Thread-safe: the worker saves turn ends while the client side reads the tip and detaches.
  */
@@ -82,24 +82,32 @@ final class SnapshotChain {
   }
 
   /**
-   * Saves a failed turn's progress under the ID reserved for it, as a {@code failed} row: the state
-   * the turn reached (its input included) and the error. It is the handle a caller continues the
-   * work from ({@code AgentInit.continueFrom}); its parent is the last good snapshot. As for a turn
-   * end, a failure to save is logged, and nothing is written for a client-managed agent or after
-   * the hand-off.
+   * Saves the progress of a turn that did not finish under the ID reserved for it: a {@code failed}
+   * row for a failed turn, an {@code aborted} one (finish reason {@code aborted}, so it reads as
+   * settled) for a turn a budget stopped, with the state the turn reached (its input included) and
+   * the error. It is the handle a caller continues the work from ({@code AgentInit.continueFrom});
+   * its parent is the last good snapshot. As for a turn end, a failure to save is logged, and
+   * nothing is written for a client-managed agent or after the hand-off.
    *
+   * @param reason {@link AgentFinishReason#FAILED} or {@link AgentFinishReason#ABORTED}
    * @return the saved row's ID, or null when nothing was saved
    */
-  @Nullable String saveFailedTurn(
-      String reserved, String sessionId, SessionState state, ErrorInfo error) {
+  @Nullable String saveUnfinishedTurn(
+      String reserved,
+      String sessionId,
+      SessionState state,
+      AgentFinishReason reason,
+      ErrorInfo error) {
+    SnapshotStatus status =
+        reason == AgentFinishReason.ABORTED ? SnapshotStatus.ABORTED : SnapshotStatus.FAILED;
     return save(
         reserved,
         parent ->
             SessionSnapshot.builder(reserved, Instant.now())
                 .sessionId(sessionId)
                 .parentId(parent)
-                .status(SnapshotStatus.FAILED)
-                .finishReason(AgentFinishReason.FAILED)
+                .status(status)
+                .finishReason(reason)
                 .error(error)
                 .state(state)
                 .build());

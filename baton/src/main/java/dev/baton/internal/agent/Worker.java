@@ -9,9 +9,11 @@ import dev.baton.agent.TurnContext;
 import dev.baton.agent.TurnEnd;
 import dev.baton.agent.TurnFunction;
 import dev.baton.agent.TurnResult;
+import dev.baton.ai.BudgetExceededException;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Cancellation;
+import dev.baton.internal.ai.UsageListener;
 import dev.baton.internal.core.DefaultRegistry;
 import dev.baton.internal.core.TraceSpan;
 import java.util.Map;
@@ -28,7 +30,10 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Inputs are taken one at a time, in order; an abort or a cancelled client ({@code work}) ends
  * the loop. Turn state (the last turn's reason, the last good state) belongs to the worker's
- * thread; the reason is also read by the detached run that finalises the work.
+ * thread; the reason is also read by the detached run that finalises the work. The agent's model
+ * calls count in its session and, when a usage tree grows, in the turn's node ({@link
+ * InvocationUsage}). A turn that a budget stops ({@link BudgetExceededException}) ends {@code
+ * aborted}, keeping its progress; any other error fails it.
  */
 final class Worker {
   /** What the client sends the loop: an input, or the end of its input. */
@@ -48,6 +53,7 @@ final class Worker {
   private final ChunkStream chunks;
   private final SnapshotChain chain;
   private final CustomPatcher patcher;
+  private final InvocationUsage usage;
   private final LinkedBlockingQueue<Mail> inbox = new LinkedBlockingQueue<>();
   private final CompletableFuture<AgentResult> result = new CompletableFuture<>();
   private volatile @Nullable AgentFinishReason lastTurnReason;
@@ -60,10 +66,13 @@ final class Worker {
       ActionContext context,
       Cancellation work,
       ChunkStream chunks,
-      SnapshotChain chain) {
+      SnapshotChain chain,
+      UsageListener telemetry) {
     this.agent = agent;
     this.session = session;
-    this.context = context;
+    this.usage =
+        new InvocationUsage(session, agent.name(), agent.options().usageTree(), context, telemetry);
+    this.context = usage.install(context);
     this.work = work;
     this.chunks = chunks;
     this.chain = chain;
@@ -90,7 +99,12 @@ final class Worker {
   void runHere() {
     try {
       Runner runner = new Runner(this);
-      AgentResult returned = agent.function().apply(runner);
+      AgentResult returned;
+      try {
+        returned = agent.function().apply(runner);
+      } finally {
+        usage.close();
+      }
       // An agent that returns nothing reports the usual result.
       result.complete(returned != null ? returned : runner.result());
     } catch (Throwable t) {
@@ -194,19 +208,27 @@ final class Worker {
               }
               TurnResult result;
               try {
-                result = turn.apply(ctx.with(TurnContext.KEY, turnContext), input);
+                result = turn.apply(usage.startTurn(ctx.with(TurnContext.KEY, turnContext)), input);
               } catch (RuntimeException e) {
-                // The failed turn's progress is kept as a failed row: a handle to continue from.
-                String failed =
-                    chain.saveFailedTurn(
+                // The unfinished turn's progress is kept as a failed or aborted row: a handle to
+                // continue from.
+                AgentFinishReason ended =
+                    e instanceof BudgetExceededException
+                        ? AgentFinishReason.ABORTED
+                        : AgentFinishReason.FAILED;
+                usage.endTurn(ended);
+                String saved =
+                    chain.saveUnfinishedTurn(
                         reserved,
                         session.id(),
                         session.state(),
+                        ended,
                         Invocation.asError(e).toPublicErrorInfo());
-                chunks.send(AgentStreamChunk.of(new TurnEnd(AgentFinishReason.FAILED, failed)));
+                chunks.send(AgentStreamChunk.of(new TurnEnd(ended, saved)));
                 throw e;
               }
               AgentFinishReason reason = result == null ? null : result.finishReason();
+              usage.endTurn(reason);
               SessionState committed = session.state();
               String saved = chain.saveTurnEnd(reserved, session.id(), committed, reason);
               TraceSpan span = TraceSpan.of(ctx);

@@ -1,5 +1,6 @@
 package dev.baton.internal.ai;
 
+import dev.baton.ai.BudgetExceededException;
 import dev.baton.ai.FinishReason;
 import dev.baton.ai.GenerateOptions;
 import dev.baton.ai.GenerateParams;
@@ -49,6 +50,13 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Per call it builds each middleware's hooks once, registers middleware tools in a child
  * registry, and chains the hooks (first listed outermost). Chunks stream with their message index:
  * the first model message is 0, its tool responses 1, and so on.
+ *
+ * <p>Middleware that watch the whole run register with its {@link GenerateRun} while their hooks
+ * are built: their usage listeners hear every call under the run, their checks run before each
+ * model call (inside every {@code wrapGenerate} hook, outside every {@code wrapModel} hook) and
+ * before a resume, and a check's stop ends the run with a {@link BudgetExceededException} that
+ * keeps the conversation so far. Every model call's usage is reported when the model returns,
+ * inside the {@code wrapModel} hooks, so each attempt a retry makes counts.
  *
  * <p>Stateless and thread-safe: every call keeps its state to itself.
  */
@@ -105,14 +113,18 @@ public final class Generate {
     private final BiFunction<ActionContext, GenerateParams, ModelResponse> generateChain;
     private final StructuredOutput output;
     private final int maxTurns;
+    private final GenerateRun run;
     private GenerationUsage totalUsage = GenerationUsage.EMPTY;
     // The history that reached the model call in the current iteration (GenerateParams.history);
     // null when a hook answered without calling it. Iterations run one at a time.
     private @Nullable List<Message> recordedHistory;
+    private @Nullable ModelResponse lastResponse;
+    // The stop this run's own checks raised, told apart from a nested run's passing through.
+    private @Nullable BudgetExceededException stopped;
 
     Loop(ActionContext outer, GenerateOptions options) {
       // A restart belongs to the tool call it restarts, never to a generate nested inside it.
-      ActionContext caller = outer.without(ToolCalls.RESTART);
+      ActionContext caller = outer.without(ToolCalls.RESTART).without(GenerateRun.KEY);
       this.options = options;
       if (options.model() == null) {
         throw BatonException.invalidArgument("generate needs a model");
@@ -125,9 +137,10 @@ public final class Generate {
       }
       this.maxTurns = turns == null ? GenerateOptions.DEFAULT_MAX_TURNS : turns;
 
-      List<Hooks> hooks = buildHooks(caller, options.use());
+      this.run = new GenerateRun(options);
+      List<Hooks> hooks = buildHooks(caller.with(GenerateRun.KEY, run), options.use());
       Map<String, Tool<?, ?>> tools = declaredTools(caller.registry(), options);
-      this.context = withMiddlewareTools(caller, hooks, tools);
+      this.context = run.start(withMiddlewareTools(caller, hooks, tools));
       this.toolDefinitions = tools.values().stream().map(Tool::definition).toList();
       this.toolCalls = new ToolCalls(Map.copyOf(tools), toolChain(hooks));
       this.generateChain = generateChain(hooks, modelChain(hooks));
@@ -135,6 +148,22 @@ public final class Generate {
     }
 
     GenerateResponse run() {
+      try {
+        return loop();
+      } catch (BudgetExceededException e) {
+        if (e == stopped) {
+          throw e;
+        }
+        // A nested run's stop (a tool's generate call, say) fails this run: a budget stops only
+        // the run it wraps.
+        throw new BatonException(
+            e.status(), String.valueOf(e.getMessage()), e.details(), e.isPublic(), e);
+      } finally {
+        run.end();
+      }
+    }
+
+    private GenerateResponse loop() {
       List<Message> messages = initialMessages(options);
       output.addInstructions(messages);
       if (messages.isEmpty()) {
@@ -142,6 +171,7 @@ public final class Generate {
             "generate needs at least one message: set system, messages or prompt");
       }
       if (options.resume() != null && !options.resume().isEmpty()) {
+        stopIf(run.checkResume(), messages);
         applyResume(messages, options.resume());
       }
       int messageIndex = 0;
@@ -159,6 +189,7 @@ public final class Generate {
         }
         Message message = withRefs(requireMessage(response));
         response = response.withMessage(message);
+        lastResponse = response;
 
         List<ToolRequestPart> calls = message.toolRequests();
         if (calls.isEmpty() || options.returnToolRequests()) {
@@ -200,13 +231,54 @@ public final class Generate {
       messages.addAll(resolved);
     }
 
+    /** The run's result: {@code history} ends with the response's message, amended here. */
     private GenerateResponse finish(
         ModelResponse response, List<Message> history, @Nullable JsonNode parsed) {
-      ModelResponse complete =
-          response
-              .withUsage(response.usage() == null ? GenerationUsage.EMPTY : response.usage())
-              .withCustom(response.custom() == null ? Json.object() : response.custom());
-      return new GenerateResponse(complete, history, totalUsage, parsed);
+      Message amended = run.amendFinal(requireMessage(response));
+      history.set(history.size() - 1, amended);
+      return new GenerateResponse(
+          complete(response.withMessage(amended)), history, totalUsage, parsed);
+    }
+
+    private static ModelResponse complete(ModelResponse response) {
+      return response
+          .withUsage(response.usage() == null ? GenerationUsage.EMPTY : response.usage())
+          .withCustom(response.custom() == null ? Json.object() : response.custom());
+    }
+
+    /**
+     * Stops the run when a check said so. The partial response keeps the conversation as it stands
+     * and the run's last model message, amended as a final message is: the last this call made, or,
+     * before its first model call, the one it resumes; a new run stopped before its first model
+     * call answers with an empty message.
+     */
+    private void stopIf(GenerateRun.@Nullable Stop stop, List<Message> history) {
+      if (stop == null) {
+        return;
+      }
+      List<Message> conversation = new ArrayList<>(history);
+      boolean resumes = options.resume() != null && !options.resume().isEmpty();
+      int last = lastResponse != null || resumes ? conversation.size() - 1 : -1;
+      while (last >= 0 && conversation.get(last).role() != Role.MODEL) {
+        last--;
+      }
+      ModelResponse partial;
+      if (last < 0) {
+        partial = ModelResponse.of(new Message(Role.MODEL, List.of()), null);
+      } else {
+        Message amended = run.amendFinal(conversation.get(last));
+        conversation.set(last, amended);
+        partial =
+            lastResponse == null
+                ? ModelResponse.of(amended, null)
+                : lastResponse.withMessage(amended);
+      }
+      stopped =
+          new BudgetExceededException(
+              stop.message(),
+              stop.details(),
+              new GenerateResponse(complete(partial), conversation, totalUsage, null));
+      throw stopped;
     }
 
     /**
@@ -218,10 +290,10 @@ public final class Generate {
       BiFunction<ActionContext, GenerateParams, ModelResponse> chain =
           (ctx, params) -> {
             recordedHistory = params.history();
+            stopIf(run.checkModelCall(), params.history());
             StreamCallback<ModelResponseChunk> chunks = modelChunks(params.messageIndex());
             ModelResponse response =
                 modelChain.apply(ctx, new ModelParams(model, params.request(), chunks));
-            record(ctx, response.usage());
             return response.request() == null ? response.withRequest(params.request()) : response;
           };
       for (int i = hooks.size() - 1; i >= 0; i--) {
@@ -234,10 +306,14 @@ public final class Generate {
       return chain;
     }
 
-    private static BiFunction<ActionContext, ModelParams, ModelResponse> modelChain(
-        List<Hooks> hooks) {
+    /** The model call through the model hooks; each call's usage is reported as it returns. */
+    private BiFunction<ActionContext, ModelParams, ModelResponse> modelChain(List<Hooks> hooks) {
       BiFunction<ActionContext, ModelParams, ModelResponse> chain =
-          (ctx, params) -> params.model().run(ctx, params.request(), params.callback());
+          (ctx, params) -> {
+            ModelResponse response = params.model().run(ctx, params.request(), params.callback());
+            record(ctx, response.usage());
+            return response;
+          };
       for (int i = hooks.size() - 1; i >= 0; i--) {
         Hooks.WrapModel hook = hooks.get(i).wrapModel();
         if (hook != null) {
@@ -267,7 +343,7 @@ public final class Generate {
       synchronized (this) {
         totalUsage = totalUsage.plus(usage);
       }
-      ctx.get(UsageListener.KEY).ifPresent(listener -> listener.onUsage(usage));
+      UsageListeners.report(ctx, usage);
     }
 
     private StreamCallback<ModelResponseChunk> modelChunks(int messageIndex) {

@@ -1,18 +1,14 @@
 package dev.baton.internal.ai;
 
 import dev.baton.ai.GenerationUsage;
-import dev.baton.core.ContextKey;
 
 /**
- * Told the usage of every model call a generate loop makes under a context that carries it. The
- * agent runtime installs one to add each call to its session's usage; a budget installs one to
- * count what a run spends. Called on the thread that made the call; implementations must be
- * thread-safe, since nested generate calls may run in parallel tool calls.
+ * Told the usage of model calls: each call's usage as the model reported it. A context carries a
+ * chain of listeners, and {@link UsageListeners} says which of them hears which call. Called on the
+ * thread that made the call; implementations must be thread-safe, since nested generate calls and
+ * sub-agents may run in parallel tool calls, and must not throw.
  */
 @FunctionalInterface
 public interface UsageListener {
-  /** The context attribute generate reports to. */
-  ContextKey<UsageListener> KEY = ContextKey.of("baton.usage", UsageListener.class);
-
   void onUsage(GenerationUsage usage);
 }

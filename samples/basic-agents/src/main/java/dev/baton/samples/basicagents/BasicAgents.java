@@ -157,7 +157,7 @@ public final class BasicAgents {
         continue;
       }
       chat.sendText(line.strip());
-      failed = streamTurn(chat, console, choice);
+      failed = streamTurn(chat, console, choice, orchestrator);
     }
     AgentOutput output = chat.output();
     if (output.isFailed() && output.error() != null) {
@@ -181,8 +181,12 @@ public final class BasicAgents {
     };
   }
 
-  /** Prints the turn's streamed text; returns whether the turn failed. */
-  private static boolean streamTurn(AgentConnection chat, Console console, String speaker) {
+  /**
+   * Prints the turn's streamed text, then what the turn spent ({@link UsageReport}); returns
+   * whether the turn failed.
+   */
+  private static boolean streamTurn(
+      AgentConnection chat, Console console, String speaker, Agent agent) {
     boolean speaking = false;
     for (AgentStreamChunk chunk : chat.receive()) {
       String text =
@@ -198,6 +202,7 @@ public final class BasicAgents {
       }
       if (chunk.turnEnd() != null) {
         console.say("\n");
+        UsageReport.print(console, agent, chunk.turnEnd());
         return chunk.turnEnd().finishReason() == AgentFinishReason.FAILED;
       }
     }

@@ -2,6 +2,7 @@ package dev.baton.samples.basicagents;
 
 import dev.baton.Baton;
 import dev.baton.ai.FinishReason;
+import dev.baton.ai.GenerationUsage;
 import dev.baton.ai.Message;
 import dev.baton.ai.ModelInfo;
 import dev.baton.ai.ModelRequest;
@@ -17,6 +18,7 @@ import dev.baton.core.StreamCallback;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -42,8 +44,23 @@ final class DemoModel {
         NAME, ModelInfo.of("Scripted demo model", ModelInfo.Supports.TEXT_ONLY), DemoModel::answer);
   }
 
+  /** The scripted answer, with usage estimated as a real model would report it. */
   private static ModelResponse answer(
       ActionContext context, ModelRequest request, StreamCallback<ModelResponseChunk> stream) {
+    ModelResponse response = play(request, stream);
+    int in = tokens(request.messages());
+    int out = tokens(List.of(Objects.requireNonNull(response.message())));
+    return response.withUsage(
+        GenerationUsage.builder().inputTokens(in).outputTokens(out).totalTokens(in + out).build());
+  }
+
+  /** One token per four characters of the messages, as JSON: text and tool calls alike. */
+  private static int tokens(List<Message> messages) {
+    return messages.stream().mapToInt(m -> Json.toTree(m.content()).toString().length() / 4).sum();
+  }
+
+  private static ModelResponse play(
+      ModelRequest request, StreamCallback<ModelResponseChunk> stream) {
     String system =
         request.messages().get(0).role() == Role.SYSTEM ? request.messages().get(0).text() : "";
     Conversation talk = new Conversation(request);

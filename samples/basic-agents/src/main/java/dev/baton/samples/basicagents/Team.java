@@ -70,7 +70,8 @@ final class Team {
                 Artifacts.builder().readonly(true).build())
             .maxTurns(8)
             .build(),
-        AgentOptions.builder().sessionStore(store).build());
+        // Each turn records what it spent, the delegations' calls included, for UsageReport.
+        AgentOptions.builder().sessionStore(store).usageTree(true).build());
   }
 
   /**

@@ -32,7 +32,13 @@ class BasicAgentsTest {
         .contains("The researcher's notes cover Explain binary search: what it is")
         .contains("  → researcher: Find the key facts about: And its cost?")
         .contains("notes cover And its cost?")
-        .contains("Session ");
+        .contains("Session ")
+        .containsPattern(
+            "usage> coordinator: 3 calls, [\\d,]+ tokens \\([\\d,]+ tokens with its delegations\\)\n")
+        .containsPattern("usage>   researcher: 2 calls, [\\d,]+ tokens\n")
+        .containsPattern("usage>   coder: 2 calls, [\\d,]+ tokens\n");
+    assertThat(text.indexOf("usage> coordinator"))
+        .isGreaterThan(text.indexOf("Here is what the team found"));
     assertThat(text.indexOf("  ← researcher finished"))
         .isLessThan(text.indexOf("Here is what the team found"));
   }

@@ -46,11 +46,13 @@ class ReadmeTest {
         import dev.baton.otel.BatonTelemetry;
         import dev.baton.plugins.googleai.GoogleAI;
         import dev.baton.store.postgres.PostgresSessionStore;
+        import java.util.Map;
 
         class Snippets {
           record Weather(String summary) {}
 
           Baton baton;
+          Agent researcher;
           Tool<?, ?> weatherTool;
 
         %s}

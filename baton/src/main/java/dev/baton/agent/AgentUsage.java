@@ -1,0 +1,94 @@
+package dev.baton.agent;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.baton.ai.GenerationUsage;
+import dev.baton.ai.Message;
+import dev.baton.core.Json;
+import java.util.List;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * What one agent turn spent, as a tree: the agent's own model calls, and a child for every agent
+ * invocation it started in this process (each synchronous and background delegation, with the
+ * delegations nested in those under them). Baton's extension, off by default: an agent collects its
+ * turns' trees when defined with {@link AgentOptions.Builder#usageTree}, and every agent it
+ * delegates to in-process joins its tree, recording its own part in its own session too. A remote
+ * agent's calls stay in its own process and are not in the tree.
+ *
+ * <p>The tree of a turn is recorded on the turn's final model message as {@code
+ * metadata.usageTree}, so it reads from the output's message and from the session's history ({@link
+ * #of}). In JSON a node reads {@code {"agent", "sessionId", "finishReason", "calls": [usage, ...],
+ * "usage", "total", "children": [...]}}, where {@code usage} sums the node's calls and {@code
+ * total} adds its children's totals; both are derived, and ignored when read.
+ *
+ * <p>A background delegation joins the tree of the turn that launched it at its launch, and its
+ * node counts the calls it makes until it settles, when it gets its finish reason. A tree recorded
+ * before then (the launching turn ended first) shows the task as running, with no finish reason and
+ * what it had spent by then; the task's own session records its settled tree on its final message.
+ * Immutable.
+ *
+ * @param agent the agent's name
+ * @param sessionId the session the turn ran in
+ * @param finishReason how the turn ended; absent while it runs ({@code unknown} for a turn that
+ *     reported no reason)
+ * @param calls the usage of each of the turn's own model calls that reported usage, in the order
+ *     they returned
+ * @param children the agent invocations the turn started, in the order they started
+ */
+@JsonIgnoreProperties(
+    value = {"usage", "total"},
+    allowGetters = true)
+public record AgentUsage(
+    String agent,
+    @Nullable String sessionId,
+    @Nullable AgentFinishReason finishReason,
+    List<GenerationUsage> calls,
+    List<AgentUsage> children) {
+
+  /** The metadata key the tree of a turn is recorded under on its final message. */
+  public static final String METADATA_KEY = "usageTree";
+
+  public AgentUsage {
+    calls = calls == null ? List.of() : List.copyOf(calls);
+    children = children == null ? List.of() : List.copyOf(children);
+  }
+
+  /** The sum of this turn's own calls. */
+  @JsonProperty("usage")
+  public GenerationUsage usage() {
+    GenerationUsage sum = GenerationUsage.EMPTY;
+    for (GenerationUsage call : calls) {
+      sum = sum.plus(call);
+    }
+    return sum;
+  }
+
+  /** This turn's own usage plus every child's total. */
+  @JsonProperty("total")
+  public GenerationUsage total() {
+    GenerationUsage sum = usage();
+    for (AgentUsage child : children) {
+      sum = sum.plus(child.total());
+    }
+    return sum;
+  }
+
+  /** Whether the turn was still running when the tree was taken. */
+  public boolean isRunning() {
+    return finishReason == null;
+  }
+
+  /** The tree recorded on a message ({@code metadata.usageTree}), if it carries one. */
+  public static Optional<AgentUsage> of(@Nullable Message message) {
+    if (message == null || message.metadata() == null) {
+      return Optional.empty();
+    }
+    JsonNode tree = message.metadata().get(METADATA_KEY);
+    return tree == null || !tree.isObject()
+        ? Optional.empty()
+        : Optional.of(Json.convert(tree, AgentUsage.class));
+  }
+}

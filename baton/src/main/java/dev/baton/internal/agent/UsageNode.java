@@ -1,0 +1,96 @@
+package dev.baton.internal.agent;
+
+import dev.baton.agent.AgentFinishReason;
+import dev.baton.agent.AgentUsage;
+import dev.baton.ai.GenerationUsage;
+import dev.baton.core.ActionContext;
+import dev.baton.core.ContextKey;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One agent turn's node in a usage tree while the tree grows ({@link AgentUsage} is its value): the
+ * calls reported for the turn, the nodes of the agent invocations the turn starts, and the turn's
+ * finish reason once it ends. The turn's context carries its node, which is how an invocation
+ * started under the turn (a delegation, in the foreground or the background) finds its parent.
+ *
+ * <p>Thread-safe: calls arrive from parallel tool calls and from background work, children from the
+ * invocations that start them. A node locks only itself, and its value is read child by child, so
+ * no two locks are ever held at once.
+ */
+final class UsageNode {
+  static final ContextKey<UsageNode> KEY = ContextKey.of("baton.usageNode", UsageNode.class);
+
+  private final @Nullable UsageNode parent;
+  private final String agent;
+  private final String sessionId;
+  private final List<GenerationUsage> calls = new ArrayList<>();
+  private final List<UsageNode> children = new ArrayList<>();
+  private boolean settled;
+  private @Nullable AgentFinishReason finishReason;
+
+  private UsageNode(@Nullable UsageNode parent, String agent, String sessionId) {
+    this.parent = parent;
+    this.agent = agent;
+    this.sessionId = sessionId;
+  }
+
+  /**
+   * The node of a turn starting under {@code context}: a child of the turn that started this
+   * invocation when that turn grows a tree, a root when this agent collects its own, and null when
+   * neither.
+   */
+  static @Nullable UsageNode open(
+      ActionContext context, String agent, String sessionId, boolean collect) {
+    UsageNode parent = context.get(KEY).orElse(null);
+    if (parent == null && !collect) {
+      return null;
+    }
+    UsageNode node = new UsageNode(parent, agent, sessionId);
+    if (parent != null) {
+      parent.adopt(node);
+    }
+    return node;
+  }
+
+  private synchronized void adopt(UsageNode child) {
+    children.add(child);
+  }
+
+  /** Takes a node that never ran a turn out of its parent's tree. */
+  void leave() {
+    if (parent != null) {
+      parent.disown(this);
+    }
+  }
+
+  private synchronized void disown(UsageNode child) {
+    children.remove(child);
+  }
+
+  synchronized void add(GenerationUsage usage) {
+    calls.add(usage);
+  }
+
+  /** The turn ended; a turn that reported no reason reads {@code unknown}. */
+  synchronized void settle(@Nullable AgentFinishReason reason) {
+    settled = true;
+    finishReason = reason == null ? AgentFinishReason.UNKNOWN : reason;
+  }
+
+  /** The tree as it stands. */
+  AgentUsage value() {
+    List<UsageNode> kids;
+    AgentUsage own;
+    synchronized (this) {
+      kids = List.copyOf(children);
+      own = new AgentUsage(agent, sessionId, settled ? finishReason : null, calls, List.of());
+    }
+    List<AgentUsage> values = new ArrayList<>(kids.size());
+    for (UsageNode kid : kids) {
+      values.add(kid.value());
+    }
+    return new AgentUsage(own.agent(), own.sessionId(), own.finishReason(), own.calls(), values);
+  }
+}

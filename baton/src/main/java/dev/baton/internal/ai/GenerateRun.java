@@ -1,0 +1,144 @@
+package dev.baton.internal.ai;
+
+import dev.baton.ai.BudgetExceededException;
+import dev.baton.ai.GenerateOptions;
+import dev.baton.ai.Message;
+import dev.baton.core.ActionContext;
+import dev.baton.core.ContextKey;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * One generate call as a middleware may watch it beyond its hooks. While the call builds its
+ * middleware's hooks, {@code newHooks} finds it on the context it is given ({@link #of}) and may:
+ *
+ * <ul>
+ *   <li>read the call's options, the conversation and resume included ({@link #options});
+ *   <li>hear the usage of every model call made under the call ({@link #listen}): the loop's own,
+ *       its hooks', nested generates' and those of the in-process agents its tools run, in the
+ *       foreground or the background, for as long as the call lasts and not after;
+ *   <li>check the run before each model call of the tool loop ({@link #checkModelCalls}), outside
+ *       every {@code wrapModel} hook, so retry and fallback middleware never see the stop, and
+ *       before the loop applies a resume ({@link #checkResume}), before any restarted tool runs. A
+ *       check that returns a {@link Stop} ends the run with a {@link BudgetExceededException}
+ *       carrying the partial response;
+ *   <li>amend the run's final message ({@link #amendFinalMessage}): the model message it returns or
+ *       is interrupted on, or, when a check stops it, the last model message of its conversation.
+ * </ul>
+ *
+ * <p>Registration closes once the hooks are built; every registration applies in the order the
+ * middleware are listed. The loop drives the rest. Thread-safe once closed: checks and amendments
+ * run on the loop's thread, listeners on whichever thread made a call.
+ */
+public final class GenerateRun {
+  /**
+   * Why a check stops the run: the message and details of the {@link BudgetExceededException} the
+   * run stops with.
+   */
+  public record Stop(String message, @Nullable JsonNode details) {}
+
+  static final ContextKey<GenerateRun> KEY = ContextKey.of("baton.generateRun", GenerateRun.class);
+
+  private final GenerateOptions options;
+  private final List<UsageListener> listeners = new ArrayList<>();
+  private final List<Supplier<@Nullable Stop>> modelCallChecks = new ArrayList<>();
+  private final List<Supplier<@Nullable Stop>> resumeChecks = new ArrayList<>();
+  private final List<UnaryOperator<Message>> finalMessage = new ArrayList<>();
+  private volatile boolean open = true;
+  private volatile boolean ended;
+
+  GenerateRun(GenerateOptions options) {
+    this.options = options;
+  }
+
+  /** The generate call whose hooks are being built under this context, if any. */
+  public static Optional<GenerateRun> of(ActionContext context) {
+    return context.get(KEY);
+  }
+
+  public GenerateOptions options() {
+    return options;
+  }
+
+  /** Hears every model call made under the call until it ends; must be thread-safe. */
+  public void listen(UsageListener listener) {
+    requireOpen();
+    listeners.add(listener);
+  }
+
+  /** Runs {@code check} before each model call of the tool loop; null lets the call go on. */
+  public void checkModelCalls(Supplier<@Nullable Stop> check) {
+    requireOpen();
+    modelCallChecks.add(check);
+  }
+
+  /** Runs {@code check} before a resume is applied; null lets the resume go on. */
+  public void checkResume(Supplier<@Nullable Stop> check) {
+    requireOpen();
+    resumeChecks.add(check);
+  }
+
+  /** Amends the run's final message, however the run ends short of failing. */
+  public void amendFinalMessage(UnaryOperator<Message> amendment) {
+    requireOpen();
+    finalMessage.add(amendment);
+  }
+
+  private void requireOpen() {
+    if (!open) {
+      throw new IllegalStateException("a generate call is watched only while its hooks are built");
+    }
+  }
+
+  /** Ends registration and returns the context the call's work runs under. */
+  ActionContext start(ActionContext context) {
+    open = false;
+    if (listeners.isEmpty()) {
+      return context;
+    }
+    List<UsageListener> all = List.copyOf(listeners);
+    return UsageListeners.hearAll(
+        context,
+        usage -> {
+          if (!ended) {
+            all.forEach(listener -> listener.onUsage(usage));
+          }
+        });
+  }
+
+  @Nullable Stop checkModelCall() {
+    return firstStop(modelCallChecks);
+  }
+
+  @Nullable Stop checkResume() {
+    return firstStop(resumeChecks);
+  }
+
+  private static @Nullable Stop firstStop(List<Supplier<@Nullable Stop>> checks) {
+    for (Supplier<@Nullable Stop> check : checks) {
+      Stop stop = check.get();
+      if (stop != null) {
+        return stop;
+      }
+    }
+    return null;
+  }
+
+  Message amendFinal(Message message) {
+    Message amended = message;
+    for (UnaryOperator<Message> amendment : finalMessage) {
+      amended = amendment.apply(amended);
+    }
+    return amended;
+  }
+
+  /** The call has ended: listeners hear no more, whatever still runs under it. */
+  void end() {
+    ended = true;
+  }
+}

@@ -1,0 +1,214 @@
+package dev.baton.middleware;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.agent.Agent;
+import dev.baton.agent.AgentFinishReason;
+import dev.baton.agent.AgentOptions;
+import dev.baton.agent.AgentOutput;
+import dev.baton.agent.AgentRef;
+import dev.baton.agent.AgentUsage;
+import dev.baton.agent.SessionSnapshot;
+import dev.baton.agent.store.InMemorySessionStore;
+import dev.baton.ai.InlinePrompt;
+import dev.baton.ai.Message;
+import dev.baton.ai.Middleware;
+import dev.baton.ai.ModelRequest;
+import dev.baton.ai.ModelResponse;
+import dev.baton.ai.Part;
+import dev.baton.ai.ToolResponsePart;
+import dev.baton.core.Json;
+import dev.baton.testing.ProgrammableModel;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The usage tree of a turn (Baton's extension): one node per agent invocation, each with its model
+ * calls' usage and its total, readable from the output and the session.
+ */
+class UsageTreeTest extends BudgetTestSupport {
+  private final InMemorySessionStore scannerStore = InMemorySessionStore.create();
+  private final Map<String, ProgrammableModel> scripts = new HashMap<>();
+
+  /** A prompt agent with a programmable model of its own, scripted through {@link #script}. */
+  private Agent subAgent(String name, AgentOptions options, Middleware... use) {
+    scripts.put(name, ProgrammableModel.define(baton.registry(), name + "-model"));
+    return baton.defineAgent(
+        name,
+        InlinePrompt.builder()
+            .model(name + "-model")
+            .system("You are " + name + ".")
+            .use(use)
+            .build(),
+        options);
+  }
+
+  private ProgrammableModel script(String agent) {
+    return scripts.get(agent);
+  }
+
+  private Agent orchestrator(Agent... agents) {
+    return baton.defineAgent(
+        "orchestrator",
+        InlinePrompt.builder()
+            .model("pm")
+            .system("Delegate.")
+            .use(
+                Agents.builder()
+                    .agents(Arrays.stream(agents).map(Agent::ref).toArray(AgentRef[]::new))
+                    .async(true)
+                    .build())
+            .build(),
+        AgentOptions.builder().sessionStore(InMemorySessionStore.create()).usageTree(true).build());
+  }
+
+  @Test
+  void theTreeOfAnOrchestratorAddsUpToEveryModelCall() {
+    Agent checker = subAgent("checker", AgentOptions.DEFAULTS);
+    Agent planner =
+        subAgent("planner", AgentOptions.DEFAULTS, Agents.builder().agents(checker.ref()).build());
+    Agent writer = subAgent("writer", AgentOptions.DEFAULTS);
+    Agent scanner = subAgent("scanner", AgentOptions.builder().sessionStore(scannerStore).build());
+    Agent orchestrator = orchestrator(writer, planner, scanner);
+    script("writer").respond(answer("written", total(10)));
+    script("planner")
+        .respond(
+            calls(total(100), Part.toolRequest("delegate_to_checker", "c1", task("check"))),
+            answer("planned", total(100)));
+    script("checker").respond(answer("checked", total(1000)));
+    script("scanner").respond(answer("scanned", total(10_000)));
+    model.respond(
+        calls(
+            total(1),
+            Part.toolRequest("delegate_to_writer", "d1", task("write")),
+            Part.toolRequest("delegate_to_planner", "d2", task("plan")),
+            Part.toolRequest("delegate_to_scanner", "d3", task("scan").put("background", true))));
+    model.fallback(this::waitThenAnswer);
+
+    AgentOutput output = orchestrator.runText("go");
+
+    assertThat(output.text()).isEqualTo("all done");
+    AgentUsage tree = AgentUsage.of(output.message()).orElseThrow();
+    assertThat(tree.agent()).isEqualTo("orchestrator");
+    assertThat(tree.sessionId()).isEqualTo(output.sessionId());
+    assertThat(tree.finishReason()).isEqualTo(AgentFinishReason.STOP);
+    assertThat(tree.calls()).containsExactly(total(1), total(1), total(1));
+    assertThat(tree.usage()).isEqualTo(total(3));
+    List<AgentUsage> children =
+        tree.children().stream().sorted(Comparator.comparing(AgentUsage::agent)).toList();
+    assertThat(children)
+        .extracting(AgentUsage::agent)
+        .containsExactly("planner", "scanner", "writer");
+    AgentUsage plannerNode = children.get(0);
+    assertThat(plannerNode.calls()).containsExactly(total(100), total(100));
+    assertThat(plannerNode.children()).hasSize(1);
+    assertThat(plannerNode.children().get(0).agent()).isEqualTo("checker");
+    assertThat(plannerNode.children().get(0).total()).isEqualTo(total(1000));
+    assertThat(plannerNode.total()).isEqualTo(total(1200));
+    AgentUsage scannerNode = children.get(1);
+    assertThat(scannerNode.finishReason()).isEqualTo(AgentFinishReason.STOP);
+    assertThat(scannerNode.total()).isEqualTo(total(10_000));
+    assertThat(children.get(2).total()).isEqualTo(total(10));
+    // Every model call of the run, once: 3 + 10 + 200 + 1,000 + 10,000.
+    assertThat(tree.total()).isEqualTo(total(11_213));
+
+    // The session holds the same tree on the turn's final message; its usage is its own calls.
+    SessionSnapshot row = orchestrator.getSnapshot(output.snapshotId());
+    List<Message> history = row.state().messages();
+    assertThat(AgentUsage.of(history.get(history.size() - 1))).contains(tree);
+    assertThat(row.state().usage()).isEqualTo(total(3));
+    // The background task's own session records its settled tree.
+    SessionSnapshot scanned = scanner.getLatestSnapshot(scannerNode.sessionId());
+    List<Message> scannerHistory = scanned.state().messages();
+    assertThat(AgentUsage.of(scannerHistory.get(scannerHistory.size() - 1)).orElseThrow().total())
+        .isEqualTo(total(10_000));
+
+    JsonNode json = Json.toTree(tree);
+    assertThat(json.path("usage")).isEqualTo(Json.parse("{\"totalTokens\": 3}"));
+    assertThat(json.path("total")).isEqualTo(Json.parse("{\"totalTokens\": 11213}"));
+    assertThat(json.path("finishReason").asString()).isEqualTo("stop");
+    assertThat(Json.convert(json, AgentUsage.class)).isEqualTo(tree);
+  }
+
+  @Test
+  void aBackgroundTaskStillRunningWhenTheTurnEndsShowsAsRunning() throws Exception {
+    Agent scanner = subAgent("scanner", AgentOptions.builder().sessionStore(scannerStore).build());
+    Agent orchestrator = orchestrator(scanner);
+    CountDownLatch release = new CountDownLatch(1);
+    script("scanner").step().blockUntil(release).respond(answer("scanned", total(500)));
+    model.respond(
+        calls(
+            total(1),
+            Part.toolRequest("delegate_to_scanner", "d1", task("scan").put("background", true))),
+        answer("launched", total(1)));
+
+    AgentOutput output = orchestrator.runText("go");
+
+    AgentUsage tree = AgentUsage.of(output.message()).orElseThrow();
+    assertThat(tree.total()).isEqualTo(total(2));
+    AgentUsage running = tree.children().get(0);
+    assertThat(running.agent()).isEqualTo("scanner");
+    assertThat(running.isRunning()).isTrue();
+    assertThat(running.finishReason()).isNull();
+    assertThat(running.calls()).isEmpty();
+
+    release.countDown();
+    String taskId =
+        orchestrator.getSnapshot(output.snapshotId()).state().messages().stream()
+            .flatMap(m -> m.toolResponses().stream())
+            .map(r -> r.toolResponse().output().path("taskId").asString(""))
+            .filter(id -> !id.isEmpty())
+            .findFirst()
+            .orElseThrow();
+    SessionSnapshot settled = scanner.waitForSnapshot(taskId.substring("scanner:".length()));
+    List<Message> history = settled.state().messages();
+    AgentUsage own = AgentUsage.of(history.get(history.size() - 1)).orElseThrow();
+    assertThat(own.agent()).isEqualTo("scanner");
+    assertThat(own.finishReason()).isEqualTo(AgentFinishReason.STOP);
+    assertThat(own.total()).isEqualTo(total(500));
+  }
+
+  @Test
+  void noTreeIsRecordedUnlessTheAgentAsksForOne() {
+    Agent plain =
+        baton.defineAgent(
+            "plain",
+            InlinePrompt.builder().model("pm").system("Hi.").build(),
+            AgentOptions.DEFAULTS);
+    model.respond(answer("hello", total(5)));
+
+    AgentOutput output = plain.runText("hi");
+
+    assertThat(output.message().metadata()).isNull();
+    assertThat(AgentUsage.of(output.message())).isEmpty();
+  }
+
+  /** Waits for the background task the first round launched, then answers. */
+  private ModelResponse waitThenAnswer(ModelRequest request) {
+    List<Message> messages = request.messages();
+    List<ToolResponsePart> last = messages.get(messages.size() - 1).toolResponses();
+    if (last.stream().anyMatch(r -> r.toolResponse().name().equals("wait_for_background_tasks"))) {
+      return answer("all done", total(1));
+    }
+    String taskId =
+        last.stream()
+            .map(r -> r.toolResponse().output().path("taskId").asString(""))
+            .filter(id -> id.startsWith("scanner:"))
+            .findFirst()
+            .orElseThrow();
+    var input = Json.object();
+    input.putArray("taskIds").add(taskId);
+    return calls(total(1), Part.toolRequest("wait_for_background_tasks", "w1", input));
+  }
+
+  private static ObjectNode task(String task) {
+    return Json.object().put("task", task);
+  }
+}

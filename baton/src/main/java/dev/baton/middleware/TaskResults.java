@@ -67,7 +67,7 @@ final class TaskResults {
     if (!status.equals("completed")) {
       String why =
           output.error() != null && !output.error().message().isEmpty()
-              ? output.error().message()
+              ? sentence(output.error().message())
               : reason == AgentFinishReason.ABORTED ? "the run was aborted." : UNKNOWN_FAILURE;
       String continuation = taskId == null ? "" : " Its progress is saved as task " + taskId + ".";
       return new Result(
@@ -126,7 +126,11 @@ final class TaskResults {
                   label,
                   task.agent(),
                   "aborted",
-                  "The task was aborted before it finished. Continue it with "
+                  "The task was aborted before it finished"
+                      + (row.error() != null && !row.error().message().isEmpty()
+                          ? ": " + sentence(row.error().message())
+                          : ".")
+                      + " Continue it with "
                       + continueTool
                       + " if the result is needed after all.");
       case FAILED ->
@@ -136,7 +140,7 @@ final class TaskResults {
               task.agent(),
               "failed",
               (row.error() != null && !row.error().message().isEmpty()
-                      ? row.error().message()
+                      ? sentence(row.error().message())
                       : UNKNOWN_FAILURE)
                   + " Continue it with "
                   + continueTool
@@ -266,5 +270,12 @@ final class TaskResults {
               name, config.strategy() == ArtifactStrategy.INLINE ? artifact.text() : null));
     }
     return reports;
+  }
+
+  /** An error message as a sentence of a report: ending with a full stop, so the next one reads. */
+  private static String sentence(String message) {
+    return message.endsWith(".") || message.endsWith("!") || message.endsWith("?")
+        ? message
+        : message + ".";
   }
 }

@@ -6,9 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.Baton;
 import dev.baton.agent.Agent;
+import dev.baton.agent.AgentFinishReason;
 import dev.baton.agent.AgentInit;
 import dev.baton.agent.AgentOptions;
 import dev.baton.agent.AgentOutput;
+import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SnapshotStatus;
 import dev.baton.agent.store.FileSessionStore;
 import dev.baton.agent.store.InMemorySessionStore;
@@ -22,11 +24,14 @@ import dev.baton.ai.ModelResponse;
 import dev.baton.ai.Part;
 import dev.baton.ai.Role;
 import dev.baton.ai.ToolDefinition;
+import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
+import dev.baton.core.ErrorInfo;
 import dev.baton.core.Json;
 import dev.baton.core.Status;
 import dev.baton.testing.ProgrammableModel;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
@@ -214,6 +219,73 @@ class BackgroundScopeTest extends BackgroundTestSupport {
   }
 
   @Test
+  void aStoppedTaskSaysWhyInASentenceOfItsOwn() {
+    researcher();
+    ActionContext ctx = baton.context();
+    for (SnapshotStatus status : List.of(SnapshotStatus.ABORTED, SnapshotStatus.FAILED)) {
+      String id = "stopped-" + status.wireName();
+      subStore.saveSnapshot(
+          ctx,
+          id,
+          existing ->
+              SessionSnapshot.builder(id, Instant.now())
+                  .sessionId("s-" + id)
+                  .status(status)
+                  .finishReason(
+                      status == SnapshotStatus.ABORTED
+                          ? AgentFinishReason.ABORTED
+                          : AgentFinishReason.FAILED)
+                  .error(
+                      new ErrorInfo(
+                          "RESOURCE_EXHAUSTED", "budget exceeded: spent 500 of 100", null))
+                  .build());
+    }
+    Message launches =
+        new Message(
+            Role.TOOL,
+            List.of(
+                launchResult("l1", "researcher:stopped-aborted"),
+                launchResult("l2", "researcher:stopped-failed")));
+    orchestratorModel.respond(
+        calls(
+            call(
+                "check_background_tasks",
+                "c1",
+                ids("researcher:stopped-aborted", "researcher:stopped-failed"))));
+    orchestratorModel.respondText("ok");
+
+    baton.generate(
+        GenerateOptions.builder()
+            .model("orch")
+            .messages(
+                List.of(
+                    Message.user("collect"),
+                    new Message(
+                        Role.MODEL,
+                        List.of(
+                            launch("delegate_to_researcher", "l1", "a"),
+                            launch("delegate_to_researcher", "l2", "b"))),
+                    launches))
+            .use(Agents.builder().agentNames("researcher").async(true).build())
+            .build());
+
+    JsonNode checked = output(orchestratorModel.lastRequest(), "c1");
+    assertThat(report(checked, "researcher:stopped-aborted").path("error").asString())
+        .isEqualTo(
+            "The task was aborted before it finished: budget exceeded: spent 500 of 100. Continue"
+                + " it with continue_task if the result is needed after all.");
+    assertThat(report(checked, "researcher:stopped-failed").path("error").asString())
+        .startsWith("budget exceeded: spent 500 of 100. Continue it with continue_task");
+  }
+
+  private static Part launchResult(String ref, String taskId) {
+    return Part.toolResponse(
+        "delegate_to_researcher",
+        ref,
+        Json.object().put("response", "started").put("taskId", taskId).put("status", "pending"));
+  }
+
+  @Test
   void aConfiguredAgentNameMustPrefixTheIdAndTheLongestWins() {
     assertThat(TaskId.parse("a:b:1234", List.of("a", "a:b"))).isEqualTo(new TaskId("a:b", "1234"));
     assertThat(TaskId.parse("a:5678", List.of("a", "a:b"))).isEqualTo(new TaskId("a", "5678"));
@@ -314,7 +386,7 @@ class BackgroundScopeTest extends BackgroundTestSupport {
     JsonNode failed = report(last("c1"), id);
     assertThat(failed.path("status").asString()).isEqualTo("failed");
     assertThat(failed.path("error").asString())
-        .isEqualTo("down Continue it with continue_task to retry from its saved progress.");
+        .isEqualTo("down. Continue it with continue_task to retry from its saved progress.");
     assertThat(last("l2").path("response").asString()).startsWith("Delegation limit reached (1).");
   }
 

@@ -195,7 +195,7 @@ class BudgetStopTest extends BudgetTestSupport {
     assertThat(result.path("response").asString())
         .startsWith(
             "Error calling agent \"sub\": budget exceeded: the run reached its limit of totalTokens"
-                + " (spent 500 of 100) Its progress is saved as task sub:");
+                + " (spent 500 of 100). Its progress is saved as task sub:");
   }
 
   @Test

@@ -1,7 +1,7 @@
 package dev.baton.core;
 
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
@@ -27,7 +27,9 @@ public final class Cancellation {
   private static final Cancellation NEVER = new Cancellation(null, false);
 
   private final AtomicReference<@Nullable BatonException> reason = new AtomicReference<>();
-  private final List<Listener> listeners = new CopyOnWriteArrayList<>();
+  // A set, not a list: thousands of waiters may register on one signal (a wait on many tasks), and
+  // each must add and remove its listener in constant time.
+  private final Set<Listener> listeners = ConcurrentHashMap.newKeySet();
   private final boolean cancellable;
   private final Registration parentLink;
 
@@ -135,16 +137,17 @@ public final class Cancellation {
     return why != null ? why : new BatonException(Status.CANCELLED, "the operation was cancelled");
   }
 
-  private static final class Listener {
-    private final Runnable action;
-    private final AtomicBoolean ran = new AtomicBoolean();
+  /** A listener that runs at most once; the flag it extends says whether it has. */
+  @SuppressWarnings("serial") // never serialised
+  private static final class Listener extends AtomicBoolean {
+    private final transient Runnable action;
 
     Listener(Runnable action) {
       this.action = action;
     }
 
     void runOnce() {
-      if (!ran.compareAndSet(false, true)) {
+      if (!compareAndSet(false, true)) {
         return;
       }
       try {

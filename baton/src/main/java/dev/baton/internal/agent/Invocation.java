@@ -20,9 +20,9 @@ import dev.baton.core.ErrorInfo;
 import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
 import dev.baton.internal.core.DefaultRegistry;
+import dev.baton.internal.core.RandomIds;
 import dev.baton.internal.core.Tracing;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -448,7 +448,7 @@ final class Invocation {
     LiveSession session = worker.session();
     SessionSnapshot pending;
     try {
-      pending = chain.handOff(store, session.id(), UUID.randomUUID().toString());
+      pending = chain.handOff(store, session.id(), RandomIds.uuid());
     } catch (BatonException e) {
       work.cancel();
       return failedOutput(e);

@@ -8,9 +8,9 @@ import dev.baton.agent.SnapshotStatus;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Status;
+import dev.baton.internal.core.RandomIds;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -166,6 +166,6 @@ final class SessionLoader {
   }
 
   private static String newId() {
-    return UUID.randomUUID().toString();
+    return RandomIds.uuid();
   }
 }

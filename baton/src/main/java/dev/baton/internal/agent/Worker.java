@@ -15,9 +15,9 @@ import dev.baton.core.BatonException;
 import dev.baton.core.Cancellation;
 import dev.baton.internal.ai.UsageListener;
 import dev.baton.internal.core.DefaultRegistry;
+import dev.baton.internal.core.RandomIds;
 import dev.baton.internal.core.TraceSpan;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import org.jspecify.annotations.Nullable;
@@ -175,7 +175,7 @@ final class Worker {
   /** Runs one turn: its span, its message, the function, then the turn-end snapshot. */
   void runTurn(TurnFunction turn, AgentInput input) {
     patcher.startTurn();
-    String reserved = agent.store() == null ? "" : UUID.randomUUID().toString();
+    String reserved = agent.store() == null ? "" : RandomIds.uuid();
     String parent = chain.tip();
     TurnContext turnContext = new TurnContext(reserved, parent == null ? "" : parent, turnIndex);
     ActionContext parentContext = context;

@@ -32,11 +32,11 @@ import dev.baton.core.Registry;
 import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
 import dev.baton.internal.core.DefaultRegistry;
+import dev.baton.internal.core.RandomIds;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.function.BiFunction;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -380,7 +380,7 @@ public final class Generate {
       List<Part> content = new ArrayList<>();
       for (Part part : message.content()) {
         if (part instanceof ToolRequestPart request && request.toolRequest().ref() == null) {
-          String ref = UUID.randomUUID().toString();
+          String ref = RandomIds.uuid();
           content.add(new ToolRequestPart(request.toolRequest().withRef(ref), request.metadata()));
         } else {
           content.add(part);

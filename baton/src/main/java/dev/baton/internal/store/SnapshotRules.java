@@ -2,12 +2,12 @@ package dev.baton.internal.store;
 
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.core.BatonException;
+import dev.baton.internal.core.RandomIds;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.UUID;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
@@ -24,7 +24,7 @@ public final class SnapshotRules {
 
   /** The ID a save writes: the caller's, or a fresh UUID when it is null or empty. */
   public static String idOrMinted(@Nullable String snapshotId) {
-    return snapshotId == null || snapshotId.isEmpty() ? UUID.randomUUID().toString() : snapshotId;
+    return snapshotId == null || snapshotId.isEmpty() ? RandomIds.uuid() : snapshotId;
   }
 
   /**

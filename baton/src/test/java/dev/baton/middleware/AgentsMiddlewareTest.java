@@ -221,7 +221,7 @@ class AgentsMiddlewareTest extends AgentsMiddlewareTestSupport {
     assertThat(result.path("status").asString()).isEqualTo("failed");
     assertThat(result.path("response").asString())
         .isEqualTo(
-            "Error calling agent \"flaky\": model timeout Its progress is saved as task "
+            "Error calling agent \"flaky\": model timeout. Its progress is saved as task "
                 + taskId
                 + ".");
     SessionSnapshot row = flaky.getSnapshot(taskId.substring("flaky:".length()));
@@ -256,7 +256,7 @@ class AgentsMiddlewareTest extends AgentsMiddlewareTestSupport {
     assertThat(result.path("status").asString()).isEqualTo("failed");
     assertThat(result.path("response").asString())
         .isEqualTo(
-            "Error calling agent \"halfdone\": lost the connection Its progress is saved as task "
+            "Error calling agent \"halfdone\": lost the connection. Its progress is saved as task "
                 + taskId
                 + ".");
     assertThat(halfDone.getSnapshot(taskId.substring("halfdone:".length())).state().messages())

@@ -40,7 +40,8 @@ module dev.baton {
       dev.baton.testing;
   exports dev.baton.internal.http to
       dev.baton.googleai,
-      dev.baton.openai;
+      dev.baton.openai,
+      dev.baton.server;
 
   // Jackson reads and writes the wire records, and victools infers their schemas.
   opens dev.baton.core to

@@ -3,6 +3,7 @@ package dev.baton;
 import dev.baton.agent.Agent;
 import dev.baton.agent.AgentFunction;
 import dev.baton.agent.AgentOptions;
+import dev.baton.agent.RemoteAgentOptions;
 import dev.baton.ai.ExecutablePrompt;
 import dev.baton.ai.GenerateOptions;
 import dev.baton.ai.GenerateResponse;
@@ -25,12 +26,14 @@ import dev.baton.core.Status;
 import dev.baton.internal.agent.AgentLookup;
 import dev.baton.internal.agent.LocalAgent;
 import dev.baton.internal.agent.PromptAgents;
+import dev.baton.internal.agent.RemoteAgent;
 import dev.baton.internal.ai.Generate;
 import dev.baton.internal.ai.GenerateAction;
 import dev.baton.internal.core.DefaultRegistry;
 import dev.baton.internal.core.RegisteredFlow;
 import dev.baton.internal.core.Tracing;
 import io.opentelemetry.api.OpenTelemetry;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -179,6 +182,34 @@ public final class Baton {
   public Agent defineCustomAgent(String name, AgentFunction function, AgentOptions options) {
     requireExperimental("defineCustomAgent");
     return LocalAgent.define(registry, name, function, options);
+  }
+
+  /**
+   * Defines an agent served by another process over HTTP, in Genkit's wire format: a Baton server
+   * ({@code baton-server}) or Genkit's, in JS or Go. It is registered like a local agent, with its
+   * companion actions, so the Agents middleware delegates to it by name, in the background too. Its
+   * turns, snapshot reads, waits and aborts go to {@code url} and to {@code <url>/getSnapshot},
+   * {@code <url>/waitForSnapshot} and {@code <url>/abort}; its sessions and their token usage stay
+   * on the server.
+   *
+   * <p>{@code options} says what the agent is: its description and the {@link
+   * dev.baton.agent.AgentMetadata} its server supports ({@code stateManagement}, {@code
+   * abortable}). Without metadata the Agents middleware forwards no history and learns from the
+   * agent's answer whether it can work in the background. A session store, state type or transform
+   * does not apply to a remote agent.
+   *
+   * @throws IllegalStateException unless the instance was built with {@code experimental()}
+   * @throws IllegalArgumentException when {@code options} sets a store, state type or transform
+   */
+  public Agent defineRemoteAgent(
+      String name, URI url, AgentOptions options, RemoteAgentOptions remote) {
+    requireExperimental("defineRemoteAgent");
+    return RemoteAgent.define(registry, name, url, options, remote);
+  }
+
+  /** Defines a remote agent with default headers, routes and timeouts. */
+  public Agent defineRemoteAgent(String name, URI url, AgentOptions options) {
+    return defineRemoteAgent(name, url, options, RemoteAgentOptions.DEFAULTS);
   }
 
   /**

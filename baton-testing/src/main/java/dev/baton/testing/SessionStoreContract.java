@@ -63,7 +63,8 @@ import tools.jackson.databind.node.ObjectNode;
  *   <li>The latest snapshot: greatest {@code createdAt}, then greatest ID, whatever the status;
  *       rewrites and heartbeats do not change it; an unknown session has none; an empty session ID
  *       is {@code INVALID_ARGUMENT}.
- *   <li>Abort and heartbeat as ordinary saves ({@code Snapshots}).
+ *   <li>Abort and heartbeat as ordinary saves ({@link SnapshotFixtures#abort}, {@link
+ *       SnapshotFixtures#heartbeat}).
  *   <li>When {@link #newStore()} returns a {@link SnapshotSubscriber}: a subscription starts with
  *       the current status, delivers later changes, ends at once for a missing snapshot and when
  *       closed, and a reader that fell behind still gets the latest status.

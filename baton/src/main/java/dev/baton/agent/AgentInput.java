@@ -1,9 +1,14 @@
 package dev.baton.agent;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.baton.ai.Message;
 import dev.baton.ai.Resume;
 import dev.baton.ai.Role;
+import dev.baton.core.Json;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * One turn's input.
@@ -21,11 +26,25 @@ public record AgentInput(
     @Nullable Boolean detach,
     @Nullable Boolean retry) {
 
-  public AgentInput {
-    // Genkit reads an input message without a role as the user's (spec §1.6, §3.3).
-    if (message != null && message.role() == null) {
-      message = new Message(Role.USER, message.content(), message.metadata());
+  /**
+   * Reads Genkit's JSON. An input message whose role is absent, null or empty is the user's (spec
+   * §1.6, §3.3), although a {@link Message} itself always has a role.
+   */
+  @JsonCreator
+  private static AgentInput fromJson(
+      @JsonProperty("message") @Nullable JsonNode message,
+      @JsonProperty("resume") @Nullable Resume resume,
+      @JsonProperty("detach") @Nullable Boolean detach,
+      @JsonProperty("retry") @Nullable Boolean retry) {
+    if (message == null || message.isNull()) {
+      return new AgentInput(null, resume, detach, retry);
     }
+    JsonNode role = message.get("role");
+    if (message instanceof ObjectNode object
+        && (role == null || role.isNull() || role.asString("").isEmpty())) {
+      message = object.deepCopy().put("role", Role.USER.wireName());
+    }
+    return new AgentInput(Json.convert(message, Message.class), resume, detach, retry);
   }
 
   public static AgentInput of(Message message) {

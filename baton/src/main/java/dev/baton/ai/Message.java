@@ -1,5 +1,6 @@
 package dev.baton.ai;
 
+import dev.baton.core.BatonException;
 import dev.baton.internal.ai.Metadata;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +16,14 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public record Message(Role role, List<Part> content, @Nullable ObjectNode metadata) {
 
+  /**
+   * @throws BatonException {@code INVALID_ARGUMENT} without a role, as when JSON omits it: every
+   *     Genkit message has one
+   */
   public Message {
+    if (role == null) {
+      throw BatonException.invalidArgument("a message needs a role");
+    }
     content = List.copyOf(content);
     metadata = Metadata.copyOf(metadata);
   }

@@ -19,6 +19,16 @@ import org.jspecify.annotations.Nullable;
  * local.
  */
 public final class ActionContext {
+  /**
+   * The auth-context key that binds a call to a principal: a non-empty string (a user or service
+   * ID) that a server's context provider puts under this key. A server-managed agent's sessions
+   * then belong to the principal that started them: every read, wait, abort or turn on another
+   * principal's session or snapshot answers as for an unknown ID ({@code NOT_FOUND}, or a fresh
+   * session for a session ID), so IDs leak nothing. Calls without a principal see only sessions
+   * started without one.
+   */
+  public static final String PRINCIPAL = "principal";
+
   private final Registry registry;
   private final Map<String, Object> auth;
   private final Cancellation cancellation;
@@ -70,6 +80,16 @@ public final class ActionContext {
 
   public Cancellation cancellation() {
     return cancellation;
+  }
+
+  /**
+   * The principal the auth context binds the call to (its {@value #PRINCIPAL} entry, when that is a
+   * non-empty string), or empty.
+   */
+  public Optional<String> principal() {
+    return auth.get(PRINCIPAL) instanceof String principal && !principal.isEmpty()
+        ? Optional.of(principal)
+        : Optional.empty();
   }
 
   /** The value of an attribute, if set. */

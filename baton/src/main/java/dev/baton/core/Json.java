@@ -3,12 +3,14 @@ package dev.baton.core;
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.lang.reflect.Type;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.core.exc.StreamConstraintsException;
+import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JavaType;
@@ -18,6 +20,7 @@ import tools.jackson.databind.cfg.CoercionAction;
 import tools.jackson.databind.cfg.CoercionInputShape;
 import tools.jackson.databind.cfg.DateTimeFeature;
 import tools.jackson.databind.cfg.EnumFeature;
+import tools.jackson.databind.exc.MismatchedInputException;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -64,10 +67,14 @@ public final class Json {
                 config.setCoercion(CoercionInputShape.Float, CoercionAction.Fail);
                 config.setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail);
               })
-          // Go writes an unset enum as "": it reads as absent, as a missing field does.
+          // Go writes an unset enum as "": it reads as absent, as a missing field does. A number
+          // is no enum value at all, not the index of one.
           .withCoercionConfig(
               LogicalType.Enum,
-              config -> config.setCoercion(CoercionInputShape.EmptyString, CoercionAction.AsNull))
+              config -> {
+                config.setCoercion(CoercionInputShape.EmptyString, CoercionAction.AsNull);
+                config.setCoercion(CoercionInputShape.Integer, CoercionAction.Fail);
+              })
           .build();
 
   /**
@@ -314,8 +321,64 @@ public final class Json {
     if (cause instanceof StreamConstraintsException) {
       return tooDeep();
     }
-    String detail =
-        cause instanceof JacksonException je ? je.getOriginalMessage() : cause.getMessage();
-    return new BatonException(Status.INVALID_ARGUMENT, what + ": " + detail, null, true, cause);
+    return new BatonException(
+        Status.INVALID_ARGUMENT, what + ": " + describe(cause), null, true, cause);
+  }
+
+  /**
+   * What went wrong, in the terms of the JSON a client sent: where (a JSON Pointer) and what was
+   * expected there. The exception's own message names Java types and, for a failed constructor, the
+   * code that failed, which must not reach a remote client; only a message of Baton's own (an
+   * {@link IllegalArgumentException} or {@link BatonException} thrown while building a value) and a
+   * syntax error are passed on.
+   */
+  private static String describe(Exception cause) {
+    if (!(cause instanceof JacksonException error)) {
+      return "invalid value";
+    }
+    StringBuilder pointer = new StringBuilder();
+    for (JacksonException.Reference reference : error.getPath()) {
+      pointer.append('/');
+      if (reference.getPropertyName() != null) {
+        pointer.append(reference.getPropertyName().replace("~", "~0").replace("/", "~1"));
+      } else if (reference.getIndex() >= 0) {
+        pointer.append(reference.getIndex());
+      }
+    }
+    String at = pointer.isEmpty() ? "" : " at " + pointer;
+    if (error instanceof MismatchedInputException mismatch && mismatch.getTargetType() != null) {
+      return "expected " + kindOf(mismatch.getTargetType()) + at;
+    }
+    Throwable reason = error.getCause();
+    if ((reason instanceof IllegalArgumentException || reason instanceof BatonException)
+        && reason.getMessage() != null) {
+      return "invalid value" + at + ": " + reason.getMessage();
+    }
+    if (error instanceof StreamReadException && error.getOriginalMessage() != null) {
+      return error.getOriginalMessage();
+    }
+    return "invalid value" + at;
+  }
+
+  /** How a Java type reads in JSON, for error messages. */
+  private static String kindOf(Class<?> type) {
+    if (CharSequence.class.isAssignableFrom(type)
+        || type == char.class
+        || type == Character.class) {
+      return "a string";
+    }
+    if (type == boolean.class || type == Boolean.class) {
+      return "true or false";
+    }
+    if (Number.class.isAssignableFrom(type) || (type.isPrimitive() && type != void.class)) {
+      return "a number";
+    }
+    if (java.util.Collection.class.isAssignableFrom(type) || type.isArray()) {
+      return "an array";
+    }
+    if (type.isEnum()) {
+      return "one of " + toTree(List.of(type.getEnumConstants()));
+    }
+    return "an object";
   }
 }

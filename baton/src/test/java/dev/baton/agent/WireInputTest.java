@@ -62,10 +62,11 @@ class WireInputTest extends AgentTestSupport {
   }
 
   @Test
-  void aNumberWhereAStringBelongsIsInvalidArgument() {
+  void aNumberWhereAStringOrAnEnumBelongsIsInvalidArgument() {
     assertInvalid(
         () -> run("{\"message\":{\"role\":\"user\",\"content\":[]}}", "{\"sessionId\":5}"));
     assertInvalid(() -> run("{\"message\":{\"role\":\"user\",\"content\":[{\"text\":7}]}}", null));
+    assertInvalid(() -> run("{\"message\":{\"role\":1,\"content\":[{\"text\":\"hi\"}]}}", null));
   }
 
   @Test

@@ -6,6 +6,7 @@ import dev.baton.agent.AgentOutput;
 import dev.baton.agent.AgentStreamChunk;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
+import dev.baton.core.StreamCallback;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import java.util.Objects;
@@ -14,10 +15,26 @@ import tools.jackson.databind.JsonNode;
 
 /** The {@link AgentConnection} of one invocation; one client thread at a time. */
 final class Connection implements AgentConnection {
-  private final Invocation invocation;
+
+  /** The client's side of an invocation, local or remote. */
+  interface Source {
+    /** Sends an input; see {@link AgentConnection#send}. */
+    void send(AgentInput input);
+
+    /** The next chunk, or null once the invocation has settled; blocks until one of the two. */
+    @Nullable AgentStreamChunk nextChunk();
+
+    /** Closes the input and waits for the output, handing remaining chunks to {@code sink}. */
+    AgentOutput awaitOutput(StreamCallback<AgentStreamChunk> sink);
+
+    /** No more input. */
+    void closeInput();
+  }
+
+  private final Source invocation;
   private @Nullable JsonNode custom;
 
-  Connection(Invocation invocation) {
+  Connection(Source invocation) {
     this.invocation = invocation;
   }
 

@@ -45,7 +45,7 @@ import org.slf4j.LoggerFactory;
  * snapshot. A detach that races the function's completion wins. Until a detach the client's
  * cancellation stops the work; afterwards only an abort does.
  */
-final class Invocation {
+final class Invocation implements Connection.Source {
   private static final Logger log = LoggerFactory.getLogger(Invocation.class);
 
   /** What the client of a connection reads. */
@@ -167,7 +167,8 @@ final class Invocation {
    * Sends an input. A detach input shuts the stream at once; its message or resume, if any, still
    * runs as a turn, in the background. A pure detach starts no turn.
    */
-  void send(AgentInput input) {
+  @Override
+  public void send(AgentInput input) {
     if (settled || inputClosed.get()) {
       throw BatonException.failedPrecondition(
           "the invocation of agent \"%s\" has completed; start a new one to send more input",
@@ -220,7 +221,8 @@ final class Invocation {
   }
 
   /** No more input: the agent's {@code run} loop ends once it has taken what was sent. */
-  void closeInput() {
+  @Override
+  public void closeInput() {
     if (inputClosed.compareAndSet(false, true)) {
       worker.close();
     }
@@ -233,7 +235,8 @@ final class Invocation {
    *
    * @throws BatonException {@code CANCELLED} when the client cancelled before the work settled
    */
-  @Nullable AgentStreamChunk nextChunk() {
+  @Override
+  public @Nullable AgentStreamChunk nextChunk() {
     clientLock.lock();
     try {
       if (output != null) {
@@ -270,7 +273,8 @@ final class Invocation {
   }
 
   /** Closes the input and waits for the output, handing remaining chunks to {@code sink}. */
-  AgentOutput awaitOutput(StreamCallback<AgentStreamChunk> sink) {
+  @Override
+  public AgentOutput awaitOutput(StreamCallback<AgentStreamChunk> sink) {
     closeInput();
     AgentStreamChunk chunk;
     while ((chunk = nextChunk()) != null) {

@@ -17,9 +17,7 @@ import dev.baton.agent.StateManagement;
 import dev.baton.core.Action;
 import dev.baton.core.ActionContext;
 import dev.baton.core.ActionDescriptor;
-import dev.baton.core.ActionType;
 import dev.baton.core.BatonException;
-import dev.baton.core.Json;
 import dev.baton.core.JsonSchemas;
 import dev.baton.core.Registry;
 import dev.baton.core.Status;
@@ -27,10 +25,8 @@ import dev.baton.core.StreamCallback;
 import dev.baton.internal.agent.CompanionRequests.AbortRequest;
 import dev.baton.internal.agent.CompanionRequests.AbortResponse;
 import dev.baton.internal.agent.CompanionRequests.GetSnapshotRequest;
-import dev.baton.internal.core.ActionDef;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ScheduledExecutorService;
@@ -38,7 +34,6 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * An agent defined in this process: its function runs turns over sessions that its store (if any)
@@ -54,6 +49,7 @@ public final class LocalAgent implements Agent {
   private final AgentOptions options;
   private final ActionDescriptor descriptor;
   private final AgentMetadata metadata;
+  private final @Nullable SessionStore store;
   private final @Nullable SnapshotReads reads;
   private final Registry registry;
   private volatile @Nullable ScheduledExecutorService heartbeats;
@@ -65,30 +61,18 @@ public final class LocalAgent implements Agent {
     this.name = name;
     this.function = Objects.requireNonNull(function, "function");
     this.options = options;
-    SessionStore store = options.sessionStore();
+    SessionStore configured = options.sessionStore();
+    // Every store call goes through the principal's view, so sessions belong to who started them.
+    this.store = configured == null ? null : PrincipalScopedStore.wrap(configured);
     this.metadata =
         options.metadata() != null
             ? options.metadata()
             : new AgentMetadata(
-                store instanceof SnapshotSubscriber,
-                store == null ? StateManagement.CLIENT : StateManagement.SERVER,
+                configured instanceof SnapshotSubscriber,
+                configured == null ? StateManagement.CLIENT : StateManagement.SERVER,
                 options.stateType() == null ? null : JsonSchemas.infer(options.stateType()));
     this.reads = store == null ? null : new SnapshotReads(name, store, options);
-    ObjectNode descriptorMetadata = Json.object();
-    descriptorMetadata.set("agent", Json.toTree(metadata));
-    descriptorMetadata.put("bidi", true);
-    if (options.description() != null) {
-      descriptorMetadata.put("description", options.description());
-    }
-    this.descriptor =
-        ActionDescriptor.builder(ActionType.AGENT, name)
-            .description(options.description())
-            .inputSchema(JsonSchemas.infer(AgentInput.class))
-            .outputSchema(JsonSchemas.infer(AgentOutput.class))
-            .streamSchema(JsonSchemas.infer(AgentStreamChunk.class))
-            .initSchema(JsonSchemas.infer(AgentInit.class))
-            .metadata(descriptorMetadata)
-            .build();
+    this.descriptor = AgentActions.descriptor(name, options.description(), metadata);
     this.registry = registry;
   }
 
@@ -147,15 +131,7 @@ public final class LocalAgent implements Agent {
       JsonNode input,
       @Nullable JsonNode init,
       StreamCallback<JsonNode> stream) {
-    if (input == null || input.isNull() || input.isMissingNode()) {
-      throw BatonException.invalidArgument(
-          "action %s requires input for a one-shot run; open a streaming session to defer input",
-          descriptor.key());
-    }
-    AgentInput typed = Json.convert(input, AgentInput.class);
-    StreamCallback<AgentStreamChunk> chunks =
-        stream.isDiscarding() ? StreamCallback.discard() : c -> stream.onChunk(Json.toTree(c));
-    return Json.toTree(run(context, typed, AgentInit.fromJson(init), chunks));
+    return AgentActions.runJson(this, context, input, init, stream);
   }
 
   // ---- snapshots
@@ -229,9 +205,12 @@ public final class LocalAgent implements Agent {
     return metadata;
   }
 
-  /** The session store, or null for a client-managed agent. */
+  /**
+   * The session store as the runtime uses it (each call seeing the sessions of its context's
+   * principal), or null for a client-managed agent.
+   */
   public @Nullable SessionStore store() {
-    return options.sessionStore();
+    return store;
   }
 
   AgentOptions options() {
@@ -266,37 +245,15 @@ public final class LocalAgent implements Agent {
   }
 
   private List<Action<?, ?, ?>> companions() {
-    List<Action<?, ?, ?>> actions = new ArrayList<>();
     SnapshotReads r = reads;
     if (r == null) {
-      return actions;
+      return List.of();
     }
-    actions.add(
-        ActionDef.builder(
-                ActionType.AGENT_SNAPSHOT,
-                name,
-                GetSnapshotRequest.class,
-                SessionSnapshot.class,
-                Void.class)
-            .description("Reads a snapshot of agent " + name)
-            .build((ctx, request, stream) -> r.get(ctx, request)));
-    actions.add(
-        ActionDef.builder(
-                ActionType.AGENT_WAIT,
-                name,
-                GetSnapshotRequest.class,
-                SessionSnapshot.class,
-                Void.class)
-            .description("Waits until a snapshot of agent " + name + " settles")
-            .build((ctx, request, stream) -> r.waitFor(ctx, request)));
-    if (metadata.isAbortable() && store() instanceof SnapshotSubscriber) {
-      actions.add(
-          ActionDef.builder(
-                  ActionType.AGENT_ABORT, name, AbortRequest.class, AbortResponse.class, Void.class)
-              .description("Aborts a background run of agent " + name)
-              .build((ctx, request, stream) -> abortAction(ctx, request)));
-    }
-    return actions;
+    return AgentActions.companions(
+        name,
+        r::get,
+        r::waitFor,
+        metadata.isAbortable() && store instanceof SnapshotSubscriber ? this::abortAction : null);
   }
 
   private AbortResponse abortAction(ActionContext context, AbortRequest request) {

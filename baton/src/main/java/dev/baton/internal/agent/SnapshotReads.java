@@ -81,8 +81,8 @@ final class SnapshotReads {
    * tolerated, each followed by a re-read after the poll interval; NOT_FOUND, INVALID_ARGUMENT and
    * FAILED_PRECONDITION end the wait at once. A read that takes longer than {@code waitReadTimeout}
    * is given up and counts as a transient failure. An aborted row whose worker is still saving its
-   * progress is not settled yet: the wait returns when the worker's last write lands, or when it
-   * stops beating.
+   * progress is not settled yet: the wait returns when the worker's last write lands (read every
+   * poll interval, since that write leaves the status as it was), or when it stops beating.
    *
    * @throws BatonException {@code CANCELLED} when the caller's context is cancelled
    */
@@ -98,10 +98,13 @@ final class SnapshotReads {
             : StatusSubscription.ended();
     try (subscription) {
       int failures = 0;
+      // An aborted row whose worker is saving its progress changes only its finish reason when the
+      // save lands, which no status notification reports: poll it at the poll interval.
+      boolean aborting = false;
       Instant lastProgressLog = Instant.now();
       for (boolean first = true; ; first = false) {
         if (!first) {
-          awaitChange(context, subscription, failures > 0);
+          awaitChange(context, subscription, failures > 0 || aborting);
         }
         SessionSnapshot row;
         try {
@@ -124,8 +127,7 @@ final class SnapshotReads {
           continue;
         }
         // A shaped aborted row without a finish reason is still being saved by a live worker.
-        boolean aborting =
-            row.statusOrCompleted() == SnapshotStatus.ABORTED && row.finishReason() == null;
+        aborting = row.statusOrCompleted() == SnapshotStatus.ABORTED && row.finishReason() == null;
         if (row.statusOrCompleted().isTerminal() && !aborting) {
           return row;
         }

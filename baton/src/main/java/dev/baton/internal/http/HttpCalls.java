@@ -9,6 +9,7 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -35,9 +36,10 @@ import tools.jackson.databind.JsonNode;
  * counts only time spent waiting inside a read, so neither the wait for the response headers nor
  * the reader's own work between reads (such as passing a chunk on) counts against it; the overall
  * timeout bounds those. A response with a status of 300 or more fails as {@link HttpErrors}
- * describes; a network failure is {@link Status#UNAVAILABLE}. A body cut short by the network still
- * yields every byte that arrived before the cut, and only then the failure, so a reader sees a
- * provider's last chunks and its error event rather than a bare network error.
+ * describes, or as the caller's {@link ErrorReader} says; a network failure is {@link
+ * Status#UNAVAILABLE}. A body cut short by the network still yields every byte that arrived before
+ * the cut, and only then the failure, so a reader sees a provider's last chunks and its error event
+ * rather than a bare network error.
  *
  * <p>Thread-safe: every call keeps its own state.
  */
@@ -68,8 +70,31 @@ public final class HttpCalls {
     T read(InputStream body) throws IOException;
   }
 
-  /** Sends the request and returns what {@code reader} makes of the successful response body. */
+  /** Turns an answer with a status of 300 or more into the error it stands for. */
+  @FunctionalInterface
+  public interface ErrorReader {
+    BatonException read(int httpStatus, HttpHeaders headers, byte[] body);
+  }
+
+  /**
+   * Sends the request and returns what {@code reader} makes of the successful response body; an
+   * answer of 300 or more fails as {@link HttpErrors#fromResponse} says.
+   */
   public <T> T exchange(ActionContext context, HttpRequest request, BodyReader<T> reader) {
+    return exchange(
+        context,
+        request,
+        reader,
+        (status, headers, body) -> HttpErrors.fromResponse(provider, status, headers, body));
+  }
+
+  /**
+   * Sends the request and returns what {@code reader} makes of the successful response body; an
+   * answer of 300 or more fails with what {@code errors} makes of it (its body is read up to 64
+   * KiB).
+   */
+  public <T> T exchange(
+      ActionContext context, HttpRequest request, BodyReader<T> reader, ErrorReader errors) {
     Cancellation cancellation = context.cancellation();
     cancellation.throwIfCancelled();
     Exchange exchange = new Exchange();
@@ -87,8 +112,8 @@ public final class HttpCalls {
           exchange.await(client.sendAsync(request, info -> new LosslessBodyStream()));
       try (InputStream body = exchange.opened(new IdleGuard(response.body(), exchange))) {
         if (response.statusCode() >= 300) {
-          throw HttpErrors.fromResponse(
-              provider, response.statusCode(), response.headers(), body.readNBytes(MAX_ERROR_BODY));
+          throw errors.read(
+              response.statusCode(), response.headers(), body.readNBytes(MAX_ERROR_BODY));
         }
         T result = reader.read(body);
         // An abort that closed the body can look like a clean end of stream to the reader.

@@ -19,16 +19,31 @@ import org.jspecify.annotations.Nullable;
  * retry} fields, which none of Genkit's streams use. An event still open when the stream ends is
  * returned as well, so a server that omits the final blank line loses nothing.
  *
+ * <p>{@link #genkitFrames} also reads {@code error:} lines as data: Genkit JS's servers write a
+ * failure as {@code error: {"error": {...}}} rather than as a {@code data:} line, and the JSON
+ * itself says it is an error.
+ *
  * <p>Not thread-safe: one reader per response body.
  */
 public final class SseReader {
   private static final char BYTE_ORDER_MARK = '\uFEFF';
 
   private final BufferedReader lines;
+  private final boolean errorLinesAreData;
   private boolean started;
 
   public SseReader(InputStream body) {
+    this(body, false);
+  }
+
+  private SseReader(InputStream body, boolean errorLinesAreData) {
     this.lines = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8));
+    this.errorLinesAreData = errorLinesAreData;
+  }
+
+  /** A reader of a Genkit agent or flow stream, whose {@code error:} lines count as data. */
+  public static SseReader genkitFrames(InputStream body) {
+    return new SseReader(body, true);
   }
 
   /** The data of the next event that has any, or null at the end of the stream. */
@@ -67,16 +82,19 @@ public final class SseReader {
   }
 
   /**
-   * The value of a {@code data} field line, or null when the line is another field or a comment.
+   * The value of a {@code data} field line (or of an {@code error} line, for Genkit's frames), or
+   * null when the line is another field or a comment.
    */
-  private static @Nullable String dataValue(String line) {
-    if (line.equals("data")) {
+  private @Nullable String dataValue(String line) {
+    if (line.equals("data") || (errorLinesAreData && line.equals("error"))) {
       return "";
     }
-    if (!line.startsWith("data:")) {
+    int field =
+        line.startsWith("data:") ? 5 : errorLinesAreData && line.startsWith("error:") ? 6 : -1;
+    if (field < 0) {
       return null;
     }
-    String value = line.substring(5);
+    String value = line.substring(field);
     return value.startsWith(" ") ? value.substring(1) : value;
   }
 }

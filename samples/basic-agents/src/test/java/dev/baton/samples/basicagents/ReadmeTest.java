@@ -45,15 +45,30 @@ class ReadmeTest {
         import dev.baton.middleware.*;
         import dev.baton.otel.BatonTelemetry;
         import dev.baton.plugins.googleai.GoogleAI;
+        import dev.baton.core.ActionContext;
+        import dev.baton.server.*;
         import dev.baton.store.postgres.PostgresSessionStore;
+        import java.net.URI;
         import java.util.Map;
 
         class Snippets {
           record Weather(String summary) {}
 
+          interface Users {
+            boolean isValid(String token);
+
+            String idOf(String token);
+          }
+
           Baton baton;
+          Baton otherBaton;
           Agent researcher;
           Tool<?, ?> weatherTool;
+          Users users;
+
+          String token() {
+            return "";
+          }
 
         %s}
         """

@@ -1,0 +1,238 @@
+package dev.baton.server;
+
+import dev.baton.Baton;
+import dev.baton.core.ActionType;
+import dev.baton.server.internal.Drain;
+import dev.baton.server.internal.Exchange;
+import dev.baton.server.internal.Failures;
+import dev.baton.server.internal.RequestBody;
+import dev.baton.server.internal.Route;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.component.Graceful;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A Jetty 12 core handler that serves a Baton instance's agents and flows in Genkit's wire format.
+ * Mount it in any Jetty {@code Server} (under a {@code ContextHandler} for a path prefix), or run
+ * it with {@link BatonServer}.
+ *
+ * <p><b>Routes</b>, all {@code POST}: {@code /agents/<name>} runs one turn; {@code
+ * /agents/<name>/getSnapshot}, {@code /waitForSnapshot} and {@code /abort} run the agent's
+ * companions, which exist when its store supports them; {@code /flows/<name>} runs a flow. Only the
+ * agents and flows the builder mounts are served; any other path is left to the next handler. A
+ * mounted route whose action does not exist answers 404.
+ *
+ * <p><b>Envelope.</b> The body is {@code {"data": <input>, "init": <init>}}; {@code init} is for
+ * turns only (an {@code AgentInit}; {@code {}} or none is a fresh session). The answer is {@code
+ * 200 {"result": <output>}}, or Server-Sent Events with {@code ?stream=true} or an {@code Accept}
+ * header naming {@code text/event-stream}: a {@code data: {"message": <chunk>}} frame per chunk,
+ * then one {@code data: {"result": <output>}} or {@code data: {"error": {"status", "message"}}}
+ * frame, on every path, shutdown and cancellation included. Clients that send {@code
+ * X-Baton-Keep-Alive} also get a {@code : keep-alive} comment every keep-alive interval.
+ *
+ * <p><b>Errors</b> come in two tiers. A turn that fails is a result: 200 with {@code finishReason:
+ * "failed"}, its {@code error} and the snapshot to continue from. A request that cannot run (a
+ * malformed body, an init the agent refuses, an unknown snapshot, a refused credential) is an
+ * error: in a stream, the error frame; otherwise an HTTP status from Genkit's table (400 for {@code
+ * INVALID_ARGUMENT} and {@code FAILED_PRECONDITION}, 401, 403, 404, 409, 429, 499, 500, 501, 503,
+ * 504) with a JSON body {@code {"status", "message"}}. A body over the size limit is the one
+ * exception: 413, status {@code INVALID_ARGUMENT}. Only public messages are sent; any other becomes
+ * its status's generic text (unless messages are exposed, by default when {@code GENKIT_ENV=dev}),
+ * and no stack trace is ever sent.
+ *
+ * <p><b>Clients that go away.</b> A client that closes its connection cancels its run, unless the
+ * run detached: a detached run outlives its request.
+ *
+ * <p><b>Shutdown.</b> On a graceful stop ({@link BatonServer#close()}, or Jetty's {@code
+ * Server.stop()} with a stop timeout above the grace period) new requests are refused with 503, and
+ * requests in flight and the runs they detached get the grace period to finish. Then the requests
+ * still running end with an {@code UNAVAILABLE} error, and the detached runs are left: their
+ * snapshots stay pending, expire once this process is gone, and are continued (by {@code
+ * continue_task}, or {@code AgentInit.continueFrom}) against any server that shares the store.
+ *
+ * <p>Every request runs on a virtual thread of its own, whatever the server's thread pool.
+ * Thread-safe.
+ */
+public final class BatonHandler extends Handler.Abstract.NonBlocking implements Graceful {
+  /** The body size accepted unless set: 4 MiB. */
+  public static final long DEFAULT_MAX_REQUEST_BYTES = 4L * 1024 * 1024;
+
+  /** How often a keep-alive comment is sent unless set: every 15 seconds. */
+  public static final Duration DEFAULT_KEEP_ALIVE_INTERVAL = Duration.ofSeconds(15);
+
+  /** How long a shutdown waits for requests and detached runs unless set: 30 seconds. */
+  public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(30);
+
+  private final Exchange.Settings settings;
+  private final @Nullable Set<String> agents;
+  private final @Nullable Set<String> flows;
+  private final Duration shutdownGrace;
+  private final Drain drain = new Drain();
+  private final ScheduledExecutorService keepAlives;
+
+  private BatonHandler(Builder builder) {
+    this.agents = builder.allAgents ? null : Set.copyOf(builder.agents);
+    this.flows = builder.allFlows ? null : Set.copyOf(builder.flows);
+    this.shutdownGrace = builder.shutdownGrace;
+    this.keepAlives =
+        Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().daemon().name("baton-keep-alive").factory());
+    boolean expose =
+        builder.exposeErrorMessages != null
+            ? builder.exposeErrorMessages
+            : "dev".equals(System.getenv("GENKIT_ENV"));
+    this.settings =
+        new Exchange.Settings(
+            builder.baton.registry(),
+            List.copyOf(builder.providers),
+            new RequestBody(builder.maxRequestBytes),
+            new Failures(expose),
+            drain,
+            keepAlives,
+            builder.keepAliveInterval);
+  }
+
+  /** A builder for a handler of {@code baton}'s agents and flows; it mounts none until told. */
+  public static Builder builder(Baton baton) {
+    return new Builder(baton);
+  }
+
+  @Override
+  public boolean handle(Request request, Response response, Callback callback) {
+    Route route = Route.of(Request.getPathInContext(request));
+    if (route == null || !mounts(route)) {
+      return false;
+    }
+    Exchange exchange = new Exchange(settings, route, request, response, callback);
+    Thread.ofVirtual().name("baton-request " + route).start(exchange::run);
+    return true;
+  }
+
+  private boolean mounts(Route route) {
+    Set<String> names = route.type() == ActionType.FLOW ? flows : agents;
+    return names == null || names.contains(route.name());
+  }
+
+  /** Starts a graceful shutdown; see the class comment. */
+  @Override
+  public CompletableFuture<Void> shutdown() {
+    return drain.shutdown(shutdownGrace);
+  }
+
+  @Override
+  public boolean isShutdown() {
+    return drain.isDraining();
+  }
+
+  /** How long a graceful shutdown waits for requests and detached runs. */
+  public Duration shutdownGrace() {
+    return shutdownGrace;
+  }
+
+  @Override
+  protected void doStop() throws Exception {
+    drain.cancelAll();
+    keepAlives.shutdownNow();
+    super.doStop();
+  }
+
+  /** Configures a {@link BatonHandler}. Not thread-safe; build once. */
+  public static final class Builder {
+    private final Baton baton;
+    private final Set<String> agents = new HashSet<>();
+    private final Set<String> flows = new HashSet<>();
+    private final List<ContextProvider> providers = new ArrayList<>();
+    private boolean allAgents;
+    private boolean allFlows;
+    private long maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES;
+    private Duration keepAliveInterval = DEFAULT_KEEP_ALIVE_INTERVAL;
+    private Duration shutdownGrace = DEFAULT_SHUTDOWN_GRACE;
+    private @Nullable Boolean exposeErrorMessages;
+
+    private Builder(Baton baton) {
+      this.baton = Objects.requireNonNull(baton, "baton");
+    }
+
+    /** Serves every agent of the instance, those defined after the handler included. */
+    public Builder allAgents() {
+      this.allAgents = true;
+      return this;
+    }
+
+    /** Serves these agents (with their companions). */
+    public Builder agents(String... names) {
+      agents.addAll(List.of(names));
+      return this;
+    }
+
+    /** Serves every flow of the instance, those defined after the handler included. */
+    public Builder allFlows() {
+      this.allFlows = true;
+      return this;
+    }
+
+    /** Serves these flows. */
+    public Builder flows(String... names) {
+      flows.addAll(List.of(names));
+      return this;
+    }
+
+    /** Adds a context provider; providers run in the order added. */
+    public Builder contextProvider(ContextProvider provider) {
+      providers.add(Objects.requireNonNull(provider, "provider"));
+      return this;
+    }
+
+    /** The largest request body accepted (default 4 MiB); a larger one is refused with 413. */
+    public Builder maxRequestBytes(long bytes) {
+      if (bytes <= 0) {
+        throw new IllegalArgumentException("the body limit must be positive");
+      }
+      this.maxRequestBytes = bytes;
+      return this;
+    }
+
+    /** How often streams send keep-alive comments to clients that ask (default 15 s). */
+    public Builder keepAliveInterval(Duration interval) {
+      if (!interval.isPositive()) {
+        throw new IllegalArgumentException("the keep-alive interval must be positive");
+      }
+      this.keepAliveInterval = interval;
+      return this;
+    }
+
+    /** How long a graceful shutdown waits for requests and detached runs (default 30 s). */
+    public Builder shutdownGrace(Duration grace) {
+      if (grace.isNegative()) {
+        throw new IllegalArgumentException("the shutdown grace must not be negative");
+      }
+      this.shutdownGrace = grace;
+      return this;
+    }
+
+    /**
+     * Whether error answers carry every error's own message, internal ones included (never a stack
+     * trace). By default only when {@code GENKIT_ENV=dev}, as Genkit does.
+     */
+    public Builder exposeErrorMessages(boolean expose) {
+      this.exposeErrorMessages = expose;
+      return this;
+    }
+
+    public BatonHandler build() {
+      return new BatonHandler(this);
+    }
+  }
+}

@@ -1,0 +1,320 @@
+package dev.baton.server.internal;
+
+import dev.baton.agent.Agent;
+import dev.baton.agent.AgentFinishReason;
+import dev.baton.core.Action;
+import dev.baton.core.ActionContext;
+import dev.baton.core.ActionType;
+import dev.baton.core.BatonException;
+import dev.baton.core.Cancellation;
+import dev.baton.core.Json;
+import dev.baton.core.Registry;
+import dev.baton.core.Status;
+import dev.baton.core.StreamCallback;
+import dev.baton.internal.http.GenkitHttp;
+import dev.baton.server.ContextProvider;
+import dev.baton.server.RequestData;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * One request, from its body to its answer, on a virtual thread of its own: admission (refused
+ * while draining), the envelope, the context providers, the action, and the answer as JSON or as an
+ * SSE stream. The run's cancellation fires when the client goes away or the server gives up on it
+ * at shutdown.
+ */
+public final class Exchange {
+  private static final Logger log = LoggerFactory.getLogger(Exchange.class);
+
+  /** What every exchange of one handler shares. */
+  public record Settings(
+      Registry registry,
+      List<ContextProvider> providers,
+      RequestBody body,
+      Failures failures,
+      Drain drain,
+      ScheduledExecutorService keepAlives,
+      Duration keepAliveInterval) {}
+
+  /** How the exchange ends: the output, or the error it failed with. */
+  private sealed interface Outcome {}
+
+  private record Succeeded(JsonNode output) implements Outcome {}
+
+  private record Failed(BatonException error) implements Outcome {}
+
+  private final Settings settings;
+  private final Route route;
+  private final Request request;
+  private final Response response;
+  private final Callback callback;
+  private final Cancellation cancellation = Cancellation.create();
+  private @Nullable ClientWatch watch;
+
+  public Exchange(
+      Settings settings, Route route, Request request, Response response, Callback callback) {
+    this.settings = settings;
+    this.route = route;
+    this.request = request;
+    this.response = response;
+    this.callback = callback;
+  }
+
+  public void run() {
+    if (!settings.drain().enter(cancellation)) {
+      answer(
+          new Failed(BatonException.of(Status.UNAVAILABLE, "the server is shutting down")), false);
+      return;
+    }
+    try {
+      if (!"POST".equals(request.getMethod())) {
+        response.getHeaders().put(HttpHeader.ALLOW, "POST");
+        answerError(405, BatonException.invalidArgument("%s answers POST only", route));
+        return;
+      }
+      ObjectNode envelope = settings.body().read(request);
+      JsonNode data = envelope.get("data");
+      JsonNode init = envelope.get("init");
+      ActionContext context =
+          ActionContext.root(settings.registry())
+              .withCancellation(cancellation)
+              .withAuth(auth(data));
+      Action<?, ?, ?> action = resolve();
+      watch = ClientWatch.start(request, this::clientGone);
+      if (wantsStream()) {
+        stream(action, context, data, init);
+      } else {
+        Outcome outcome = execute(action, context, data, init, StreamCallback.discard());
+        answer(outcome, stopWatching());
+      }
+    } catch (Throwable failure) {
+      answer(new Failed(settings.failures().classify(failure)), stopWatching());
+    } finally {
+      settings.drain().exit(cancellation);
+    }
+  }
+
+  /** Runs the action; a detached turn's run is followed until it settles, for the shutdown. */
+  private Outcome execute(
+      Action<?, ?, ?> action,
+      ActionContext context,
+      @Nullable JsonNode data,
+      @Nullable JsonNode init,
+      StreamCallback<JsonNode> chunks) {
+    try {
+      JsonNode input = data != null ? data : Json.nodes().nullNode();
+      JsonNode output = action.runJson(context, input, init, chunks);
+      if (action instanceof Agent agent
+          && AgentFinishReason.DETACHED.wireName().equals(output.path("finishReason").asString(""))
+          && output.path("snapshotId").isString()) {
+        String snapshotId = output.path("snapshotId").stringValue();
+        settings
+            .drain()
+            .follow(watch -> agent.waitForSnapshot(context.withCancellation(watch), snapshotId));
+      }
+      return new Succeeded(output);
+    } catch (Throwable failure) {
+      return new Failed(settings.failures().classify(failure));
+    }
+  }
+
+  private void stream(
+      Action<?, ?, ?> action,
+      ActionContext context,
+      @Nullable JsonNode data,
+      @Nullable JsonNode init)
+      throws IOException {
+    SseStream sse = SseStream.open(response);
+    ScheduledFuture<?> keepAlive = null;
+    if (request.getHeaders().contains(GenkitHttp.KEEP_ALIVE_HEADER)) {
+      long every = settings.keepAliveInterval().toMillis();
+      keepAlive =
+          settings
+              .keepAlives()
+              .scheduleAtFixedRate(
+                  () -> Thread.ofVirtual().start(() -> keepAlive(sse)),
+                  every,
+                  every,
+                  TimeUnit.MILLISECONDS);
+    }
+    Outcome outcome;
+    try {
+      outcome =
+          execute(
+              action,
+              context,
+              data,
+              init,
+              chunk -> {
+                try {
+                  sse.message(chunk);
+                } catch (IOException gone) {
+                  throw clientGone();
+                }
+              });
+    } finally {
+      if (keepAlive != null) {
+        keepAlive.cancel(false);
+      }
+    }
+    boolean close = stopWatching();
+    try {
+      switch (outcome) {
+        case Succeeded succeeded -> sse.result(succeeded.output());
+        case Failed failed -> sse.error(settings.failures().wire(failed.error()));
+      }
+      complete(close, null);
+    } catch (IOException e) {
+      complete(close, e);
+    }
+  }
+
+  private void keepAlive(SseStream sse) {
+    try {
+      sse.keepAlive();
+    } catch (IOException gone) {
+      clientGone();
+    }
+  }
+
+  /** Cancels the run because its client went away, and returns the reason. */
+  private BatonException clientGone() {
+    BatonException reason = BatonException.of(Status.CANCELLED, "the client closed the connection");
+    cancellation.cancel(reason);
+    return reason;
+  }
+
+  /** The merged auth context of the providers, which may refuse the request. */
+  private Map<String, Object> auth(@Nullable JsonNode data) {
+    if (settings.providers().isEmpty()) {
+      return Map.of();
+    }
+    Map<String, String> headers = new LinkedHashMap<>();
+    for (HttpField field : request.getHeaders()) {
+      headers.merge(
+          field.getName().toLowerCase(Locale.ROOT), field.getValue(), (a, b) -> a + " " + b);
+    }
+    RequestData requestData = new RequestData(request.getMethod(), headers, data);
+    Map<String, Object> auth = new HashMap<>();
+    for (ContextProvider provider : settings.providers()) {
+      Map<String, ?> provided = provider.provide(requestData);
+      if (provided != null) {
+        provided.forEach(
+            (key, value) -> {
+              if (key != null && value != null) {
+                auth.put(key, value);
+              }
+            });
+      }
+    }
+    return auth;
+  }
+
+  private Action<?, ?, ?> resolve() {
+    Action<?, ?, ?> action = settings.registry().lookup(route.type(), route.name()).orElse(null);
+    if (action == null || (route.type() == ActionType.AGENT && !(action instanceof Agent))) {
+      throw BatonException.notFound(
+          "nothing is served at %s%s",
+          route,
+          route.isCompanion()
+              ? ": the agent does not exist or its store does not support this"
+              : "");
+    }
+    return action;
+  }
+
+  private boolean wantsStream() {
+    String query = request.getHttpURI().getQuery();
+    if (query != null) {
+      for (String parameter : query.split("&")) {
+        if (parameter.equalsIgnoreCase("stream=true")) {
+          return true;
+        }
+      }
+    }
+    String accept = request.getHeaders().get(HttpHeader.ACCEPT);
+    return accept != null && accept.toLowerCase(Locale.ROOT).contains("text/event-stream");
+  }
+
+  /** Stops the client watch; true when the connection must be closed after the answer. */
+  private boolean stopWatching() {
+    ClientWatch current = watch;
+    return current != null && current.stop();
+  }
+
+  /** Answers a non-streaming request: 200 with the result, or the error's status. */
+  private void answer(Outcome outcome, boolean close) {
+    switch (outcome) {
+      case Succeeded succeeded -> {
+        ObjectNode body = Json.object();
+        body.set("result", succeeded.output());
+        write(200, body, close);
+      }
+      case Failed failed ->
+          answerError(
+              RequestBody.isTooLarge(failed.error()) ? 413 : failed.error().status().httpStatus(),
+              failed.error(),
+              close);
+    }
+  }
+
+  private void answerError(int httpStatus, BatonException error) {
+    answerError(httpStatus, error, false);
+  }
+
+  private void answerError(int httpStatus, BatonException error, boolean close) {
+    write(httpStatus, settings.failures().body(error), close);
+  }
+
+  private void write(int httpStatus, JsonNode body, boolean close) {
+    if (response.isCommitted()) {
+      // Only a stream commits early, and it ends itself; nothing more can be said here.
+      complete(true, null);
+      return;
+    }
+    byte[] json = Json.writeBytes(body);
+    byte[] bytes = new byte[json.length + 1];
+    System.arraycopy(json, 0, bytes, 0, json.length);
+    bytes[json.length] = '\n';
+    response.setStatus(httpStatus);
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+    if (close) {
+      response.getHeaders().put(HttpHeader.CONNECTION, "close");
+    }
+    response.write(
+        true,
+        ByteBuffer.wrap(bytes),
+        Callback.from(callback::succeeded, failure -> callback.failed(failure)));
+  }
+
+  private void complete(boolean close, @Nullable Throwable failure) {
+    if (failure != null) {
+      log.debug("could not finish answering {}", route, failure);
+      callback.failed(failure);
+    } else {
+      callback.succeeded();
+    }
+    if (close) {
+      request.getConnectionMetaData().getConnection().getEndPoint().close();
+    }
+  }
+}

@@ -1,0 +1,254 @@
+package dev.baton.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.baton.Baton;
+import dev.baton.agent.Agent;
+import dev.baton.agent.AgentFinishReason;
+import dev.baton.agent.AgentInit;
+import dev.baton.agent.AgentInput;
+import dev.baton.agent.AgentMetadata;
+import dev.baton.agent.AgentOptions;
+import dev.baton.agent.AgentOutput;
+import dev.baton.agent.AgentStreamChunk;
+import dev.baton.agent.RemoteAgentOptions;
+import dev.baton.agent.SessionSnapshot;
+import dev.baton.agent.SnapshotStatus;
+import dev.baton.agent.StateManagement;
+import dev.baton.agent.store.InMemorySessionStore;
+import dev.baton.ai.FinishReason;
+import dev.baton.ai.InlinePrompt;
+import dev.baton.ai.Message;
+import dev.baton.ai.ModelInfo;
+import dev.baton.ai.ModelResponse;
+import dev.baton.ai.ModelResponseChunk;
+import dev.baton.core.ActionContext;
+import dev.baton.core.BatonException;
+import dev.baton.core.Status;
+import dev.baton.core.StreamCallback;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.Test;
+
+/** One Baton calling another's agent over HTTP: the remote agent against the real server. */
+class RemoteAgentTest {
+  @AutoClose final ServedBaton served = new ServedBaton();
+  final Baton client = Baton.builder().experimental().build();
+
+  private Agent remote(RemoteAgentOptions options) {
+    return client.defineRemoteAgent(
+        "researcher",
+        served.url("/agents/researcher"),
+        AgentOptions.builder()
+            .description("Researches.")
+            .metadata(new AgentMetadata(StateManagement.SERVER, true))
+            .build(),
+        options);
+  }
+
+  private void researcher() {
+    served.agent(
+        "researcher",
+        AgentOptions.builder()
+            .sessionStore(InMemorySessionStore.create())
+            .heartbeat(Duration.ofMillis(100), Duration.ofSeconds(2))
+            .build());
+  }
+
+  @Test
+  void turnsStreamAndChainSnapshotsAcrossTheWire() {
+    researcher();
+    served.start();
+    served
+        .model
+        .step()
+        .chunks(ModelResponseChunk.text("fa"), ModelResponseChunk.text("cts"))
+        .respond(ModelResponse.of(Message.model("facts"), FinishReason.STOP));
+    served.model.respondText("more facts");
+    Agent agent = remote(RemoteAgentOptions.DEFAULTS);
+    List<AgentStreamChunk> chunks = new ArrayList<>();
+
+    AgentOutput first =
+        agent.run(client.context(), AgentInput.text("go"), AgentInit.NEW, chunks::add);
+    AgentOutput second = agent.runText("more", AgentInit.ofSnapshot(first.snapshotId()));
+
+    assertThat(first.text()).isEqualTo("facts");
+    assertThat(chunks).hasSize(3);
+    assertThat(chunks.get(2).turnEnd().snapshotId()).isEqualTo(first.snapshotId());
+    assertThat(second.sessionId()).isEqualTo(first.sessionId());
+    SessionSnapshot latest = agent.getLatestSnapshot(first.sessionId());
+    assertThat(latest.snapshotId()).isEqualTo(second.snapshotId());
+    assertThat(latest.parentId()).isEqualTo(first.snapshotId());
+    assertThat(agent.getSnapshot(first.snapshotId()).state().messages()).hasSize(2);
+  }
+
+  @Test
+  void failuresKeepTheirStatusNames() {
+    researcher();
+    served.start();
+    served
+        .model
+        .step()
+        .fail(BatonException.of(Status.RESOURCE_EXHAUSTED, "quota used up for today"));
+    Agent agent = remote(RemoteAgentOptions.DEFAULTS);
+
+    AgentOutput failed = agent.runText("go");
+    assertThat(failed.isFailed()).isTrue();
+    assertThat(failed.error().statusCode()).isEqualTo(Status.RESOURCE_EXHAUSTED);
+    assertThat(failed.error().message()).contains("quota used up");
+    assertThatThrownBy(() -> agent.runText("go", AgentInit.ofSnapshot("nope")))
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.NOT_FOUND));
+    // A failed row is refused without the continuation flag, as locally.
+    assertThatThrownBy(() -> agent.runText("go", AgentInit.ofSnapshot(failed.snapshotId())))
+        .isInstanceOfSatisfying(
+            BatonException.class,
+            e -> assertThat(e.status()).isEqualTo(Status.FAILED_PRECONDITION));
+  }
+
+  @Test
+  void aFailedTurnIsContinuedAndRetriedOverTheWire() {
+    researcher();
+    served.start();
+    served.model.step().fail(BatonException.of(Status.UNAVAILABLE, "model overloaded"));
+    served.model.respondText("second try worked");
+    Agent agent = remote(RemoteAgentOptions.DEFAULTS);
+
+    AgentOutput failed = agent.runText("research tides");
+    AgentOutput retried =
+        agent.run(AgentInput.retryTurn(), AgentInit.continueFrom(failed.snapshotId()));
+
+    assertThat(retried.finishReason()).isEqualTo(AgentFinishReason.STOP);
+    assertThat(retried.text()).isEqualTo("second try worked");
+    // The retry re-ran the failed turn as it stood: its user message, once.
+    assertThat(served.model.lastRequest().messages())
+        .extracting(Message::text)
+        .containsOnlyOnce("research tides");
+  }
+
+  @Test
+  void detachWaitAndAbortGoThroughTheCompanions() throws Exception {
+    researcher();
+    served.start();
+    CountDownLatch entered = new CountDownLatch(2);
+    CountDownLatch release = new CountDownLatch(1);
+    served
+        .model
+        .step()
+        .signalOnEntry(entered)
+        .blockUntil(release)
+        .respond(ModelResponse.of(Message.model("finished"), FinishReason.STOP));
+    served
+        .model
+        .step()
+        .signalOnEntry(entered)
+        .blockUntil(new CountDownLatch(1))
+        .respond(ModelResponse.of(Message.model("never"), FinishReason.STOP));
+    Agent agent = remote(RemoteAgentOptions.DEFAULTS);
+
+    AgentOutput first = agent.run(AgentInput.text("a").withDetach(true), AgentInit.NEW);
+    AgentOutput second = agent.run(AgentInput.text("b").withDetach(true), AgentInit.NEW);
+    assertThat(first.finishReason()).isEqualTo(AgentFinishReason.DETACHED);
+    assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(agent.getSnapshot(first.snapshotId()).status()).isEqualTo(SnapshotStatus.PENDING);
+
+    release.countDown();
+    assertThat(agent.waitForSnapshot(first.snapshotId()).status())
+        .isEqualTo(SnapshotStatus.COMPLETED);
+    assertThat(agent.abort(second.snapshotId())).isEqualTo(SnapshotStatus.ABORTED);
+    assertThat(agent.waitForSnapshot(second.snapshotId()).finishReason())
+        .isEqualTo(AgentFinishReason.ABORTED);
+    assertThat(agent.abort("nope")).isNull();
+  }
+
+  @Test
+  void headersCarryCredentialsComputedPerRequest() {
+    researcher();
+    served.start(
+        b ->
+            b.contextProvider(
+                ContextProviders.bearerToken(
+                    token ->
+                        token.startsWith("t-")
+                            ? Map.of(ActionContext.PRINCIPAL, token.substring(2))
+                            : null)));
+    served.model.respondText("hi");
+    Agent withToken =
+        remote(
+            RemoteAgentOptions.builder()
+                .headers(ctx -> Map.of("Authorization", "Bearer t-" + ctx.auth().get("user")))
+                .build());
+
+    AgentOutput output =
+        withToken.run(
+            client.context().withAuth(Map.of("user", "ada")),
+            AgentInput.text("hi"),
+            AgentInit.NEW,
+            StreamCallback.discard());
+
+    assertThat(output.text()).isEqualTo("hi");
+    Baton other = Baton.builder().experimental().build();
+    Agent without =
+        other.defineRemoteAgent(
+            "researcher", served.url("/agents/researcher"), AgentOptions.DEFAULTS);
+    assertThatThrownBy(() -> without.runText("hi"))
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.UNAUTHENTICATED));
+    // The session is ada's: another principal's token does not find it.
+    Agent asBob =
+        other.defineRemoteAgent(
+            "bobs-view",
+            served.url("/agents/researcher"),
+            AgentOptions.DEFAULTS,
+            RemoteAgentOptions.builder().header("Authorization", "Bearer t-bob").build());
+    assertThatThrownBy(() -> asBob.getSnapshot(output.snapshotId()))
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.NOT_FOUND));
+  }
+
+  @Test
+  void cancellingTheCallerCancelsTheRunOnTheServer() throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch cancelled = new CountDownLatch(1);
+    served.baton.defineModel(
+        "waits",
+        new ModelInfo("waits", ModelInfo.Supports.TEXT_ONLY, null),
+        (ctx, request, stream) -> {
+          entered.countDown();
+          CountDownLatch gone = new CountDownLatch(1);
+          try (var onCancel = ctx.cancellation().onCancel(gone::countDown)) {
+            gone.await();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          cancelled.countDown();
+          ctx.cancellation().throwIfCancelled();
+          throw new IllegalStateException("unreachable");
+        });
+    served.baton.defineAgent(
+        "researcher", InlinePrompt.builder().model("waits").build(), AgentOptions.DEFAULTS);
+    served.start();
+    Agent agent = remote(RemoteAgentOptions.DEFAULTS);
+    ActionContext context = client.context();
+    CompletableFuture<AgentOutput> call =
+        CompletableFuture.supplyAsync(
+            () ->
+                agent.run(context, AgentInput.text("go"), AgentInit.NEW, StreamCallback.discard()));
+    assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+
+    context.cancellation().cancel();
+
+    assertThat(cancelled.await(10, TimeUnit.SECONDS)).as("the server's run was cancelled").isTrue();
+    assertThatThrownBy(call::join)
+        .hasCauseInstanceOf(BatonException.class)
+        .cause()
+        .satisfies(e -> assertThat(((BatonException) e).status()).isEqualTo(Status.CANCELLED));
+  }
+}

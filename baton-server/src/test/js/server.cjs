@@ -1,0 +1,68 @@
+// A Genkit JS app that serves one agent over HTTP with @genkit-ai/express, for baton-server's
+// interop tests and load benchmark. Usage: node server.cjs [--delay-ms N]
+//
+// The agent "researcher" keeps its sessions in an InMemorySessionStore and runs on a scripted
+// model: it streams "researched: " and the last user text in two chunks after waiting N ms
+// (default 0). A user text containing "[slow]" makes it wait until the run is aborted. Routes:
+// POST /agents/researcher, /agents/researcher/getSnapshot, /agents/researcher/abort. The server
+// prints "LISTENING <port>" once it listens on a free loopback port.
+//
+// genkit/beta and @genkit-ai/express are both loaded as CommonJS: loading genkit as ESM beside
+// the CommonJS plugin gives two GenkitError classes, and every init error becomes a 500.
+'use strict';
+
+const { genkit, InMemorySessionStore } = require('genkit/beta');
+const { expressHandler } = require('@genkit-ai/express');
+const express = require('express');
+
+const delayArg = process.argv.indexOf('--delay-ms');
+const delayMs = delayArg > 0 ? Number(process.argv[delayArg + 1]) : 0;
+
+const ai = genkit({});
+
+function sleep(ms, signal) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(new Error('aborted'));
+    });
+  });
+}
+
+ai.defineModel(
+  { name: 'scripted', apiVersion: 'v2', supports: { multiturn: true, systemRole: true } },
+  async (request, { sendChunk, abortSignal }) => {
+    const users = request.messages.filter((m) => m.role === 'user');
+    const last = users.length ? users[users.length - 1] : undefined;
+    const text = (last?.content ?? []).map((p) => p.text ?? '').join('');
+    await sleep(text.includes('[slow]') ? 600000 : delayMs, abortSignal);
+    const answer = 'researched: ' + text;
+    sendChunk?.({ index: 0, role: 'model', content: [{ text: 'researched: ' }] });
+    sendChunk?.({ index: 0, role: 'model', content: [{ text }] });
+    return {
+      message: { role: 'model', content: [{ text: answer }] },
+      finishReason: 'stop',
+      usage: { inputTokens: 7, outputTokens: 3 },
+    };
+  }
+);
+
+const researcher = ai.defineAgent({
+  name: 'researcher',
+  model: 'scripted',
+  system: 'Research the question and answer in a sentence.',
+  store: new InMemorySessionStore(),
+});
+
+const app = express();
+app.use(express.json({ limit: '4mb' }));
+app.post('/agents/researcher', expressHandler(researcher));
+app.post('/agents/researcher/getSnapshot', expressHandler(researcher.getSnapshotDataAction));
+app.post('/agents/researcher/abort', expressHandler(researcher.abortAgentAction));
+
+const server = app.listen(0, '127.0.0.1', () => {
+  console.log('LISTENING ' + server.address().port);
+});
+server.keepAliveTimeout = 60000;
+process.on('SIGTERM', () => server.close(() => process.exit(0)));

@@ -1,0 +1,187 @@
+package dev.baton.internal.agent;
+
+import dev.baton.agent.SessionSnapshot;
+import dev.baton.agent.SessionStore;
+import dev.baton.agent.SnapshotSubscriber;
+import dev.baton.agent.StatusSubscription;
+import dev.baton.core.ActionContext;
+import dev.baton.core.BatonException;
+import dev.baton.internal.store.SnapshotRules;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * An agent's session store as one principal sees it: the sessions of a call whose context binds a
+ * principal ({@link ActionContext#principal()}) live in that principal's own key space, so a
+ * session belongs to the principal that started it, in every store.
+ *
+ * <p>A principal's IDs are stored under the prefix {@code p<32 hex digits>~}, the start of the
+ * SHA-256 of the principal's name: a snapshot {@code s1} of principal {@code alice} is the store
+ * row {@code p<hash of alice>~s1}, and its session and parent IDs are prefixed the same way. Rows
+ * read back lose the prefix, so callers never see it. Another principal's rows are therefore simply
+ * not there: a read by ID finds nothing, a session ID names a session of the caller's own (a fresh
+ * one, usually), and an abort or a wait answers as for an unknown ID.
+ *
+ * <p>A call without a principal reads and writes IDs as they are, as Genkit does, except that an ID
+ * in the prefixed form is refused ({@code INVALID_ARGUMENT} on a write, nothing found on a read),
+ * so no call can reach a principal's rows by spelling out their stored IDs.
+ *
+ * <p>Thread-safe when the wrapped store is.
+ */
+class PrincipalScopedStore implements SessionStore {
+  private static final int HASH_HEX_DIGITS = 32;
+  private static final int PREFIX_LENGTH = HASH_HEX_DIGITS + 2;
+
+  private final SessionStore store;
+
+  private PrincipalScopedStore(SessionStore store) {
+    this.store = store;
+  }
+
+  /** The store as principals see it; it notifies status changes when {@code store} does. */
+  static SessionStore wrap(SessionStore store) {
+    return store instanceof SnapshotSubscriber
+        ? new Subscribing(store)
+        : new PrincipalScopedStore(store);
+  }
+
+  @Override
+  public @Nullable SessionSnapshot getSnapshot(ActionContext context, String snapshotId) {
+    return seen(context, store.getSnapshot(context, storedId(context, snapshotId)));
+  }
+
+  @Override
+  public @Nullable SessionSnapshot getLatestSnapshot(ActionContext context, String sessionId) {
+    SnapshotRules.requireSessionId(sessionId);
+    return seen(context, store.getLatestSnapshot(context, storedId(context, sessionId)));
+  }
+
+  @Override
+  public @Nullable SessionSnapshot saveSnapshot(
+      ActionContext context,
+      @Nullable String snapshotId,
+      UnaryOperator<@Nullable SessionSnapshot> update) {
+    Optional<String> principal = context.principal();
+    if (principal.isEmpty()) {
+      requireUnprefixed(snapshotId);
+      return store.saveSnapshot(
+          context,
+          snapshotId,
+          existing -> {
+            SessionSnapshot next = update.apply(existing);
+            if (next != null) {
+              requireUnprefixed(next.sessionId());
+              requireUnprefixed(next.parentId());
+            }
+            return next;
+          });
+    }
+    String prefix = prefix(principal.get());
+    SessionSnapshot saved =
+        store.saveSnapshot(
+            context,
+            prefix + SnapshotRules.idOrMinted(snapshotId),
+            existing -> {
+              SessionSnapshot next = update.apply(unprefixed(prefix, existing));
+              return next == null
+                  ? null
+                  : next.withSessionId(prefixed(prefix, next.sessionId())).toBuilder()
+                      .parentId(prefixed(prefix, next.parentId()))
+                      .build();
+            });
+    return unprefixed(prefix, saved);
+  }
+
+  /**
+   * The stored form of an ID for the call's principal.
+   *
+   * @throws BatonException {@code INVALID_ARGUMENT} for an ID in the prefixed form without one
+   */
+  final String storedId(ActionContext context, String id) {
+    Optional<String> principal = context.principal();
+    if (principal.isPresent()) {
+      return prefix(principal.get()) + id;
+    }
+    requireUnprefixed(id);
+    return id;
+  }
+
+  private static @Nullable SessionSnapshot seen(
+      ActionContext context, @Nullable SessionSnapshot row) {
+    Optional<String> principal = context.principal();
+    return principal.isEmpty() ? row : unprefixed(prefix(principal.get()), row);
+  }
+
+  /** The row without the principal's prefix; null when it is not the principal's (or null). */
+  private static @Nullable SessionSnapshot unprefixed(
+      String prefix, @Nullable SessionSnapshot row) {
+    if (row == null || !row.snapshotId().startsWith(prefix)) {
+      return null;
+    }
+    return row
+        .withSnapshotId(row.snapshotId().substring(prefix.length()))
+        .withSessionId(strip(prefix, row.sessionId()))
+        .toBuilder()
+        .parentId(strip(prefix, row.parentId()))
+        .build();
+  }
+
+  private static @Nullable String prefixed(String prefix, @Nullable String id) {
+    return id == null || id.isEmpty() ? id : prefix + id;
+  }
+
+  private static @Nullable String strip(String prefix, @Nullable String id) {
+    return id != null && id.startsWith(prefix) ? id.substring(prefix.length()) : id;
+  }
+
+  private static void requireUnprefixed(@Nullable String id) {
+    if (id != null && isPrefixed(id)) {
+      throw BatonException.invalidArgument(
+          "IDs of the form p<32 hex digits>~... are reserved for sessions bound to a principal");
+    }
+  }
+
+  /** Whether an ID has the stored form of a principal's ID. */
+  static boolean isPrefixed(String id) {
+    if (id.length() < PREFIX_LENGTH || id.charAt(0) != 'p' || id.charAt(PREFIX_LENGTH - 1) != '~') {
+      return false;
+    }
+    for (int i = 1; i < PREFIX_LENGTH - 1; i++) {
+      if (Character.digit(id.charAt(i), 16) < 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  static String prefix(String principal) {
+    try {
+      byte[] hash =
+          MessageDigest.getInstance("SHA-256").digest(principal.getBytes(StandardCharsets.UTF_8));
+      return "p" + HexFormat.of().formatHex(hash, 0, HASH_HEX_DIGITS / 2) + "~";
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JDK has SHA-256", e);
+    }
+  }
+
+  /** The scoped view of a store that also notifies status changes. */
+  private static final class Subscribing extends PrincipalScopedStore
+      implements SnapshotSubscriber {
+    private final SnapshotSubscriber subscriber;
+
+    Subscribing(SessionStore store) {
+      super(store);
+      this.subscriber = (SnapshotSubscriber) store;
+    }
+
+    @Override
+    public StatusSubscription onSnapshotStatusChange(ActionContext context, String snapshotId) {
+      return subscriber.onSnapshotStatusChange(context, storedId(context, snapshotId));
+    }
+  }
+}

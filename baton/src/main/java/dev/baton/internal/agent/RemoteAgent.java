@@ -1,0 +1,382 @@
+package dev.baton.internal.agent;
+
+import dev.baton.agent.Agent;
+import dev.baton.agent.AgentConnection;
+import dev.baton.agent.AgentInit;
+import dev.baton.agent.AgentInput;
+import dev.baton.agent.AgentMetadata;
+import dev.baton.agent.AgentOptions;
+import dev.baton.agent.AgentOutput;
+import dev.baton.agent.AgentStreamChunk;
+import dev.baton.agent.RemoteAgentOptions;
+import dev.baton.agent.SessionSnapshot;
+import dev.baton.agent.SnapshotStatus;
+import dev.baton.agent.StateManagement;
+import dev.baton.core.Action;
+import dev.baton.core.ActionContext;
+import dev.baton.core.ActionDescriptor;
+import dev.baton.core.BatonException;
+import dev.baton.core.Json;
+import dev.baton.core.Registry;
+import dev.baton.core.Status;
+import dev.baton.core.StreamCallback;
+import dev.baton.internal.agent.CompanionRequests.AbortRequest;
+import dev.baton.internal.agent.CompanionRequests.AbortResponse;
+import dev.baton.internal.agent.CompanionRequests.GetSnapshotRequest;
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * An agent served by another process, Baton's or Genkit's (JS, Go), called over HTTP. Its turns,
+ * snapshot reads, waits and aborts go to the server, so the Agents middleware delegates to it
+ * exactly as to a local agent, background tasks and {@code continue_task} included; its sessions,
+ * and the token usage they record, stay on the server.
+ *
+ * <p>The server's answers keep their status names: a failed turn is a failed output, and a refused
+ * init (an unknown snapshot, a pending one) is a {@link BatonException} with the server's status.
+ * {@link AgentInit#continueFrom} and {@link AgentInput#retryTurn()} travel as Baton's {@code
+ * continue} and {@code retry} fields, which a Baton server honours; a Genkit server refuses them,
+ * and the refusal comes back with its status and message.
+ *
+ * <p>Genkit JS serves no waitForSnapshot route: when the route is missing (the server answers
+ * {@code NOT_FOUND} for it while getSnapshot finds the snapshot), waits poll getSnapshot every
+ * {@link AgentOptions#waitPollInterval()} until the status is terminal, for the rest of the agent's
+ * life. An abort reads the snapshot again when the server's answer does not say where the abort
+ * left it (JS answers with the status before the abort).
+ *
+ * <p>Thread-safe.
+ */
+public final class RemoteAgent implements Agent {
+  private final String name;
+  private final URI url;
+  private final URI snapshotUrl;
+  private final URI waitUrl;
+  private final URI abortUrl;
+  private final AgentOptions options;
+  private final ActionDescriptor descriptor;
+  private final RemoteCalls calls;
+  private final Registry registry;
+  private volatile boolean waitRouteMissing;
+
+  private RemoteAgent(
+      String name, URI url, AgentOptions options, RemoteAgentOptions remote, Registry registry) {
+    if (name.isBlank()) {
+      throw BatonException.invalidArgument("an agent name must not be blank");
+    }
+    if (options.sessionStore() != null
+        || options.stateType() != null
+        || options.stateTransform() != null
+        || options.streamTransform() != null) {
+      throw new IllegalArgumentException(
+          "remote agent \""
+              + name
+              + "\": its server keeps its sessions and shapes its state and stream; a session"
+              + " store, state type or transform does not apply to it");
+    }
+    this.name = name;
+    this.url = Objects.requireNonNull(url, "url");
+    String base = url.toString().endsWith("/") ? url.toString() : url + "/";
+    this.snapshotUrl =
+        Objects.requireNonNullElse(remote.getSnapshotUrl(), URI.create(base + "getSnapshot"));
+    this.waitUrl =
+        Objects.requireNonNullElse(
+            remote.waitForSnapshotUrl(), URI.create(base + "waitForSnapshot"));
+    this.abortUrl = Objects.requireNonNullElse(remote.abortUrl(), URI.create(base + "abort"));
+    this.options = options;
+    this.descriptor = AgentActions.descriptor(name, options.description(), options.metadata());
+    this.calls = new RemoteCalls(name, remote);
+    this.registry = registry;
+  }
+
+  /**
+   * Defines a remote agent: registers its run action and, unless its metadata says it is
+   * client-managed, its companions (the abort companion only when the metadata does not say it
+   * cannot abort).
+   */
+  public static RemoteAgent define(
+      Registry registry, String name, URI url, AgentOptions options, RemoteAgentOptions remote) {
+    RemoteAgent agent = new RemoteAgent(name, url, options, remote, registry);
+    registry.register(agent);
+    AgentMetadata metadata = options.metadata();
+    if (metadata == null || metadata.stateManagement() != StateManagement.CLIENT) {
+      boolean abortable =
+          metadata == null || metadata.abortable() == null || metadata.isAbortable();
+      for (Action<?, ?, ?> companion :
+          AgentActions.companions(
+              name,
+              agent::getSnapshotAction,
+              (ctx, request) -> agent.waitForSnapshot(ctx, requireId(request.snapshotId())),
+              abortable ? agent::abortAction : null)) {
+        registry.register(companion);
+      }
+    }
+    return agent;
+  }
+
+  // ---- running ---------------------------------------------------------------------------------
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The turn is one HTTP request; cancelling the context closes it, which cancels the run on the
+   * server unless it detached.
+   */
+  @Override
+  public AgentOutput run(
+      ActionContext context,
+      AgentInput input,
+      AgentInit init,
+      StreamCallback<AgentStreamChunk> stream) {
+    Objects.requireNonNull(input, "input");
+    return calls.turn(context, url, input, init, stream);
+  }
+
+  @Override
+  public AgentOutput run(AgentInput input, AgentInit init) {
+    return run(ActionContext.root(registry), input, init, StreamCallback.discard());
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Each input is one HTTP turn, sent once the previous one has answered and resuming where it
+   * left off (its snapshot, or its state for a client-managed agent). A pure detach makes the
+   * latest input not yet sent go in the background; an input already sent cannot be detached.
+   */
+  @Override
+  public AgentConnection connect(ActionContext context, AgentInit init) {
+    return new Connection(new RemoteInvocation(this, context, init));
+  }
+
+  @Override
+  public AgentConnection connect(AgentInit init) {
+    return connect(ActionContext.root(registry), init);
+  }
+
+  @Override
+  public JsonNode runJson(
+      ActionContext context,
+      JsonNode input,
+      @Nullable JsonNode init,
+      StreamCallback<JsonNode> stream) {
+    return AgentActions.runJson(this, context, input, init, stream);
+  }
+
+  // ---- snapshots -------------------------------------------------------------------------------
+
+  @Override
+  public SessionSnapshot getSnapshot(ActionContext context, String snapshotId) {
+    return getSnapshotAction(context, GetSnapshotRequest.of(requireId(snapshotId)));
+  }
+
+  @Override
+  public SessionSnapshot getSnapshot(String snapshotId) {
+    return getSnapshot(ActionContext.root(registry), snapshotId);
+  }
+
+  @Override
+  public @Nullable SessionSnapshot getLatestSnapshot(ActionContext context, String sessionId) {
+    try {
+      return getSnapshotAction(context, new GetSnapshotRequest(null, requireId(sessionId)));
+    } catch (BatonException e) {
+      if (e.status() == Status.NOT_FOUND) {
+        return null;
+      }
+      throw e;
+    }
+  }
+
+  @Override
+  public @Nullable SessionSnapshot getLatestSnapshot(String sessionId) {
+    return getLatestSnapshot(ActionContext.root(registry), sessionId);
+  }
+
+  @Override
+  public SessionSnapshot waitForSnapshot(ActionContext context, String snapshotId) {
+    requireId(snapshotId);
+    while (!waitRouteMissing) {
+      try {
+        return snapshotOf(
+            calls.companion(context, waitUrl, Map.of("snapshotId", snapshotId), true), snapshotId);
+      } catch (BatonException e) {
+        context.cancellation().throwIfCancelled();
+        if (e.status() == Status.NOT_FOUND) {
+          // Either the snapshot or the route is missing; a read that finds it means the route.
+          getSnapshot(context, snapshotId);
+          waitRouteMissing = true;
+        } else if (e.status() != Status.DEADLINE_EXCEEDED) {
+          throw e;
+        } else {
+          // The call ran out while the snapshot was still pending: wait again.
+          pause(context);
+        }
+      }
+    }
+    return poll(context, snapshotId);
+  }
+
+  @Override
+  public SessionSnapshot waitForSnapshot(String snapshotId) {
+    return waitForSnapshot(ActionContext.root(registry), snapshotId);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The server's answer is trusted when it names a settled status; otherwise the snapshot is
+   * read again. A server without an abort route (it answers {@code NOT_FOUND} while getSnapshot
+   * finds the snapshot) cannot abort background work: {@code FAILED_PRECONDITION}.
+   */
+  @Override
+  public @Nullable SnapshotStatus abort(ActionContext context, String snapshotId) {
+    requireId(snapshotId);
+    JsonNode answer;
+    try {
+      answer = calls.companion(context, abortUrl, Map.of("snapshotId", snapshotId), false);
+    } catch (BatonException e) {
+      if (e.status() != Status.NOT_FOUND) {
+        throw e;
+      }
+      SessionSnapshot row = snapshotOrNull(context, snapshotId);
+      if (row == null) {
+        return null;
+      }
+      throw BatonException.failedPrecondition(
+          "remote agent \"%s\" publishes no route to abort background work at %s", name, abortUrl);
+    }
+    JsonNode status = answer == null ? null : answer.get("status");
+    if (status != null && status.isString() && !status.stringValue().isEmpty()) {
+      try {
+        SnapshotStatus after = SnapshotStatus.fromWireName(status.stringValue());
+        if (after != SnapshotStatus.PENDING) {
+          return after;
+        }
+      } catch (IllegalArgumentException unknownStatus) {
+        // Read the row instead.
+      }
+    }
+    SessionSnapshot row = snapshotOrNull(context, snapshotId);
+    return row == null ? null : row.statusOrCompleted();
+  }
+
+  /** The snapshot, or null when the server does not find it. */
+  private @Nullable SessionSnapshot snapshotOrNull(ActionContext context, String snapshotId) {
+    try {
+      return getSnapshot(context, snapshotId);
+    } catch (BatonException e) {
+      if (e.status() == Status.NOT_FOUND) {
+        return null;
+      }
+      throw e;
+    }
+  }
+
+  @Override
+  public @Nullable SnapshotStatus abort(String snapshotId) {
+    return abort(ActionContext.root(registry), snapshotId);
+  }
+
+  private SessionSnapshot getSnapshotAction(ActionContext context, GetSnapshotRequest request) {
+    Map<String, String> data = new LinkedHashMap<>();
+    if (request.snapshotId() != null && !request.snapshotId().isEmpty()) {
+      data.put("snapshotId", request.snapshotId());
+    }
+    if (request.sessionId() != null && !request.sessionId().isEmpty()) {
+      data.put("sessionId", request.sessionId());
+    }
+    if (data.isEmpty()) {
+      throw BatonException.invalidArgument("getSnapshot: snapshotId or sessionId is required");
+    }
+    String what =
+        data.containsKey("snapshotId")
+            ? "snapshot \"" + data.get("snapshotId") + "\""
+            : "session \"" + data.get("sessionId") + "\"";
+    JsonNode result = calls.companion(context, snapshotUrl, data, false);
+    if (result == null) {
+      throw BatonException.notFound("getSnapshot: %s not found", what);
+    }
+    return Json.convert(result, SessionSnapshot.class);
+  }
+
+  private AbortResponse abortAction(ActionContext context, AbortRequest request) {
+    SnapshotStatus status = abort(context, request.snapshotId());
+    if (status == null) {
+      throw BatonException.notFound("abort: snapshot \"%s\" not found", request.snapshotId());
+    }
+    return new AbortResponse(request.snapshotId(), status);
+  }
+
+  private static SessionSnapshot snapshotOf(@Nullable JsonNode result, String snapshotId) {
+    if (result == null) {
+      throw BatonException.notFound("snapshot \"%s\" not found", snapshotId);
+    }
+    return Json.convert(result, SessionSnapshot.class);
+  }
+
+  /**
+   * Waits by reading the snapshot every poll interval until its status is terminal, as Genkit JS's
+   * own {@code task.wait()} does: a server without the wait route has no notion of an aborted run
+   * still saving its progress (JS never writes the final finish reason of an aborted row).
+   */
+  private SessionSnapshot poll(ActionContext context, String snapshotId) {
+    while (true) {
+      SessionSnapshot row = getSnapshot(context, snapshotId);
+      if (row.statusOrCompleted().isTerminal()) {
+        return row;
+      }
+      pause(context);
+    }
+  }
+
+  /** Sleeps one poll interval, or less when the context is cancelled (which then throws). */
+  private void pause(ActionContext context) {
+    CountDownLatch cancelled = new CountDownLatch(1);
+    try (var registration = context.cancellation().onCancel(cancelled::countDown)) {
+      cancelled.await(options.waitPollInterval().toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw BatonException.from(e);
+    }
+    context.cancellation().throwIfCancelled();
+  }
+
+  private static String requireId(@Nullable String id) {
+    if (id == null || id.isEmpty()) {
+      throw BatonException.invalidArgument("snapshot or session ID is required");
+    }
+    return id;
+  }
+
+  // ---- description -----------------------------------------------------------------------------
+
+  @Override
+  public ActionDescriptor descriptor() {
+    return descriptor;
+  }
+
+  @Override
+  public @Nullable String description() {
+    return options.description();
+  }
+
+  @Override
+  public @Nullable AgentMetadata metadata() {
+    return options.metadata();
+  }
+
+  /** The URL of the agent's turns. */
+  public URI url() {
+    return url;
+  }
+
+  @Override
+  public String toString() {
+    return "RemoteAgent[" + name + " at " + url + "]";
+  }
+}

@@ -1,0 +1,171 @@
+package dev.baton.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.baton.Baton;
+import dev.baton.agent.store.FileSessionStore;
+import dev.baton.ai.InlinePrompt;
+import dev.baton.ai.Message;
+import dev.baton.core.ActionContext;
+import dev.baton.core.BatonException;
+import dev.baton.core.Status;
+import dev.baton.core.StreamCallback;
+import dev.baton.testing.ProgrammableModel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Sessions belong to the principal that started them (DESIGN decision 8): another principal's
+ * snapshot and session IDs answer exactly as unknown ones, in every store, and across restarts.
+ */
+class PrincipalSessionsTest extends AgentTestSupport {
+
+  private ActionContext as(String principal) {
+    return baton.context().withAuth(Map.of(ActionContext.PRINCIPAL, principal));
+  }
+
+  private AgentOutput turn(Agent agent, ActionContext context, String text, AgentInit init) {
+    return agent.run(context, AgentInput.text(text), init, StreamCallback.discard());
+  }
+
+  @Test
+  void anotherPrincipalsSnapshotAnswersAsAnUnknownOne() {
+    Agent chat = chat(server().build());
+    model.respondText("hi alice");
+    AgentOutput alices = turn(chat, as("alice"), "hello", AgentInit.NEW);
+    String snapshot = alices.snapshotId();
+
+    ActionContext bob = as("bob");
+    BatonException unknown = catchNotFound(() -> chat.getSnapshot(bob, "never-was"));
+    BatonException foreign = catchNotFound(() -> chat.getSnapshot(bob, snapshot));
+    assertThat(foreign.getMessage()).isEqualTo(unknown.getMessage().replace("never-was", snapshot));
+    catchNotFound(() -> chat.waitForSnapshot(bob, snapshot));
+    catchNotFound(() -> turn(chat, bob, "let me in", AgentInit.ofSnapshot(snapshot)));
+    assertThat(chat.abort(bob, snapshot)).isNull();
+    assertThat(chat.getLatestSnapshot(bob, alices.sessionId())).isNull();
+    // No principal is a principal of its own: it does not see alice's sessions either.
+    catchNotFound(() -> chat.getSnapshot(snapshot));
+    // Alice still sees hers.
+    assertThat(chat.getSnapshot(as("alice"), snapshot).state().messages()).hasSize(2);
+  }
+
+  @Test
+  void aSessionIdOfAnotherPrincipalStartsASessionOfYourOwn() {
+    Agent chat = chat(server().build());
+    model.respondText("one").respondText("two").respondText("three");
+    AgentOutput alices = turn(chat, as("alice"), "my secret plan", AgentInit.NEW);
+
+    AgentOutput bobs = turn(chat, as("bob"), "hi", AgentInit.ofSession(alices.sessionId()));
+    assertThat(bobs.sessionId()).isEqualTo(alices.sessionId());
+    assertThat(model.lastRequest().messages())
+        .extracting(Message::text)
+        .doesNotContain("my secret plan");
+
+    turn(chat, as("alice"), "go on", AgentInit.ofSession(alices.sessionId()));
+    assertThat(model.lastRequest().messages())
+        .extracting(Message::text)
+        .contains("my secret plan")
+        .doesNotContain("hi");
+  }
+
+  @Test
+  void theStoreKeepsAPrincipalsRowsUnderItsOwnKeysAndRefusesThatFormWithoutOne() {
+    Agent chat = chat(server().build());
+    model.respondText("hi");
+    AgentOutput alices = turn(chat, as("alice"), "hello", AgentInit.NEW);
+
+    assertThat(store.getSnapshot(baton.context(), alices.snapshotId())).isNull();
+    SessionSnapshot stored =
+        store.getLatestSnapshot(baton.context(), keyOf("alice", alices.sessionId()));
+    assertThat(stored).isNotNull();
+    assertThat(stored.snapshotId()).isEqualTo(keyOf("alice", alices.snapshotId()));
+    // Spelling out the stored key without the principal is refused, reads and turns alike.
+    for (Runnable call :
+        List.<Runnable>of(
+            () -> chat.getSnapshot(stored.snapshotId()),
+            () -> turn(chat, baton.context(), "hi", AgentInit.ofSession(stored.sessionId())),
+            () -> turn(chat, baton.context(), "hi", AgentInit.ofSnapshot(stored.snapshotId())))) {
+      assertThatThrownBy(call::run)
+          .isInstanceOfSatisfying(
+              BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.INVALID_ARGUMENT));
+    }
+    assertThat(model.calls()).isEqualTo(1);
+  }
+
+  @Test
+  void aPrincipalsDetachedRunHeartbeatsAbortsAndSettlesInItsOwnKeys() throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch gate = new CountDownLatch(1);
+    Agent slow = gated("slow", entered, gate, server().build());
+    ActionContext alice = as("alice");
+    AgentOutput detached =
+        slow.run(
+            alice,
+            AgentInput.text("work").withDetach(true),
+            AgentInit.NEW,
+            StreamCallback.discard());
+    entered.await();
+
+    assertThat(slow.abort(as("bob"), detached.snapshotId())).isNull();
+    assertThat(slow.getSnapshot(alice, detached.snapshotId()).status())
+        .isEqualTo(SnapshotStatus.PENDING);
+    gate.countDown();
+    SessionSnapshot settled = slow.waitForSnapshot(alice, detached.snapshotId());
+    assertThat(settled.status()).isEqualTo(SnapshotStatus.COMPLETED);
+    assertThat(settled.sessionId()).isEqualTo(detached.sessionId());
+  }
+
+  @Test
+  void ownershipSurvivesARestartOfAFileStore(@TempDir Path dir) {
+    Agent before =
+        baton.defineAgent(
+            "filed",
+            InlinePrompt.builder().model("pm").build(),
+            AgentOptions.builder().sessionStore(FileSessionStore.builder(dir).build()).build());
+    model.respondText("saved");
+    AgentOutput alices = turn(before, as("alice"), "remember me", AgentInit.NEW);
+
+    Baton restarted = Baton.builder().experimental().build();
+    ProgrammableModel.define(restarted.registry(), "pm").respondText("back");
+    Agent after =
+        restarted.defineAgent(
+            "filed",
+            InlinePrompt.builder().model("pm").build(),
+            AgentOptions.builder().sessionStore(FileSessionStore.builder(dir).build()).build());
+    ActionContext aliceAgain =
+        restarted.context().withAuth(Map.of(ActionContext.PRINCIPAL, "alice"));
+    ActionContext bob = restarted.context().withAuth(Map.of(ActionContext.PRINCIPAL, "bob"));
+
+    assertThat(after.getSnapshot(aliceAgain, alices.snapshotId()).state().messages()).hasSize(2);
+    catchNotFound(() -> after.getSnapshot(bob, alices.snapshotId()));
+  }
+
+  private static String keyOf(String principal, String id) {
+    try {
+      byte[] hash =
+          MessageDigest.getInstance("SHA-256").digest(principal.getBytes(StandardCharsets.UTF_8));
+      return "p" + HexFormat.of().formatHex(hash, 0, 16) + "~" + id;
+    } catch (NoSuchAlgorithmException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  private static BatonException catchNotFound(Runnable call) {
+    try {
+      call.run();
+    } catch (BatonException e) {
+      assertThat(e.status()).as(e.getMessage()).isEqualTo(Status.NOT_FOUND);
+      return e;
+    }
+    throw new AssertionError("expected NOT_FOUND");
+  }
+}

@@ -1,0 +1,377 @@
+package dev.baton.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.baton.Baton;
+import dev.baton.agent.store.InMemorySessionStore;
+import dev.baton.core.ActionContext;
+import dev.baton.core.ActionType;
+import dev.baton.core.BatonException;
+import dev.baton.core.Json;
+import dev.baton.core.Status;
+import dev.baton.core.StreamCallback;
+import dev.baton.testing.FakeHttpServer;
+import dev.baton.testing.FakeHttpServer.Recorded;
+import dev.baton.testing.FakeHttpServer.Reply;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * A remote agent against a scripted HTTP server: what it sends, and how it reads Genkit's answers,
+ * in the shapes JS and Go (and Baton) write them. Baton against Baton and against Genkit JS are
+ * tested in baton-server.
+ */
+class RemoteAgentWireTest {
+  private static final String OUTPUT =
+      "{\"result\": {\"sessionId\": \"sess\", \"snapshotId\": \"s2\", \"finishReason\": \"stop\","
+          + " \"message\": {\"role\": \"model\", \"content\": [{\"text\": \"hi\"}]}}}";
+
+  @AutoClose final FakeHttpServer server = FakeHttpServer.start();
+  final Baton baton = Baton.builder().experimental().build();
+
+  private Agent remote(AgentOptions options, RemoteAgentOptions remote) {
+    return baton.defineRemoteAgent(
+        "researcher", server.baseUrl().resolve("/agents/researcher"), options, remote);
+  }
+
+  private Agent remote() {
+    return remote(
+        AgentOptions.builder().waitPollInterval(Duration.ofMillis(10)).build(),
+        RemoteAgentOptions.DEFAULTS);
+  }
+
+  @Test
+  void aTurnPostsTheEnvelopeWithItsHeadersAndReadsChunksAndResult() {
+    server.reply(
+        Reply.sse(
+            "{\"message\": {\"modelChunk\": {\"role\": \"model\", \"content\": [{\"text\":"
+                + " \"hi\"}]}}}",
+            "{\"message\": {\"turnEnd\": {\"snapshotId\": \"s2\", \"finishReason\": \"stop\"}}}",
+            OUTPUT.substring(0, OUTPUT.length())));
+    Agent agent =
+        remote(
+            AgentOptions.DEFAULTS,
+            RemoteAgentOptions.builder()
+                .header("X-Team", "research")
+                .headers(ctx -> Map.of("Authorization", "Bearer " + ctx.auth().get("token")))
+                .build());
+    List<AgentStreamChunk> chunks = new ArrayList<>();
+
+    AgentOutput output =
+        agent.run(
+            baton.context().withAuth(Map.of("token", "t-1")),
+            AgentInput.text("hello"),
+            AgentInit.NEW,
+            chunks::add);
+
+    assertThat(output.snapshotId()).isEqualTo("s2");
+    assertThat(output.text()).isEqualTo("hi");
+    assertThat(chunks).hasSize(2);
+    assertThat(chunks.get(1).turnEnd().snapshotId()).isEqualTo("s2");
+    Recorded request = server.request(0);
+    assertThat(request.method()).isEqualTo("POST");
+    assertThat(request.pathAndQuery()).isEqualTo("/agents/researcher");
+    assertThat(request.header("Accept")).isEqualTo("text/event-stream");
+    assertThat(request.header("Content-Type")).isEqualTo("application/json");
+    assertThat(request.header("X-Team")).isEqualTo("research");
+    assertThat(request.header("Authorization")).isEqualTo("Bearer t-1");
+    JsonNode body = Json.parse(request.body());
+    assertThat(body.at("/data/message/content/0/text").stringValue()).isEqualTo("hello");
+    // Genkit JS refuses a turn without init, so a fresh session sends {}.
+    assertThat(body.get("init").isObject()).isTrue();
+    assertThat(body.get("init").isEmpty()).isTrue();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "JS error line | 'error: {\"error\":{\"status\":\"FAILED_PRECONDITION\",\"message\":\"no"
+            + " way\"}}' | FAILED_PRECONDITION",
+        "Go data line | 'data: {\"error\":{\"status\":\"NOT_FOUND\",\"message\":\"no way\"}}' |"
+            + " NOT_FOUND",
+      })
+  void errorFramesKeepTheirStatusInEitherDialect(String dialect, String frame, Status status) {
+    server.reply(Reply.raw(200, "text/plain", frame + "\n\n"));
+    assertThatThrownBy(() -> remote().run(AgentInput.text("hi"), AgentInit.NEW))
+        .isInstanceOfSatisfying(
+            BatonException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(status);
+              assertThat(e.getMessage()).isEqualTo("no way");
+              assertThat(e.isPublic()).isTrue();
+            });
+  }
+
+  @Test
+  void aStreamThatEndsWithoutAResultIsUnavailable() {
+    server.reply(Reply.sse("{\"message\": {\"turnEnd\": {\"finishReason\": \"stop\"}}}"));
+    assertThatThrownBy(() -> remote().run(AgentInput.text("hi"), AgentInit.NEW))
+        .isInstanceOfSatisfying(
+            BatonException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(Status.UNAVAILABLE);
+              assertThat(e.getMessage()).contains("without a result");
+            });
+  }
+
+  @ParameterizedTest(name = "{0} {1}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "400 | '{\"status\":\"FAILED_PRECONDITION\",\"message\":\"pending\"}' | FAILED_PRECONDITION"
+            + " | pending",
+        "400 | '{\"message\":\"no body\",\"status\":\"INVALID ARGUMENT\"}' | INVALID_ARGUMENT |"
+            + " no body",
+        "404 | 'snapshot \"x\" not found' | NOT_FOUND | answered HTTP 404",
+        "503 | overloaded | UNAVAILABLE | answered HTTP 503",
+        "500 | '' | INTERNAL | answered HTTP 500",
+        "418 | teapot | UNKNOWN | answered HTTP 418",
+        // Go refuses Baton's continue extension as an unknown init field, in plain text.
+        "400 | 'init has an unknown field \"continue\"' | INVALID_ARGUMENT | unknown field"
+            + " \"continue\"",
+      })
+  void anErrorAnswerKeepsTheStatusItNamesOrTheOneItsCodeMeans(
+      int http, String body, Status status, String message) {
+    server.reply(Reply.raw(http, "text/plain", body));
+    assertThatThrownBy(() -> remote().run(AgentInput.text("hi"), AgentInit.NEW))
+        .isInstanceOfSatisfying(
+            BatonException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(status);
+              assertThat(e.getMessage()).contains(message);
+            });
+  }
+
+  @Test
+  void aRefusedCredentialIsNotPassedOnToRemoteClients() {
+    server.reply(
+        Reply.json(401, "{\"status\":\"UNAUTHENTICATED\",\"message\":\"key k-9 expired\"}"));
+    assertThatThrownBy(() -> remote().run(AgentInput.text("hi"), AgentInit.NEW))
+        .isInstanceOfSatisfying(
+            BatonException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(Status.UNAUTHENTICATED);
+              assertThat(e.isPublic()).isFalse();
+            });
+  }
+
+  @Test
+  void continuationAndRetryTravelAsBatonsExtensionFields() {
+    server.reply(Reply.sse(OUTPUT));
+    remote().run(AgentInput.retryTurn(), AgentInit.continueFrom("s1"));
+    JsonNode body = Json.parse(server.request(0).body());
+    assertThat(body.at("/init/snapshotId").stringValue()).isEqualTo("s1");
+    assertThat(body.at("/init/continue").booleanValue()).isTrue();
+    assertThat(body.at("/data/retry").booleanValue()).isTrue();
+  }
+
+  @Test
+  void snapshotReadsUseTheCompanionRoutes() {
+    server.reply(
+        Reply.json(
+            "{\"result\": {\"snapshotId\": \"s1\", \"sessionId\": \"sess\", \"createdAt\":"
+                + " \"2026-12-01T10:00:00Z\", \"status\": \"completed\"}}"),
+        Reply.json(404, "{\"status\": \"NOT_FOUND\", \"message\": \"no snapshot\"}"),
+        Reply.raw(404, "text/html", "Cannot POST /agents/researcher/getSnapshot"));
+    Agent agent = remote();
+
+    assertThat(agent.getSnapshot("s1").sessionId()).isEqualTo("sess");
+    assertThat(agent.getLatestSnapshot("other")).isNull();
+    assertThatThrownBy(() -> agent.getSnapshot("gone"))
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.NOT_FOUND));
+    assertThat(server.request(0).pathAndQuery()).isEqualTo("/agents/researcher/getSnapshot");
+    assertThat(Json.parse(server.request(0).body()).toString())
+        .isEqualTo("{\"data\":{\"snapshotId\":\"s1\"}}");
+    assertThat(Json.parse(server.request(1).body()).toString())
+        .isEqualTo("{\"data\":{\"sessionId\":\"other\"}}");
+  }
+
+  @Test
+  void withoutAWaitRouteAWaitPollsGetSnapshotUntilTheSnapshotSettles() {
+    String pending =
+        "{\"result\": {\"snapshotId\": \"p\", \"createdAt\": \"2026-12-01T10:00:00Z\","
+            + " \"status\": \"pending\"}}";
+    server.reply(
+        Reply.raw(404, "text/html", "Cannot POST /agents/researcher/waitForSnapshot"),
+        Reply.json(pending),
+        Reply.json(pending),
+        Reply.json(pending.replace("pending", "completed")));
+    Agent agent = remote();
+
+    assertThat(agent.waitForSnapshot("p").status()).isEqualTo(SnapshotStatus.COMPLETED);
+    assertThat(server.requests())
+        .extracting(Recorded::pathAndQuery)
+        .containsExactly(
+            "/agents/researcher/waitForSnapshot",
+            "/agents/researcher/getSnapshot",
+            "/agents/researcher/getSnapshot",
+            "/agents/researcher/getSnapshot");
+
+    // The route stays known to be missing: the next wait polls at once.
+    server.reply(Reply.json(pending.replace("pending", "failed")));
+    assertThat(agent.waitForSnapshot("p").status()).isEqualTo(SnapshotStatus.FAILED);
+    assertThat(server.requests()).hasSize(5);
+  }
+
+  @Test
+  void anAbortTrustsASettledAnswerAndRereadsAnyOther() {
+    String aborted =
+        "{\"result\": {\"snapshotId\": \"p\", \"createdAt\": \"2026-12-01T10:00:00Z\","
+            + " \"status\": \"aborted\"}}";
+    server.reply(
+        Reply.json("{\"result\": {\"snapshotId\": \"p\", \"status\": \"aborted\"}}"),
+        // Genkit JS answers with the status before the abort, or none for an unknown ID.
+        Reply.json("{\"result\": {\"snapshotId\": \"p\", \"status\": \"pending\"}}"),
+        Reply.json(aborted),
+        Reply.json("{\"result\": {\"snapshotId\": \"q\"}}"),
+        Reply.json(404, "{\"status\": \"NOT_FOUND\", \"message\": \"no q\"}"),
+        Reply.json(404, "{\"status\": \"NOT_FOUND\", \"message\": \"no r\"}"),
+        Reply.json(404, "{\"status\": \"NOT_FOUND\", \"message\": \"no r\"}"),
+        // No abort route, while the snapshot exists: the server cannot abort.
+        Reply.raw(404, "text/plain", "404 page not found"),
+        Reply.json(aborted.replace("aborted", "pending")));
+    Agent agent = remote();
+
+    assertThat(agent.abort("p")).isEqualTo(SnapshotStatus.ABORTED);
+    assertThat(agent.abort("p")).isEqualTo(SnapshotStatus.ABORTED);
+    assertThat(agent.abort("q")).isNull();
+    assertThat(agent.abort("r")).isNull();
+    assertThatThrownBy(() -> agent.abort("p"))
+        .isInstanceOfSatisfying(
+            BatonException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(Status.FAILED_PRECONDITION);
+              assertThat(e.getMessage()).contains("publishes no route to abort");
+            });
+    assertThat(server.requests()).hasSize(9);
+  }
+
+  @Test
+  void cancellingTheCallerClosesTheRequest() throws Exception {
+    Reply hanging = Reply.hang();
+    server.reply(hanging);
+    ActionContext context = baton.context();
+    Thread caller =
+        Thread.ofVirtual()
+            .start(
+                () -> {
+                  try {
+                    remote()
+                        .run(
+                            context,
+                            AgentInput.text("hi"),
+                            AgentInit.NEW,
+                            StreamCallback.discard());
+                  } catch (BatonException expected) {
+                    // cancelled
+                  }
+                });
+    server.awaitRequest();
+    context.cancellation().cancel();
+    hanging.awaitClientGone();
+    caller.join();
+  }
+
+  @Test
+  void aConnectionSendsEachInputAsATurnResumingThePreviousOne() {
+    server.reply(Reply.sse(OUTPUT), Reply.sse(OUTPUT.replace("s2", "s3")));
+    Agent agent = remote();
+    AgentOutput output;
+    try (AgentConnection connection = agent.connect(AgentInit.ofSession("sess"))) {
+      connection.sendText("one");
+      connection.sendText("two");
+      output = connection.output();
+    }
+    assertThat(output.snapshotId()).isEqualTo("s3");
+    assertThat(Json.parse(server.request(0).body()).get("init").toString())
+        .isEqualTo("{\"sessionId\":\"sess\"}");
+    assertThat(Json.parse(server.request(1).body()).get("init").toString())
+        .isEqualTo("{\"snapshotId\":\"s2\"}");
+  }
+
+  @Test
+  void itRegistersTheCompanionsItsMetadataAllows() {
+    baton.defineRemoteAgent(
+        "unknown", server.baseUrl().resolve("/agents/unknown"), AgentOptions.DEFAULTS);
+    baton.defineRemoteAgent(
+        "client",
+        server.baseUrl().resolve("/agents/client"),
+        AgentOptions.builder().metadata(new AgentMetadata(StateManagement.CLIENT, false)).build());
+    baton.defineRemoteAgent(
+        "noabort",
+        server.baseUrl().resolve("/agents/noabort"),
+        AgentOptions.builder().metadata(new AgentMetadata(StateManagement.SERVER, false)).build());
+    var registry = baton.registry();
+
+    assertThat(registry.lookup(ActionType.AGENT_SNAPSHOT, "unknown")).isPresent();
+    assertThat(registry.lookup(ActionType.AGENT_WAIT, "unknown")).isPresent();
+    assertThat(registry.lookup(ActionType.AGENT_ABORT, "unknown")).isPresent();
+    assertThat(registry.lookup(ActionType.AGENT_SNAPSHOT, "client")).isEmpty();
+    assertThat(registry.lookup(ActionType.AGENT_SNAPSHOT, "noabort")).isPresent();
+    assertThat(registry.lookup(ActionType.AGENT_ABORT, "noabort")).isEmpty();
+    assertThat(baton.agent("unknown").metadata()).isNull();
+    assertThat(
+            baton
+                .agent("noabort")
+                .descriptor()
+                .metadata()
+                .at("/agent/stateManagement")
+                .stringValue())
+        .isEqualTo("server");
+  }
+
+  @Test
+  void optionsThatBelongToTheServerAreRefused() {
+    assertThatThrownBy(
+            () ->
+                baton.defineRemoteAgent(
+                    "r",
+                    server.baseUrl(),
+                    AgentOptions.builder().sessionStore(InMemorySessionStore.create()).build()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("session store");
+    assertThatThrownBy(
+            () ->
+                Baton.builder()
+                    .build()
+                    .defineRemoteAgent("r", server.baseUrl(), AgentOptions.DEFAULTS))
+        .isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
+  void companionRoutesCanBeMovedElsewhere() {
+    String row =
+        "{\"result\": {\"snapshotId\": \"s1\", \"createdAt\": \"2026-12-01T10:00:00Z\","
+            + " \"status\": \"completed\"}}";
+    server.reply(
+        Reply.json(row),
+        Reply.json(row),
+        Reply.json("{\"result\": {\"snapshotId\": \"s1\", \"status\": \"completed\"}}"));
+    Agent agent =
+        remote(
+            AgentOptions.DEFAULTS,
+            RemoteAgentOptions.builder()
+                .getSnapshotUrl(server.baseUrl().resolve("/snapshots/read"))
+                .waitForSnapshotUrl(server.baseUrl().resolve("/snapshots/wait"))
+                .abortUrl(server.baseUrl().resolve("/snapshots/abort"))
+                .build());
+
+    agent.getSnapshot("s1");
+    agent.waitForSnapshot("s1");
+    agent.abort("s1");
+
+    assertThat(server.requests())
+        .extracting(Recorded::pathAndQuery)
+        .containsExactly("/snapshots/read", "/snapshots/wait", "/snapshots/abort");
+  }
+}

@@ -1,0 +1,107 @@
+package dev.baton.samples.agentsserver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.core.Json;
+import dev.baton.server.BatonServer;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/** The README's curl examples, run against the sample on a free port with the demo model. */
+class BasicAgentsServerTest {
+  private final HttpClient http = HttpClient.newHttpClient();
+  private static final String HELLO =
+      "{\"message\": {\"role\": \"user\", \"content\": [{\"text\": \"Where in Portugal?\"}]}}";
+
+  private String post(BatonServer server, String path, String body) throws Exception {
+    return http.send(
+            HttpRequest.newBuilder(server.uri().resolve(path))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build(),
+            HttpResponse.BodyHandlers.ofString())
+        .body();
+  }
+
+  @Test
+  void theReadmesExamplesWork(@TempDir Path dir) throws Exception {
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    try (BatonServer server =
+        BasicAgentsServer.start(
+            Map.of("BATON_SNAPSHOT_DIR", dir.toString()),
+            "127.0.0.1",
+            0,
+            new PrintStream(printed, true, StandardCharsets.UTF_8))) {
+      assertThat(printed.toString(StandardCharsets.UTF_8))
+          .contains("POST " + server.uri() + "/agents/chat");
+
+      JsonNode first =
+          Json.parse(post(server, "/agents/chat", "{\"data\": " + HELLO + "}")).get("result");
+      assertThat(first.at("/message/content/0/text").stringValue())
+          .startsWith("(demo) About \"Where in Portugal?\"");
+      String session = first.get("sessionId").stringValue();
+      JsonNode second =
+          Json.parse(
+                  post(
+                      server,
+                      "/agents/chat",
+                      "{\"data\": " + HELLO + ", \"init\": {\"sessionId\": \"" + session + "\"}}"))
+              .get("result");
+      JsonNode snapshot =
+          Json.parse(
+                  post(
+                      server,
+                      "/agents/chat/getSnapshot",
+                      "{\"data\": {\"snapshotId\": \""
+                          + second.get("snapshotId").stringValue()
+                          + "\"}}"))
+              .get("result");
+      assertThat(snapshot.get("parentId")).isEqualTo(first.get("snapshotId"));
+
+      JsonNode stateless =
+          Json.parse(post(server, "/agents/statelessChat", "{\"data\": " + HELLO + "}"));
+      assertThat(stateless.at("/result/state/messages")).hasSize(2);
+
+      String streamed = post(server, "/agents/chat?stream=true", "{\"data\": " + HELLO + "}");
+      assertThat(streamed).startsWith("data: {\"message\":").contains("\ndata: {\"result\":");
+
+      JsonNode detached =
+          Json.parse(
+                  post(
+                      server,
+                      "/agents/chat",
+                      "{\"data\": {\"message\": {\"role\": \"user\", \"content\": [{\"text\":"
+                          + " \"Plan it slowly\"}]}, \"detach\": true}}"))
+              .get("result");
+      assertThat(detached.get("finishReason").stringValue()).isEqualTo("detached");
+      String pending =
+          "{\"data\": {\"snapshotId\": \"" + detached.get("snapshotId").stringValue() + "\"}}";
+      assertThat(
+              Json.parse(post(server, "/agents/chat/abort", pending))
+                  .at("/result/status")
+                  .stringValue())
+          .isEqualTo("aborted");
+      assertThat(
+              Json.parse(post(server, "/agents/chat/waitForSnapshot", pending))
+                  .at("/result/finishReason")
+                  .stringValue())
+          .isEqualTo("aborted");
+
+      String refused =
+          post(
+              server,
+              "/agents/chat",
+              "{\"data\": " + HELLO + ", \"init\": {\"snapshotId\": \"nope\"}}");
+      assertThat(Json.parse(refused).get("status").stringValue()).isEqualTo("NOT_FOUND");
+    }
+  }
+}

@@ -239,7 +239,8 @@ class JsInteropTest {
       assertThat(seen[2].at("/tasks/0/response").stringValue())
           .isEqualTo("researched: Why storms?");
       // JS leaves an aborted row's finish reason unset and its heartbeat in place, so Baton reads
-      // it as still saving its progress until the heartbeat ages out, and continue_task says so.
+      // it as still saving its progress until the heartbeat ages out (RemoteAgentWireTest), and
+      // continue_task says so.
       String aborted = seen[3].at("/tasks/0/taskId").stringValue();
       assertThat(seen[3].at("/tasks/0/status").stringValue()).isIn("aborting", "aborted");
       assertThat(seen[4].get("response").stringValue()).startsWith("Error: task " + aborted);

@@ -306,10 +306,12 @@ final class BackgroundTasks {
     return results;
   }
 
-  /** A wait that left tasks pending says so. */
+  /** A wait that left tasks unsettled (still running, or still saving after an abort) says so. */
   private static Reports settleNote(Reports reports) {
-    boolean pending = reports.tasks().stream().anyMatch(r -> r.status().equals("pending"));
-    return pending
+    boolean unsettled =
+        reports.tasks().stream()
+            .anyMatch(r -> r.status().equals("pending") || r.status().equals("aborting"));
+    return unsettled
         ? new Reports(reports.tasks(), true, STOPPED_WAITING)
         : new Reports(reports.tasks(), false, null);
   }

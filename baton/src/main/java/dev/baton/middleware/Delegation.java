@@ -431,15 +431,15 @@ final class Delegation {
                   + " the same work again. Stop a task whose result you no longer need with ")
           .append(config.sharedToolName(BackgroundTasks.ABORT))
           .append(".\n");
-      if (continuable) {
-        text.append(
-                "A task that failed, was aborted or stopped reporting progress can be continued"
-                    + " with ")
-            .append(config.sharedToolName(BackgroundTasks.CONTINUE))
-            .append(
-                ", from the progress it saved; instructions steer the retry. A completed task"
-                    + " takes follow-up instructions there too, in the sub-agent's own session.\n");
-      }
+    }
+    if (continuable) {
+      text.append(
+              "A task that failed, was aborted or stopped reporting progress can be continued"
+                  + " with ")
+          .append(config.sharedToolName(BackgroundTasks.CONTINUE))
+          .append(
+              ", from the progress it saved; instructions steer the retry. A completed task"
+                  + " takes follow-up instructions there too, in the sub-agent's own session.\n");
     }
     return text.append("</sub-agents>").toString();
   }

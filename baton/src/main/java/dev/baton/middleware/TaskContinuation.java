@@ -5,10 +5,14 @@ import dev.baton.agent.AgentFinishReason;
 import dev.baton.agent.AgentInit;
 import dev.baton.agent.AgentInput;
 import dev.baton.agent.SessionSnapshot;
+import dev.baton.agent.SnapshotStatus;
+import dev.baton.ai.Message;
+import dev.baton.ai.Role;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.internal.agent.AgentLookup;
 import dev.baton.middleware.TaskMessages.Result;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -16,18 +20,19 @@ import org.jspecify.annotations.Nullable;
  *
  * <ul>
  *   <li>failed or aborted: continues from the progress the task saved; without instructions the
- *       unfinished turn is re-attempted as it stood, with them a user message steers the retry;
+ *       unfinished turn is re-attempted as it stood (refused when the saved history left no turn
+ *       unfinished), with them a user message steers the retry;
  *   <li>completed: needs instructions, which run as a follow-up turn in the sub-agent's own
  *       session, so finished work is not repeated;
- *   <li>expired (its worker died): fenced with an abort, then continued from its parent snapshot,
- *       the last one committed before the launch, with the instructions as the work to redo; a
+ *   <li>expired (its worker died): needs instructions, the work to redo; it is then fenced with an
+ *       abort and continued from its parent snapshot, the last one committed before the launch. A
  *       launch that never committed a turn has nothing to continue from;
  *   <li>stopped on an interrupt: a dead end, since continuing would mean answering the interrupt.
  * </ul>
  *
  * <p>A continuation spends a delegation slot; a refusal that names a retry which can succeed (wait
- * for the task, give instructions) gives it back. With {@code background}, the continuation runs
- * detached and returns a fresh task ID in the same session. Thread-safe.
+ * for the task, give instructions, delegate again) gives it back. With {@code background}, the
+ * continuation runs detached and returns a fresh task ID in the same session. Thread-safe.
  */
 final class TaskContinuation {
   private final Delegation delegation;
@@ -64,11 +69,10 @@ final class TaskContinuation {
       agent = AgentLookup.find(delegation.registry(), task.agent());
       row = agent.getSnapshot(context, task.snapshotId());
     } catch (RuntimeException e) {
-      BatonException error = BatonException.from(e);
-      return Result.text("Error: " + TaskResults.unreadable(id, null, label, error).error(), label);
+      return unreadable(id, label, e);
     }
     AgentInput input;
-    AgentInit init = AgentInit.continueFrom(task.snapshotId());
+    AgentInit init = resumeFrom(row);
     switch (row.statusOrCompleted()) {
       case PENDING -> {
         delegation.refund();
@@ -94,6 +98,9 @@ final class TaskContinuation {
               label);
         }
         if (row.finishReason() == AgentFinishReason.FAILED) {
+          if (steer == null && !leftATurnUnfinished(row)) {
+            return nothingToRetry(id, label);
+          }
           input = steer == null ? AgentInput.retryTurn() : AgentInput.text(steer);
         } else if (steer == null) {
           delegation.refund();
@@ -106,21 +113,22 @@ final class TaskContinuation {
           input = AgentInput.text(steer);
         }
       }
-      case ABORTED -> {
-        if (row.finishReason() == null) {
+      case ABORTED, FAILED -> {
+        if (row.status() == SnapshotStatus.ABORTED && row.finishReason() == null) {
           delegation.refund();
           return refusal(
               id,
               "is still saving its progress after the abort; continue it once it settles.",
               label);
         }
+        if (steer == null && !leftATurnUnfinished(row)) {
+          return nothingToRetry(id, label);
+        }
         input = steer == null ? AgentInput.retryTurn() : AgentInput.text(steer);
       }
-      case FAILED -> input = steer == null ? AgentInput.retryTurn() : AgentInput.text(steer);
       case EXPIRED -> {
-        // Fenced first: a worker that was only slow, not dead, stops instead of writing on.
-        agent.abort(context, task.snapshotId());
         if (row.parentId() == null) {
+          delegation.refund();
           return refusal(
               id,
               "lost its worker before it committed any work, so there is nothing to continue."
@@ -135,14 +143,60 @@ final class TaskContinuation {
                   + " instructions for what to redo, or delegate the task again.",
               label);
         }
+        try {
+          // Fenced first: a worker that was only slow, not dead, stops instead of writing on.
+          agent.abort(context, task.snapshotId());
+          init = resumeFrom(agent.getSnapshot(context, row.parentId()));
+        } catch (RuntimeException e) {
+          return unreadable(id, label, e);
+        }
         input = AgentInput.text(steer);
-        init = AgentInit.continueFrom(row.parentId());
       }
       default -> throw new IllegalStateException("unexpected status " + row.status());
     }
     return background
         ? delegation.launch(context, agent, input, init, invocation, label)
         : delegation.run(context, agent, input, init, invocation, label);
+  }
+
+  /**
+   * Where a continuation starts: a row that settled with an answer is resumed as Genkit resumes any
+   * snapshot, so a Genkit server takes the follow-up too; only a failed or aborted row needs
+   * Baton's {@code continue} extension.
+   */
+  private static AgentInit resumeFrom(SessionSnapshot row) {
+    boolean settledWithAnswer =
+        row.statusOrCompleted() == SnapshotStatus.COMPLETED
+            && row.finishReason() != AgentFinishReason.FAILED;
+    return settledWithAnswer
+        ? AgentInit.ofSnapshot(row.snapshotId())
+        : AgentInit.continueFrom(row.snapshotId());
+  }
+
+  /**
+   * Whether a re-attempt has a turn to re-run: the saved history ends in the user's message or in
+   * tool results the model has not answered yet.
+   */
+  private static boolean leftATurnUnfinished(SessionSnapshot row) {
+    List<Message> messages = row.state() == null ? List.of() : row.state().messages();
+    Role last = messages.isEmpty() ? null : messages.get(messages.size() - 1).role();
+    return last == Role.USER || last == Role.TOOL;
+  }
+
+  private Result nothingToRetry(String id, @Nullable String label) {
+    delegation.refund();
+    return refusal(
+        id,
+        "saved no unfinished turn to re-attempt. Continue it with instructions for what to do"
+            + " next.",
+        label);
+  }
+
+  /** A task that cannot be read or fenced: nothing ran, so the slot goes back. */
+  private Result unreadable(String id, @Nullable String label, RuntimeException e) {
+    delegation.refund();
+    BatonException error = BatonException.from(e);
+    return Result.text("Error: " + TaskResults.unreadable(id, null, label, error).error(), label);
   }
 
   private static Result refusal(String id, String why, @Nullable String label) {

@@ -15,6 +15,7 @@ import dev.baton.testing.FakeHttpServer;
 import dev.baton.testing.FakeHttpServer.Recorded;
 import dev.baton.testing.FakeHttpServer.Reply;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -194,6 +195,25 @@ class RemoteAgentWireTest {
         .isEqualTo("{\"data\":{\"snapshotId\":\"s1\"}}");
     assertThat(Json.parse(server.request(1).body()).toString())
         .isEqualTo("{\"data\":{\"sessionId\":\"other\"}}");
+  }
+
+  @Test
+  void anAbortedRowWithoutAFinishReasonSettlesOnceItsHeartbeatAgesOut() {
+    String row =
+        "{\"result\": {\"snapshotId\": \"%s\", \"createdAt\": \"2026-12-01T10:00:00Z\","
+            + " \"heartbeatAt\": \"%s\", \"status\": \"aborted\"}}";
+    Instant now = Instant.now();
+    server.reply(
+        Reply.json(row.formatted("fresh", now)),
+        Reply.json(row.formatted("stale", now.minus(Duration.ofMinutes(5)))));
+    Agent agent = remote();
+
+    assertThat(agent.getSnapshot("fresh").finishReason())
+        .as("a live worker is still saving its progress")
+        .isNull();
+    assertThat(agent.getSnapshot("stale").finishReason())
+        .as("Genkit JS never writes it; the aged heartbeat says no one will")
+        .isEqualTo(AgentFinishReason.ABORTED);
   }
 
   @Test

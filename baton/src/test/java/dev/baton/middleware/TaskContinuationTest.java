@@ -26,6 +26,7 @@ import dev.baton.testing.ProgrammableModel;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
@@ -148,6 +149,40 @@ class TaskContinuationTest extends BackgroundTestSupport {
   }
 
   @Test
+  void anAbortedTaskIsSteeredFromTheProgressItSaved() {
+    Agent researcher = researcher();
+    CountDownLatch entered = new CountDownLatch(1);
+    researcherModel
+        .when(r -> lastUserText(r).equals("dig"))
+        .signalOnEntry(entered)
+        .blockUntil(new CountDownLatch(1))
+        .respondText("never");
+    researcherModel.when(r -> lastUserText(r).equals("dig elsewhere")).respondText("found it");
+    Agent orchestrator =
+        orchestrator(
+            AgentOptions.DEFAULTS, Agents.builder().agents(researcher.ref()).async(true).build());
+    script(
+        r -> calls(launch("delegate_to_researcher", "l1", "dig")),
+        r -> {
+          await().until(() -> entered.getCount() == 0);
+          return calls(call("abort_background_tasks", "a1", ids(taskId(r, "l1"))));
+        },
+        r -> calls(call("wait_for_background_tasks", "w1", ids(taskId(r, "l1")))),
+        r -> calls(call("continue_task", "steer", task(taskId(r, "l1"), "dig elsewhere"))),
+        answer("done"));
+
+    orchestrator.runText("go");
+
+    assertThat(report(last("w1"), last("l1").path("taskId").asString()).path("status").asString())
+        .isEqualTo("aborted");
+    JsonNode steered = last("steer");
+    assertThat(steered.path("response").asString()).isEqualTo("found it");
+    assertThat(history(researcher, steered.path("taskId").asString()))
+        .as("the steering message follows the progress the abort saved")
+        .containsExactly("dig", "dig elsewhere", "found it");
+  }
+
+  @Test
   void aCompletedTaskNeedsInstructionsAndRunsThemInItsOwnSession() {
     Agent researcher = researcher();
     researcherModel.respondText("first answer");
@@ -230,9 +265,16 @@ class TaskContinuationTest extends BackgroundTestSupport {
           return reply(text.equals("start") ? "started" : "redone");
         });
     Agent researcher = subAgent("researcher", "stuck-model", serverManaged(store).build());
+    AtomicReference<SnapshotStatus> statusAfterRefusal = new AtomicReference<>();
     Agent orchestrator =
-        orchestrator(
-            AgentOptions.DEFAULTS, Agents.builder().agents(researcher.ref()).async(true).build());
+        baton.defineAgent(
+            "orchestrator",
+            InlinePrompt.builder()
+                .model("orch")
+                .maxTurns(10)
+                .use(Agents.builder().agents(researcher.ref()).async(true).build())
+                .build(),
+            AgentOptions.DEFAULTS);
     script(
         r -> calls(delegate("delegate_to_researcher", "d1", "start")),
         r ->
@@ -249,7 +291,11 @@ class TaskContinuationTest extends BackgroundTestSupport {
           return calls(call("check_background_tasks", "c1", ids(stalled)));
         },
         r -> calls(call("continue_task", "bare", task(taskId(r, "bg")))),
-        r -> calls(call("continue_task", "redo", task(taskId(r, "bg"), "redo it"))),
+        r -> {
+          statusAfterRefusal.set(row(researcher, taskId(r, "bg")).status());
+          return calls(call("continue_task", "redo", task(taskId(r, "bg"), "redo it")));
+        },
+        r -> calls(call("continue_task", "again", task(taskId(r, "bg")))),
         answer("done"));
 
     try {
@@ -265,6 +311,9 @@ class TaskContinuationTest extends BackgroundTestSupport {
         .startsWith("The background worker stopped reporting progress and is presumed dead.")
         .contains("continue_task");
     assertThat(last("bare").path("response").asString()).contains("instructions for what to redo");
+    assertThat(statusAfterRefusal.get())
+        .as("a refusal leaves the task as it was; only a continuation fences it")
+        .isEqualTo(SnapshotStatus.EXPIRED);
     JsonNode redo = last("redo");
     assertThat(redo.path("response").asString()).isEqualTo("redone");
     assertThat(history(researcher, redo.path("taskId").asString()))
@@ -274,6 +323,9 @@ class TaskContinuationTest extends BackgroundTestSupport {
     assertThat(fenced.status())
         .as("fenced: the dead worker's row is aborted, so it cannot write on")
         .isEqualTo(SnapshotStatus.ABORTED);
+    assertThat(last("again").path("response").asString())
+        .as("the fenced row saved nothing, so a bare retry has no turn to re-run")
+        .contains("saved no unfinished turn to re-attempt");
   }
 
   private static void awaitUninterruptibly(CountDownLatch latch) {

@@ -32,7 +32,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * One orchestrator turn that launches {@code tasks} background delegations, each to a sub-agent
  * whose model takes {@code modelMillis} to answer, and collects them all with one wait. Prints the
- * wall time of the turn and the peak heap as one JSON line.
+ * wall time of the turn, the time until every launch had answered, and the peak heap as one JSON
+ * line, and exits with 1 unless every task completed.
  *
  * <p>With a third argument {@code live}, it also measures the live heap per pending task: full
  * garbage collections between the launches and the wait, which lengthen the turn, so the wall time
@@ -70,6 +71,7 @@ public final class BackgroundFanOut {
             InlinePrompt.builder().model("slow").build(),
             AgentOptions.builder().sessionStore(InMemorySessionStore.create()).build());
     AtomicLong livePerTask = new AtomicLong();
+    AtomicLong launched = new AtomicLong();
     baton.defineModel(
         "orchestrator-model",
         ModelInfo.full("orchestrator"),
@@ -87,6 +89,7 @@ public final class BackgroundFanOut {
             return ModelResponse.of(new Message(Role.MODEL, launches), FinishReason.STOP);
           }
           if (last.toolResponses().get(0).toolResponse().name().equals("delegate_to_worker")) {
+            launched.set(System.nanoTime());
             if (measureLive) {
               livePerTask.set((liveHeap() - BASELINE.get()) / tasks);
             }
@@ -130,14 +133,16 @@ public final class BackgroundFanOut {
     System.out.printf(
         Locale.ROOT,
         "{\"scenario\":\"BackgroundFanOut\",\"tasks\":%d,\"modelMillis\":%d,\"wallMillis\":%d,"
-            + "\"peakHeapMB\":%.1f,\"livePerPendingTaskKB\":%s,\"answer\":\"%s\"}%n",
+            + "\"launchMillis\":%d,\"peakHeapMB\":%.1f,\"livePerPendingTaskKB\":%s,\"answer\":\"%s\"}%n",
         tasks,
         modelMillis,
         wall.toMillis(),
+        Duration.ofNanos(launched.get() - start).toMillis(),
         peakHeap() / 1e6,
         measureLive ? String.format(Locale.ROOT, "%.2f", livePerTask.get() / 1e3) : "null",
         output.isFailed() ? "failed: " + output.error() : output.text());
-    System.exit(0);
+    // Figures from a run in which some task did not complete measure something else.
+    System.exit(output.isFailed() || !output.text().equals("completed " + tasks) ? 1 : 0);
   }
 
   // Live bytes after a full GC before the turn: what the pending tasks' figure is measured against.

@@ -24,6 +24,7 @@ import dev.baton.internal.agent.CompanionRequests.AbortRequest;
 import dev.baton.internal.agent.CompanionRequests.AbortResponse;
 import dev.baton.internal.agent.CompanionRequests.GetSnapshotRequest;
 import java.net.URI;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -301,7 +302,7 @@ public final class RemoteAgent implements Agent {
     if (result == null) {
       throw BatonException.notFound("getSnapshot: %s not found", what);
     }
-    return Json.convert(result, SessionSnapshot.class);
+    return settledAfterAbort(Json.convert(result, SessionSnapshot.class));
   }
 
   private AbortResponse abortAction(ActionContext context, AbortRequest request) {
@@ -316,7 +317,19 @@ public final class RemoteAgent implements Agent {
     if (result == null) {
       throw BatonException.notFound("snapshot \"%s\" not found", snapshotId);
     }
-    return Json.convert(result, SessionSnapshot.class);
+    return settledAfterAbort(Json.convert(result, SessionSnapshot.class));
+  }
+
+  /**
+   * Genkit JS never writes an aborted row's finish reason, so such a row would read as still saving
+   * its progress (aborting) for ever. Once its heartbeat is older than the default timeout it reads
+   * as settled, as a local row does. Only aborted rows are shaped here: whether a pending row has
+   * expired is the server's call, made with its own heartbeat timeout.
+   */
+  private static SessionSnapshot settledAfterAbort(SessionSnapshot row) {
+    return row.status() == SnapshotStatus.ABORTED && row.finishReason() == null
+        ? row.shaped(Instant.now(), AgentOptions.DEFAULT_HEARTBEAT_TIMEOUT)
+        : row;
   }
 
   /**

@@ -222,11 +222,13 @@ final class IncidentRoom {
   private void show(Map<String, String> states, JsonNode report) {
     String task = report.path("taskId").asString("");
     String status = report.path("status").asString("");
-    if (task.isEmpty() || status.isEmpty() || status.equals(states.put(task, status))) {
+    // A model may name a task that does not exist; its report echoes the ID it was given.
+    int colon = task.indexOf(':');
+    if (colon <= 0 || status.isEmpty() || status.equals(states.put(task, status))) {
       return;
     }
-    String agent = task.substring(0, task.indexOf(':'));
-    String id = task.substring(task.indexOf(':') + 1);
+    String agent = task.substring(0, colon);
+    String id = task.substring(colon + 1);
     console.line(
         "  [task] " + agent + " " + id.substring(0, Math.min(8, id.length())) + " " + status);
   }

@@ -236,6 +236,12 @@ class BackgroundDelegationTest extends BackgroundTestSupport {
           await().until(() -> entered.getCount() == 0);
           return calls(call("abort_background_tasks", "a1", ids(taskId(r, "l1"))));
         },
+        r ->
+            calls(
+                call(
+                    "wait_for_background_tasks",
+                    "w0",
+                    ids(taskId(r, "l1")).put("timeoutSeconds", -1))),
         r -> {
           release.countDown();
           return calls(call("wait_for_background_tasks", "w1", ids(taskId(r, "l1"))));
@@ -246,6 +252,10 @@ class BackgroundDelegationTest extends BackgroundTestSupport {
 
     String id = last("l1").path("taskId").asString();
     assertThat(report(last("a1"), id).path("status").asString()).isEqualTo("aborting");
+    assertThat(report(last("w0"), id).path("status").asString()).isEqualTo("aborting");
+    assertThat(last("w0").path("timedOut").asBoolean())
+        .as("a task still saving its progress has not settled")
+        .isTrue();
     JsonNode settled = report(last("w1"), id);
     assertThat(settled.path("status").asString()).isEqualTo("aborted");
     assertThat(settled.path("error").asString())

@@ -389,17 +389,16 @@ public abstract non-sealed class SessionStoreContract extends StatusSubscription
                 .custom(Map.of("cost", 0.25))
                 .build());
     SessionSnapshot full =
-        new SessionSnapshot(
-            "s2",
-            "sess-1",
-            "s1",
-            at(1),
-            at(5),
-            at(4),
-            FAILED,
-            AgentFinishReason.FAILED,
-            new ErrorInfo("INTERNAL", "model unavailable", Json.parse("{\"attempts\":3}")),
-            state);
+        SessionSnapshot.builder("s2", at(1))
+            .sessionId("sess-1")
+            .parentId("s1")
+            .updatedAt(at(5))
+            .heartbeatAt(at(4))
+            .status(FAILED)
+            .finishReason(AgentFinishReason.FAILED)
+            .error(new ErrorInfo("INTERNAL", "model unavailable", Json.parse("{\"attempts\":3}")))
+            .state(state)
+            .build();
 
     save(full);
 

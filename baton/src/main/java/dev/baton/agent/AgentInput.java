@@ -27,8 +27,8 @@ public record AgentInput(
     @Nullable Boolean retry) {
 
   /**
-   * Reads Genkit's JSON. An input message whose role is absent, null or empty is the user's (spec
-   * §1.6, §3.3), although a {@link Message} itself always has a role.
+   * Reads Genkit's JSON. An input message whose role is absent, null or empty is the user's, as
+   * Genkit reads it, although a {@link Message} itself always has a role.
    */
   @JsonCreator
   private static AgentInput fromJson(

@@ -30,7 +30,7 @@ public record Resume(
     return metadata == null ? null : metadata.deepCopy();
   }
 
-  /** The entries that carry their payload: Genkit skips a null entry or one without it (§3.9). */
+  /** The entries that carry their payload: Genkit skips a null entry or one without it. */
   private static <P> List<P> withPayload(@Nullable List<P> entries, Function<P, ?> payload) {
     if (entries == null) {
       return List.of();

@@ -17,8 +17,8 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Estimates the size of messages where no model reported one: one token per four characters
- * (DESIGN.md, decision 6). Text counts as it is, tool inputs, outputs and data as compact JSON
+ * Estimates the size of messages where no model reported one: one token per four characters, a
+ * common rule of thumb. Text counts as it is, tool inputs, outputs and data as compact JSON
  * (counted without building it, escapes ignored), and a media part as {@value #MEDIA_CHARS}
  * characters whatever its size, since providers bill images by resolution rather than bytes.
  */

@@ -315,6 +315,21 @@ class DetachAndAbortTest extends AgentTestSupport {
   }
 
   @Test
+  void anAgentThatIsNotAbortableRefusesAnAbortAndPublishesNoAbortAction() {
+    Agent agent =
+        chat(server().metadata(new AgentMetadata(false, StateManagement.SERVER, null)).build());
+    model.respond(reply("hi"));
+    AgentOutput done = agent.runText("hello");
+
+    assertThatThrownBy(() -> agent.abort(done.snapshotId()))
+        .isInstanceOfSatisfying(
+            BatonException.class,
+            e -> assertThat(e.status()).isEqualTo(Status.FAILED_PRECONDITION));
+    assertThat(baton.registry().lookup("/agent-abort/chat")).isEmpty();
+    assertThat(agent.getSnapshot(done.snapshotId()).status()).isEqualTo(SnapshotStatus.COMPLETED);
+  }
+
+  @Test
   void aWorkerWhoseHeartbeatsStopReadsAsExpired() {
     AtomicBoolean storeDown = new AtomicBoolean();
     SessionStore flaky = new FlakyStore(store, storeDown);

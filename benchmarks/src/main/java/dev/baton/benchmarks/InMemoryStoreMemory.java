@@ -63,17 +63,13 @@ public final class InMemoryStoreMemory {
       String id = sessionId + "/" + n;
       Instant now = Instant.now();
       SessionSnapshot row =
-          new SessionSnapshot(
-              id,
-              sessionId,
-              parentId,
-              now,
-              now,
-              null,
-              SnapshotStatus.COMPLETED,
-              null,
-              null,
-              SessionState.empty().withSessionId(sessionId).withMessages(List.copyOf(history)));
+          SessionSnapshot.builder(id, now)
+              .sessionId(sessionId)
+              .parentId(parentId)
+              .status(SnapshotStatus.COMPLETED)
+              .state(
+                  SessionState.empty().withSessionId(sessionId).withMessages(List.copyOf(history)))
+              .build();
       store.saveSnapshot(context, id, existing -> row);
       parentId = id;
       if ((turn + 1) % CHECKPOINT == 0) {

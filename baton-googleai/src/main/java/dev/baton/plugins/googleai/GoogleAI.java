@@ -126,7 +126,15 @@ public final class GoogleAI implements Plugin {
   static ModelInfo modelInfo(String model) {
     return new ModelInfo(
         "Google AI - " + model,
-        new ModelInfo.Supports(true, true, true, true, List.of("text", "json"), "no-tools", true),
+        ModelInfo.Supports.builder()
+            .multiturn(true)
+            .tools(true)
+            .systemRole(true)
+            .media(true)
+            .output(List.of("text", "json"))
+            .constrained("no-tools")
+            .toolChoice(true)
+            .build(),
         null);
   }
 

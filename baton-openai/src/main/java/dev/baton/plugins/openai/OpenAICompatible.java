@@ -54,7 +54,15 @@ public final class OpenAICompatible implements Plugin {
    * tools, tool choice, system messages, media, and JSON output constrained by a schema.
    */
   public static final ModelInfo.Supports DEFAULT_SUPPORTS =
-      new ModelInfo.Supports(true, true, true, true, List.of("text", "json"), "all", true);
+      ModelInfo.Supports.builder()
+          .multiturn(true)
+          .tools(true)
+          .systemRole(true)
+          .media(true)
+          .output(List.of("text", "json"))
+          .constrained("all")
+          .toolChoice(true)
+          .build();
 
   private final String name;
   private final URI baseUrl;

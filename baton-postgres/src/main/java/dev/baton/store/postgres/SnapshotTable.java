@@ -215,17 +215,17 @@ final class SnapshotTable {
     String error = result.getString("error");
     String state = result.getString("state");
     SessionSnapshot snapshot =
-        new SessionSnapshot(
-            snapshotId,
-            result.getString("session_id"),
-            result.getString("parent_id"),
-            requireNonNullInstant(instant(result, "created_at"), snapshotId),
-            instant(result, "updated_at"),
-            instant(result, "heartbeat_at"),
-            status(result.getString("status"), snapshotId),
-            finishReason(result.getString("finish_reason")),
-            error == null ? null : decode(error, ErrorInfo.class, snapshotId),
-            state == null ? null : decode(state, SessionState.class, snapshotId));
+        SessionSnapshot.builder(
+                snapshotId, requireNonNullInstant(instant(result, "created_at"), snapshotId))
+            .sessionId(result.getString("session_id"))
+            .parentId(result.getString("parent_id"))
+            .updatedAt(instant(result, "updated_at"))
+            .heartbeatAt(instant(result, "heartbeat_at"))
+            .status(status(result.getString("status"), snapshotId))
+            .finishReason(finishReason(result.getString("finish_reason")))
+            .error(error == null ? null : decode(error, ErrorInfo.class, snapshotId))
+            .state(state == null ? null : decode(state, SessionState.class, snapshotId))
+            .build();
     return new StoredRow(
         snapshot, result.getObject("branch_id", UUID.class), result.getInt("history_length"));
   }

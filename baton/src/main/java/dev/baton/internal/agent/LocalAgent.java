@@ -180,7 +180,18 @@ public final class LocalAgent implements Agent {
   public @Nullable SnapshotStatus abort(ActionContext context, String snapshotId) {
     requireReads();
     requireId(snapshotId, "snapshot ID");
+    if (!canAbort()) {
+      throw BatonException.failedPrecondition(
+          "agent \"%s\" cannot abort background work: its session store cannot tell a running"
+              + " worker to stop, or its metadata says it is not abortable",
+          name);
+    }
     return Snapshots.abort(context, requireStore(), snapshotId, Instant.now());
+  }
+
+  /** One rule for the abort call and the abort action: the store can reach a running worker. */
+  private boolean canAbort() {
+    return metadata.isAbortable() && store instanceof SnapshotSubscriber;
   }
 
   @Override
@@ -249,11 +260,7 @@ public final class LocalAgent implements Agent {
     if (r == null) {
       return List.of();
     }
-    return AgentActions.companions(
-        name,
-        r::get,
-        r::waitFor,
-        metadata.isAbortable() && store instanceof SnapshotSubscriber ? this::abortAction : null);
+    return AgentActions.companions(name, r::get, r::waitFor, canAbort() ? this::abortAction : null);
   }
 
   private AbortResponse abortAction(ActionContext context, AbortRequest request) {

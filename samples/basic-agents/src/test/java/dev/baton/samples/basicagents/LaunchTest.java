@@ -65,8 +65,12 @@ class LaunchTest {
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Dstdout.encoding=UTF-8");
     command.addAll(arguments);
-    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-    // No provider: the sample plays every agent with its scripted demo model.
+    // Output goes to a file: a read of the pipe could block past any timeout if the child hung.
+    Path log = Files.createTempFile("baton-launch", ".log");
+    ProcessBuilder builder =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+    // No provider, no Developer UI, no database: the sample plays every agent with its scripted
+    // demo model and keeps its sessions in memory.
     builder
         .environment()
         .keySet()
@@ -75,15 +79,22 @@ class LaunchTest {
                 name.startsWith("GEMINI_")
                     || name.startsWith("GOOGLE_")
                     || name.startsWith("OPENAI_")
-                    || name.equals("BATON_MODEL"));
+                    || name.startsWith("GENKIT_")
+                    || name.startsWith("BATON_"));
     Process process = builder.start();
-    process
-        .getOutputStream()
-        .write("Explain binary search\n/quit\n".getBytes(StandardCharsets.UTF_8));
-    process.getOutputStream().close();
-    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(process.waitFor(30, TimeUnit.SECONDS)).as(output).isTrue();
-    assertThat(process.exitValue()).as(output).isZero();
-    return output;
+    try {
+      process
+          .getOutputStream()
+          .write("Explain binary search\n/quit\n".getBytes(StandardCharsets.UTF_8));
+      process.getOutputStream().close();
+      boolean exited = process.waitFor(30, TimeUnit.SECONDS);
+      String output = Files.readString(log, StandardCharsets.UTF_8);
+      assertThat(exited).as(output).isTrue();
+      assertThat(process.exitValue()).as(output).isZero();
+      return output;
+    } finally {
+      process.destroyForcibly();
+      Files.deleteIfExists(log);
+    }
   }
 }

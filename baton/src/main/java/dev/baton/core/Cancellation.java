@@ -1,7 +1,10 @@
 package dev.baton.core;
 
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
@@ -110,6 +113,27 @@ public final class Cancellation {
   private static BatonException copyOf(BatonException why) {
     return new BatonException(
         why.status(), String.valueOf(why.getMessage()), why.details(), why.isPublic(), why);
+  }
+
+  /**
+   * Waits for {@code duration}, or less when this is cancelled: for pacing polls and retries in a
+   * way that a cancellation cuts short.
+   *
+   * @throws BatonException this signal's reason when it is cancelled before or during the wait, or
+   *     {@code CANCELLED} when the thread is interrupted (its interrupt flag is kept)
+   */
+  public void pause(Duration duration) {
+    throwIfCancelled();
+    if (duration.isPositive()) {
+      CountDownLatch cancelled = new CountDownLatch(1);
+      try (Registration registration = onCancel(cancelled::countDown)) {
+        cancelled.await(duration.toNanos(), TimeUnit.NANOSECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw BatonException.from(e);
+      }
+    }
+    throwIfCancelled();
   }
 
   /**

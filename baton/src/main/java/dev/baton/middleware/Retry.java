@@ -5,14 +5,12 @@ import dev.baton.ai.Hooks;
 import dev.baton.ai.Middleware;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
-import dev.baton.core.Cancellation;
 import dev.baton.core.Defaulted;
 import dev.baton.core.Status;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -95,7 +93,7 @@ public record Retry(
                   if (attempt >= maxRetries || !retryable.contains(e.status())) {
                     throw e;
                   }
-                  pause(ctx.cancellation(), delayMillis(attempt, e));
+                  ctx.cancellation().pause(Duration.ofMillis(delayMillis(attempt, e)));
                 }
               }
             })
@@ -117,21 +115,6 @@ public record Retry(
       return null;
     }
     return (long) (details.path("retryAfterSeconds").asDouble() * 1000);
-  }
-
-  private static void pause(Cancellation cancellation, long millis) {
-    if (millis <= 0) {
-      return;
-    }
-    CountDownLatch cancelled = new CountDownLatch(1);
-    try (var registration = cancellation.onCancel(cancelled::countDown)) {
-      if (cancelled.await(millis, TimeUnit.MILLISECONDS)) {
-        cancellation.throwIfCancelled();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw BatonException.from(e);
-    }
   }
 
   /** Builds a {@link Retry}; unset fields keep the defaults. Not thread-safe. */

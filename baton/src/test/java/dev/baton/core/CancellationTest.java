@@ -3,6 +3,8 @@ package dev.baton.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -89,5 +91,24 @@ class CancellationTest {
     Cancellation.never().cancel();
     assertThat(Cancellation.never().isCancelled()).isFalse();
     assertThat(Cancellation.never().child().isCancelled()).isFalse();
+  }
+
+  @Test
+  void aPauseEndsWhenItsTimeIsUpOrAtOnceWhenCancelled() throws Exception {
+    Cancellation signal = Cancellation.create();
+    signal.pause(Duration.ofMillis(1));
+    signal.pause(Duration.ZERO);
+
+    CompletableFuture<Void> paused =
+        CompletableFuture.runAsync(() -> signal.pause(Duration.ofDays(1)));
+    signal.cancel(new BatonException(Status.DEADLINE_EXCEEDED, "out of time"));
+
+    assertThatThrownBy(paused::join)
+        .cause()
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.DEADLINE_EXCEEDED));
+    assertThatThrownBy(() -> signal.pause(Duration.ZERO))
+        .as("a cancelled signal does not pause at all")
+        .isInstanceOf(BatonException.class);
   }
 }

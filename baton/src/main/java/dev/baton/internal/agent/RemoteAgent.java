@@ -28,8 +28,6 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
@@ -215,7 +213,7 @@ public final class RemoteAgent implements Agent {
           throw e;
         } else {
           // The call ran out while the snapshot was still pending: wait again.
-          pause(context);
+          context.cancellation().pause(options.waitPollInterval());
         }
       }
     }
@@ -343,20 +341,8 @@ public final class RemoteAgent implements Agent {
       if (row.statusOrCompleted().isTerminal()) {
         return row;
       }
-      pause(context);
+      context.cancellation().pause(options.waitPollInterval());
     }
-  }
-
-  /** Sleeps one poll interval, or less when the context is cancelled (which then throws). */
-  private void pause(ActionContext context) {
-    CountDownLatch cancelled = new CountDownLatch(1);
-    try (var registration = context.cancellation().onCancel(cancelled::countDown)) {
-      cancelled.await(options.waitPollInterval().toMillis(), TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw BatonException.from(e);
-    }
-    context.cancellation().throwIfCancelled();
   }
 
   private static String requireId(@Nullable String id) {

@@ -16,7 +16,6 @@ import java.time.Instant;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
@@ -183,10 +182,7 @@ final class SnapshotReads {
       if (!subscription.isEnded() && !afterFailure) {
         subscription.poll(options.heartbeatInterval());
       } else {
-        CountDownLatch cancelled = new CountDownLatch(1);
-        try (var registration = context.cancellation().onCancel(cancelled::countDown)) {
-          cancelled.await(options.waitPollInterval().toMillis(), TimeUnit.MILLISECONDS);
-        }
+        context.cancellation().pause(options.waitPollInterval());
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

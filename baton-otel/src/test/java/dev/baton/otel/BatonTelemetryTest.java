@@ -51,7 +51,7 @@ class BatonTelemetryTest {
     assertThat(started.path("endTime").asDouble()).isZero();
     assertThat(started.path("attributes").path("genkit:name").asString()).isEqualTo("echo");
     assertThat(started.path("attributes").path("genkit:path").asString())
-        .isEqualTo("/{echo,t:action,s:flow}");
+        .isEqualTo("/{echo,t:flow}");
     assertThat(ended.path("spanId")).isEqualTo(started.path("spanId"));
     assertThat(ended.path("endTime").asDouble())
         .isGreaterThanOrEqualTo(ended.path("startTime").asDouble())

@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -76,7 +77,10 @@ class ReflectionApiTest {
               : new IllegalStateException("secret database path /var/db");
         });
     baton.defineFlow(
-        "whoAmI", String.class, String.class, (ctx, in) -> String.valueOf(ctx.auth().get("auth")));
+        "whoAmI",
+        String.class,
+        String.class,
+        (ctx, in) -> new TreeMap<>(ctx.auth()) + " as " + ctx.principal().orElse("nobody"));
     baton.defineFlow(
         "sideEffect",
         String.class,
@@ -331,20 +335,57 @@ class ReflectionApiTest {
   }
 
   @Test
-  void contextReachesTheActionAndLabelsTheTraceWithSecretsRedacted() {
+  void theContextsAuthObjectIsTheRunsAuthAndTheTraceShowsTheContextWithSecretsRedacted() {
+    // The Dev UI's context is Genkit's action context: actions read context.auth.
     ObjectNode body = run("/flow/whoAmI", "x");
-    body.putObject("context").put("env", "test").putObject("auth").put("uid", "u1");
+    ObjectNode context = body.putObject("context").put("env", "test");
+    context.putObject("auth").put("principal", "alice").put("uid", "u1").putNull("gone");
+    context.putObject("secrets").put("apiKey", "k");
     body.putObject("telemetryLabels").put("genkitx:origin", "dev-ui");
     JsonNode answer = client.json(client.post("/api/runAction", body));
-    assertThat(answer.path("result").asString()).isEqualTo("{uid=u1}");
+    assertThat(answer.path("result").asString()).isEqualTo("{principal=alice, uid=u1} as alice");
 
     SpanData root = rootSpan("whoAmI");
     assertThat(root.getAttributes().get(AttributeKey.stringKey("genkitx:origin")))
         .isEqualTo("dev-ui");
-    JsonNode traced =
-        Json.parse(root.getAttributes().get(AttributeKey.stringKey("genkit:metadata:context")));
-    assertThat(traced.path("env").asString()).isEqualTo("test");
-    assertThat(traced.path("auth").asString()).isEqualTo("<redacted>");
+    assertThat(tracedContext(root))
+        .isEqualTo(
+            Json.object()
+                .put("env", "test")
+                .put("auth", "<redacted>")
+                .put("secrets", "<redacted>"));
+  }
+
+  @Test
+  void aContextWithoutAnAuthObjectIsTheAuthItselfAndIsRedactedWhole() {
+    ObjectNode flat = run("/flow/whoAmI", "flat");
+    flat.putObject("context").put("principal", "bob").put("token", "t0");
+    JsonNode flatAnswer = client.json(client.post("/api/runAction", flat));
+    assertThat(flatAnswer.path("result").asString()).isEqualTo("{principal=bob, token=t0} as bob");
+    assertThat(tracedContext(flatAnswer))
+        .isEqualTo(Json.object().put("principal", "<redacted>").put("token", "<redacted>"));
+
+    ObjectNode notAnObject = run("/flow/whoAmI", "string");
+    notAnObject.putObject("context").put("auth", "bearer t1");
+    JsonNode stringAnswer = client.json(client.post("/api/runAction", notAnObject));
+    assertThat(stringAnswer.path("result").asString()).isEqualTo("{auth=bearer t1} as nobody");
+    assertThat(tracedContext(stringAnswer)).isEqualTo(Json.object().put("auth", "<redacted>"));
+  }
+
+  /** The recorded context of the run that gave this answer. */
+  private JsonNode tracedContext(JsonNode answer) {
+    String traceId = answer.path("telemetry").path("traceId").asString();
+    telemetry.flush(Duration.ofSeconds(10));
+    SpanData root =
+        spans.getFinishedSpanItems().stream()
+            .filter(s -> s.getTraceId().equals(traceId) && !s.getParentSpanContext().isValid())
+            .findFirst()
+            .orElseThrow();
+    return tracedContext(root);
+  }
+
+  private static JsonNode tracedContext(SpanData span) {
+    return Json.parse(span.getAttributes().get(AttributeKey.stringKey("genkit:metadata:context")));
   }
 
   @Test

@@ -45,7 +45,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Traces reach the CLI when the instance was built with a {@link BatonTelemetry}: the reflection
  * API hands it the telemetry server the CLI announces (unless {@code GENKIT_TELEMETRY_SERVER} is
- * set, which wins) and flushes it before answering a run.
+ * set, which wins), and waits for the spans sent there before it answers a run (its OTLP export, if
+ * any, keeps its own schedule).
  *
  * <p>Thread-safe.
  */
@@ -95,7 +96,7 @@ public final class DevTools implements AutoCloseable {
             baton,
             VERSION,
             () -> {
-              if (telemetry != null && !telemetry.flush(FLUSH_TIMEOUT)) {
+              if (telemetry != null && !telemetry.flushTelemetryServer(FLUSH_TIMEOUT)) {
                 log.debug(
                     "spans were still being sent to the telemetry server after {}", FLUSH_TIMEOUT);
               }

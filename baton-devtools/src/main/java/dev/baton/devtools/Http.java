@@ -9,7 +9,10 @@ import java.io.InputStream;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -19,7 +22,40 @@ final class Http {
   /** Request bodies larger than this are refused (Genkit JS's limit is 30 MB too). */
   static final int MAX_BODY = 30 * 1024 * 1024;
 
+  private static final Set<String> LOOPBACK_NAMES = Set.of("localhost", "127.0.0.1", "[::1]");
+
   private Http() {}
+
+  /**
+   * Whether the request carries one {@code Host} header naming the loopback interface ({@code
+   * localhost}, {@code 127.0.0.1} or {@code [::1]}), with any port or none.
+   */
+  static boolean addressedToLoopback(HttpExchange exchange) {
+    List<String> hosts = exchange.getRequestHeaders().get("Host");
+    if (hosts == null || hosts.size() != 1) {
+      return false;
+    }
+    String host = hosts.get(0).strip();
+    int colon = host.lastIndexOf(':');
+    if (colon > host.lastIndexOf(']')) {
+      if (!host.substring(colon + 1).chars().allMatch(c -> c >= '0' && c <= '9')) {
+        return false;
+      }
+      host = host.substring(0, colon);
+    }
+    return LOOPBACK_NAMES.contains(host.toLowerCase(Locale.ROOT));
+  }
+
+  /** Whether the request's {@code Content-Type} is {@code application/json}, parameters aside. */
+  static boolean sendsJson(HttpExchange exchange) {
+    String type = exchange.getRequestHeaders().getFirst("Content-Type");
+    if (type == null) {
+      return false;
+    }
+    int parameters = type.indexOf(';');
+    String mediaType = parameters < 0 ? type : type.substring(0, parameters);
+    return mediaType.strip().equalsIgnoreCase("application/json");
+  }
 
   /** The query parameters, decoded; a parameter given twice keeps its first value. */
   static Map<String, String> query(HttpExchange exchange) {

@@ -5,6 +5,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.baton.Baton;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
+import dev.baton.core.Status;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetAddress;
@@ -25,6 +26,10 @@ import tools.jackson.databind.node.ObjectNode;
  * calls ({@code /api/__health}, {@code /api/actions}, {@code /api/values}, {@code /api/runAction},
  * {@code /api/cancelAction}, {@code /api/notify}) and {@code /api/envs}. It listens on loopback
  * only, one virtual thread per request.
+ *
+ * <p>Listening on loopback does not keep web pages out: the developer's browser runs them on the
+ * same machine, and the API runs any action with the application's credentials. So, as {@link
+ * #refused} explains, a request must name a loopback host, and a POST must send JSON.
  *
  * <p>Thread-safe.
  */
@@ -110,7 +115,9 @@ final class ReflectionServer {
   private void handle(HttpExchange exchange) throws IOException {
     exchange.getResponseHeaders().set("X-Genkit-Version", DevTools.VERSION);
     try {
-      route(exchange);
+      if (!refused(exchange)) {
+        route(exchange);
+      }
     } catch (BatonException e) {
       Http.json(exchange, e.status().httpStatus(), Http.status(e, null));
     } catch (RuntimeException e) {
@@ -120,6 +127,36 @@ final class ReflectionServer {
     } finally {
       exchange.close();
     }
+  }
+
+  /**
+   * Answers, and returns true for, a request a web page may have sent. A page can POST to any
+   * address without the browser asking the server first (a CORS preflight) only as {@code
+   * text/plain}, a form or multipart, so a POST must say {@code application/json}, the only body
+   * Genkit JS's reflection server parses (with {@code express.json()}); and a page served from a
+   * domain that its owner points at 127.0.0.1 (DNS rebinding) is same-origin with this server, but
+   * its requests name that domain as their {@code Host}.
+   */
+  private static boolean refused(HttpExchange exchange) throws IOException {
+    if (!Http.addressedToLoopback(exchange)) {
+      log.warn(
+          "reflection API: refused {} {}, addressed to a host other than localhost (a web page?)",
+          exchange.getRequestMethod(),
+          exchange.getRequestURI().getPath());
+      BatonException error =
+          BatonException.of(
+              Status.PERMISSION_DENIED,
+              "the reflection API answers requests addressed to localhost, 127.0.0.1 or [::1]");
+      Http.json(exchange, 403, Http.status(error, null));
+      return true;
+    }
+    if ("POST".equals(exchange.getRequestMethod()) && !Http.sendsJson(exchange)) {
+      BatonException error =
+          BatonException.invalidArgument("the request body must be sent as application/json");
+      Http.json(exchange, 415, Http.status(error, null));
+      return true;
+    }
+    return false;
   }
 
   private void route(HttpExchange exchange) throws IOException {

@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -33,9 +34,11 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>The body is {@code {key, input?, init?, context?, telemetryLabels?}}. {@code init} reaches
  * bidirectional actions (agents) as the session init and is ignored by the others, as in Genkit JS;
- * {@code context} becomes the run's auth context and is recorded, {@code auth} and {@code secrets}
- * redacted, as {@code genkit:metadata:context}; {@code telemetryLabels} become attributes of the
- * root span.
+ * {@code context} is Genkit's action context, whose {@code auth} object becomes the run's auth
+ * context (the form a Baton server's context providers give, {@link ActionContext#auth()}); a
+ * context without an {@code auth} object is taken as the auth context itself. The context is
+ * recorded as {@code genkit:metadata:context} with what became the auth context, and {@code
+ * secrets}, redacted; {@code telemetryLabels} become attributes of the root span.
  *
  * <p>The answer's headers go out as soon as the action's root span starts, carrying {@code
  * X-Genkit-Trace-Id}, {@code X-Genkit-Span-Id} and {@code X-Genkit-Version}, so the CLI follows the
@@ -52,6 +55,7 @@ import tools.jackson.databind.node.ObjectNode;
 final class RunAction {
   private static final Logger log = LoggerFactory.getLogger(RunAction.class);
   private static final SecureRandom RANDOM = new SecureRandom();
+  private static final String REDACTED = "<redacted>";
 
   private final Baton baton;
   private final String version;
@@ -152,14 +156,18 @@ final class RunAction {
       if (labels.isObject()) {
         labels.properties().forEach(e -> attributes.put(e.getKey(), text(e.getValue())));
       }
-      JsonNode actionContext = body.path("context");
-      if (actionContext.isObject() && !actionContext.isEmpty()) {
-        context = context.withAuth(Json.convert(actionContext, Map.class));
-        ObjectNode traced = (ObjectNode) actionContext.deepCopy();
-        for (String secret : new String[] {"auth", "secrets"}) {
-          if (traced.has(secret)) {
-            traced.put(secret, "<redacted>");
-          }
+      if (body.path("context") instanceof ObjectNode actionContext && !actionContext.isEmpty()) {
+        boolean nested = actionContext.path("auth").isObject();
+        ObjectNode auth = nested ? (ObjectNode) actionContext.get("auth") : actionContext;
+        context = context.withAuth(authMap(auth));
+        ObjectNode traced = actionContext.deepCopy();
+        if (nested) {
+          traced.put("auth", REDACTED);
+        } else {
+          List.copyOf(traced.propertyNames()).forEach(name -> traced.put(name, REDACTED));
+        }
+        if (traced.has("secrets")) {
+          traced.put("secrets", REDACTED);
         }
         attributes.put("genkit:metadata:context", Json.write(traced));
       }
@@ -237,6 +245,19 @@ final class RunAction {
         exchange.close();
       }
     }
+  }
+
+  /** The auth context; a null entry is left out, as absent and null read the same. */
+  private static Map<String, Object> authMap(ObjectNode auth) {
+    Map<String, Object> map = new LinkedHashMap<>();
+    auth.properties()
+        .forEach(
+            e -> {
+              if (!e.getValue().isNull()) {
+                map.put(e.getKey(), Json.convert(e.getValue(), Object.class));
+              }
+            });
+    return map;
   }
 
   private static String text(JsonNode value) {

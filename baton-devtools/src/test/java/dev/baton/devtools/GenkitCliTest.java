@@ -168,7 +168,7 @@ class GenkitCliTest {
     assertThat(attributes(echoRoot))
         .containsEntry("genkit:type", "action")
         .containsEntry("genkit:metadata:subtype", "flow")
-        .containsEntry("genkit:path", "/{echo,t:action,s:flow}")
+        .containsEntry("genkit:path", "/{echo,t:flow}")
         .containsEntry("genkit:state", "success")
         .containsEntry("genkit:input", "\"bob\"");
     assertThat(attributes(span(trace(telemetry, countTrace, 1), "count")))
@@ -180,6 +180,7 @@ class GenkitCliTest {
     assertThat(attributes(agentRoot))
         .containsEntry("genkit:metadata:subtype", "agent")
         .containsEntry("genkit:isRoot", true)
+        .containsEntry("genkit:path", "/{serverAgent,t:action}")
         .containsEntry("genkit:metadata:agent:sessionId", firstOutput.path("sessionId").asString())
         .containsEntry("gen_ai.operation.name", "invoke_agent")
         .containsEntry("gen_ai.agent.name", "serverAgent")
@@ -192,6 +193,11 @@ class GenkitCliTest {
         .isEqualTo("util");
     assertThat(attributes(model))
         .containsEntry("genkit:metadata:subtype", "model")
+        // The path Genkit JS writes for the same turn (spec/interop.md 1.3).
+        .containsEntry(
+            "genkit:path",
+            "/{serverAgent,t:action}/{runTurn-1,t:flowStep}/{generate,t:util}"
+                + "/{echoModel,t:action,s:model}")
         .containsEntry("gen_ai.operation.name", "chat")
         .containsEntry("gen_ai.request.model", "echoModel");
 

@@ -18,8 +18,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,6 +41,7 @@ class ReflectionApiTest {
   private final BatonTelemetry telemetry = BatonTelemetry.builder().addSpanExporter(spans).build();
   private final Baton baton = DevApp.define(telemetry);
   private final CountDownLatch release = new CountDownLatch(1);
+  private final AtomicInteger sideEffects = new AtomicInteger();
   private DevTools devTools;
   private ReflectionClient client;
 
@@ -74,7 +77,15 @@ class ReflectionApiTest {
               : new IllegalStateException("secret database path /var/db");
         });
     baton.defineFlow(
-        "whoAmI", String.class, String.class, (ctx, in) -> String.valueOf(ctx.auth().get("auth")));
+        "whoAmI",
+        String.class,
+        String.class,
+        (ctx, in) -> new TreeMap<>(ctx.auth()) + " as " + ctx.principal().orElse("nobody"));
+    baton.defineFlow(
+        "sideEffect",
+        String.class,
+        String.class,
+        (ctx, in) -> "run " + sideEffects.incrementAndGet());
     devTools = DevTools.start(baton, DEV, project);
     client = new ReflectionClient(devTools.url().orElseThrow());
   }
@@ -324,20 +335,57 @@ class ReflectionApiTest {
   }
 
   @Test
-  void contextReachesTheActionAndLabelsTheTraceWithSecretsRedacted() {
+  void theContextsAuthObjectIsTheRunsAuthAndTheTraceShowsTheContextWithSecretsRedacted() {
+    // The Dev UI's context is Genkit's action context: actions read context.auth.
     ObjectNode body = run("/flow/whoAmI", "x");
-    body.putObject("context").put("env", "test").putObject("auth").put("uid", "u1");
+    ObjectNode context = body.putObject("context").put("env", "test");
+    context.putObject("auth").put("principal", "alice").put("uid", "u1").putNull("gone");
+    context.putObject("secrets").put("apiKey", "k");
     body.putObject("telemetryLabels").put("genkitx:origin", "dev-ui");
     JsonNode answer = client.json(client.post("/api/runAction", body));
-    assertThat(answer.path("result").asString()).isEqualTo("{uid=u1}");
+    assertThat(answer.path("result").asString()).isEqualTo("{principal=alice, uid=u1} as alice");
 
     SpanData root = rootSpan("whoAmI");
     assertThat(root.getAttributes().get(AttributeKey.stringKey("genkitx:origin")))
         .isEqualTo("dev-ui");
-    JsonNode traced =
-        Json.parse(root.getAttributes().get(AttributeKey.stringKey("genkit:metadata:context")));
-    assertThat(traced.path("env").asString()).isEqualTo("test");
-    assertThat(traced.path("auth").asString()).isEqualTo("<redacted>");
+    assertThat(tracedContext(root))
+        .isEqualTo(
+            Json.object()
+                .put("env", "test")
+                .put("auth", "<redacted>")
+                .put("secrets", "<redacted>"));
+  }
+
+  @Test
+  void aContextWithoutAnAuthObjectIsTheAuthItselfAndIsRedactedWhole() {
+    ObjectNode flat = run("/flow/whoAmI", "flat");
+    flat.putObject("context").put("principal", "bob").put("token", "t0");
+    JsonNode flatAnswer = client.json(client.post("/api/runAction", flat));
+    assertThat(flatAnswer.path("result").asString()).isEqualTo("{principal=bob, token=t0} as bob");
+    assertThat(tracedContext(flatAnswer))
+        .isEqualTo(Json.object().put("principal", "<redacted>").put("token", "<redacted>"));
+
+    ObjectNode notAnObject = run("/flow/whoAmI", "string");
+    notAnObject.putObject("context").put("auth", "bearer t1");
+    JsonNode stringAnswer = client.json(client.post("/api/runAction", notAnObject));
+    assertThat(stringAnswer.path("result").asString()).isEqualTo("{auth=bearer t1} as nobody");
+    assertThat(tracedContext(stringAnswer)).isEqualTo(Json.object().put("auth", "<redacted>"));
+  }
+
+  /** The recorded context of the run that gave this answer. */
+  private JsonNode tracedContext(JsonNode answer) {
+    String traceId = answer.path("telemetry").path("traceId").asString();
+    telemetry.flush(Duration.ofSeconds(10));
+    SpanData root =
+        spans.getFinishedSpanItems().stream()
+            .filter(s -> s.getTraceId().equals(traceId) && !s.getParentSpanContext().isValid())
+            .findFirst()
+            .orElseThrow();
+    return tracedContext(root);
+  }
+
+  private static JsonNode tracedContext(SpanData span) {
+    return Json.parse(span.getAttributes().get(AttributeKey.stringKey("genkit:metadata:context")));
   }
 
   @Test
@@ -352,6 +400,69 @@ class ReflectionApiTest {
     assertThat(notified.body()).isEqualTo("OK");
     assertThat(client.get("/api/nothing").statusCode()).isEqualTo(404);
     assertThat(client.json(client.get("/api/envs")).path(0).asString()).isEqualTo("dev");
+  }
+
+  @Test
+  void aPostWhoseBodyIsNotJsonIsRefusedAsGenkitJsIgnoresItSoAWebPageCannotRunActions() {
+    String body = Json.write(run("/flow/sideEffect", "x"));
+    // The content types a web page may POST without a CORS preflight, and none at all.
+    List<String> types =
+        List.of(
+            "text/plain",
+            "text/plain;charset=UTF-8",
+            "application/x-www-form-urlencoded",
+            "multipart/form-data; boundary=x");
+    for (String type : types) {
+      HttpResponse<String> refused = client.post("/api/runAction", type, body);
+      assertThat(refused.statusCode()).as(type).isEqualTo(415);
+      JsonNode error = client.json(refused);
+      assertThat(error.path("code").asInt()).isEqualTo(3);
+      assertThat(error.path("message").asString())
+          .isEqualTo("INVALID_ARGUMENT: the request body must be sent as application/json");
+      assertThat(error.path("details").isObject()).isTrue();
+    }
+    assertThat(client.post("/api/runAction", null, body).statusCode()).isEqualTo(415);
+    String cancel = Json.write(Json.object().put("traceId", "0af7651916cd43dd8448eb211c80319c"));
+    assertThat(client.post("/api/cancelAction", "text/plain", cancel).statusCode()).isEqualTo(415);
+    String notify = Json.write(Json.object().put("telemetryServerUrl", "http://127.0.0.1:1"));
+    assertThat(client.post("/api/notify", "text/plain", notify).statusCode()).isEqualTo(415);
+    assertThat(sideEffects).hasValue(0);
+
+    HttpResponse<String> json =
+        client.post("/api/runAction", "Application/JSON; charset=utf-8", body);
+    assertThat(client.json(json).path("result").asString()).isEqualTo("run 1");
+  }
+
+  @Test
+  void onlyRequestsAddressedToALoopbackNameAreServedSoDnsRebindingFails() {
+    int port = devTools.url().orElseThrow().getPort();
+    for (String host :
+        List.of("localhost:" + port, "127.0.0.1:" + port, "[::1]:" + port, "LocalHost", "[::1]")) {
+      assertThat(client.raw(get("/api/actions", "Host: " + host))).as(host).isEqualTo(200);
+    }
+    for (String host :
+        List.of(
+            "attacker.example:" + port,
+            "attacker.example",
+            "localhost.attacker.example:" + port,
+            "127.0.0.1.nip.io:" + port,
+            "localhost:" + port + "@attacker.example",
+            "")) {
+      assertThat(client.raw(get("/api/actions", "Host: " + host))).as(host).isEqualTo(403);
+    }
+    // HTTP/1.0 allows leaving Host out; a request without one is refused too.
+    assertThat(client.raw("GET /api/actions HTTP/1.0\r\n\r\n")).isEqualTo(403);
+
+    String body = Json.write(run("/flow/sideEffect", "x"));
+    String rebound =
+        "POST /api/runAction HTTP/1.1\r\nHost: attacker.example:%d\r\nContent-Type:"
+            + " application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s";
+    assertThat(client.raw(rebound.formatted(port, body.length(), body))).isEqualTo(403);
+    assertThat(sideEffects).hasValue(0);
+  }
+
+  private static String get(String path, String hostHeader) {
+    return "GET " + path + " HTTP/1.1\r\n" + hostHeader + "\r\nConnection: close\r\n\r\n";
   }
 
   private SpanData rootSpan(String name) {

@@ -6,11 +6,17 @@ import dev.baton.core.Json;
 import dev.baton.otel.BatonTelemetry;
 import dev.baton.testing.FakeHttpServer;
 import dev.baton.testing.FakeHttpServer.Reply;
+import io.opentelemetry.sdk.common.CompletableResultCode;
+import io.opentelemetry.sdk.metrics.InstrumentType;
+import io.opentelemetry.sdk.metrics.data.AggregationTemporality;
+import io.opentelemetry.sdk.metrics.export.CollectionRegistration;
+import io.opentelemetry.sdk.metrics.export.MetricReader;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,6 +31,7 @@ class TelemetryServerTest {
   @TempDir Path project;
   private final FakeHttpServer announced = FakeHttpServer.start();
   private final FakeHttpServer configured = FakeHttpServer.start();
+  private final AtomicInteger metricFlushes = new AtomicInteger();
 
   @AfterEach
   void stop() {
@@ -51,6 +58,13 @@ class TelemetryServerTest {
         .isEqualTo(trace.path("telemetry").path("traceId").asString());
   }
 
+  @Test
+  void aRunWaitsForTheTelemetryServerAloneNotForTheMetricsOrOtherExports() throws Exception {
+    runWithNotify(Map.of());
+    assertThat(announced.requests()).isNotEmpty();
+    assertThat(metricFlushes).hasValue(0);
+  }
+
   /** Notifies the announced server, runs a flow, and returns the run's answer. */
   private JsonNode runWithNotify(Map<String, String> extraEnv) throws Exception {
     for (int i = 0; i < 4; i++) {
@@ -61,7 +75,8 @@ class TelemetryServerTest {
     env.put("GENKIT_ENV", "dev");
     env.put("GENKIT_REFLECTION_PORT", "0");
     Files.writeString(project.resolve("pom.xml"), "<project/>");
-    try (BatonTelemetry telemetry = BatonTelemetry.builder().environment(env).build();
+    try (BatonTelemetry telemetry =
+            BatonTelemetry.builder().environment(env).addMetricReader(new FlushCounter()).build();
         DevTools devTools = DevTools.start(DevApp.define(telemetry), env, project)) {
       ReflectionClient client = new ReflectionClient(devTools.url().orElseThrow());
       HttpResponse<String> notified =
@@ -74,6 +89,28 @@ class TelemetryServerTest {
       // No waiting: the run flushes its spans before it answers.
       return client.json(
           client.post("/api/runAction", Json.object().put("key", "/flow/echo").put("input", "x")));
+    }
+  }
+
+  /** A metric reader that counts the flushes asked of it, and reads nothing. */
+  private final class FlushCounter implements MetricReader {
+    @Override
+    public void register(CollectionRegistration registration) {}
+
+    @Override
+    public CompletableResultCode forceFlush() {
+      metricFlushes.incrementAndGet();
+      return CompletableResultCode.ofSuccess();
+    }
+
+    @Override
+    public CompletableResultCode shutdown() {
+      return CompletableResultCode.ofSuccess();
+    }
+
+    @Override
+    public AggregationTemporality getAggregationTemporality(InstrumentType type) {
+      return AggregationTemporality.CUMULATIVE;
     }
   }
 }

@@ -22,8 +22,11 @@ import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import io.opentelemetry.sdk.trace.export.SpanExporter;
 import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -50,7 +53,8 @@ import org.jspecify.annotations.Nullable;
  *       {@code GENKIT_TELEMETRY_SERVER} names, or the one the CLI announces later through the
  *       reflection API (see {@link #useTelemetryServer}).
  *   <li><b>An OTLP endpoint</b> (OTLP over HTTP, protobuf, sent by the JDK HttpClient): spans,
- *       batched, and metrics, among them the GenAI token and duration metrics.
+ *       batched, and metrics, among them the GenAI token and duration metrics, with the headers a
+ *       backend asks for (an API key, say).
  * </ul>
  *
  * <p>Spans also carry OpenTelemetry's GenAI attributes ({@code gen_ai.*}), which Baton sets through
@@ -117,9 +121,8 @@ public final class BatonTelemetry implements OpenTelemetry, AutoCloseable {
   }
 
   /**
-   * Exports every span ended so far, and the metrics collected so far, waiting at most {@code
-   * timeout}. Genkit's reflection API flushes before it answers a run, so that the trace is in the
-   * telemetry server when the CLI asks for it.
+   * Exports every span ended so far, and the metrics collected so far, to every target, waiting at
+   * most {@code timeout}.
    *
    * @return whether everything was sent in time
    */
@@ -129,6 +132,19 @@ public final class BatonTelemetry implements OpenTelemetry, AutoCloseable {
             List.of(
                 sdk.getSdkTracerProvider().forceFlush(), sdk.getSdkMeterProvider().forceFlush()));
     return result.join(timeout.toMillis(), TimeUnit.MILLISECONDS).isSuccess();
+  }
+
+  /**
+   * Waits at most {@code timeout} until the spans handed to the Genkit telemetry server so far are
+   * sent, leaving other exporters and the metrics to their own schedules. Genkit's reflection API
+   * calls it before it answers a run, so that the trace is in the telemetry server when the CLI
+   * asks for it, without waiting for an OTLP backend.
+   *
+   * @return whether they were sent in time; true when this instance has no Genkit export
+   */
+  public boolean flushTelemetryServer(Duration timeout) {
+    return telemetryServer == null
+        || telemetryServer.flush().join(timeout.toMillis(), TimeUnit.MILLISECONDS).isSuccess();
   }
 
   /** Flushes and shuts the SDK down; spans started afterwards are dropped. Idempotent. */
@@ -148,6 +164,7 @@ public final class BatonTelemetry implements OpenTelemetry, AutoCloseable {
     private @Nullable URI genkitTelemetryServer;
     private boolean realtime;
     private @Nullable URI otlpEndpoint;
+    private final Map<String, String> otlpHeaders = new LinkedHashMap<>();
     private Duration metricInterval = Duration.ofSeconds(60);
     private String serviceName = "baton";
     private final List<SpanExporter> spanExporters = new ArrayList<>();
@@ -164,12 +181,16 @@ public final class BatonTelemetry implements OpenTelemetry, AutoCloseable {
      *       if set (otherwise to the server the CLI announces), live when {@code
      *       GENKIT_ENABLE_REALTIME_TELEMETRY=true};
      *   <li>{@code OTEL_EXPORTER_OTLP_ENDPOINT} is the OTLP base URL ({@code /v1/traces} and {@code
-     *       /v1/metrics} are added), and {@code OTEL_METRIC_EXPORT_INTERVAL} the metric export
-     *       interval in milliseconds;
+     *       /v1/metrics} are added), {@code OTEL_EXPORTER_OTLP_HEADERS} the headers sent with it
+     *       ({@code key1=value1,key2=value2}, values percent-encoded, as OpenTelemetry specifies),
+     *       and {@code OTEL_METRIC_EXPORT_INTERVAL} the metric export interval in milliseconds;
      *   <li>{@code OTEL_SERVICE_NAME} is the service name.
      * </ul>
      *
      * Variables that are absent leave the builder's settings as they are.
+     *
+     * @throws IllegalArgumentException when {@code OTEL_EXPORTER_OTLP_HEADERS} is not a list of
+     *     {@code key=value} pairs
      */
     public Builder environment(Map<String, String> env) {
       if ("dev".equals(env.get("GENKIT_ENV"))) {
@@ -183,6 +204,10 @@ public final class BatonTelemetry implements OpenTelemetry, AutoCloseable {
       String otlp = env.get("OTEL_EXPORTER_OTLP_ENDPOINT");
       if (otlp != null && !otlp.isBlank()) {
         otlpEndpoint = URI.create(otlp.strip());
+      }
+      String headers = env.get("OTEL_EXPORTER_OTLP_HEADERS");
+      if (headers != null && !headers.isBlank()) {
+        otlpHeaders.putAll(headerList(headers));
       }
       String interval = env.get("OTEL_METRIC_EXPORT_INTERVAL");
       if (interval != null && interval.strip().matches("\\d+")) {
@@ -221,6 +246,15 @@ public final class BatonTelemetry implements OpenTelemetry, AutoCloseable {
      */
     public Builder otlpEndpoint(URI endpoint) {
       this.otlpEndpoint = Objects.requireNonNull(endpoint, "endpoint");
+      return this;
+    }
+
+    /**
+     * Sends this header with every request to the OTLP endpoint, such as a backend's API key; a
+     * header set twice keeps the last value.
+     */
+    public Builder otlpHeader(String name, String value) {
+      otlpHeaders.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
       return this;
     }
 
@@ -267,10 +301,13 @@ public final class BatonTelemetry implements OpenTelemetry, AutoCloseable {
       SdkMeterProviderBuilder metrics = SdkMeterProvider.builder().setResource(resource);
       metricReaders.forEach(metrics::registerMetricReader);
       if (otlpEndpoint != null) {
-        batched.add(OtlpHttpSpanExporter.builder().setEndpoint(otlp("/v1/traces")).build());
+        var spanExporter = OtlpHttpSpanExporter.builder().setEndpoint(otlp("/v1/traces"));
+        var metricExporter = OtlpHttpMetricExporter.builder().setEndpoint(otlp("/v1/metrics"));
+        otlpHeaders.forEach(spanExporter::addHeader);
+        otlpHeaders.forEach(metricExporter::addHeader);
+        batched.add(spanExporter.build());
         metrics.registerMetricReader(
-            PeriodicMetricReader.builder(
-                    OtlpHttpMetricExporter.builder().setEndpoint(otlp("/v1/metrics")).build())
+            PeriodicMetricReader.builder(metricExporter.build())
                 .setInterval(metricInterval)
                 .build());
       }
@@ -284,6 +321,33 @@ public final class BatonTelemetry implements OpenTelemetry, AutoCloseable {
               .setPropagators(ContextPropagators.create(W3CTraceContextPropagator.getInstance()))
               .build();
       return new BatonTelemetry(sdk, genkit);
+    }
+
+    /**
+     * {@code OTEL_EXPORTER_OTLP_HEADERS}: comma-separated {@code key=value} pairs, values
+     * percent-decoded. The message never quotes the variable, which often holds a secret.
+     */
+    private static Map<String, String> headerList(String list) {
+      Map<String, String> headers = new LinkedHashMap<>();
+      for (String pair : list.split(",")) {
+        if (pair.isBlank()) {
+          continue;
+        }
+        int eq = pair.indexOf('=');
+        String name = eq < 0 ? "" : pair.substring(0, eq).strip();
+        if (name.isEmpty()) {
+          throw new IllegalArgumentException(
+              "OTEL_EXPORTER_OTLP_HEADERS is not a list of key=value pairs");
+        }
+        try {
+          headers.put(
+              name, URLDecoder.decode(pair.substring(eq + 1).strip(), StandardCharsets.UTF_8));
+        } catch (IllegalArgumentException badEscape) {
+          throw new IllegalArgumentException(
+              "OTEL_EXPORTER_OTLP_HEADERS has a value that is not percent-encoded: header " + name);
+        }
+      }
+      return headers;
     }
 
     private String otlp(String path) {

@@ -18,6 +18,9 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -31,7 +34,10 @@ import org.slf4j.LoggerFactory;
  * own: a span's "started" post never overtakes its "ended" one, and the application's threads never
  * wait for the network. {@link #flush()} completes once everything handed over before it was sent.
  * A server that is down or answers an error loses those spans, logged at debug: the dev tools are
- * optional, and the application must not suffer when they are gone. Without a server ({@link
+ * optional, and the application must not suffer when they are gone. For the same reason at most
+ * {@link #MAX_QUEUED_SPANS} spans wait to be sent: a server slower than the application (each POST
+ * may take up to {@link #TIMEOUT}, and real-time mode posts every span twice) loses the spans
+ * beyond, counted and logged, rather than the application its memory. Without a server ({@link
  * #target} not yet told one) spans are dropped.
  *
  * <p>Thread-safe.
@@ -39,6 +45,15 @@ import org.slf4j.LoggerFactory;
 final class TelemetryServerExporter implements SpanExporter {
   private static final Logger log = LoggerFactory.getLogger(TelemetryServerExporter.class);
   private static final Duration TIMEOUT = Duration.ofSeconds(5);
+
+  /** Spans handed over and not yet sent, at most (as many as a BatchSpanProcessor queues). */
+  static final int MAX_QUEUED_SPANS = 2048;
+
+  private final int capacity;
+  private final AtomicInteger queued = new AtomicInteger();
+  private final AtomicLong dropped = new AtomicLong();
+  // Set while spans are being dropped, so the log says so once until the queue has drained.
+  private final AtomicBoolean dropping = new AtomicBoolean();
 
   private final AtomicReference<@Nullable URI> server;
   private final HttpClient http =
@@ -48,7 +63,18 @@ final class TelemetryServerExporter implements SpanExporter {
           Thread.ofPlatform().daemon().name("baton-genkit-telemetry").factory());
 
   TelemetryServerExporter(@Nullable URI server) {
+    this(server, MAX_QUEUED_SPANS);
+  }
+
+  /** With a smaller queue, for tests. */
+  TelemetryServerExporter(@Nullable URI server, int capacity) {
     this.server = new AtomicReference<>(server);
+    this.capacity = capacity;
+  }
+
+  /** How many spans were dropped because too many were waiting to be sent. */
+  long droppedSpans() {
+    return dropped.get();
   }
 
   /** Sends to this server from now on. */
@@ -62,13 +88,30 @@ final class TelemetryServerExporter implements SpanExporter {
     for (SpanData span : spans) {
       byTrace.computeIfAbsent(span.getTraceId(), id -> new ArrayList<>()).add(span);
     }
+    int size = spans.size();
+    if (queued.addAndGet(size) > capacity) {
+      queued.addAndGet(-size);
+      long total = dropped.addAndGet(size);
+      if (dropping.compareAndSet(false, true)) {
+        log.warn(
+            "the Genkit telemetry server at {} is not keeping up: spans are dropped until it does"
+                + " ({} so far)",
+            server.get(),
+            total);
+      }
+      return CompletableResultCode.ofFailure();
+    }
     CompletableResultCode result = new CompletableResultCode();
     try {
       sender.execute(
           () -> {
             boolean ok = true;
-            for (var trace : byTrace.entrySet()) {
-              ok &= send(trace.getKey(), trace.getValue());
+            try {
+              for (var trace : byTrace.entrySet()) {
+                ok &= send(trace.getKey(), trace.getValue());
+              }
+            } finally {
+              sent(size);
             }
             if (ok) {
               result.succeed();
@@ -77,9 +120,17 @@ final class TelemetryServerExporter implements SpanExporter {
             }
           });
     } catch (RejectedExecutionException e) {
+      sent(size);
       result.fail();
     }
     return result;
+  }
+
+  /** Takes spans that were sent, or given up on, off the queue. */
+  private void sent(int size) {
+    if (queued.addAndGet(-size) == 0) {
+      dropping.set(false);
+    }
   }
 
   private boolean send(String traceId, List<SpanData> spans) {

@@ -1,6 +1,7 @@
 package dev.baton.otel;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.Baton;
 import dev.baton.ai.FinishReason;
@@ -51,7 +52,7 @@ class BatonTelemetryTest {
     assertThat(started.path("endTime").asDouble()).isZero();
     assertThat(started.path("attributes").path("genkit:name").asString()).isEqualTo("echo");
     assertThat(started.path("attributes").path("genkit:path").asString())
-        .isEqualTo("/{echo,t:action,s:flow}");
+        .isEqualTo("/{echo,t:flow}");
     assertThat(ended.path("spanId")).isEqualTo(started.path("spanId"));
     assertThat(ended.path("endTime").asDouble())
         .isGreaterThanOrEqualTo(ended.path("startTime").asDouble())
@@ -144,6 +145,46 @@ class BatonTelemetryTest {
     assertThat(server.requests("/v1/metrics").get(0).text())
         .contains("gen_ai.client.token.usage")
         .contains("gen_ai.client.operation.duration");
+  }
+
+  @Test
+  void otlpRequestsCarryTheHeadersOfTheEnvironmentAndTheBuilder() {
+    try (BatonTelemetry telemetry =
+        BatonTelemetry.builder()
+            .otlpHeader("x-tenant", "set first")
+            .environment(
+                Map.of(
+                    "OTEL_EXPORTER_OTLP_ENDPOINT",
+                    server.url().toString(),
+                    "OTEL_EXPORTER_OTLP_HEADERS",
+                    "api-key=s3cret%3D%2C, x-tenant = acme ,"))
+            .otlpHeader("x-team", "agents")
+            .build()) {
+      Baton baton = Baton.builder().openTelemetry(telemetry).build();
+      ProgrammableModel.define(baton.registry(), "pm").respond(answer(7, 3));
+      baton.generate(GenerateOptions.builder().model("pm").prompt("hi").build());
+      assertThat(telemetry.flush(FLUSH)).isTrue();
+    }
+    for (String path : List.of("/v1/traces", "/v1/metrics")) {
+      assertThat(server.requests(path)).isNotEmpty();
+      assertThat(server.requests(path).get(0).headers())
+          .containsEntry("api-key", "s3cret=,")
+          .containsEntry("x-tenant", "acme")
+          .containsEntry("x-team", "agents");
+    }
+  }
+
+  @Test
+  void malformedOtlpHeadersAreRefusedWithoutQuotingTheirSecrets() {
+    for (String headers : List.of("api-key", "=s3cret", "api-key=s3cret%zz")) {
+      assertThatThrownBy(
+              () ->
+                  BatonTelemetry.builder()
+                      .environment(Map.of("OTEL_EXPORTER_OTLP_HEADERS", headers)))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("OTEL_EXPORTER_OTLP_HEADERS")
+          .hasMessageNotContaining("s3cret");
+    }
   }
 
   @Test

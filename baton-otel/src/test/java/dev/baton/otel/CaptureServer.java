@@ -1,18 +1,23 @@
 package dev.baton.otel;
 
+import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 
 /** A loopback HTTP server that answers every request 200 and records it. Thread-safe. */
 final class CaptureServer implements AutoCloseable {
-  record Request(String method, String path, String contentType, byte[] body) {
+  record Request(
+      String method, String path, String contentType, Map<String, String> headers, byte[] body) {
     String text() {
       return new String(body, StandardCharsets.UTF_8);
     }
@@ -33,6 +38,7 @@ final class CaptureServer implements AutoCloseable {
                   exchange.getRequestMethod(),
                   exchange.getRequestURI().getPath(),
                   String.valueOf(exchange.getRequestHeaders().getFirst("Content-Type")),
+                  headers(exchange.getRequestHeaders()),
                   body));
           byte[] ok = "OK".getBytes(StandardCharsets.UTF_8);
           exchange.sendResponseHeaders(200, ok.length);
@@ -40,6 +46,13 @@ final class CaptureServer implements AutoCloseable {
           exchange.close();
         });
     server.start();
+  }
+
+  /** The first value of each header, by its name in lower case. */
+  private static Map<String, String> headers(Headers headers) {
+    Map<String, String> byName = new HashMap<>();
+    headers.forEach((name, values) -> byName.put(name.toLowerCase(Locale.ROOT), values.get(0)));
+    return byName;
   }
 
   URI url() {

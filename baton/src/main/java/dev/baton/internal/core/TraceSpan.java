@@ -66,7 +66,9 @@ public final class TraceSpan {
   }
 
   /**
-   * The Genkit path of this span, such as {@code /{chat,t:action,s:agent}/{runTurn-1,t:flowStep}}.
+   * The Genkit path of this span that its children's paths extend, such as {@code
+   * /{chat,t:action}/{runTurn-1,t:flowStep}}: as in Genkit JS, it leaves out the subtype ({@code
+   * ,s:model}) that the span's {@code genkit:path} attribute adds to its last segment.
    */
   public String path() {
     return path;

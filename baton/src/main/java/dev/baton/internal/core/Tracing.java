@@ -175,7 +175,7 @@ public final class Tracing {
     builder
         .setAttribute("genkit:name", name)
         .setAttribute("genkit:type", genkitType)
-        .setAttribute("genkit:path", path);
+        .setAttribute("genkit:path", root || subtype == null ? path : withSubtype(path, subtype));
     if (subtype != null) {
       builder.setAttribute("genkit:metadata:subtype", subtype);
     }
@@ -198,8 +198,20 @@ public final class Tracing {
         traceSpan, parent.with(TraceSpan.KEY, traceSpan), recordContent, failureSources);
   }
 
+  /**
+   * A span's segment of the path its children extend, as Genkit JS's {@code buildPath} writes it: a
+   * flow's type is {@code flow}, and no subtype, which {@link #withSubtype} adds to the {@code
+   * genkit:path} attribute of a span that is not a root.
+   */
   private static String segment(String name, String genkitType, @Nullable String subtype) {
-    return "{" + name + ",t:" + genkitType + (subtype == null ? "" : ",s:" + subtype) + "}";
+    return "{" + name + ",t:" + ("flow".equals(subtype) ? "flow" : genkitType) + "}";
+  }
+
+  /**
+   * The path with {@code ,s:<subtype>} in its last segment (Genkit JS's decoratePathWithSubtype).
+   */
+  private static String withSubtype(String path, String subtype) {
+    return path.substring(0, path.length() - 1) + ",s:" + subtype + "}";
   }
 
   /** A span opened by {@link #open}; ending it twice has no further effect. */

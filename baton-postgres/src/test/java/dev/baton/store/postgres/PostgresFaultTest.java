@@ -177,10 +177,14 @@ class PostgresFaultTest {
   /** Aborts the task A runs; A hears it, stops, and saves its progress into the aborted row. */
   private void abortRemoteTask(String pendingId, String parentId, String task) {
     assertThat(agent.abort(pendingId)).isEqualTo(ABORTED);
+    // Waits for A's save, the state: on a starved machine A can miss its heartbeat timeout, and
+    // then the row reads as settled (finish reason aborted) before A has saved anything.
     SessionSnapshot settled =
         await()
             .atMost(WAIT)
-            .until(() -> agent.getSnapshot(pendingId), row -> row.finishReason() != null);
+            .until(
+                () -> agent.getSnapshot(pendingId),
+                row -> row.finishReason() != null && row.state() != null);
     assertThat(settled.status()).isEqualTo(ABORTED);
     assertThat(settled.finishReason()).isEqualTo(AgentFinishReason.ABORTED);
     List<String> progress = new ArrayList<>(texts(agent.getSnapshot(parentId)));

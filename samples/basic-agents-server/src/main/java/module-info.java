@@ -3,4 +3,6 @@ module dev.baton.samples.agentsserver {
   requires dev.baton;
   requires dev.baton.server;
   requires dev.baton.googleai;
+  requires dev.baton.store.postgres;
+  requires com.zaxxer.hikari;
 }

@@ -5,6 +5,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.baton.Baton;
 import dev.baton.core.ActionContext;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.UUID;
@@ -35,6 +36,15 @@ final class PostgresBench implements AutoCloseable {
     try (Connection connection = pool.getConnection();
         Statement statement = connection.createStatement()) {
       statement.execute(sql);
+    }
+  }
+
+  long count(String query) throws SQLException {
+    try (Connection connection = pool.getConnection();
+        Statement statement = connection.createStatement();
+        ResultSet result = statement.executeQuery(query)) {
+      result.next();
+      return result.getLong(1);
     }
   }
 

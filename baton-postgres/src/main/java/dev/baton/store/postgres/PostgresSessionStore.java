@@ -263,6 +263,11 @@ public final class PostgresSessionStore implements SessionStore, SnapshotSubscri
     return feed.listenerPid();
   }
 
+  /** Whether a thread waits to read and deliver statuses; for tests. */
+  boolean deliveryWaiting() {
+    return feed.deliveryWaiting();
+  }
+
   private String tenantOf(ActionContext context) {
     return Ids.tenant(tenant.apply(context));
   }

@@ -23,7 +23,11 @@ import org.jspecify.annotations.Nullable;
  * reads its first status under that lock too: a change committed after that read is notified and
  * re-read once the subscription is registered, and one committed before it is in the read. If the
  * listener is not connected yet (or reconnecting), its re-read of every subscribed row once it
- * listens covers the gap. Thread-safe.
+ * listens covers the gap; it takes the subscribed rows under the lock, so a subscription that read
+ * its status before the listener listened, and registers only while the listener waits for the
+ * lock, is among them. A subscription gets its connection before it takes the lock, so a pool with
+ * no connection to spare delays that subscription only, not the deliveries to the others.
+ * Thread-safe.
  */
 final class StatusFeed implements StatusListener.Target, AutoCloseable {
   private final DataSource dataSource;
@@ -50,22 +54,20 @@ final class StatusFeed implements StatusListener.Target, AutoCloseable {
   /** A subscription to a row's status; ended at once when the row does not exist. */
   StatusSubscription subscribe(String tenant, String snapshotId) {
     listener.start();
-    readAndDeliver.lock();
+    // The connection before the lock: a wait for the pool must not hold up deliveries.
     try (Connection connection = dataSource.getConnection()) {
-      SnapshotStatus status = table.status(connection, tenant, snapshotId);
-      return status == null
-          ? StatusSubscription.ended()
-          : subscribers.subscribe(new RowKey(tenant, snapshotId), status);
+      readAndDeliver.lock();
+      try {
+        SnapshotStatus status = table.status(connection, tenant, snapshotId);
+        return status == null
+            ? StatusSubscription.ended()
+            : subscribers.subscribe(new RowKey(tenant, snapshotId), status);
+      } finally {
+        readAndDeliver.unlock();
+      }
     } catch (SQLException e) {
       throw SqlErrors.translate("subscribe to a snapshot's status", e);
-    } finally {
-      readAndDeliver.unlock();
     }
-  }
-
-  @Override
-  public Collection<RowKey> subscribedRows() {
-    return subscribers.subscribedRows();
   }
 
   @Override
@@ -74,11 +76,36 @@ final class StatusFeed implements StatusListener.Target, AutoCloseable {
     try {
       Set<RowKey> subscribed = new HashSet<>(rows);
       subscribed.retainAll(new HashSet<>(subscribers.subscribedRows()));
-      // A subscribed row that no longer exists (deleted by retention) keeps its last status.
-      table.statuses(connection, subscribed).forEach(subscribers::publish);
+      publish(connection, subscribed);
     } finally {
       readAndDeliver.unlock();
     }
+  }
+
+  /**
+   * Takes the subscribed rows under the lock: a subscription that has read its first status is
+   * either among them or registers after this read, so no change committed after its first read
+   * goes unread.
+   */
+  @Override
+  public void refreshAll(Connection connection) throws SQLException {
+    readAndDeliver.lock();
+    try {
+      publish(connection, subscribers.subscribedRows());
+    } finally {
+      readAndDeliver.unlock();
+    }
+  }
+
+  /** Reads and delivers the statuses of {@code rows}; called under the lock. */
+  private void publish(Connection connection, Collection<RowKey> rows) throws SQLException {
+    // A subscribed row that no longer exists (deleted by retention) keeps its last status.
+    table.statuses(connection, rows).forEach(subscribers::publish);
+  }
+
+  /** Whether a thread waits to read and deliver statuses; for tests. */
+  boolean deliveryWaiting() {
+    return readAndDeliver.hasQueuedThreads();
   }
 
   /** The listener's server process ID while it listens; for tests. */

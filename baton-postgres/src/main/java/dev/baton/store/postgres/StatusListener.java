@@ -43,16 +43,19 @@ final class StatusListener implements AutoCloseable {
   /** How long one wait for notifications lasts, and so how soon a closed listener notices. */
   private static final int WAIT_MILLIS = 200;
 
-  /** What the listener serves: the rows to watch, and the re-read of some of them. */
+  /** What the listener serves: the re-read of the subscribed rows, or of some of them. */
   interface Target {
-    /** The rows that have subscribers now. */
-    Collection<RowKey> subscribedRows();
-
     /**
      * Re-reads the status of {@code rows} on {@code connection} and delivers what changed. Rows
      * without subscribers are ignored.
      */
     void refresh(Connection connection, Collection<RowKey> rows) throws SQLException;
+
+    /**
+     * Re-reads the status of every subscribed row on {@code connection} and delivers what changed,
+     * including the rows of subscriptions that are being made while it runs.
+     */
+    void refreshAll(Connection connection) throws SQLException;
   }
 
   private final DataSource dataSource;
@@ -157,7 +160,7 @@ final class StatusListener implements AutoCloseable {
     backendPid = driver.getBackendPID();
     backoff = initialBackoff;
     // Whatever changed while nobody listened, this read catches.
-    target.refresh(connection, target.subscribedRows());
+    target.refreshAll(connection);
     long nextRecheck = System.nanoTime() + recheckNanos;
     while (!isClosed()) {
       Set<RowKey> named = rowsNamedBy(driver.getNotifications(WAIT_MILLIS));
@@ -165,7 +168,7 @@ final class StatusListener implements AutoCloseable {
         target.refresh(connection, named);
       }
       if (System.nanoTime() - nextRecheck >= 0) {
-        target.refresh(connection, target.subscribedRows());
+        target.refreshAll(connection);
         nextRecheck = System.nanoTime() + recheckNanos;
       }
     }

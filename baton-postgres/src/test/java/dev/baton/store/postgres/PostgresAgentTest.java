@@ -11,14 +11,21 @@ import dev.baton.agent.AgentInput;
 import dev.baton.agent.AgentOptions;
 import dev.baton.agent.AgentOutput;
 import dev.baton.agent.SessionSnapshot;
+import dev.baton.agent.SessionStore;
 import dev.baton.agent.SnapshotStatus;
+import dev.baton.agent.SnapshotSubscriber;
+import dev.baton.agent.StatusSubscription;
 import dev.baton.agent.TurnResult;
 import dev.baton.ai.Message;
+import dev.baton.core.ActionContext;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -33,8 +40,9 @@ class PostgresAgentTest {
   private final TestSchema schema = new TestSchema(TestDatabase.shared());
   private final CountDownLatch entered = new CountDownLatch(1);
   private final CountDownLatch gate = new CountDownLatch(1);
+  private final WatchedStore storeB = new WatchedStore(schema.open());
   private final Agent machineA = worker(schema.open());
-  private final Agent machineB = worker(schema.open());
+  private final Agent machineB = worker(storeB);
 
   @AfterEach
   void dropSchema() throws SQLException {
@@ -43,7 +51,7 @@ class PostgresAgentTest {
   }
 
   /** A custom agent whose turn waits for {@link #gate} (or its cancellation), then answers. */
-  private Agent worker(PostgresSessionStore store) {
+  private Agent worker(SessionStore store) {
     Baton baton = Baton.builder().experimental().build();
     return baton.defineCustomAgent(
         "worker",
@@ -75,10 +83,10 @@ class PostgresAgentTest {
     await().until(() -> entered.getCount() == 0);
     CompletableFuture<SessionSnapshot> waiting =
         CompletableFuture.supplyAsync(() -> machineB.waitForSnapshot(detached.snapshotId()));
-    await()
-        .atMost(Duration.ofSeconds(10))
-        .until(
-            () -> machineB.getSnapshot(detached.snapshotId()).status() == SnapshotStatus.PENDING);
+    // B's wait has subscribed and then read the run as pending, and B's store listens: from now on
+    // only a notification can wake the wait in time.
+    assertThat(storeB.readPendingSinceSubscribing.await(10, TimeUnit.SECONDS)).isTrue();
+    await().atMost(Duration.ofSeconds(10)).until(storeB.store::listenerPid, Objects::nonNull);
 
     gate.countDown();
 
@@ -86,6 +94,49 @@ class PostgresAgentTest {
     SessionSnapshot settled = waiting.get(5, TimeUnit.SECONDS);
     assertThat(settled.status()).isEqualTo(SnapshotStatus.COMPLETED);
     assertThat(settled.state().messages()).extracting(Message::text).containsExactly("go", "done");
+  }
+
+  /**
+   * B's store, which tells the test when a wait has subscribed to a row and read it as pending
+   * after that.
+   */
+  private static final class WatchedStore implements SessionStore, SnapshotSubscriber {
+    final PostgresSessionStore store;
+    final CountDownLatch subscribed = new CountDownLatch(1);
+    final CountDownLatch readPendingSinceSubscribing = new CountDownLatch(1);
+
+    WatchedStore(PostgresSessionStore store) {
+      this.store = store;
+    }
+
+    @Override
+    public @Nullable SessionSnapshot getSnapshot(ActionContext context, String snapshotId) {
+      SessionSnapshot row = store.getSnapshot(context, snapshotId);
+      if (subscribed.getCount() == 0 && row != null && row.status() == SnapshotStatus.PENDING) {
+        readPendingSinceSubscribing.countDown();
+      }
+      return row;
+    }
+
+    @Override
+    public @Nullable SessionSnapshot getLatestSnapshot(ActionContext context, String sessionId) {
+      return store.getLatestSnapshot(context, sessionId);
+    }
+
+    @Override
+    public @Nullable SessionSnapshot saveSnapshot(
+        ActionContext context,
+        @Nullable String snapshotId,
+        UnaryOperator<@Nullable SessionSnapshot> update) {
+      return store.saveSnapshot(context, snapshotId, update);
+    }
+
+    @Override
+    public StatusSubscription onSnapshotStatusChange(ActionContext context, String snapshotId) {
+      StatusSubscription subscription = store.onSnapshotStatusChange(context, snapshotId);
+      subscribed.countDown();
+      return subscription;
+    }
   }
 
   @Test

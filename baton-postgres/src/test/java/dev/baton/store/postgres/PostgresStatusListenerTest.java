@@ -23,6 +23,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -150,6 +152,63 @@ class PostgresStatusListenerTest {
 
       gate.open();
       awaitStatus(subscription, FAILED);
+    }
+  }
+
+  @Test
+  void aSubscriptionThatReadItsStatusBeforeTheListenerListenedGetsTheChangeMadeMeanwhile()
+      throws Exception {
+    GatedDataSource listening = new GatedDataSource(pool);
+    listening.shut();
+    HeldQueries reads = new HeldQueries(pool);
+    PostgresSessionStore watcher =
+        schema.open(
+            reads.dataSource(),
+            options -> options.listenDataSource(listening).recheckInterval(Duration.ofHours(1)));
+    save(row("s1", "sess-1", at(1), PENDING));
+    assertThat(watcher.getSnapshot(context, "s1")).isNotNull(); // the watcher has found the tables
+
+    reads.holdNextQuery();
+    CompletableFuture<StatusSubscription> subscribing =
+        CompletableFuture.supplyAsync(() -> watcher.onSnapshotStatusChange(context, "s1"));
+    // The subscription has read PENDING but is not registered yet, and nobody listens: this change
+    // is notified to no one.
+    reads.awaitHeld();
+    save(row("s1", "sess-1", at(1), COMPLETED));
+    // The listener listens now, and its first re-read waits for the subscription to register.
+    listening.open();
+    await().atMost(TIMEOUT).until(() -> watcher.listenerPid() != null && watcher.deliveryWaiting());
+    reads.release();
+
+    try (StatusSubscription subscription = subscribing.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+      // Long before the hourly recheck: the re-read after LISTEN included this subscription.
+      awaitStatus(subscription, COMPLETED);
+    }
+  }
+
+  @Test
+  void aSubscriptionWaitingForAConnectionDoesNotHoldUpDeliveriesToOthers() throws Exception {
+    GatedDataSource connections = new GatedDataSource(pool);
+    PostgresSessionStore watcher =
+        schema.open(connections, options -> options.listenDataSource(pool));
+    save(row("s1", "sess-1", at(1), PENDING));
+    save(row("s2", "sess-1", at(2), PENDING));
+
+    try (StatusSubscription first = watcher.onSnapshotStatusChange(context, "s1")) {
+      awaitStatus(first, PENDING);
+      await().atMost(TIMEOUT).until(watcher::listenerPid, Objects::nonNull);
+      connections.shut();
+      CompletableFuture<StatusSubscription> second =
+          CompletableFuture.supplyAsync(() -> watcher.onSnapshotStatusChange(context, "s2"));
+      await().atMost(TIMEOUT).until(() -> connections.waiting() == 1);
+
+      assertThat(SnapshotFixtures.abort(context, writer, "s1", at(3))).isEqualTo(ABORTED);
+      awaitStatus(first, ABORTED);
+
+      connections.open();
+      try (StatusSubscription later = second.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+        awaitStatus(later, PENDING);
+      }
     }
   }
 

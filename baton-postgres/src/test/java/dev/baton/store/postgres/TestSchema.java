@@ -26,8 +26,14 @@ final class TestSchema implements AutoCloseable {
 
   /** A store over the schema, with more options. */
   PostgresSessionStore open(UnaryOperator<PostgresSessionStore.Builder> options) {
+    return open(dataSource, options);
+  }
+
+  /** A store over the schema that reaches the database through {@code through}. */
+  PostgresSessionStore open(
+      DataSource through, UnaryOperator<PostgresSessionStore.Builder> options) {
     PostgresSessionStore store =
-        options.apply(PostgresSessionStore.builder(dataSource).schema(name)).build();
+        options.apply(PostgresSessionStore.builder(through).schema(name)).build();
     synchronized (stores) {
       stores.add(store);
     }

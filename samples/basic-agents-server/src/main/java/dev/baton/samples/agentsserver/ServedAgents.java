@@ -2,9 +2,7 @@ package dev.baton.samples.agentsserver;
 
 import dev.baton.Baton;
 import dev.baton.agent.AgentOptions;
-import dev.baton.agent.store.FileSessionStore;
 import dev.baton.ai.InlinePrompt;
-import java.nio.file.Path;
 
 /**
  * The agents the sample serves, as Genkit's basic-agents-server defines them, plus a researcher.
@@ -18,17 +16,17 @@ final class ServedAgents {
   private ServedAgents() {}
 
   /**
-   * Defines {@code chat} (its sessions in {@code <snapshots>/chat}), {@code statelessChat} (the
-   * client keeps the state) and {@code researcher} (sessions in {@code <snapshots>/researcher}).
+   * Defines {@code chat} and {@code researcher}, each with its store from {@code stores}, and
+   * {@code statelessChat} (the client keeps the state).
    */
-  static void define(Baton baton, String model, Path snapshots) {
+  static void define(Baton baton, String model, SessionStores stores) {
     InlinePrompt travel = InlinePrompt.builder().model(model).system(TRAVEL_SYSTEM).build();
     baton.defineAgent(
         "chat",
         travel,
         AgentOptions.builder()
             .description("A travel assistant that remembers the conversation.")
-            .sessionStore(FileSessionStore.builder(snapshots.resolve("chat")).build())
+            .sessionStore(stores.forAgent("chat"))
             .build());
     baton.defineAgent(
         "statelessChat",
@@ -41,7 +39,7 @@ final class ServedAgents {
         InlinePrompt.builder().model(model).system(RESEARCHER_SYSTEM).build(),
         AgentOptions.builder()
             .description("Researches one question and answers in a few sentences.")
-            .sessionStore(FileSessionStore.builder(snapshots.resolve("researcher")).build())
+            .sessionStore(stores.forAgent("researcher"))
             .build());
   }
 }

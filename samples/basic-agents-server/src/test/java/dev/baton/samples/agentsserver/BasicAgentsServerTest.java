@@ -11,7 +11,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
@@ -34,13 +39,50 @@ class BasicAgentsServerTest {
 
   @Test
   void theReadmesExamplesWork(@TempDir Path dir) throws Exception {
+    String printed = readmesExamples(Map.of("BATON_SNAPSHOT_DIR", dir.toString()));
+    assertThat(printed).contains("sessions in " + dir.toAbsolutePath());
+    assertThat(dir.resolve("chat")).isNotEmptyDirectory();
+  }
+
+  @Test
+  void withBatonPostgresUrlTheSessionsAreKeptInPostgres() throws Exception {
+    String url =
+        System.getenv()
+            .getOrDefault(
+                "BATON_POSTGRES_URL", "jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
+    String schema =
+        "baton_sample_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    try {
+      String printed =
+          readmesExamples(Map.of("BATON_POSTGRES_URL", url, "BATON_POSTGRES_SCHEMA", schema));
+      assertThat(printed).contains("sessions in PostgreSQL at " + url.split("\\?")[0] + "\n");
+      try (Connection connection = DriverManager.getConnection(url);
+          Statement statement = connection.createStatement();
+          ResultSet rows =
+              statement.executeQuery(
+                  "SELECT count(*) FROM " + schema + ".baton_snapshots WHERE tenant = 'chat'")) {
+        rows.next();
+        assertThat(rows.getInt(1)).isPositive();
+      }
+    } finally {
+      try (Connection connection = DriverManager.getConnection(url);
+          Statement statement = connection.createStatement()) {
+        statement.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+      }
+    }
+  }
+
+  /** Runs the README's examples against the sample started with {@code env}; what it printed. */
+  private String readmesExamples(Map<String, String> env) throws Exception {
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
-    try (BatonServer server =
-        BasicAgentsServer.start(
-            Map.of("BATON_SNAPSHOT_DIR", dir.toString()),
-            "127.0.0.1",
-            0,
-            new PrintStream(printed, true, StandardCharsets.UTF_8))) {
+    try (SessionStores stores = SessionStores.choose(env);
+        BatonServer server =
+            BasicAgentsServer.start(
+                env,
+                stores,
+                "127.0.0.1",
+                0,
+                new PrintStream(printed, true, StandardCharsets.UTF_8))) {
       assertThat(printed.toString(StandardCharsets.UTF_8))
           .contains("POST " + server.uri() + "/agents/chat");
 
@@ -103,5 +145,6 @@ class BasicAgentsServerTest {
               "{\"data\": " + HELLO + ", \"init\": {\"snapshotId\": \"nope\"}}");
       assertThat(Json.parse(refused).get("status").stringValue()).isEqualTo("NOT_FOUND");
     }
+    return printed.toString(StandardCharsets.UTF_8);
   }
 }

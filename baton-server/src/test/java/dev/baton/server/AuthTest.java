@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -189,7 +190,9 @@ class AuthTest {
                 alice)
             .json()
             .get("result");
-    backgroundStarted.await();
+    assertThat(backgroundStarted.await(10, TimeUnit.SECONDS))
+        .as("the background turn reached the model")
+        .isTrue();
 
     for (String route : List.of("getSnapshot", "waitForSnapshot", "abort")) {
       for (String id : List.of(snapshot, pending.get("snapshotId").stringValue())) {

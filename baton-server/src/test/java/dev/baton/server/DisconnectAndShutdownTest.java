@@ -152,6 +152,7 @@ class DisconnectAndShutdownTest {
   @Test
   void aGracefulShutdownRefusesNewRequestsAndWaitsForDetachedWork() throws Exception {
     slowAgent();
+    served.baton.defineFlow("ping", String.class, String.class, (ctx, in) -> in);
     served.start();
     String snapshotId =
         post(
@@ -163,10 +164,12 @@ class DisconnectAndShutdownTest {
     assertThat(entries.tryAcquire(10, TimeUnit.SECONDS)).isTrue();
 
     CompletableFuture<Void> closing = CompletableFuture.runAsync(served::close);
+    // Polled on a fast route: a slow turn admitted before the drain began would wait for release.
     await()
         .atMost(Duration.ofSeconds(10))
-        .until(() -> post(served.url("/agents/slow"), TURN).status() == 503);
+        .until(() -> post(served.url("/flows/ping"), envelope("x")).status() == 503);
     Answer refused = post(served.url("/agents/slow"), TURN);
+    assertThat(refused.status()).isEqualTo(503);
     assertThat(refused.json().get("status").stringValue()).isEqualTo("UNAVAILABLE");
     assertThat(closing).isNotDone();
 

@@ -164,6 +164,32 @@ class AuthTest {
   }
 
   @Test
+  void aPrincipalThatIsNotANonEmptyStringIsRefusedAsAServerFault() {
+    chat();
+    // A provider that binds a user ID as a number, an empty name or a user object: none of them
+    // binds the session to anyone, so running the request would put it among everyone's.
+    List<Object> principals = List.of(42L, "", new StringBuilder("alice"));
+    served.start(
+        b ->
+            b.contextProvider(
+                request ->
+                    Map.of(
+                        ActionContext.PRINCIPAL,
+                        principals.get(Integer.parseInt(request.header("X-Case"))))));
+
+    for (int i = 0; i < principals.size(); i++) {
+      for (String route : List.of("/agents/chat", "/agents/chat?stream=true")) {
+        Answer refused = post(served.url(route), envelope(HELLO), "X-Case", String.valueOf(i));
+        assertThat(refused.status()).as(route + " " + i).isEqualTo(500);
+        assertThat(refused.json().get("status").stringValue()).isEqualTo("INTERNAL");
+        assertThat(refused.json().get("message").stringValue())
+            .isEqualTo(BatonException.genericMessage(Status.INTERNAL));
+      }
+    }
+    assertThat(served.model.calls()).isZero();
+  }
+
+  @Test
   void anotherPrincipalsSessionAndSnapshotsAnswerExactlyAsUnknownOnes() throws Exception {
     chat();
     served.start(b -> b.contextProvider(bearer()));

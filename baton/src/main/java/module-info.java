@@ -37,7 +37,8 @@ module dev.baton {
   exports dev.baton.internal.store to
       dev.baton.store.postgres;
   exports dev.baton.internal.agent to
-      dev.baton.testing;
+      dev.baton.testing,
+      dev.baton.server;
   exports dev.baton.internal.http to
       dev.baton.googleai,
       dev.baton.openai,

@@ -32,7 +32,8 @@ import org.jspecify.annotations.Nullable;
  * /agents/<name>/getSnapshot}, {@code /waitForSnapshot} and {@code /abort} run the agent's
  * companions, which exist when its store supports them; {@code /flows/<name>} runs a flow. Only the
  * agents and flows the builder mounts are served; any other path is left to the next handler. A
- * mounted route whose action does not exist answers 404.
+ * mounted route whose action does not exist answers 404, and so does a remote agent that was not
+ * mounted by name (see {@link Builder#allAgents()}).
  *
  * <p><b>Envelope.</b> The body is {@code {"data": <input>, "init": <init>}}; {@code init} is for
  * turns only (an {@code AgentInit}; {@code {}} or none is a fresh session). The answer is {@code
@@ -76,19 +77,19 @@ public final class BatonHandler extends Handler.Abstract.NonBlocking implements 
   public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(30);
 
   private final Exchange.Settings settings;
-  private final @Nullable Set<String> agents;
+  private final boolean allAgents;
+  private final Set<String> agents;
   private final @Nullable Set<String> flows;
   private final Duration shutdownGrace;
-  private final Drain drain = new Drain();
-  private final ScheduledExecutorService keepAlives;
+  // New on every start, so that a stopped handler can start again.
+  private volatile Drain drain = new Drain();
+  private volatile @Nullable ScheduledExecutorService keepAlives;
 
   private BatonHandler(Builder builder) {
-    this.agents = builder.allAgents ? null : Set.copyOf(builder.agents);
+    this.allAgents = builder.allAgents;
+    this.agents = Set.copyOf(builder.agents);
     this.flows = builder.allFlows ? null : Set.copyOf(builder.flows);
     this.shutdownGrace = builder.shutdownGrace;
-    this.keepAlives =
-        Executors.newSingleThreadScheduledExecutor(
-            Thread.ofPlatform().daemon().name("baton-keep-alive").factory());
     boolean expose =
         builder.exposeErrorMessages != null
             ? builder.exposeErrorMessages
@@ -99,8 +100,7 @@ public final class BatonHandler extends Handler.Abstract.NonBlocking implements 
             List.copyOf(builder.providers),
             new RequestBody(builder.maxRequestBytes),
             new Failures(expose),
-            drain,
-            keepAlives,
+            agents,
             builder.keepAliveInterval);
   }
 
@@ -112,17 +112,21 @@ public final class BatonHandler extends Handler.Abstract.NonBlocking implements 
   @Override
   public boolean handle(Request request, Response response, Callback callback) {
     Route route = Route.of(Request.getPathInContext(request));
-    if (route == null || !mounts(route)) {
+    ScheduledExecutorService timer = keepAlives;
+    // No timer: the handler is not started.
+    if (route == null || !mounts(route) || timer == null) {
       return false;
     }
-    Exchange exchange = new Exchange(settings, route, request, response, callback);
+    Exchange exchange = new Exchange(settings, drain, timer, route, request, response, callback);
     Thread.ofVirtual().name("baton-request " + route).start(exchange::run);
     return true;
   }
 
   private boolean mounts(Route route) {
-    Set<String> names = route.type() == ActionType.FLOW ? flows : agents;
-    return names == null || names.contains(route.name());
+    if (route.type() == ActionType.FLOW) {
+      return flows == null || flows.contains(route.name());
+    }
+    return allAgents || agents.contains(route.name());
   }
 
   /** Starts a graceful shutdown; see the class comment. */
@@ -142,9 +146,22 @@ public final class BatonHandler extends Handler.Abstract.NonBlocking implements 
   }
 
   @Override
+  protected void doStart() throws Exception {
+    drain = new Drain();
+    keepAlives =
+        Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().daemon().name("baton-keep-alive").factory());
+    super.doStart();
+  }
+
+  @Override
   protected void doStop() throws Exception {
     drain.cancelAll();
-    keepAlives.shutdownNow();
+    ScheduledExecutorService timer = keepAlives;
+    keepAlives = null;
+    if (timer != null) {
+      timer.shutdownNow();
+    }
     super.doStop();
   }
 
@@ -165,13 +182,18 @@ public final class BatonHandler extends Handler.Abstract.NonBlocking implements 
       this.baton = Objects.requireNonNull(baton, "baton");
     }
 
-    /** Serves every agent of the instance, those defined after the handler included. */
+    /**
+     * Serves every local agent of the instance, those defined after the handler included. Remote
+     * agents ({@code defineRemoteAgent}) are left out unless also named with {@link #agents}:
+     * serving one forwards any client's calls to its server with this process's credentials, which
+     * would make this server an open proxy. A left-out one answers 404, as an unknown agent does.
+     */
     public Builder allAgents() {
       this.allAgents = true;
       return this;
     }
 
-    /** Serves these agents (with their companions). */
+    /** Serves these agents (with their companions), remote agents included. */
     public Builder agents(String... names) {
       agents.addAll(List.of(names));
       return this;

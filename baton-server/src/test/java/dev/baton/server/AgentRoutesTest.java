@@ -329,6 +329,31 @@ class AgentRoutesTest {
     assertThat(picky.json().get("message").stringValue()).isEqualTo("abc is too long");
   }
 
+  /** A value whose JSON cannot be written: its one property fails. */
+  public static final class Unwritable {
+    public String getSecret() {
+      throw new IllegalStateException("the vault at 10.0.0.9 is sealed");
+    }
+  }
+
+  @Test
+  void aStreamWhoseResultCannotBeWrittenStillEndsWithAnErrorFrame() {
+    served.baton.defineFlow(
+        "unwritable",
+        String.class,
+        JsonNode.class,
+        (ctx, in) -> Json.nodes().pojoNode(new Unwritable()));
+    served.start(b -> b.exposeErrorMessages(false));
+
+    // The failure comes after the stream began: without a closing frame a Genkit JS client hangs.
+    Answer streamed = post(served.url("/flows/unwritable?stream=true"), envelope("x"));
+
+    assertThat(streamed.status()).isEqualTo(200);
+    assertThat(streamed.frames()).hasSize(1);
+    assertThat(streamed.lastFrame().at("/error/status").stringValue()).isEqualTo("INTERNAL");
+    assertThat(streamed.body()).doesNotContain("vault", "10.0.0.9");
+  }
+
   @Test
   void internalMessagesReachADevelopmentClient() {
     served.baton.defineFlow(

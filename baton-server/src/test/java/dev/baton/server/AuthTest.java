@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -163,6 +164,32 @@ class AuthTest {
   }
 
   @Test
+  void aPrincipalThatIsNotANonEmptyStringIsRefusedAsAServerFault() {
+    chat();
+    // A provider that binds a user ID as a number, an empty name or a user object: none of them
+    // binds the session to anyone, so running the request would put it among everyone's.
+    List<Object> principals = List.of(42L, "", new StringBuilder("alice"));
+    served.start(
+        b ->
+            b.contextProvider(
+                request ->
+                    Map.of(
+                        ActionContext.PRINCIPAL,
+                        principals.get(Integer.parseInt(request.header("X-Case"))))));
+
+    for (int i = 0; i < principals.size(); i++) {
+      for (String route : List.of("/agents/chat", "/agents/chat?stream=true")) {
+        Answer refused = post(served.url(route), envelope(HELLO), "X-Case", String.valueOf(i));
+        assertThat(refused.status()).as(route + " " + i).isEqualTo(500);
+        assertThat(refused.json().get("status").stringValue()).isEqualTo("INTERNAL");
+        assertThat(refused.json().get("message").stringValue())
+            .isEqualTo(BatonException.genericMessage(Status.INTERNAL));
+      }
+    }
+    assertThat(served.model.calls()).isZero();
+  }
+
+  @Test
   void anotherPrincipalsSessionAndSnapshotsAnswerExactlyAsUnknownOnes() throws Exception {
     chat();
     served.start(b -> b.contextProvider(bearer()));
@@ -189,7 +216,9 @@ class AuthTest {
                 alice)
             .json()
             .get("result");
-    backgroundStarted.await();
+    assertThat(backgroundStarted.await(10, TimeUnit.SECONDS))
+        .as("the background turn reached the model")
+        .isTrue();
 
     for (String route : List.of("getSnapshot", "waitForSnapshot", "abort")) {
       for (String id : List.of(snapshot, pending.get("snapshotId").stringValue())) {

@@ -25,6 +25,7 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
@@ -152,6 +153,7 @@ class DisconnectAndShutdownTest {
   @Test
   void aGracefulShutdownRefusesNewRequestsAndWaitsForDetachedWork() throws Exception {
     slowAgent();
+    served.baton.defineFlow("ping", String.class, String.class, (ctx, in) -> in);
     served.start();
     String snapshotId =
         post(
@@ -163,10 +165,12 @@ class DisconnectAndShutdownTest {
     assertThat(entries.tryAcquire(10, TimeUnit.SECONDS)).isTrue();
 
     CompletableFuture<Void> closing = CompletableFuture.runAsync(served::close);
+    // Polled on a fast route: a slow turn admitted before the drain began would wait for release.
     await()
         .atMost(Duration.ofSeconds(10))
-        .until(() -> post(served.url("/agents/slow"), TURN).status() == 503);
+        .until(() -> post(served.url("/flows/ping"), envelope("x")).status() == 503);
     Answer refused = post(served.url("/agents/slow"), TURN);
+    assertThat(refused.status()).isEqualTo(503);
     assertThat(refused.json().get("status").stringValue()).isEqualTo("UNAVAILABLE");
     assertThat(closing).isNotDone();
 
@@ -206,6 +210,32 @@ class DisconnectAndShutdownTest {
     assertThat(store.getSnapshot(served.baton.context(), snapshotId).status())
         .isEqualTo(SnapshotStatus.PENDING);
     release.countDown();
+  }
+
+  @Test
+  void aStoppedHandlerServesAgainOnceRestarted() {
+    served.agent("chat", AgentOptions.DEFAULTS);
+    served.model.respondText("first").respondText("second");
+    BatonHandler handler =
+        BatonHandler.builder(served.baton)
+            .allAgents()
+            .keepAliveInterval(Duration.ofMillis(20))
+            .build();
+
+    for (String text : List.of("first", "second")) {
+      // Each stop drains the handler and ends its keep-alive timer; each start begins afresh.
+      try (BatonServer server = BatonServer.start(handler, "127.0.0.1", 0)) {
+        Answer answer =
+            post(
+                server.uri().resolve("/agents/chat?stream=true"),
+                TURN,
+                "X-Baton-Keep-Alive",
+                "true");
+        assertThat(answer.status()).isEqualTo(200);
+        assertThat(answer.lastFrame().at("/result/message/content/0/text").stringValue())
+            .isEqualTo(text);
+      }
+    }
   }
 
   /** Reads one HTTP answer with a Content-Length body from a socket. */

@@ -34,6 +34,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
@@ -51,7 +52,10 @@ import tools.jackson.databind.JsonNode;
 class JsInteropTest {
   @AutoClose final ServedBaton served = new ServedBaton();
 
+  // A first run installs the npm packages, which NodeFixture bounds at ten minutes with npm's
+  // output; the default timeout of a lifecycle method (60 s) would cut it short without either.
   @BeforeAll
+  @Timeout(value = 11, unit = TimeUnit.MINUTES)
   static void node() {
     NodeFixture.require();
   }

@@ -1,5 +1,7 @@
 package dev.baton.server;
 
+import static dev.baton.server.TestHttp.envelope;
+import static dev.baton.server.TestHttp.post;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -27,6 +29,7 @@ import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
+import dev.baton.server.TestHttp.Answer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,6 +39,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 
 /** One Baton calling another's agent over HTTP: the remote agent against the real server. */
 class RemoteAgentTest {
@@ -131,6 +135,43 @@ class RemoteAgentTest {
     assertThat(served.model.lastRequest().messages())
         .extracting(Message::text)
         .containsOnlyOnce("research tides");
+  }
+
+  @Test
+  void servingAllAgentsLeavesRemoteOnesOutUnlessNamed() {
+    researcher();
+    served.start();
+    served.model.respondText("facts");
+    JsonNode hello = envelope(Map.of("message", Message.user("hi")));
+    try (ServedBaton front = new ServedBaton()) {
+      front.baton.defineRemoteAgent(
+          "researcher",
+          served.url("/agents/researcher"),
+          AgentOptions.builder().metadata(new AgentMetadata(StateManagement.SERVER, true)).build());
+
+      // Named, the remote agent is served: the front forwards to it.
+      front.serve(b -> b.allAgents().agents("researcher"));
+      Answer named = post(front.url("/agents/researcher"), hello);
+      assertThat(named.status()).isEqualTo(200);
+      String snapshotId = named.json().at("/result/snapshotId").stringValue();
+      front.close();
+
+      // All agents alone leave it out: it answers as an agent that does not exist, and so do its
+      // companions, or any client could call the remote server with the front's credentials.
+      front.start();
+      Answer turn = post(front.url("/agents/researcher"), hello);
+      Answer unknown = post(front.url("/agents/nobody"), hello);
+      assertThat(turn.status()).isEqualTo(404);
+      assertThat(turn.body()).isEqualTo(unknown.body().replace("nobody", "researcher"));
+      for (String companion : List.of("getSnapshot", "waitForSnapshot", "abort")) {
+        Answer call =
+            post(
+                front.url("/agents/researcher/" + companion),
+                envelope(Map.of("snapshotId", snapshotId)));
+        assertThat(call.status()).as(companion).isEqualTo(404);
+      }
+    }
+    assertThat(served.model.calls()).isEqualTo(1);
   }
 
   @Test

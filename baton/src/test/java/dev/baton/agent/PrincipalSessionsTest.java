@@ -18,6 +18,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
@@ -88,12 +89,18 @@ class PrincipalSessionsTest extends AgentTestSupport {
         store.getLatestSnapshot(baton.context(), keyOf("alice", alices.sessionId()));
     assertThat(stored).isNotNull();
     assertThat(stored.snapshotId()).isEqualTo(keyOf("alice", alices.snapshotId()));
-    // Spelling out the stored key without the principal is refused, reads and turns alike.
+    // Spelling out the stored key without the principal is refused, reads and turns alike, and in
+    // upper case too, which a store on a case-insensitive file system would resolve to the same
+    // row.
+    String shouted = "P" + stored.snapshotId().substring(1);
     for (Runnable call :
         List.<Runnable>of(
             () -> chat.getSnapshot(stored.snapshotId()),
             () -> turn(chat, baton.context(), "hi", AgentInit.ofSession(stored.sessionId())),
-            () -> turn(chat, baton.context(), "hi", AgentInit.ofSnapshot(stored.snapshotId())))) {
+            () -> turn(chat, baton.context(), "hi", AgentInit.ofSnapshot(stored.snapshotId())),
+            () -> chat.getSnapshot(shouted),
+            () -> chat.getSnapshot(shouted.toUpperCase(Locale.ROOT)),
+            () -> turn(chat, baton.context(), "hi", AgentInit.ofSnapshot(shouted)))) {
       assertThatThrownBy(call::run)
           .isInstanceOfSatisfying(
               BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.INVALID_ARGUMENT));

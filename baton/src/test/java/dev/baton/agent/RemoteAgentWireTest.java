@@ -137,8 +137,7 @@ class RemoteAgentWireTest {
         "500 | '' | INTERNAL | answered HTTP 500",
         "418 | teapot | UNKNOWN | answered HTTP 418",
         // Go refuses Baton's continue extension as an unknown init field, in plain text.
-        "400 | 'init has an unknown field \"continue\"' | INVALID_ARGUMENT | unknown field"
-            + " \"continue\"",
+        "400 | 'init has an unknown field \"continue\"' | INVALID_ARGUMENT | answered HTTP 400",
       })
   void anErrorAnswerKeepsTheStatusItNamesOrTheOneItsCodeMeans(
       int http, String body, Status status, String message) {
@@ -149,6 +148,27 @@ class RemoteAgentWireTest {
             e -> {
               assertThat(e.status()).isEqualTo(status);
               assertThat(e.getMessage()).contains(message);
+            });
+  }
+
+  @Test
+  void aBodyThatIsNotJsonStaysOutOfThePublicMessage() {
+    server.reply(
+        Reply.raw(502, "text/html", "<h1>Bad gateway</h1> upstream 10.0.0.7:8080 refused"));
+    assertThatThrownBy(() -> remote().run(AgentInput.text("hi"), AgentInit.NEW))
+        .isInstanceOfSatisfying(
+            BatonException.class,
+            e -> {
+              assertThat(e.getMessage()).isEqualTo("remote agent \"researcher\" answered HTTP 502");
+              assertThat(e.isPublic()).isTrue();
+              // The body stays available to logs, in a cause no client sees.
+              assertThat(e.getCause())
+                  .isInstanceOfSatisfying(
+                      BatonException.class,
+                      body -> {
+                        assertThat(body.isPublic()).isFalse();
+                        assertThat(body.getMessage()).contains("10.0.0.7:8080 refused");
+                      });
             });
   }
 
@@ -271,7 +291,12 @@ class RemoteAgentWireTest {
             BatonException.class,
             e -> {
               assertThat(e.status()).isEqualTo(Status.FAILED_PRECONDITION);
-              assertThat(e.getMessage()).contains("publishes no route to abort");
+              assertThat(e.getMessage())
+                  .contains("publishes no route to abort")
+                  .doesNotContain(server.baseUrl().getAuthority());
+              // The URL it tried is for logs only.
+              assertThat(e.getCause().getMessage()).contains("/agents/researcher/abort");
+              assertThat(((BatonException) e.getCause()).isPublic()).isFalse();
             });
     assertThat(server.requests()).hasSize(9);
   }

@@ -61,6 +61,12 @@ class AgentsMiddlewareConfigTest extends AgentsMiddlewareTestSupport {
                 + "\n"
                 + "When a task is better handled by a specialized agent, delegate it using the appropriate tool."
                 + " Provide a clear, self-contained task description.\n"
+                // coder and ghost are not defined yet and may be server-managed: tasks can
+                // continue.
+                + "A task that failed, was aborted or stopped reporting progress can be continued"
+                + " with continue_task, from the progress it saved; instructions steer the retry."
+                + " A completed task takes follow-up instructions there too, in the sub-agent's"
+                + " own session.\n"
                 + "</sub-agents>");
     assertThat(Metadata.isTrue(system.get(1).metadata(), "agents-instructions")).isTrue();
     assertThat(orchestratorModel.lastRequest().tools())

@@ -11,6 +11,7 @@ import dev.baton.core.Json;
 import dev.baton.core.Registry;
 import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
+import dev.baton.internal.agent.RemoteAgent;
 import dev.baton.internal.http.GenkitHttp;
 import dev.baton.server.ContextProvider;
 import dev.baton.server.RequestData;
@@ -22,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -45,14 +47,17 @@ import tools.jackson.databind.node.ObjectNode;
 public final class Exchange {
   private static final Logger log = LoggerFactory.getLogger(Exchange.class);
 
-  /** What every exchange of one handler shares. */
+  /**
+   * What every exchange of one handler shares.
+   *
+   * @param namedAgents the agents mounted by name, the only remote agents served
+   */
   public record Settings(
       Registry registry,
       List<ContextProvider> providers,
       RequestBody body,
       Failures failures,
-      Drain drain,
-      ScheduledExecutorService keepAlives,
+      Set<String> namedAgents,
       Duration keepAliveInterval) {}
 
   /** How the exchange ends: the output, or the error it failed with. */
@@ -63,6 +68,8 @@ public final class Exchange {
   private record Failed(BatonException error) implements Outcome {}
 
   private final Settings settings;
+  private final Drain drain;
+  private final ScheduledExecutorService keepAlives;
   private final Route route;
   private final Request request;
   private final Response response;
@@ -70,9 +77,24 @@ public final class Exchange {
   private final Cancellation cancellation = Cancellation.create();
   private @Nullable ClientWatch watch;
 
+  /** The SSE answer once it has begun: from then on every path ends it with a closing frame. */
+  private @Nullable SseStream stream;
+
+  /**
+   * An exchange of the handler's current run: {@code drain} and {@code keepAlives} are new each
+   * time the handler starts.
+   */
   public Exchange(
-      Settings settings, Route route, Request request, Response response, Callback callback) {
+      Settings settings,
+      Drain drain,
+      ScheduledExecutorService keepAlives,
+      Route route,
+      Request request,
+      Response response,
+      Callback callback) {
     this.settings = settings;
+    this.drain = drain;
+    this.keepAlives = keepAlives;
     this.route = route;
     this.request = request;
     this.response = response;
@@ -80,7 +102,7 @@ public final class Exchange {
   }
 
   public void run() {
-    if (!settings.drain().enter(cancellation)) {
+    if (!drain.enter(cancellation)) {
       answer(
           new Failed(BatonException.of(Status.UNAVAILABLE, "the server is shutting down")), false);
       return;
@@ -109,7 +131,7 @@ public final class Exchange {
     } catch (Throwable failure) {
       answer(new Failed(settings.failures().classify(failure)), stopWatching());
     } finally {
-      settings.drain().exit(cancellation);
+      drain.exit(cancellation);
     }
   }
 
@@ -127,9 +149,7 @@ public final class Exchange {
           && AgentFinishReason.DETACHED.wireName().equals(output.path("finishReason").asString(""))
           && output.path("snapshotId").isString()) {
         String snapshotId = output.path("snapshotId").stringValue();
-        settings
-            .drain()
-            .follow(watch -> agent.waitForSnapshot(context.withCancellation(watch), snapshotId));
+        drain.follow(watch -> agent.waitForSnapshot(context.withCancellation(watch), snapshotId));
       }
       return new Succeeded(output);
     } catch (Throwable failure) {
@@ -144,17 +164,16 @@ public final class Exchange {
       @Nullable JsonNode init)
       throws IOException {
     SseStream sse = SseStream.open(response);
+    stream = sse;
     ScheduledFuture<?> keepAlive = null;
     if (request.getHeaders().contains(GenkitHttp.KEEP_ALIVE_HEADER)) {
       long every = settings.keepAliveInterval().toMillis();
       keepAlive =
-          settings
-              .keepAlives()
-              .scheduleAtFixedRate(
-                  () -> Thread.ofVirtual().start(() -> keepAlive(sse)),
-                  every,
-                  every,
-                  TimeUnit.MILLISECONDS);
+          keepAlives.scheduleAtFixedRate(
+              () -> Thread.ofVirtual().start(() -> keepAlive(sse)),
+              every,
+              every,
+              TimeUnit.MILLISECONDS);
     }
     Outcome outcome;
     try {
@@ -176,11 +195,23 @@ public final class Exchange {
         keepAlive.cancel(false);
       }
     }
-    boolean close = stopWatching();
+    answer(outcome, stopWatching());
+  }
+
+  /**
+   * Ends an open stream with its one closing frame. Interop §2.5: a stream that ends without a
+   * result or an error frame hangs a Genkit JS client, so a result that cannot be written becomes
+   * an error frame too.
+   */
+  private void end(SseStream sse, Outcome outcome, boolean close) {
     try {
-      switch (outcome) {
-        case Succeeded succeeded -> sse.result(succeeded.output());
-        case Failed failed -> sse.error(settings.failures().wire(failed.error()));
+      try {
+        switch (outcome) {
+          case Succeeded succeeded -> sse.result(succeeded.output());
+          case Failed failed -> sse.error(settings.failures().wire(failed.error()));
+        }
+      } catch (RuntimeException unwritable) {
+        sse.error(settings.failures().wire(settings.failures().classify(unwritable)));
       }
       complete(close, null);
     } catch (IOException e) {
@@ -226,12 +257,28 @@ public final class Exchange {
             });
       }
     }
+    Object principal = auth.get(ActionContext.PRINCIPAL);
+    if (principal != null && !(principal instanceof String name && !name.isEmpty())) {
+      // Such a principal binds nothing, and the request would run in the namespace of calls
+      // without one: refuse it rather than fail open.
+      throw BatonException.internal(
+          "the server is misconfigured: a context provider put "
+              + (principal instanceof String
+                  ? "an empty string"
+                  : "a " + principal.getClass().getName())
+              + " under \""
+              + ActionContext.PRINCIPAL
+              + "\", where only a non-empty string binds a principal",
+          null);
+    }
     return auth;
   }
 
   private Action<?, ?, ?> resolve() {
     Action<?, ?, ?> action = settings.registry().lookup(route.type(), route.name()).orElse(null);
-    if (action == null || (route.type() == ActionType.AGENT && !(action instanceof Agent))) {
+    if (action == null
+        || (route.type() == ActionType.AGENT && !(action instanceof Agent))
+        || isUnnamedRemoteAgent()) {
       throw BatonException.notFound(
           "nothing is served at %s%s",
           route,
@@ -240,6 +287,18 @@ public final class Exchange {
               : "");
     }
     return action;
+  }
+
+  /**
+   * Whether the route is a remote agent's (or one of its companions) that was not mounted by name.
+   * Serving it would make the server an open proxy, forwarding any client's calls to the remote
+   * server with this process's own credentials; it answers as an agent that does not exist.
+   */
+  private boolean isUnnamedRemoteAgent() {
+    return route.type() != ActionType.FLOW
+        && !settings.namedAgents().contains(route.name())
+        && settings.registry().lookup(ActionType.AGENT, route.name()).orElse(null)
+            instanceof RemoteAgent;
   }
 
   private boolean wantsStream() {
@@ -261,8 +320,16 @@ public final class Exchange {
     return current != null && current.stop();
   }
 
-  /** Answers a non-streaming request: 200 with the result, or the error's status. */
+  /**
+   * Answers: with the closing frame once a stream has begun (whatever failed after it began);
+   * otherwise 200 with the result, or the error's status.
+   */
   private void answer(Outcome outcome, boolean close) {
+    SseStream sse = stream;
+    if (sse != null) {
+      end(sse, outcome, close);
+      return;
+    }
     switch (outcome) {
       case Succeeded succeeded -> {
         ObjectNode body = Json.object();
@@ -287,7 +354,7 @@ public final class Exchange {
 
   private void write(int httpStatus, JsonNode body, boolean close) {
     if (response.isCommitted()) {
-      // Only a stream commits early, and it ends itself; nothing more can be said here.
+      // Only a stream commits early, and one that failed to open has no client left to answer.
       complete(true, null);
       return;
     }

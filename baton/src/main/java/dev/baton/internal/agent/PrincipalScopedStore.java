@@ -28,8 +28,8 @@ import org.jspecify.annotations.Nullable;
  * one, usually), and an abort or a wait answers as for an unknown ID.
  *
  * <p>A call without a principal reads and writes IDs as they are, as Genkit does, except that an ID
- * in the prefixed form is refused ({@code INVALID_ARGUMENT} on a write, nothing found on a read),
- * so no call can reach a principal's rows by spelling out their stored IDs.
+ * in the prefixed form, in either case, is refused ({@code INVALID_ARGUMENT} on a write, nothing
+ * found on a read), so no call can reach a principal's rows by spelling out their stored IDs.
  *
  * <p>Thread-safe when the wrapped store is.
  */
@@ -146,9 +146,14 @@ class PrincipalScopedStore implements SessionStore {
     }
   }
 
-  /** Whether an ID has the stored form of a principal's ID. */
+  /**
+   * Whether an ID has the stored form of a principal's ID, in either case: a store on a
+   * case-insensitive file system would find a principal's row under {@code P<HASH>~...} too.
+   */
   static boolean isPrefixed(String id) {
-    if (id.length() < PREFIX_LENGTH || id.charAt(0) != 'p' || id.charAt(PREFIX_LENGTH - 1) != '~') {
+    if (id.length() < PREFIX_LENGTH
+        || Character.toLowerCase(id.charAt(0)) != 'p'
+        || id.charAt(PREFIX_LENGTH - 1) != '~') {
       return false;
     }
     for (int i = 1; i < PREFIX_LENGTH - 1; i++) {

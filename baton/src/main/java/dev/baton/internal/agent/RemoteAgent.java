@@ -246,8 +246,13 @@ public final class RemoteAgent implements Agent {
       if (row == null) {
         return null;
       }
-      throw BatonException.failedPrecondition(
-          "remote agent \"%s\" publishes no route to abort background work at %s", name, abortUrl);
+      // The URL is this process's own configuration: it goes in a cause, for logs only.
+      throw new BatonException(
+          Status.FAILED_PRECONDITION,
+          "remote agent \"" + name + "\" publishes no route to abort background work",
+          null,
+          true,
+          new BatonException(Status.NOT_FOUND, "no abort route at " + abortUrl, null, false, e));
     }
     JsonNode status = answer == null ? null : answer.get("status");
     if (status != null && status.isString() && !status.stringValue().isEmpty()) {

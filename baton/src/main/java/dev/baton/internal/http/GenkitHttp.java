@@ -33,7 +33,9 @@ public final class GenkitHttp {
    * under {@code error}; a status name with spaces ({@code "INVALID ARGUMENT"}, as JS writes one)
    * is read with underscores. Without a readable status the HTTP code decides, as {@link
    * Status#fromHttpStatus} maps it (Go answers with plain text). The message is the body's, which
-   * the server made public, or {@code "<who> answered HTTP <code>: <start of the body>"}.
+   * the server made public, or {@code "<who> answered HTTP <code>"}: any other body (a proxy's
+   * error page, a stack trace) is not for this process's clients, so its start goes in a non-public
+   * cause, for logs.
    *
    * <p>The error is public, except for HTTP 401 and 403 and the statuses {@code UNAUTHENTICATED}
    * and {@code PERMISSION_DENIED}: those concern this process's own credentials, not its caller's
@@ -52,19 +54,23 @@ public final class GenkitHttp {
     if (status == null) {
       status = Status.fromHttpStatus(httpStatus);
     }
+    BatonException quoted = null;
     if (message == null) {
+      message = who + " answered HTTP " + httpStatus;
       String start = text.strip();
       if (start.length() > MAX_TEXT) {
         start = start.substring(0, MAX_TEXT) + "…";
       }
-      message = who + " answered HTTP " + httpStatus + (start.isEmpty() ? "" : ": " + start);
+      if (!start.isEmpty()) {
+        quoted = new BatonException(status, message + ": " + start, null, false, null);
+      }
     }
     boolean aboutOurCredentials =
         httpStatus == 401
             || httpStatus == 403
             || status == Status.UNAUTHENTICATED
             || status == Status.PERMISSION_DENIED;
-    return new BatonException(status, message, null, !aboutOurCredentials, null);
+    return new BatonException(status, message, null, !aboutOurCredentials, quoted);
   }
 
   /**

@@ -75,7 +75,7 @@ class PublicApiTest {
   void thePublicSurfaceStaysSmall() {
     // What a user of the baton jar can name, nested types included. It grows only with types
     // users name in their own code; helpers belong in dev.baton.internal.
-    assertThat(API).hasSizeLessThanOrEqualTo(133);
+    assertThat(API).hasSizeLessThanOrEqualTo(134);
   }
 
   private static boolean isVisible(Class<?> type) {

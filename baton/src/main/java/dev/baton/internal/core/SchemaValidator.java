@@ -55,6 +55,14 @@ public final class SchemaValidator {
     return schemaNode;
   }
 
+  /** One way a value fails the schema: where, and what rule it breaks there. */
+  public record Violation(String path, String message) {
+    @Override
+    public String toString() {
+      return path + ": " + message;
+    }
+  }
+
   /**
    * Checks a value.
    *
@@ -63,18 +71,28 @@ public final class SchemaValidator {
    *     {@code $.city: required property 'city' not found (required)}
    */
   public void validate(JsonNode value, String what) {
-    List<Error> errors;
+    List<Violation> violations = violations(value, what);
+    if (!violations.isEmpty()) {
+      String detail =
+          violations.stream().map(Violation::toString).collect(Collectors.joining("; "));
+      throw BatonException.invalidArgument("%s does not match its schema: %s", what, detail);
+    }
+  }
+
+  /**
+   * Every way a value fails the schema, by JSON path ({@code $.city}); empty when it matches.
+   *
+   * @param what names the value in the error thrown for an unusable schema
+   * @throws BatonException {@code INVALID_ARGUMENT} when the schema cannot check values, say with a
+   *     {@code $ref} that does not resolve
+   */
+  public List<Violation> violations(JsonNode value, String what) {
     try {
-      errors = schema.validate(value);
+      return schema.validate(value).stream().map(SchemaValidator::violation).toList();
     } catch (SchemaException | IllegalArgumentException e) {
       // A schema can be well-formed yet unusable, say with a $ref that does not resolve.
       throw BatonException.invalidArgument(
           "cannot check %s: its schema is unusable: %s", what, e.getMessage());
-    }
-    if (!errors.isEmpty()) {
-      String detail =
-          errors.stream().map(SchemaValidator::describe).collect(Collectors.joining("; "));
-      throw BatonException.invalidArgument("%s does not match its schema: %s", what, detail);
     }
   }
 
@@ -87,10 +105,12 @@ public final class SchemaValidator {
     }
   }
 
-  private static String describe(Error error) {
-    String message = error.getMessage();
+  private static Violation violation(Error error) {
     String path = error.getInstanceLocation().toString();
-    String text = message.startsWith(path) ? message : path + ": " + message;
-    return text + " (" + error.getKeyword() + ")";
+    String message = error.getMessage();
+    if (message.startsWith(path + ": ")) {
+      message = message.substring(path.length() + 2);
+    }
+    return new Violation(path, message + " (" + error.getKeyword() + ")");
   }
 }

@@ -37,6 +37,8 @@ final class BadToolCalls {
   private int answered;
 
   /**
+   * Answers for one generate call.
+   *
    * @param tools the tools the call offers, by name, in the order the model is told them
    */
   BadToolCalls(Map<String, Tool<?, ?>> tools, int maxRetries) {

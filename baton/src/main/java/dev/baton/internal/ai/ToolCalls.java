@@ -46,6 +46,8 @@ public final class ToolCalls {
   private final @Nullable BadToolCalls badCalls;
 
   /**
+   * Runs calls to {@code tools} through {@code chain}.
+   *
    * @param badCalls answers the model's bad calls instead of running them, or null to run every
    *     call
    */

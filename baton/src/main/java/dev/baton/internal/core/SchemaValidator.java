@@ -11,6 +11,7 @@ import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import java.util.List;
 import java.util.stream.Collectors;
+import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -26,6 +27,9 @@ public final class SchemaValidator {
           builder ->
               builder.schemaRegistryConfig(
                   SchemaRegistryConfig.builder().pathType(PathType.JSON_PATH).build()));
+
+  private static final Violation UNCHECKABLE =
+      new Violation("$", "holds a number out of the range the schema's checks can compare");
 
   private final JsonNode schemaNode;
   private final Schema schema;
@@ -89,6 +93,10 @@ public final class SchemaValidator {
   public List<Violation> violations(JsonNode value, String what) {
     try {
       return schema.validate(value).stream().map(SchemaValidator::violation).toList();
+    } catch (JacksonException e) {
+      // The validator reads numbers through Jackson, which refuses some conversions: a minimum
+      // given as an integer makes it read 1e308 as a long. Such a value is the input's fault.
+      return List.of(UNCHECKABLE);
     } catch (SchemaException | IllegalArgumentException e) {
       // A schema can be well-formed yet unusable, say with a $ref that does not resolve.
       throw BatonException.invalidArgument(
@@ -100,7 +108,7 @@ public final class SchemaValidator {
   public boolean matches(JsonNode value) {
     try {
       return schema.validate(value).isEmpty();
-    } catch (SchemaException | IllegalArgumentException e) {
+    } catch (JacksonException | SchemaException | IllegalArgumentException e) {
       return false;
     }
   }

@@ -29,10 +29,10 @@ import dev.baton.core.StreamCallback;
 import dev.baton.middleware.ToolCallFeedback;
 import dev.baton.testing.ProgrammableModel;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -162,7 +162,7 @@ class HostileInputFuzzTest {
     setUp();
 
     long start = System.nanoTime();
-    long startCpu = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+    long startCpu = cpuMillis();
     // The ASCII JVM runs its cases meanwhile, and they count toward the total; when no such JVM
     // can be started, this one runs them all.
     AsciiNamesJvm.Running asciiJvm =
@@ -179,8 +179,7 @@ class HostileInputFuzzTest {
     runCases(step, CASES);
     detachedRuns.forEach(Runnable::run);
     long millis = (System.nanoTime() - start) / 1_000_000;
-    long cpuMillis =
-        (ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - startCpu) / 1_000_000;
+    long cpuMillis = cpuMillis() - startCpu;
 
     // A normal turn still works, on both stores, and a session continues.
     AgentOutput hello = onFiles.runText("hello");
@@ -188,7 +187,7 @@ class HostileInputFuzzTest {
     AgentOutput inMemoryHello = inMemory.runText("hello");
 
     System.out.printf(
-        "hostile input fuzz: %d cases in %d ms (%d ms of CPU on the test's thread)"
+        "hostile input fuzz: %d cases in %d ms (%d ms of this JVM's CPU time)"
             + " (%s in a JVM with ASCII file names)%n"
             + "  by kind: %s%n  milliseconds by kind: %s%n  by outcome: %s%n  problems: %d%n",
         tally.cases(),
@@ -590,6 +589,11 @@ class HostileInputFuzzTest {
 
   private static StreamCallback<AgentStreamChunk> discard() {
     return StreamCallback.discard();
+  }
+
+  /** The CPU time this JVM has used, all its threads together. */
+  private static long cpuMillis() {
+    return ProcessHandle.current().info().totalCpuDuration().map(Duration::toMillis).orElse(0L);
   }
 
   private static ModelResponse reply(String text) {

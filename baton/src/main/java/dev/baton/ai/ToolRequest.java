@@ -1,5 +1,6 @@
 package dev.baton.ai;
 
+import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -9,7 +10,15 @@ import tools.jackson.databind.JsonNode;
  * generate loop fills it in when the model leaves it out.
  */
 public record ToolRequest(String name, @Nullable String ref, @Nullable JsonNode input) {
+  /**
+   * Requires the name.
+   *
+   * @throws BatonException {@code INVALID_ARGUMENT} without a name, as when JSON omits it
+   */
   public ToolRequest {
+    if (name == null) {
+      throw BatonException.invalidArgument("a tool request needs a name");
+    }
     input = input == null ? null : Json.copy(input);
   }
 

@@ -1,5 +1,6 @@
 package dev.baton.ai;
 
+import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -11,7 +12,15 @@ import tools.jackson.databind.JsonNode;
  */
 public record ToolResponse(
     String name, @Nullable String ref, @Nullable JsonNode output, @Nullable List<Part> content) {
+  /**
+   * Requires the name.
+   *
+   * @throws BatonException {@code INVALID_ARGUMENT} without a name, as when JSON omits it
+   */
   public ToolResponse {
+    if (name == null) {
+      throw BatonException.invalidArgument("a tool response needs a name");
+    }
     output = output == null ? null : Json.copy(output);
     content = content == null ? null : List.copyOf(content);
   }

@@ -7,10 +7,11 @@ import java.util.List;
 
 /**
  * The experimental middleware as a plugin named {@code genkit-middleware-exp}, so that Agents,
- * Artifacts, Budget and ContextCompression can be used by name with JSON config ({@code
- * genkit-middleware-exp/agents}, {@code genkit-middleware-exp/artifacts}, {@code
- * genkit-middleware-exp/budget}, {@code genkit-middleware-exp/contextCompression}), from the Dev UI
- * or a generate request's {@code use} list. Using them as objects needs no plugin.
+ * Artifacts, Budget, ContextCompression and ToolCallFeedback can be used by name with JSON config
+ * ({@code genkit-middleware-exp/agents}, {@code genkit-middleware-exp/artifacts}, {@code
+ * genkit-middleware-exp/budget}, {@code genkit-middleware-exp/contextCompression}, {@code
+ * genkit-middleware-exp/toolCallFeedback}), from the Dev UI or a generate request's {@code use}
+ * list. Using them as objects needs no plugin.
  *
  * <p>Stateless and thread-safe.
  */
@@ -41,6 +42,10 @@ public final class ExperimentalMiddleware implements Plugin {
         MiddlewareDescriptor.of(
             "Keep a conversation within a context budget by deduplicating, truncating, summarizing"
                 + " or dropping older messages",
-            ContextCompression.builder().build()));
+            ContextCompression.builder().build()),
+        MiddlewareDescriptor.of(
+            "Answer tool calls to unknown tools or with input failing the tool's schema with what"
+                + " is wrong, so the model can fix them, instead of failing the call",
+            new ToolCallFeedback()));
   }
 }

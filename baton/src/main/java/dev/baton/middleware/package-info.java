@@ -15,6 +15,9 @@
  *   <li>{@link dev.baton.middleware.Retry}, {@link dev.baton.middleware.Fallback} and {@link
  *       dev.baton.middleware.ToolApproval}: retries with backoff, other models on failure, and
  *       interrupts for tool calls that need a person's approval.
+ *   <li>{@link dev.baton.middleware.ToolCallFeedback}: answers the model's calls to unknown tools,
+ *       or with input failing a tool's schema, with what is wrong, so the model can fix them,
+ *       instead of failing the call.
  * </ul>
  *
  * <pre>{@code

@@ -82,6 +82,31 @@ class WireInputTest extends AgentTestSupport {
         () -> agent.runJson(ActionContext.root(baton.registry()), input, null, chunk -> {}));
   }
 
+  @Test
+  void aPartWithoutWhatItsKeyNamesIsInvalidArgument() {
+    for (String part :
+        List.of(
+            "{\"toolRequest\":null}",
+            "{\"toolRequest\":{\"ref\":\"r1\",\"input\":{}}}",
+            "{\"toolResponse\":{\"ref\":\"r1\",\"output\":1}}",
+            "{\"text\":null}",
+            "{\"media\":{\"contentType\":\"image/png\"}}")) {
+      String message = "{\"role\":\"user\",\"content\":[" + part + "]}";
+      assertInvalid(() -> run("{\"message\":" + message + "}", null));
+      // A client-managed session's history is read the same way; the tool loop once failed on
+      // such a part in it with a NullPointerException.
+      assertInvalid(
+          () ->
+              run(
+                  "{\"message\":{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}}",
+                  "{\"state\":{\"messages\":[" + message.replace("user", "model") + "]}}"));
+    }
+    // A resume's entry without its payload is skipped, but a payload without a name is an error.
+    assertInvalid(
+        () -> run("{\"resume\":{\"restart\":[{\"toolRequest\":{\"ref\":\"r1\"}}]}}", null));
+    assertThat(model.calls()).isZero();
+  }
+
   private static void assertInvalid(Runnable call) {
     assertThat(catchThrowable(call::run))
         .isInstanceOfSatisfying(

@@ -137,6 +137,22 @@ class JsonSchemasTest {
   }
 
   @Test
+  void aNumberTheCheckCannotCompareIsAViolationNotACrash() {
+    // The validator reads 1e308 as a long against an integer minimum, which Jackson refuses.
+    SchemaValidator validator =
+        SchemaValidator.compile(
+            Json.parse("{\"properties\": {\"days\": {\"type\": \"integer\", \"minimum\": 1}}}"));
+    JsonNode huge = Json.parse("{\"days\": 1e308}");
+
+    assertThat(validator.violations(huge, "x")).hasSize(1);
+    assertThat(validator.matches(huge)).isFalse();
+    assertThatThrownBy(() -> validator.validate(huge, "input of /tool/forecast"))
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.INVALID_ARGUMENT))
+        .hasMessageStartingWith("input of /tool/forecast does not match its schema: $: ");
+  }
+
+  @Test
   void aMalformedSchemaIsInvalidArgument() {
     assertThatThrownBy(
             () ->

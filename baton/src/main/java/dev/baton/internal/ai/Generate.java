@@ -142,7 +142,12 @@ public final class Generate {
       Map<String, Tool<?, ?>> tools = declaredTools(caller.registry(), options);
       this.context = run.start(withMiddlewareTools(caller, hooks, tools));
       this.toolDefinitions = tools.values().stream().map(Tool::definition).toList();
-      this.toolCalls = new ToolCalls(Map.copyOf(tools), toolChain(hooks));
+      int badCallRetries = run.badToolCallRetries();
+      this.toolCalls =
+          new ToolCalls(
+              Map.copyOf(tools),
+              toolChain(hooks),
+              badCallRetries == 0 ? null : new BadToolCalls(tools, badCallRetries));
       this.generateChain = generateChain(hooks, modelChain(hooks));
       this.output = StructuredOutput.of(options.output(), model.info(), !toolDefinitions.isEmpty());
     }

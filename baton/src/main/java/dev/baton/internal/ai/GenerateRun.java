@@ -28,7 +28,9 @@ import tools.jackson.databind.JsonNode;
  *       check that returns a {@link Stop} ends the run with a {@link BudgetExceededException}
  *       carrying the partial response;
  *   <li>amend the run's final message ({@link #amendFinalMessage}): the model message it returns or
- *       is interrupted on, or, when a check stops it, the last model message of its conversation.
+ *       is interrupted on, or, when a check stops it, the last model message of its conversation;
+ *   <li>have the loop answer the model's bad tool calls instead of failing ({@link
+ *       #answerBadToolCalls}).
  * </ul>
  *
  * <p>Registration closes once the hooks are built; every registration applies in the order the
@@ -49,6 +51,7 @@ public final class GenerateRun {
   private final List<Supplier<@Nullable Stop>> modelCallChecks = new ArrayList<>();
   private final List<Supplier<@Nullable Stop>> resumeChecks = new ArrayList<>();
   private final List<UnaryOperator<Message>> finalMessage = new ArrayList<>();
+  private @Nullable Integer badToolCallRetries;
   private volatile boolean open = true;
   private volatile boolean ended;
 
@@ -87,6 +90,25 @@ public final class GenerateRun {
   public void amendFinalMessage(UnaryOperator<Message> amendment) {
     requireOpen();
     finalMessage.add(amendment);
+  }
+
+  /**
+   * Answers the model's bad tool calls with a tool response saying what is wrong, instead of
+   * failing the call, for up to {@code maxRetries} model responses of the call (see {@link
+   * BadToolCalls}). Asked more than once, the lowest bound holds.
+   */
+  public void answerBadToolCalls(int maxRetries) {
+    requireOpen();
+    if (maxRetries < 0) {
+      throw new IllegalArgumentException("maxRetries must not be negative");
+    }
+    badToolCallRetries =
+        badToolCallRetries == null ? maxRetries : Math.min(badToolCallRetries, maxRetries);
+  }
+
+  /** How many model responses' bad tool calls the loop answers: 0 unless a middleware asked. */
+  int badToolCallRetries() {
+    return badToolCallRetries == null ? 0 : badToolCallRetries;
   }
 
   private void requireOpen() {

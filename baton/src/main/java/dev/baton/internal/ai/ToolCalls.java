@@ -19,6 +19,7 @@ import dev.baton.core.Json;
 import dev.baton.core.StreamCallback;
 import dev.baton.internal.core.SchemaValidator;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -42,11 +43,21 @@ public final class ToolCalls {
 
   private final Map<String, Tool<?, ?>> tools;
   private final BiFunction<ActionContext, ToolParams, ToolResult> chain;
+  private final @Nullable BadToolCalls badCalls;
 
+  /**
+   * Runs calls to {@code tools} through {@code chain}.
+   *
+   * @param badCalls answers the model's bad calls instead of running them, or null to run every
+   *     call
+   */
   ToolCalls(
-      Map<String, Tool<?, ?>> tools, BiFunction<ActionContext, ToolParams, ToolResult> chain) {
+      Map<String, Tool<?, ?>> tools,
+      BiFunction<ActionContext, ToolParams, ToolResult> chain,
+      @Nullable BadToolCalls badCalls) {
     this.tools = tools;
     this.chain = chain;
+    this.badCalls = badCalls;
   }
 
   /** The innermost link of every wrapTool chain: runs the tool itself. */
@@ -68,8 +79,33 @@ public final class ToolCalls {
     }
   }
 
-  /** Runs the calls, in parallel when there are several. */
+  /**
+   * Runs the calls, in parallel when there are several; the bad calls among them are answered
+   * instead, when this loop answers them.
+   */
   List<ToolResult> run(ActionContext context, List<ToolRequestPart> requests) {
+    Map<Integer, ToolResult> answers = badCalls == null ? Map.of() : badCalls.answer(requests);
+    if (answers.isEmpty()) {
+      return runAll(context, requests);
+    }
+    List<ToolRequestPart> good = new ArrayList<>();
+    for (int i = 0; i < requests.size(); i++) {
+      if (!answers.containsKey(i)) {
+        good.add(requests.get(i));
+      }
+    }
+    Iterator<ToolResult> ran = runAll(context, good).iterator();
+    List<ToolResult> results = new ArrayList<>();
+    for (int i = 0; i < requests.size(); i++) {
+      results.add(answers.containsKey(i) ? answers.get(i) : ran.next());
+    }
+    return results;
+  }
+
+  private List<ToolResult> runAll(ActionContext context, List<ToolRequestPart> requests) {
+    if (requests.isEmpty()) {
+      return List.of();
+    }
     if (requests.size() == 1) {
       return List.of(call(context, requests.get(0)));
     }

@@ -11,6 +11,7 @@ import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import java.util.List;
 import java.util.stream.Collectors;
+import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -26,6 +27,9 @@ public final class SchemaValidator {
           builder ->
               builder.schemaRegistryConfig(
                   SchemaRegistryConfig.builder().pathType(PathType.JSON_PATH).build()));
+
+  private static final Violation UNCHECKABLE =
+      new Violation("$", "holds a number out of the range the schema's checks can compare");
 
   private final JsonNode schemaNode;
   private final Schema schema;
@@ -55,6 +59,14 @@ public final class SchemaValidator {
     return schemaNode;
   }
 
+  /** One way a value fails the schema: where, and what rule it breaks there. */
+  public record Violation(String path, String message) {
+    @Override
+    public String toString() {
+      return path + ": " + message;
+    }
+  }
+
   /**
    * Checks a value.
    *
@@ -63,18 +75,32 @@ public final class SchemaValidator {
    *     {@code $.city: required property 'city' not found (required)}
    */
   public void validate(JsonNode value, String what) {
-    List<Error> errors;
+    List<Violation> violations = violations(value, what);
+    if (!violations.isEmpty()) {
+      String detail =
+          violations.stream().map(Violation::toString).collect(Collectors.joining("; "));
+      throw BatonException.invalidArgument("%s does not match its schema: %s", what, detail);
+    }
+  }
+
+  /**
+   * Every way a value fails the schema, by JSON path ({@code $.city}); empty when it matches.
+   *
+   * @param what names the value in the error thrown for an unusable schema
+   * @throws BatonException {@code INVALID_ARGUMENT} when the schema cannot check values, say with a
+   *     {@code $ref} that does not resolve
+   */
+  public List<Violation> violations(JsonNode value, String what) {
     try {
-      errors = schema.validate(value);
+      return schema.validate(value).stream().map(SchemaValidator::violation).toList();
+    } catch (JacksonException e) {
+      // The validator reads numbers through Jackson, which refuses some conversions: a minimum
+      // given as an integer makes it read 1e308 as a long. Such a value is the input's fault.
+      return List.of(UNCHECKABLE);
     } catch (SchemaException | IllegalArgumentException e) {
       // A schema can be well-formed yet unusable, say with a $ref that does not resolve.
       throw BatonException.invalidArgument(
           "cannot check %s: its schema is unusable: %s", what, e.getMessage());
-    }
-    if (!errors.isEmpty()) {
-      String detail =
-          errors.stream().map(SchemaValidator::describe).collect(Collectors.joining("; "));
-      throw BatonException.invalidArgument("%s does not match its schema: %s", what, detail);
     }
   }
 
@@ -82,15 +108,17 @@ public final class SchemaValidator {
   public boolean matches(JsonNode value) {
     try {
       return schema.validate(value).isEmpty();
-    } catch (SchemaException | IllegalArgumentException e) {
+    } catch (JacksonException | SchemaException | IllegalArgumentException e) {
       return false;
     }
   }
 
-  private static String describe(Error error) {
-    String message = error.getMessage();
+  private static Violation violation(Error error) {
     String path = error.getInstanceLocation().toString();
-    String text = message.startsWith(path) ? message : path + ": " + message;
-    return text + " (" + error.getKeyword() + ")";
+    String message = error.getMessage();
+    if (message.startsWith(path + ": ")) {
+      message = message.substring(path.length() + 2);
+    }
+    return new Violation(path, message + " (" + error.getKeyword() + ")");
   }
 }

@@ -3,6 +3,7 @@ package dev.baton.agent.store;
 import static dev.baton.testing.SnapshotFixtures.at;
 import static dev.baton.testing.SnapshotFixtures.row;
 
+import dev.baton.AsciiNamesJvm;
 import dev.baton.Baton;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.core.ActionContext;
@@ -12,8 +13,9 @@ import java.util.Objects;
 /**
  * Run by {@link FileSessionStoreIdsTest} in a JVM of its own whose file-name encoding is ASCII:
  * saves and reads back rows with non-ASCII IDs in the folder named by its argument, printing what
- * it read. Exits with 2 when the JVM's file-name encoding is not ASCII after all, so the test can
- * tell that it could not set up the case from a failure of the store.
+ * it read. Exits with {@link AsciiNamesJvm#NOT_ASCII} when the JVM's file-name encoding is not
+ * ASCII after all, so the test can tell that it could not set up the case from a failure of the
+ * store.
  */
 final class AsciiLocaleProbe {
   static final String SNAPSHOT_ID = "snäp-1";
@@ -22,10 +24,9 @@ final class AsciiLocaleProbe {
   private AsciiLocaleProbe() {}
 
   public static void main(String[] args) {
-    String encoding = System.getProperty("sun.jnu.encoding");
-    if (!"ANSI_X3.4-1968".equals(encoding) && !"US-ASCII".equals(encoding)) {
-      System.out.println("file names are " + encoding);
-      System.exit(2);
+    if (!AsciiNamesJvm.namesFilesInAscii()) {
+      System.out.println("file names are " + System.getProperty("sun.jnu.encoding"));
+      System.exit(AsciiNamesJvm.NOT_ASCII);
     }
     FileSessionStore store = FileSessionStore.builder(Path.of(args[0])).build();
     ActionContext context = Baton.builder().build().context();

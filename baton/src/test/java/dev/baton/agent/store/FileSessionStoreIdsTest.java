@@ -6,23 +6,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.baton.AsciiNamesJvm;
 import dev.baton.Baton;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Status;
-import java.io.File;
 import java.io.IOException;
-import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
@@ -161,23 +155,11 @@ class FileSessionStoreIdsTest {
 
   @Test
   void nonAsciiIdsWorkUnderAnAsciiFileNameEncodingAndTheFolderLoadsUnderUtf8() throws Exception {
-    ProcessBuilder command =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp",
-                testClassPath(),
-                AsciiLocaleProbe.class.getName(),
-                dir.toString())
-            .redirectErrorStream(true);
-    // The JVM takes its file-name encoding from the locale; a system property cannot set it.
-    command.environment().putAll(Map.of("LC_ALL", "C", "LANG", "C"));
-    Process probe = command.start();
-    String output = new String(probe.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(probe.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assumeTrue(probe.exitValue() != 2, "could not start a JVM with ASCII file names: " + output);
+    AsciiNamesJvm.Result probe = AsciiNamesJvm.run(AsciiLocaleProbe.class, dir.toString());
+    assumeTrue(probe.ran(), "could not start a JVM with ASCII file names: " + probe.output());
 
-    assertThat(probe.exitValue()).as(output).isZero();
-    assertThat(output).contains("found by ID: true, latest of session: true");
+    assertThat(probe.exitCode()).as(probe.output()).isZero();
+    assertThat(probe.output()).contains("found by ID: true, latest of session: true");
 
     // This JVM names files in UTF-8: it finds the rows under their hashed names, and a save moves
     // the row to the name Genkit Go would give it.
@@ -208,21 +190,5 @@ class FileSessionStoreIdsTest {
       assertThat(all).hasSize(1);
       return all.get(0);
     }
-  }
-
-  /** The class path of this test, whether the tests run on the class path or the module path. */
-  private static String testClassPath() throws URISyntaxException {
-    return Stream.of(
-            System.getProperty("java.class.path"),
-            System.getProperty("jdk.module.path"),
-            location(AsciiLocaleProbe.class),
-            location(FileSessionStore.class))
-        .filter(Objects::nonNull)
-        .filter(entry -> !entry.isEmpty())
-        .collect(Collectors.joining(File.pathSeparator));
-  }
-
-  private static String location(Class<?> type) throws URISyntaxException {
-    return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
   }
 }

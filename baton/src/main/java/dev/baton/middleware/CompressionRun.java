@@ -279,13 +279,16 @@ final class CompressionRun {
   }
 
   /**
-   * The summary of the previous one and of the messages the plan covers, as the view shows them.
+   * The summary of the previous one and of the messages the plan covers, as the view shows them and
+   * without output-format instructions. The protected message carrying those instructions is read
+   * too, though it stays in view: once a later call's message takes over the protection, it leaves
+   * the view, and the summary is then all that remains of it.
    */
   private String summarize(CompressionSettings.Summarizer summarizer, Plan plan) {
-    List<Message> covered = new ArrayList<>(plan.covered());
+    List<Message> covered = new ArrayList<>(plan.covered() + 1);
     for (int i = history.tailStart(); i <= plan.boundary(); i++) {
-      if (!history.isProtected(i)) {
-        covered.add(history.viewAt(i));
+      if (!history.isProtected(i) || history.isOutputInstructions(i)) {
+        covered.add(CompressedHistory.withoutOutputInstructions(history.viewAt(i)));
       }
     }
     CompressionMetadata.Boundary previous = history.boundary();

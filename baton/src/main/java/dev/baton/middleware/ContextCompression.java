@@ -53,15 +53,18 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>What is always kept.</b> Leading system messages. Protected messages are never summarised
  * or dropped: the scaffolding a prompt agent renders every turn (tagged {@code _genkit_prompt}) and
- * every user message carrying injected output-format instructions (a part with {@code
- * metadata.purpose} {@code "output"}, as structured output adds them for a model that does not
- * enforce a schema). A protected message that a compaction covers stays in view after the system
- * messages and before the summary. Protected messages count toward {@link #maxMessages} and the
- * recent windows; when they fill the cap, the newest turn is still kept. The user message that
- * started the current tool loop (the newest user message that is not scaffolding) is never a
- * boundary: a compaction cuts before it, or, when the window has moved on into the tool rounds it
- * started, keeps it in view right after the summary (the summary includes it too). Genkit JS does
- * not protect these messages.
+ * the message carrying injected output-format instructions (a part with {@code metadata.purpose}
+ * {@code "output"}, as structured output adds them for a model that does not enforce a schema).
+ * Structured output adds them to the newest user message of every generate call, so a conversation
+ * carried forward holds one such message per call: only the newest is protected, and the older ones
+ * are compressed like any other. A protected message that a compaction covers stays in view after
+ * the system messages and before the summary; the summary reads the instructions message's text too
+ * (never the instructions), so that it remains once a later call's message takes over. Protected
+ * messages count toward {@link #maxMessages} and the recent windows; when they fill the cap, the
+ * newest turn is still kept. The user message that started the current tool loop (the newest user
+ * message that is not scaffolding) is never a boundary: a compaction cuts before it, or, when the
+ * window has moved on into the tool rounds it started, keeps it in view right after the summary
+ * (the summary includes it too). Genkit JS does not protect these messages.
  *
  * <p><b>History.</b> The history the caller gets back keeps every original message, and the model
  * sees a compressed view of it. The compression is recorded in metadata under {@code

@@ -236,7 +236,10 @@ final class CompressionRun {
    */
   private CompressionStats compact(CompressionStats stats, long tokensBefore, long tokens) {
     CompressionSettings.Summarizer summarizer = settings.summarizer();
-    boolean summarize = summarizer != null && !skipSummary(tokensBefore, tokens);
+    boolean summarize =
+        summarizer != null
+            && !skipSummary(tokensBefore, tokens)
+            && !outOfReach(tokens, stats.messagesBefore());
     if (!summarize && !overTokens(tokens) && !overMessages(stats.messagesBefore())) {
       return stats;
     }
@@ -307,6 +310,39 @@ final class CompressionRun {
         && tokensBefore > 0
         && tokensBefore - tokens >= threshold * tokensBefore
         && !overTokens(tokens);
+  }
+
+  /**
+   * Whether the view is over a budget that no compaction can meet, because what every compaction
+   * keeps (the leading system messages, the protected messages, and the newest message, plus the
+   * summary for the message budget) is over it already; and over no budget that one can meet. A
+   * summary then costs a model call on every iteration, for good, without getting under the limit,
+   * so a drop (free, and keeping the view as small as it can be) is done instead.
+   */
+  private boolean outOfReach(long tokens, int messages) {
+    boolean overTokens = overTokens(tokens);
+    boolean overMessages = overMessages(messages);
+    if (!overTokens && !overMessages) {
+      return false;
+    }
+    int n = history.size();
+    long keptChars = 0;
+    int kept = history.systemEnd();
+    for (int i = 0; i < history.systemEnd(); i++) {
+      keptChars += history.charsAt(i);
+    }
+    for (int i : history.keptBefore()) {
+      keptChars += history.charsAt(i);
+      kept++;
+    }
+    for (int i = history.tailStart(); i < n; i++) {
+      if (history.isProtected(i) || i == n - 1) {
+        keptChars += history.charsAt(i);
+        kept++;
+      }
+    }
+    return (!overTokens || overTokens(TokenEstimator.tokens(keptChars)))
+        && (!overMessages || overMessages(kept + 1));
   }
 
   /** The window, halved beyond 1.5 times the token budget and cut to 2 beyond twice. */

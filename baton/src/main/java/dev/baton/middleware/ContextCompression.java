@@ -32,7 +32,7 @@ import org.jspecify.annotations.Nullable;
  *       messages intact;
  *   <li>{@link #summarize} has a model fold older messages into a summary, unless the first two
  *       saved at least {@link #skipSummarizationThreshold} of the context and brought it under
- *       {@link #maxInputTokens};
+ *       {@link #maxInputTokens}, or no summary could get it under budget (below);
  *   <li>when nothing was summarised and the context is still over either budget, older messages are
  *       dropped, and a notice ({@link #DEFAULT_TRUNCATION_NOTICE}, {@link #truncationNotice}, or
  *       none with {@link #noTruncationNotice}) tells the model that context was removed.
@@ -45,8 +45,12 @@ import org.jspecify.annotations.Nullable;
  * message, and never starts with a tool response separated from its request: a window that would is
  * widened to the model message that made the request (so the view can exceed {@link #maxMessages}
  * by the newest turn). A compaction that would cover nothing new is skipped, so a conversation that
- * cannot get under budget does not compact again and again. Compression runs at most once per
- * iteration. A drop replaces any earlier summary: the view then shows the notice.
+ * cannot get under budget does not compact again and again. Nor is it summarised again and again:
+ * when what every compaction keeps (the leading system messages, the protected messages and the
+ * newest message, plus the summary itself against {@link #maxMessages}) is over the budget the
+ * context is over, no summary can get under it, so messages are dropped instead, as without a
+ * summariser, rather than paying for a summary on every iteration. Compression runs at most once
+ * per iteration. A drop replaces any earlier summary: the view then shows the notice.
  *
  * <p>{@link #maxToolResponseChars} caps every tool response in view on every iteration, whether or
  * not a trigger fires.

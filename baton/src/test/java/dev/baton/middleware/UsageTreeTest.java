@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.agent.Agent;
 import dev.baton.agent.AgentFinishReason;
+import dev.baton.agent.AgentInit;
 import dev.baton.agent.AgentOptions;
 import dev.baton.agent.AgentOutput;
 import dev.baton.agent.AgentRef;
@@ -16,6 +17,7 @@ import dev.baton.ai.Middleware;
 import dev.baton.ai.ModelRequest;
 import dev.baton.ai.ModelResponse;
 import dev.baton.ai.Part;
+import dev.baton.ai.ToolRequestPart;
 import dev.baton.ai.ToolResponsePart;
 import dev.baton.core.Json;
 import dev.baton.testing.ProgrammableModel;
@@ -138,7 +140,7 @@ class UsageTreeTest extends BudgetTestSupport {
   }
 
   @Test
-  void aBackgroundTaskStillRunningWhenTheTurnEndsShowsAsRunning() throws Exception {
+  void aBackgroundTaskThatSettlesAfterItsTurnJoinsTheTreeOfTheTurnThatCollectsIt() {
     Agent scanner = subAgent("scanner", AgentOptions.builder().sessionStore(scannerStore).build());
     Agent orchestrator = orchestrator(scanner);
     CountDownLatch release = new CountDownLatch(1);
@@ -149,30 +151,77 @@ class UsageTreeTest extends BudgetTestSupport {
             Part.toolRequest("delegate_to_scanner", "d1", task("scan").put("background", true))),
         answer("launched", total(1)));
 
-    AgentOutput output = orchestrator.runText("go");
+    AgentOutput first = orchestrator.runText("go");
 
-    AgentUsage tree = AgentUsage.of(output.message()).orElseThrow();
-    assertThat(tree.total()).isEqualTo(total(2));
-    AgentUsage running = tree.children().get(0);
+    // The turn ends first: its tree shows the task running, with nothing spent yet.
+    AgentUsage launched = AgentUsage.of(first.message()).orElseThrow();
+    assertThat(launched.total()).isEqualTo(total(2));
+    AgentUsage running = launched.children().get(0);
     assertThat(running.agent()).isEqualTo("scanner");
     assertThat(running.isRunning()).isTrue();
     assertThat(running.finishReason()).isNull();
     assertThat(running.calls()).isEmpty();
 
     release.countDown();
-    String taskId =
-        orchestrator.getSnapshot(output.snapshotId()).state().messages().stream()
-            .flatMap(m -> m.toolResponses().stream())
-            .map(r -> r.toolResponse().output().path("taskId").asString(""))
-            .filter(id -> !id.isEmpty())
-            .findFirst()
-            .orElseThrow();
-    SessionSnapshot settled = scanner.waitForSnapshot(taskId.substring("scanner:".length()));
-    List<Message> history = settled.state().messages();
-    AgentUsage own = AgentUsage.of(history.get(history.size() - 1)).orElseThrow();
-    assertThat(own.agent()).isEqualTo("scanner");
-    assertThat(own.finishReason()).isEqualTo(AgentFinishReason.STOP);
-    assertThat(own.total()).isEqualTo(total(500));
+    String taskId = launchedTask(orchestrator.getSnapshot(first.snapshotId()).state().messages());
+    model.respond(
+        calls(total(1), reportCall("wait_for_background_tasks", "w1", taskId)),
+        answer("collected", total(1)));
+    model.respond(
+        calls(total(1), reportCall("check_background_tasks", "c1", taskId)),
+        answer("checked again", total(1)));
+    AgentOutput second = orchestrator.runText("collect", AgentInit.ofSession(first.sessionId()));
+    AgentOutput third = orchestrator.runText("check", AgentInit.ofSession(first.sessionId()));
+
+    // The turn whose wait finds it settled collects its tree, as its own session recorded it.
+    AgentUsage collected = AgentUsage.of(second.message()).orElseThrow();
+    assertThat(collected.children()).hasSize(1);
+    AgentUsage scanned = collected.children().get(0);
+    assertThat(scanned.agent()).isEqualTo("scanner");
+    assertThat(scanned.sessionId()).isEqualTo(running.sessionId());
+    assertThat(scanned.finishReason()).isEqualTo(AgentFinishReason.STOP);
+    assertThat(scanned.calls()).containsExactly(total(500));
+    assertThat(collected.total()).isEqualTo(total(502));
+    // A later report adds nothing: the turns' trees count each call once, 2 + 502 + 2.
+    AgentUsage checked = AgentUsage.of(third.message()).orElseThrow();
+    assertThat(checked.children()).isEmpty();
+    assertThat(launched.total().plus(collected.total()).plus(checked.total()))
+        .isEqualTo(total(506));
+  }
+
+  @Test
+  void aBackgroundTaskThatSettledBeforeItsTurnEndedCountsInThatTurnOnly() {
+    Agent scanner = subAgent("scanner", AgentOptions.builder().sessionStore(scannerStore).build());
+    Agent orchestrator = orchestrator(scanner);
+    script("scanner").respond(answer("scanned", total(500)));
+    model.respond(
+        calls(
+            total(1),
+            Part.toolRequest("delegate_to_scanner", "d1", task("scan").put("background", true))));
+    // The turn's last call waits until the task has settled, with no report of it in the turn.
+    model.fallback(
+        request -> {
+          String taskId = launchedTask(request.messages());
+          scanner.waitForSnapshot(taskId.substring("scanner:".length()));
+          return answer("launched", total(1));
+        });
+
+    AgentOutput first = orchestrator.runText("go");
+    String taskId = launchedTask(orchestrator.getSnapshot(first.snapshotId()).state().messages());
+    model.respond(
+        calls(total(1), reportCall("check_background_tasks", "c1", taskId)),
+        answer("checked", total(1)));
+    AgentOutput second = orchestrator.runText("check", AgentInit.ofSession(first.sessionId()));
+
+    AgentUsage launched = AgentUsage.of(first.message()).orElseThrow();
+    assertThat(launched.children()).hasSize(1);
+    assertThat(launched.children().get(0).finishReason()).isEqualTo(AgentFinishReason.STOP);
+    assertThat(launched.total()).isEqualTo(total(502));
+    // The later report finds it settled, but its tree was recorded settled already.
+    AgentUsage checked = AgentUsage.of(second.message()).orElseThrow();
+    assertThat(checked.children()).isEmpty();
+    assertThat(checked.total()).isEqualTo(total(2));
+    assertThat(second.text()).isEqualTo("checked");
   }
 
   @Test
@@ -197,15 +246,24 @@ class UsageTreeTest extends BudgetTestSupport {
     if (last.stream().anyMatch(r -> r.toolResponse().name().equals("wait_for_background_tasks"))) {
       return answer("all done", total(1));
     }
-    String taskId =
-        last.stream()
-            .map(r -> r.toolResponse().output().path("taskId").asString(""))
-            .filter(id -> id.startsWith("scanner:"))
-            .findFirst()
-            .orElseThrow();
+    return calls(total(1), reportCall("wait_for_background_tasks", "w1", launchedTask(messages)));
+  }
+
+  /** The ID of the scanner task a delegation result in the conversation carries. */
+  private static String launchedTask(List<Message> messages) {
+    return messages.stream()
+        .flatMap(m -> m.toolResponses().stream())
+        .map(r -> r.toolResponse().output().path("taskId").asString(""))
+        .filter(id -> id.startsWith("scanner:"))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  /** A call to a tool that reports on a task: check or wait. */
+  private static ToolRequestPart reportCall(String tool, String ref, String taskId) {
     var input = Json.object();
     input.putArray("taskIds").add(taskId);
-    return calls(total(1), Part.toolRequest("wait_for_background_tasks", "w1", input));
+    return Part.toolRequest(tool, ref, input);
   }
 
   private static ObjectNode task(String task) {

@@ -277,17 +277,24 @@ final class BackgroundTasks {
     }
     Report report = results.fromRow(context, task, row, known.label());
     if (isFinal(report)) {
-      UsageTrees.collect(caller, scope.history(), row);
+      collect(caller, id, row);
       settled.put(id, report);
     }
     return report;
   }
 
   /**
-   * Whether a report found the task settled for good (completed, failed or aborted): it is kept for
-   * the rest of the call, and the task's spend joins the turn's usage tree if an earlier turn's
-   * tree left it running ({@link UsageTrees#collect}).
+   * A report that first found the task settled for good collects its spend into the turn's usage
+   * tree if an earlier turn's tree left it running ({@link UsageTrees#collect}). A task an earlier
+   * report found settled was collected then, or had settled in the tree already.
    */
+  private void collect(ActionContext caller, String id, SessionSnapshot row) {
+    if (!scope.reportedSettled(id)) {
+      UsageTrees.collect(caller, scope.history(), row);
+    }
+  }
+
+  /** Whether a report found the task settled for good: completed, failed or aborted. */
   private static boolean isFinal(Report report) {
     return report.isSettled() && !report.status().equals("expired");
   }
@@ -299,7 +306,7 @@ final class BackgroundTasks {
       SessionSnapshot row = agent.getSnapshot(caller, task.snapshotId());
       Report report = results.fromRow(caller, task, row, known.label());
       if (isFinal(report)) {
-        UsageTrees.collect(caller, scope.history(), row);
+        collect(caller, task.toString(), row);
       }
       return report;
     } catch (RuntimeException e) {

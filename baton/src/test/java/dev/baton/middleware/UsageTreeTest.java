@@ -11,6 +11,7 @@ import dev.baton.agent.AgentRef;
 import dev.baton.agent.AgentUsage;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.store.InMemorySessionStore;
+import dev.baton.ai.GenerationUsage;
 import dev.baton.ai.InlinePrompt;
 import dev.baton.ai.Message;
 import dev.baton.ai.Middleware;
@@ -225,6 +226,74 @@ class UsageTreeTest extends BudgetTestSupport {
   }
 
   @Test
+  void aTaskReportedSettledBeforeIsNotCollectedAgainAfterItsSessionWasContinued() {
+    Agent scanner = subAgent("scanner", AgentOptions.builder().sessionStore(scannerStore).build());
+    Agent orchestrator = orchestrator(scanner);
+    CountDownLatch first = new CountDownLatch(1);
+    CountDownLatch second = new CountDownLatch(1);
+    script("scanner").step().blockUntil(first).respond(answer("scanned", total(500)));
+    script("scanner").step().blockUntil(second).respond(answer("scanned more", total(50)));
+    model.respond(
+        calls(
+            total(1),
+            Part.toolRequest("delegate_to_scanner", "d1", task("scan").put("background", true))),
+        answer("launched", total(1)));
+    AgentOutput launched = orchestrator.runText("go");
+    String session = launched.sessionId();
+    first.countDown();
+    String taskId =
+        launchedTask(orchestrator.getSnapshot(launched.snapshotId()).state().messages());
+    model.respond(
+        calls(total(1), reportCall("wait_for_background_tasks", "w1", taskId)),
+        answer("collected", total(1)));
+    AgentOutput collected = orchestrator.runText("collect", AgentInit.ofSession(session));
+    // The task goes on in its session, in the background: the turn records it running.
+    model.respond(
+        calls(
+            total(1),
+            Part.toolRequest(
+                "continue_task",
+                "k1",
+                Json.object()
+                    .put("taskId", taskId)
+                    .put("instructions", "more")
+                    .put("background", true))),
+        answer("continued", total(1)));
+    AgentOutput continued = orchestrator.runText("continue", AgentInit.ofSession(session));
+    String continuation =
+        taskIdFrom(
+            orchestrator.getSnapshot(continued.snapshotId()).state().messages(), "continue_task");
+    model.respond(
+        calls(total(1), reportCall("check_background_tasks", "c1", taskId)),
+        answer("checked", total(1)));
+    AgentOutput rechecked = orchestrator.runText("check", AgentInit.ofSession(session));
+    second.countDown();
+    model.respond(
+        calls(total(1), reportCall("wait_for_background_tasks", "w2", continuation)),
+        answer("collected more", total(1)));
+    AgentOutput collectedMore = orchestrator.runText("collect", AgentInit.ofSession(session));
+
+    List<AgentUsage> trees =
+        List.of(launched, collected, continued, rechecked, collectedMore).stream()
+            .map(output -> AgentUsage.of(output.message()).orElseThrow())
+            .toList();
+    assertThat(trees.get(1).total()).isEqualTo(total(502));
+    assertThat(trees.get(2).children()).singleElement().matches(AgentUsage::isRunning);
+    // The old task's report finds it settled again; its first report collected it already.
+    assertThat(trees.get(3).children()).isEmpty();
+    // The continuation is collected by the turn that first reports it settled.
+    assertThat(trees.get(4).children())
+        .singleElement()
+        .satisfies(node -> assertThat(node.calls()).containsExactly(total(50)));
+    // Every call once: the orchestrator's ten, 500 and 50.
+    assertThat(
+            trees.stream()
+                .map(AgentUsage::total)
+                .reduce(GenerationUsage.EMPTY, GenerationUsage::plus))
+        .isEqualTo(total(560));
+  }
+
+  @Test
   void noTreeIsRecordedUnlessTheAgentAsksForOne() {
     Agent plain =
         baton.defineAgent(
@@ -251,8 +320,14 @@ class UsageTreeTest extends BudgetTestSupport {
 
   /** The ID of the scanner task a delegation result in the conversation carries. */
   private static String launchedTask(List<Message> messages) {
+    return taskIdFrom(messages, "delegate_to_scanner");
+  }
+
+  /** The task ID the first result of {@code tool} in the conversation carries. */
+  private static String taskIdFrom(List<Message> messages, String tool) {
     return messages.stream()
         .flatMap(m -> m.toolResponses().stream())
+        .filter(r -> r.toolResponse().name().equals(tool))
         .map(r -> r.toolResponse().output().path("taskId").asString(""))
         .filter(id -> id.startsWith("scanner:"))
         .findFirst()

@@ -24,11 +24,14 @@ import tools.jackson.databind.JsonNode;
  * "usage", "total", "children": [...]}}, where {@code usage} sums the node's calls and {@code
  * total} adds its children's totals; both are derived, and ignored when read.
  *
- * <p>A background delegation joins the tree of the turn that launched it at its launch, and its
- * node counts the calls it makes until it settles, when it gets its finish reason. A tree recorded
- * before then (the launching turn ended first) shows the task as running, with no finish reason and
- * what it had spent by then; the task's own session records its settled tree on its final message.
- * Immutable.
+ * <p>A background delegation joins the tree of the turn that launched it at its launch, with all it
+ * spends when it settles before that turn ends. When the turn ends first, its tree shows the task
+ * as running, with no finish reason and nothing spent, and the task joins the tree of the later
+ * turn whose {@code check_background_tasks} or {@code wait_for_background_tasks} (or abort) first
+ * reports it settled: as a child with the settled tree its own session recorded on its final
+ * message. So every call counts in one turn's tree, and the trees of a conversation's turns add up
+ * without counting any twice. A task no later turn reports settled stays in its own session's tree
+ * only. Immutable.
  *
  * @param agent the agent's name
  * @param sessionId the session the turn ran in

@@ -9,6 +9,7 @@ import dev.baton.core.BatonException;
 import dev.baton.core.Cancellation;
 import dev.baton.core.Status;
 import dev.baton.internal.agent.AgentLookup;
+import dev.baton.internal.agent.UsageTrees;
 import dev.baton.middleware.TaskMessages.Continue;
 import dev.baton.middleware.TaskMessages.ContinueAsync;
 import dev.baton.middleware.TaskMessages.Report;
@@ -275,18 +276,39 @@ final class BackgroundTasks {
       return TaskResults.unreadable(id, task, known.label(), error);
     }
     Report report = results.fromRow(context, task, row, known.label());
-    if (report.isSettled() && !report.status().equals("expired")) {
+    if (isFinal(report)) {
+      collect(caller, id, row);
       settled.put(id, report);
     }
     return report;
+  }
+
+  /**
+   * A report that first found the task settled for good collects its spend into the turn's usage
+   * tree if an earlier turn's tree left it running ({@link UsageTrees#collect}). A task an earlier
+   * report found settled was collected then, or had settled in the tree already.
+   */
+  private void collect(ActionContext caller, String id, SessionSnapshot row) {
+    if (!scope.reportedSettled(id)) {
+      UsageTrees.collect(caller, scope.history(), row);
+    }
+  }
+
+  /** Whether a report found the task settled for good: completed, failed or aborted. */
+  private static boolean isFinal(Report report) {
+    return report.isSettled() && !report.status().equals("expired");
   }
 
   /** The task as it stands, for a wait that stopped waiting for it; pending if unreadable. */
   private Report current(ActionContext caller, TaskId task, TaskScope.Known known) {
     try {
       Agent agent = AgentLookup.find(delegation.registry(), task.agent());
-      return results.fromRow(
-          caller, task, agent.getSnapshot(caller, task.snapshotId()), known.label());
+      SessionSnapshot row = agent.getSnapshot(caller, task.snapshotId());
+      Report report = results.fromRow(caller, task, row, known.label());
+      if (isFinal(report)) {
+        collect(caller, task.toString(), row);
+      }
+      return report;
     } catch (RuntimeException e) {
       return Report.status(task, known.label(), "pending");
     }

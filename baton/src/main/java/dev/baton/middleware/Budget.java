@@ -29,7 +29,10 @@ import tools.jackson.databind.JsonNode;
  * agents its tools run in this process (a delegation, in the foreground or the background). Each
  * attempt a retry makes counts. With the {@link BudgetScope#SESSION session scope}, the session's
  * recorded usage when the run starts plus the same calls. The calls of a remote agent stay in its
- * own process and are not counted.
+ * own process and are not counted. Nor are those of a tool that calls a model directly ({@code
+ * Model.run}, outside a generate call): only generate reports a call's usage, and middleware that
+ * reports its own calls (as {@link ContextCompression}'s summariser does), so a tool whose model
+ * calls should count makes them through {@code generate}.
  *
  * <p><b>When it stops.</b> The limit is checked before each model call of the tool loop. Once a
  * capped field has reached its limit (spent at least the limit), the run stops with a {@code

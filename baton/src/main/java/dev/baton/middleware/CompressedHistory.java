@@ -44,6 +44,8 @@ final class CompressedHistory {
   private final @Nullable Message[] views;
   private final long[] chars;
   private final byte[] protection;
+  // The newest message carrying output-format instructions, or -1.
+  private final int outputInstructions;
   private int systemEnd;
   private int boundary;
   private CompressionMetadata.@Nullable Boundary record;
@@ -56,6 +58,11 @@ final class CompressedHistory {
     this.chars = new long[messages.length];
     Arrays.fill(chars, -1);
     this.protection = new byte[messages.length];
+    int newest = messages.length - 1;
+    while (newest >= 0 && !carriesOutputInstructions(messages[newest])) {
+      newest--;
+    }
+    this.outputInstructions = newest;
     locate();
   }
 
@@ -64,25 +71,39 @@ final class CompressedHistory {
   }
 
   /**
-   * Whether a message is never summarised or dropped: a prompt agent's scaffolding, or a message
-   * carrying injected output-format instructions.
+   * Whether a message carries injected output-format instructions: StructuredOutput appends them to
+   * the newest user message of every generate call, so a conversation carried forward holds one
+   * such message per call, and only the newest is protected.
    */
-  static boolean isProtected(Message message) {
-    if (message.hasFlag(PromptScaffolding.PROMPT)) {
-      return true;
-    }
+  private static boolean carriesOutputInstructions(Message message) {
     if (message.role() != Role.USER) {
       return false;
     }
     for (Part part : message.content()) {
-      ObjectNode metadata = part.metadata();
-      if (metadata != null
-          && metadata.path(PURPOSE).isString()
-          && OUTPUT_PURPOSE.equals(metadata.path(PURPOSE).asString())) {
+      if (isOutputInstructions(part)) {
         return true;
       }
     }
     return false;
+  }
+
+  private static boolean isOutputInstructions(Part part) {
+    ObjectNode metadata = part.metadata();
+    return metadata != null
+        && metadata.path(PURPOSE).isString()
+        && OUTPUT_PURPOSE.equals(metadata.path(PURPOSE).asString());
+  }
+
+  /**
+   * The message without its output-format instructions, as the summariser reads it: they tell the
+   * model how to answer, not what was said.
+   */
+  static Message withoutOutputInstructions(Message message) {
+    if (!carriesOutputInstructions(message)) {
+      return message;
+    }
+    return message.withContent(
+        message.content().stream().filter(part -> !isOutputInstructions(part)).toList());
   }
 
   /** The message as the view shows it: each tool response under its recorded limit. */
@@ -221,11 +242,23 @@ final class CompressedHistory {
     return total;
   }
 
+  /**
+   * Whether a message is never summarised away or dropped: a prompt agent's scaffolding, or the
+   * newest message carrying output-format instructions.
+   */
   boolean isProtected(int index) {
     if (protection[index] == UNKNOWN) {
-      protection[index] = isProtected(messages[index]) ? PROTECTED : UNPROTECTED;
+      protection[index] =
+          messages[index].hasFlag(PromptScaffolding.PROMPT) || index == outputInstructions
+              ? PROTECTED
+              : UNPROTECTED;
     }
     return protection[index] == PROTECTED;
+  }
+
+  /** Whether the message at {@code index} is the protected one carrying output instructions. */
+  boolean isOutputInstructions(int index) {
+    return index == outputInstructions;
   }
 
   int systemEnd() {

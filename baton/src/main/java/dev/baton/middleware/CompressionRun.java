@@ -236,7 +236,10 @@ final class CompressionRun {
    */
   private CompressionStats compact(CompressionStats stats, long tokensBefore, long tokens) {
     CompressionSettings.Summarizer summarizer = settings.summarizer();
-    boolean summarize = summarizer != null && !skipSummary(tokensBefore, tokens);
+    boolean summarize =
+        summarizer != null
+            && !skipSummary(tokensBefore, tokens)
+            && !outOfReach(tokens, stats.messagesBefore());
     if (!summarize && !overTokens(tokens) && !overMessages(stats.messagesBefore())) {
       return stats;
     }
@@ -279,13 +282,16 @@ final class CompressionRun {
   }
 
   /**
-   * The summary of the previous one and of the messages the plan covers, as the view shows them.
+   * The summary of the previous one and of the messages the plan covers, as the view shows them and
+   * without output-format instructions. The protected message carrying those instructions is read
+   * too, though it stays in view: once a later call's message takes over the protection, it leaves
+   * the view, and the summary is then all that remains of it.
    */
   private String summarize(CompressionSettings.Summarizer summarizer, Plan plan) {
-    List<Message> covered = new ArrayList<>(plan.covered());
+    List<Message> covered = new ArrayList<>(plan.covered() + 1);
     for (int i = history.tailStart(); i <= plan.boundary(); i++) {
-      if (!history.isProtected(i)) {
-        covered.add(history.viewAt(i));
+      if (!history.isProtected(i) || history.isOutputInstructions(i)) {
+        covered.add(CompressedHistory.withoutOutputInstructions(history.viewAt(i)));
       }
     }
     CompressionMetadata.Boundary previous = history.boundary();
@@ -304,6 +310,39 @@ final class CompressionRun {
         && tokensBefore > 0
         && tokensBefore - tokens >= threshold * tokensBefore
         && !overTokens(tokens);
+  }
+
+  /**
+   * Whether the view is over a budget that no compaction can meet, because what every compaction
+   * keeps (the leading system messages, the protected messages, and the newest message, plus the
+   * summary for the message budget) is over it already; and over no budget that one can meet. A
+   * summary then costs a model call on every iteration, for good, without getting under the limit,
+   * so a drop (free, and keeping the view as small as it can be) is done instead.
+   */
+  private boolean outOfReach(long tokens, int messages) {
+    boolean overTokens = overTokens(tokens);
+    boolean overMessages = overMessages(messages);
+    if (!overTokens && !overMessages) {
+      return false;
+    }
+    int n = history.size();
+    long keptChars = 0;
+    int kept = history.systemEnd();
+    for (int i = 0; i < history.systemEnd(); i++) {
+      keptChars += history.charsAt(i);
+    }
+    for (int i : history.keptBefore()) {
+      keptChars += history.charsAt(i);
+      kept++;
+    }
+    for (int i = history.tailStart(); i < n; i++) {
+      if (history.isProtected(i) || i == n - 1) {
+        keptChars += history.charsAt(i);
+        kept++;
+      }
+    }
+    return (!overTokens || overTokens(TokenEstimator.tokens(keptChars)))
+        && (!overMessages || overMessages(kept + 1));
   }
 
   /** The window, halved beyond 1.5 times the token budget and cut to 2 beyond twice. */

@@ -16,9 +16,10 @@ import org.jspecify.annotations.Nullable;
  * failing summary call fails the generate call; an empty summary counts as a drop without one.
  *
  * <p>The summary covers the previous summary, if any, and every covered message that is not
- * protected, rendered as text one message after another. Immutable and thread-safe. Checked when
- * the middleware builds its hooks: a missing model or a negative {@code preserveRecent} is {@code
- * INVALID_ARGUMENT}.
+ * protected, plus the text of a covered message carrying output-format instructions (which stays in
+ * view), rendered as text one message after another without those instructions. Immutable and
+ * thread-safe. Checked when the middleware builds its hooks: a missing model or a negative {@code
+ * preserveRecent} is {@code INVALID_ARGUMENT}.
  *
  * @param model the model that writes the summaries, typically a smaller and faster one; required
  * @param preserveRecent how many of the newest non-system messages stay out of the summary; 0 means

@@ -32,7 +32,7 @@ import org.jspecify.annotations.Nullable;
  *       messages intact;
  *   <li>{@link #summarize} has a model fold older messages into a summary, unless the first two
  *       saved at least {@link #skipSummarizationThreshold} of the context and brought it under
- *       {@link #maxInputTokens};
+ *       {@link #maxInputTokens}, or no summary could get it under budget (below);
  *   <li>when nothing was summarised and the context is still over either budget, older messages are
  *       dropped, and a notice ({@link #DEFAULT_TRUNCATION_NOTICE}, {@link #truncationNotice}, or
  *       none with {@link #noTruncationNotice}) tells the model that context was removed.
@@ -45,23 +45,30 @@ import org.jspecify.annotations.Nullable;
  * message, and never starts with a tool response separated from its request: a window that would is
  * widened to the model message that made the request (so the view can exceed {@link #maxMessages}
  * by the newest turn). A compaction that would cover nothing new is skipped, so a conversation that
- * cannot get under budget does not compact again and again. Compression runs at most once per
- * iteration. A drop replaces any earlier summary: the view then shows the notice.
+ * cannot get under budget does not compact again and again. Nor is it summarised again and again:
+ * when what every compaction keeps (the leading system messages, the protected messages and the
+ * newest message, plus the summary itself against {@link #maxMessages}) is over the budget the
+ * context is over, no summary can get under it, so messages are dropped instead, as without a
+ * summariser, rather than paying for a summary on every iteration. Compression runs at most once
+ * per iteration. A drop replaces any earlier summary: the view then shows the notice.
  *
  * <p>{@link #maxToolResponseChars} caps every tool response in view on every iteration, whether or
  * not a trigger fires.
  *
  * <p><b>What is always kept.</b> Leading system messages. Protected messages are never summarised
  * or dropped: the scaffolding a prompt agent renders every turn (tagged {@code _genkit_prompt}) and
- * every user message carrying injected output-format instructions (a part with {@code
- * metadata.purpose} {@code "output"}, as structured output adds them for a model that does not
- * enforce a schema). A protected message that a compaction covers stays in view after the system
- * messages and before the summary. Protected messages count toward {@link #maxMessages} and the
- * recent windows; when they fill the cap, the newest turn is still kept. The user message that
- * started the current tool loop (the newest user message that is not scaffolding) is never a
- * boundary: a compaction cuts before it, or, when the window has moved on into the tool rounds it
- * started, keeps it in view right after the summary (the summary includes it too). Genkit JS does
- * not protect these messages.
+ * the message carrying injected output-format instructions (a part with {@code metadata.purpose}
+ * {@code "output"}, as structured output adds them for a model that does not enforce a schema).
+ * Structured output adds them to the newest user message of every generate call, so a conversation
+ * carried forward holds one such message per call: only the newest is protected, and the older ones
+ * are compressed like any other. A protected message that a compaction covers stays in view after
+ * the system messages and before the summary; the summary reads the instructions message's text too
+ * (never the instructions), so that it remains once a later call's message takes over. Protected
+ * messages count toward {@link #maxMessages} and the recent windows; when they fill the cap, the
+ * newest turn is still kept. The user message that started the current tool loop (the newest user
+ * message that is not scaffolding) is never a boundary: a compaction cuts before it, or, when the
+ * window has moved on into the tool rounds it started, keeps it in view right after the summary
+ * (the summary includes it too). Genkit JS does not protect these messages.
  *
  * <p><b>History.</b> The history the caller gets back keeps every original message, and the model
  * sees a compressed view of it. The compression is recorded in metadata under {@code

@@ -7,14 +7,11 @@ import dev.baton.ai.Message;
 import dev.baton.ai.Part;
 import dev.baton.ai.Role;
 import dev.baton.ai.TextPart;
-import dev.baton.ai.ToolResponse;
-import dev.baton.ai.ToolResponsePart;
 import dev.baton.core.ActionContext;
 import dev.baton.core.Json;
 import dev.baton.internal.agent.AgentLookup;
 import dev.baton.internal.ai.Metadata;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +20,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 
 /**
@@ -126,43 +122,17 @@ final class SettleNotices {
     }
   }
 
-  /** The tasks the history already says have settled. */
+  /** The tasks the history already says have settled: in a tool result, or in a notice. */
   private Set<String> knownSettled(List<Message> history) {
-    Set<String> settled = new HashSet<>();
+    Set<String> settled = TaskScope.reportedSettled(history);
     for (Message message : history) {
       for (Part part : message.content()) {
         if (part instanceof TextPart text && text.metadata() != null) {
           text.metadata().path(KEY).valueStream().forEach(id -> settled.add(id.asString()));
         }
       }
-      if (message.role() != Role.TOOL) {
-        continue;
-      }
-      for (ToolResponsePart part : message.toolResponses()) {
-        ToolResponse response = part.toolResponse();
-        JsonNode output = response.output();
-        if (output == null) {
-          continue;
-        }
-        if (isSettled(output.path("status").asString(null)) && output.path("taskId").isString()) {
-          settled.add(output.path("taskId").asString());
-        }
-        for (JsonNode report : output.path("tasks")) {
-          if (isSettled(report.path("status").asString(null))) {
-            settled.add(report.path("taskId").asString());
-          }
-        }
-      }
     }
     return settled;
-  }
-
-  private static boolean isSettled(@Nullable String status) {
-    return status != null
-        && switch (status) {
-          case "completed", "failed", "aborted", "expired" -> true;
-          default -> false;
-        };
   }
 
   private Message withNotice(Message message, Map<String, String> settled) {

@@ -5,6 +5,7 @@ import dev.baton.ai.Role;
 import dev.baton.ai.ToolResponse;
 import dev.baton.ai.ToolResponsePart;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -30,6 +31,8 @@ final class TaskScope {
   private volatile List<Message> history = List.of();
   // The tasks the history carries, read once per history the model is sent.
   private volatile @Nullable Map<String, Known> fromHistory;
+  // The tasks the history's tool results report settled, read once per history too.
+  private volatile @Nullable Set<String> settledInHistory;
 
   /**
    * @param resultTools the names of the tools whose results carry task IDs: this instance's
@@ -44,6 +47,7 @@ final class TaskScope {
     if (messages != history) {
       history = messages;
       fromHistory = null;
+      settledInHistory = null;
     }
   }
 
@@ -66,6 +70,56 @@ final class TaskScope {
   /** The tasks the history's delegation and continue results carry, in no particular order. */
   Set<String> historyTaskIds() {
     return historyTasks().keySet();
+  }
+
+  /**
+   * Whether a tool result in the conversation the current model call was sent reports the task
+   * settled already: a report from a check or wait, or a delegation's own result.
+   */
+  boolean reportedSettled(String taskId) {
+    Set<String> settled = settledInHistory;
+    if (settled == null) {
+      settled = reportedSettled(history);
+      settledInHistory = settled;
+    }
+    return settled.contains(taskId);
+  }
+
+  /**
+   * The tasks that tool results in {@code messages} report settled (completed, failed, aborted or
+   * expired): a delegation or continue result's own status, or an entry of a report's {@code
+   * tasks}.
+   */
+  static Set<String> reportedSettled(List<Message> messages) {
+    Set<String> settled = new HashSet<>();
+    for (Message message : messages) {
+      if (message.role() != Role.TOOL) {
+        continue;
+      }
+      for (ToolResponsePart part : message.toolResponses()) {
+        JsonNode output = part.toolResponse().output();
+        if (output == null) {
+          continue;
+        }
+        if (isSettled(output.path("status").asString(null)) && output.path("taskId").isString()) {
+          settled.add(output.path("taskId").asString());
+        }
+        for (JsonNode report : output.path("tasks")) {
+          if (isSettled(report.path("status").asString(null))) {
+            settled.add(report.path("taskId").asString());
+          }
+        }
+      }
+    }
+    return settled;
+  }
+
+  private static boolean isSettled(@Nullable String status) {
+    return status != null
+        && switch (status) {
+          case "completed", "failed", "aborted", "expired" -> true;
+          default -> false;
+        };
   }
 
   private Map<String, Known> historyTasks() {

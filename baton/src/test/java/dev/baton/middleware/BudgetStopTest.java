@@ -199,6 +199,33 @@ class BudgetStopTest extends BudgetTestSupport {
   }
 
   @Test
+  @DisplayName(
+      "B14 the check runs before the generate hooks too: no summary for a stopped iteration")
+  void theCheckRunsBeforeTheGenerateHooks() {
+    ProgrammableModel summarizer = ProgrammableModel.define(baton.registry(), "summarizer");
+    summarizer.respondText("S");
+    model.respond(
+        calls(GenerationUsage.builder().inputTokens(5000).totalTokens(100).build(), echoCall("e1")),
+        answer("never", total(1)));
+    ContextCompression compression =
+        ContextCompression.builder()
+            .maxInputTokens(1000)
+            .summarize(CompressionSummarizer.builder().model("summarizer").build())
+            .build();
+    List<Message> chat =
+        List.of(Message.user("u1"), Message.model("m1"), Message.user("u2"), Message.model("m2"));
+
+    BudgetExceededException stop =
+        stopOf(() -> baton.generate(options(capTotal(100), compression).messages(chat).build()));
+
+    // The second iteration would summarise (5000 input tokens reported, over 1000), but the budget
+    // is spent: the run stops before the compression hook pays for a summary.
+    assertThat(model.calls()).isEqualTo(1);
+    assertThat(summarizer.calls()).isZero();
+    assertThat(report(stop).spent()).containsEntry("totalTokens", 100.0);
+  }
+
+  @Test
   @DisplayName("B16 a turn under way finishes: the run overshoots by one turn")
   void aRunOvershootsByOneTurn() {
     model.respond(calls(total(150), echoCall("e1"), echoCall("e2")), answer("never", total(1)));

@@ -122,6 +122,75 @@ class ContextCompressionInvariantTest extends ContextCompressionTestSupport {
   }
 
   @Test
+  @DisplayName(
+      "C11 only the newest message carrying output instructions is protected, across calls")
+  void onlyTheNewestOutputInstructionsMessageIsProtected() {
+    ContextCompression compression = compression().maxMessages(3).preserveRecent(2).build();
+    List<Message> history = List.of();
+    for (int turn = 1; turn <= 4; turn++) {
+      model.respondText("{\"turn\":" + turn + "}");
+      history = jsonTurn(history, "q" + turn, compression).history();
+    }
+
+    // Every call's user message carries the instructions, but only the newest is protected: the
+    // older ones are dropped like any other message, so the view fits the cap.
+    assertThat(sent(2)).hasSize(3);
+    assertThat(sent(2).subList(0, 2)).containsExactly(NOTICE, "model:{\"turn\":2}");
+    assertThat(sent(2).get(2)).startsWith("user:q3+user:Reply with JSON");
+    assertThat(sent(3)).hasSize(3);
+    assertThat(sent(3).subList(0, 2)).containsExactly(NOTICE, "model:{\"turn\":3}");
+    assertThat(sent(3).get(2)).startsWith("user:q4+user:Reply with JSON");
+  }
+
+  @Test
+  @DisplayName(
+      "C11 a summary reads the protected instructions message's text, not its instructions")
+  void theSummaryKeepsTheTextOfTheInstructionsMessageForWhenItIsNoLongerProtected() {
+    ContextCompression compression =
+        compression()
+            .maxMessages(4)
+            .summarize(
+                CompressionSummarizer.builder().model("summarizer").preserveRecent(2).build())
+            .build();
+    summarizer.respondText("S1").respondText("S2");
+    model.respond(callsLookup("r1", "a", 1), callsLookup("r2", "b", 1));
+    model.respondText("{\"ok\":1}").respondText("{\"ok\":2}");
+
+    GenerateResponse first = jsonTurn(List.of(), "go", compression);
+    jsonTurn(first.history(), "next", compression);
+
+    // The first tool round is summarised with the message that started it, which stays in view
+    // while it is the newest carrying the instructions.
+    String firstRendering = summarizer.requests().get(0).messages().get(0).text();
+    assertThat(firstRendering).contains("user: go").doesNotContain("Reply with JSON");
+    assertThat(sent(2)).hasSize(4);
+    assertThat(sent(2).get(0)).startsWith("user:go+user:Reply with JSON");
+    assertThat(sent(2).subList(1, 4))
+        .containsExactly(
+            "user:" + CompressedHistory.SUMMARY_INTRO + "S1", "call(r2)", "result(r2)=b:x");
+    // The next call's message takes the protection over; "go" leaves the view, summarised.
+    assertThat(sent(3)).hasSize(3);
+    assertThat(sent(3).subList(0, 2))
+        .containsExactly("user:" + CompressedHistory.SUMMARY_INTRO + "S2", "model:{\"ok\":1}");
+    assertThat(sent(3).get(2)).startsWith("user:next+user:Reply with JSON");
+    assertThat(summarizer.requests().get(1).messages().get(0).text()).contains("S1");
+  }
+
+  /** A generate call asking for JSON from a model that does not enforce the schema. */
+  private GenerateResponse jsonTurn(
+      List<Message> history, String prompt, ContextCompression compression) {
+    return baton.generate(
+        GenerateOptions.builder()
+            .model("pm")
+            .messages(history)
+            .prompt(prompt)
+            .tools(lookup)
+            .output(new OutputOptions("json", Json.parse("{\"type\":\"object\"}"), false, null))
+            .use(compression)
+            .build());
+  }
+
+  @Test
   @DisplayName("C11b protected messages count toward maxMessages and the recent window")
   void protectedMessagesCountTowardTheCapAndTheWindow() {
     List<Message> twoScaffolds =

@@ -283,6 +283,68 @@ class ContextCompressionStrategyTest extends ContextCompressionTestSupport {
     assertThat(sent(1)).contains("result(r3)=" + truncated("C".repeat(50), 300));
   }
 
+  @Test
+  @DisplayName("C7 truncation keeps the newest two tool messages intact by default")
+  void truncationPreservesTheNewestTwoToolMessagesByDefault() {
+    List<Message> history =
+        List.of(
+            Message.user("start"),
+            call("r1", "a"),
+            result("r1", "A".repeat(400)),
+            call("r2", "b"),
+            result("r2", "B".repeat(400)),
+            call("r3", "c"),
+            result("r3", "C".repeat(400)),
+            call("r4", "d"),
+            result("r4", "D".repeat(400)));
+    model.respondText("ok");
+
+    // Some 420 tokens, over the budget; truncating the older two brings it to some 250, under it.
+    generate(
+        history,
+        "go",
+        compression()
+            .maxInputTokens(350)
+            .truncateToolResponses(CompressionToolTruncation.builder().maxChars(10).build())
+            .build());
+
+    assertThat(sent(0))
+        .containsExactly(
+            "user:start",
+            "call(r1)",
+            "result(r1)=" + truncated("A".repeat(10), 400),
+            "call(r2)",
+            "result(r2)=" + truncated("B".repeat(10), 400),
+            "call(r3)",
+            "result(r3)=" + "C".repeat(400),
+            "call(r4)",
+            "result(r4)=" + "D".repeat(400),
+            "user:go");
+  }
+
+  @Test
+  @DisplayName("the summary's window is its own, else preserveRecent when set, else 6")
+  void theSummaryWindowFallsBackToPreserveRecentThenSix() {
+    CompressionSummarizer unset = CompressionSummarizer.builder().model("summarizer").build();
+    CompressionSummarizer own =
+        CompressionSummarizer.builder().model("summarizer").preserveRecent(2).build();
+    summarizer.respondText("S").respondText("S").respondText("S");
+    model.respondText("ok").respondText("ok").respondText("ok");
+
+    generate(chat(10), "go", compression().maxMessages(20).summarize(unset).build());
+    generate(
+        chat(10), "go", compression().maxMessages(20).preserveRecent(3).summarize(unset).build());
+    generate(
+        chat(10), "go", compression().maxMessages(20).preserveRecent(3).summarize(own).build());
+
+    String summary = "user:" + CompressedHistory.SUMMARY_INTRO + "S";
+    assertThat(sent(0))
+        .containsExactly(
+            summary, "model:m8", "user:u9", "model:m9", "user:u10", "model:m10", "user:go");
+    assertThat(sent(1)).containsExactly(summary, "user:u10", "model:m10", "user:go");
+    assertThat(sent(2)).containsExactly(summary, "model:m10", "user:go");
+  }
+
   private static CompressionToolTruncation truncation(int preserveRecent) {
     return CompressionToolTruncation.builder().maxChars(50).preserveRecent(preserveRecent).build();
   }

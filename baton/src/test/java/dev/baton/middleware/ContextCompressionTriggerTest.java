@@ -2,9 +2,11 @@ package dev.baton.middleware;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.ai.FinishReason;
 import dev.baton.ai.GenerateOptions;
 import dev.baton.ai.GenerateResponse;
 import dev.baton.ai.Message;
+import dev.baton.ai.ModelResponse;
 import dev.baton.ai.Part;
 import dev.baton.ai.Role;
 import dev.baton.ai.ToolResponse;
@@ -98,6 +100,53 @@ class ContextCompressionTriggerTest extends ContextCompressionTestSupport {
     assertThat(boundaryIndex(response.history())).isEqualTo(-1);
     JsonNode stats = response.response().custom().path(CompressionMetadata.KEY);
     assertThat(stats.path("summarized").asInt() + stats.path("dropped").asInt()).isZero();
+  }
+
+  @Test
+  @DisplayName("C1 a context whose kept part alone is over budget is dropped, never summarised")
+  void aSummaryThatCannotGetUnderBudgetIsNotWritten() {
+    model.respond(
+        callsLookup("r1", "a", 1),
+        callsLookup("r2", "b", 1),
+        callsLookup("r3", "c", 1),
+        callsLookup("r4", "d", 1));
+    model.respondText("done");
+    summarizer.fallback(request -> ModelResponse.of(Message.model("S"), FinishReason.STOP));
+    String system = "s".repeat(2000);
+
+    // The system message alone is some 500 tokens, over a budget of 100 on every iteration.
+    GenerateResponse response =
+        baton.generate(
+            GenerateOptions.builder()
+                .model("pm")
+                .system(system)
+                .prompt("go")
+                .tools(lookup)
+                .use(
+                    compression()
+                        .maxInputTokens(100)
+                        .summarize(CompressionSummarizer.builder().model("summarizer").build())
+                        .build())
+                .build());
+
+    // A summary would be written on every iteration from the third on, and never get under the
+    // budget: the older tool rounds are dropped instead, so the view stays as small as it can be.
+    assertThat(summarizer.calls()).isZero();
+    assertThat(model.calls()).isEqualTo(5);
+    for (int call = 2; call < 5; call++) {
+      String ref = "r" + call;
+      String q = String.valueOf((char) ('a' + call - 1));
+      assertThat(sent(call))
+          .containsExactly(
+              "system:" + system,
+              NOTICE,
+              "user:go",
+              "call(" + ref + ")",
+              "result(" + ref + ")=" + q + ":x");
+    }
+    JsonNode stats = response.response().custom().path(CompressionMetadata.KEY);
+    assertThat(stats.path("summarized").asInt()).isZero();
+    assertThat(stats.path("dropped").asInt()).isEqualTo(2);
   }
 
   @Test

@@ -115,7 +115,7 @@ final class InvocationUsage implements UsageListener {
     }
   }
 
-  private static @Nullable Message lastModelMessage(List<Message> messages) {
+  static @Nullable Message lastModelMessage(List<Message> messages) {
     int last = lastModelIndex(messages);
     return last < 0 ? null : messages.get(last);
   }

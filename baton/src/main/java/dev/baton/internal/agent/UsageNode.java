@@ -11,9 +11,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One agent turn's node in a usage tree while the tree grows ({@link AgentUsage} is its value): the
- * calls reported for the turn, the nodes of the agent invocations the turn starts, and the turn's
- * finish reason once it ends. The turn's context carries its node, which is how an invocation
- * started under the turn (a delegation, in the foreground or the background) finds its parent.
+ * calls reported for the turn, the nodes of the agent invocations the turn starts and of the
+ * background tasks it collects ({@link UsageTrees}), and the turn's finish reason once it ends. The
+ * turn's context carries its node, which is how an invocation started under the turn (a delegation,
+ * in the foreground or the background) finds its parent.
  *
  * <p>Thread-safe: calls arrive from parallel tool calls and from background work, children from the
  * invocations that start them. A node locks only itself, and its value is read child by child, so
@@ -29,11 +30,22 @@ final class UsageNode {
   private final List<UsageNode> children = new ArrayList<>();
   private boolean settled;
   private @Nullable AgentFinishReason finishReason;
+  // The settled tree of a background task a later turn collected (see collect), or null.
+  private final @Nullable AgentUsage collected;
 
   private UsageNode(@Nullable UsageNode parent, String agent, String sessionId) {
     this.parent = parent;
     this.agent = agent;
     this.sessionId = sessionId;
+    this.collected = null;
+  }
+
+  private UsageNode(UsageNode parent, AgentUsage collected) {
+    this.parent = parent;
+    this.agent = collected.agent();
+    this.sessionId = String.valueOf(collected.sessionId());
+    this.collected = collected;
+    this.settled = true;
   }
 
   /**
@@ -79,13 +91,36 @@ final class UsageNode {
     finishReason = reason == null ? AgentFinishReason.UNKNOWN : reason;
   }
 
-  /** The tree as it stands. */
+  /**
+   * Adds a background task's settled tree as a child of this turn, unless an invocation in the
+   * task's session is a child already (the task was launched by this turn, or collected by it).
+   */
+  synchronized void collect(AgentUsage settledTask) {
+    for (UsageNode child : children) {
+      if (child.sessionId.equals(settledTask.sessionId())) {
+        return;
+      }
+    }
+    children.add(new UsageNode(this, settledTask));
+  }
+
+  /**
+   * The tree as a turn's end records it. A child still running (a background task) is there with
+   * nothing spent: what it spends joins the tree of the turn that collects it once it has settled
+   * ({@link #collect}), so that each call counts in one turn's tree.
+   */
   AgentUsage value() {
+    if (collected != null) {
+      return collected;
+    }
     List<UsageNode> kids;
     AgentUsage own;
     synchronized (this) {
+      if (!settled) {
+        return new AgentUsage(agent, sessionId, null, List.of(), List.of());
+      }
       kids = List.copyOf(children);
-      own = new AgentUsage(agent, sessionId, settled ? finishReason : null, calls, List.of());
+      own = new AgentUsage(agent, sessionId, finishReason, calls, List.of());
     }
     List<AgentUsage> values = new ArrayList<>(kids.size());
     for (UsageNode kid : kids) {

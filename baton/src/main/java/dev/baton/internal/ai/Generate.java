@@ -188,6 +188,9 @@ public final class Generate {
         GenerateParams params =
             GenerateParams.of(options, request, iteration, messageIndex, options.onChunk());
         recordedHistory = null;
+        // Checked before the hooks too, so none of them (a summariser, say) calls a model for an
+        // iteration the check inside the chain would stop.
+        stopIf(run.checkModelCall(), messages);
         ModelResponse response = generateChain.apply(context, params);
         if (recordedHistory != null && recordedHistory != request.messages()) {
           messages = new ArrayList<>(recordedHistory);

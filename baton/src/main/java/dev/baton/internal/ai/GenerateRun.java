@@ -22,11 +22,12 @@ import tools.jackson.databind.JsonNode;
  *   <li>hear the usage of every model call made under the call ({@link #listen}): the loop's own,
  *       its hooks', nested generates' and those of the in-process agents its tools run, in the
  *       foreground or the background, for as long as the call lasts and not after;
- *   <li>check the run before each model call of the tool loop ({@link #checkModelCalls}), outside
- *       every {@code wrapModel} hook, so retry and fallback middleware never see the stop, and
- *       before the loop applies a resume ({@link #checkResume}), before any restarted tool runs. A
- *       check that returns a {@link Stop} ends the run with a {@link BudgetExceededException}
- *       carrying the partial response;
+ *   <li>check the run before each model call of the tool loop ({@link #checkModelCalls}): before
+ *       the generate hooks, so none of them calls a model for an iteration the check stops, and
+ *       again after them, outside every {@code wrapModel} hook, so retry and fallback middleware
+ *       never see the stop; and before the loop applies a resume ({@link #checkResume}), before any
+ *       restarted tool runs. A check that returns a {@link Stop} ends the run with a {@link
+ *       BudgetExceededException} carrying the partial response;
  *   <li>amend the run's final message ({@link #amendFinalMessage}): the model message it returns or
  *       is interrupted on, or, when a check stops it, the last model message of its conversation;
  *   <li>have the loop answer the model's bad tool calls instead of failing ({@link
@@ -74,7 +75,10 @@ public final class GenerateRun {
     listeners.add(listener);
   }
 
-  /** Runs {@code check} before each model call of the tool loop; null lets the call go on. */
+  /**
+   * Runs {@code check} before each model call of the tool loop, before the generate hooks and again
+   * after them, so it should only read the run's state; null lets the call go on.
+   */
   public void checkModelCalls(Supplier<@Nullable Stop> check) {
     requireOpen();
     modelCallChecks.add(check);

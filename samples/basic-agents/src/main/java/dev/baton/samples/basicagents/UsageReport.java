@@ -44,7 +44,7 @@ final class UsageReport {
       line.append(" (").append(tokens(node.total())).append(" with its delegations)");
     }
     if (node.isRunning()) {
-      line.append(", still running");
+      line.append(", still running (what it spends shows in the turn that collects it)");
     }
     console.line(line.toString());
     node.children().forEach(child -> print(console, child, depth + 1));

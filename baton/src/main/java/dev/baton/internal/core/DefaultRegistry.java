@@ -14,14 +14,17 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The registry of a Baton instance, and of one generate call: a {@linkplain #child(Registry) child
  * registry} sees everything its parent holds and adds its own entries, invisible to the parent and
  * to siblings; a generate call puts the tools its middleware contributes there. A child's entry may
- * shadow the parent's. It also carries the instance's tracing.
+ * shadow the parent's. It also carries the instance's tracing, and values derived from the
+ * instance's entries ({@link #derived}).
  *
  * <p>Thread-safe.
  */
@@ -33,11 +36,23 @@ public final class DefaultRegistry implements Registry {
   private final ConcurrentMap<String, Object> values = new ConcurrentHashMap<>();
   private final List<BiFunction<ActionType, String, @Nullable Action<?, ?, ?>>> resolvers =
       new CopyOnWriteArrayList<>();
+  // The root's only: bumped by every change to what lookups can find, so that derived values know
+  // when to be rebuilt. A child (one per generate call) derives nothing.
+  private final @Nullable AtomicLong version;
+  private final @Nullable ConcurrentMap<Object, Derived<?>> derived;
+
+  /** A value derived from the entries as they stood at {@code version}. */
+  private record Derived<V>(long version, V value) {}
+
+  /** Beyond this many keys the derived values are dropped and rebuilt as they are asked for. */
+  private static final int MAX_DERIVED = 256;
 
   private DefaultRegistry(@Nullable DefaultRegistry parent, Tracing tracing, boolean experimental) {
     this.parent = parent;
     this.tracing = tracing;
     this.experimental = experimental;
+    this.version = parent == null ? new AtomicLong() : null;
+    this.derived = parent == null ? new ConcurrentHashMap<>() : null;
   }
 
   /** A new root registry. */
@@ -76,6 +91,39 @@ public final class DefaultRegistry implements Registry {
     return tracing;
   }
 
+  /**
+   * A value computed from the entries of a registry's root (its instance's registry), such as the
+   * tools and instructions a middleware configuration builds: computed once per key, and again
+   * after anything is registered in the root, so that it never reflects a stale registry. Keys are
+   * compared with {@code equals}, so equal configurations share one value. A registry Baton did not
+   * create gets a fresh value on every call.
+   *
+   * @param key what the value is derived for (a middleware configuration)
+   * @param compute builds the value from the root registry; it may run more than once for one key
+   *     when callers race, and must not register anything
+   */
+  @SuppressWarnings("unchecked")
+  public static <V> V derived(Registry registry, Object key, Function<Registry, V> compute) {
+    if (!(root(registry) instanceof DefaultRegistry root)
+        || root.version == null
+        || root.derived == null) {
+      return compute.apply(registry);
+    }
+    long current = root.version.get();
+    Derived<?> found = root.derived.get(key);
+    if (found != null && found.version() == current) {
+      return (V) found.value();
+    }
+    // The version is read before computing: a registration racing the computation leaves the
+    // value tagged with the older version, so the next call computes it again.
+    V value = compute.apply(root);
+    if (root.derived.size() >= MAX_DERIVED) {
+      root.derived.clear();
+    }
+    root.derived.put(key, new Derived<>(current, value));
+    return value;
+  }
+
   @Override
   public boolean isExperimental() {
     return experimental;
@@ -87,6 +135,7 @@ public final class DefaultRegistry implements Registry {
     if (actions.putIfAbsent(key, action) != null) {
       throw BatonException.of(Status.ALREADY_EXISTS, "action %s is already registered", key);
     }
+    changed();
     return action;
   }
 
@@ -96,11 +145,13 @@ public final class DefaultRegistry implements Registry {
     if (values.putIfAbsent(key, value) != null) {
       throw BatonException.of(Status.ALREADY_EXISTS, "value %s is already registered", key);
     }
+    changed();
   }
 
   @Override
   public void addResolver(BiFunction<ActionType, String, @Nullable Action<?, ?, ?>> resolver) {
     resolvers.add(resolver);
+    changed();
   }
 
   @Override
@@ -112,6 +163,12 @@ public final class DefaultRegistry implements Registry {
       }
     }
     return resolve(key);
+  }
+
+  private void changed() {
+    if (version != null) {
+      version.incrementAndGet();
+    }
   }
 
   @Override
@@ -170,6 +227,9 @@ public final class DefaultRegistry implements Registry {
         if (resolved != null) {
           // Two threads may resolve the same name at once; the first registration wins.
           Action<?, ?, ?> existing = r.actions.putIfAbsent(key, resolved);
+          if (existing == null) {
+            r.changed();
+          }
           return Optional.of(existing != null ? existing : resolved);
         }
       }

@@ -33,6 +33,7 @@ import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
 import dev.baton.internal.core.DefaultRegistry;
 import dev.baton.internal.core.RandomIds;
+import dev.baton.internal.core.Tracing;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -67,8 +68,12 @@ public final class Generate {
 
   /** Runs a generate call inside a {@code generate} span. */
   public static GenerateResponse generate(ActionContext context, GenerateOptions options) {
-    return DefaultRegistry.tracing(context.registry())
-        .inSpan(context, "generate", "util", null, () -> traceInput(options), c -> run(c, options));
+    Tracing tracing = DefaultRegistry.tracing(context.registry());
+    if (!tracing.isEnabled()) {
+      return run(tracing.untraced(context), options);
+    }
+    return tracing.inSpan(
+        context, "generate", "util", null, () -> traceInput(options), c -> run(c, options));
   }
 
   /** Runs a generate call in the caller's span. */

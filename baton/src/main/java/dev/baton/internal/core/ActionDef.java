@@ -73,14 +73,18 @@ public final class ActionDef<I, O, S> implements Action<I, O, S> {
 
   @Override
   public O run(ActionContext context, I input, StreamCallback<S> stream) {
-    return DefaultRegistry.tracing(context.registry())
-        .inSpan(
-            context,
-            descriptor.name(),
-            "action",
-            descriptor.type().wireName(),
-            () -> input,
-            ctx -> function.apply(ctx, input, stream));
+    Tracing tracing = DefaultRegistry.tracing(context.registry());
+    if (!tracing.isEnabled()) {
+      // No span, so no lambdas for one either: this runs for every model call and tool call.
+      return function.apply(tracing.untraced(context), input, stream);
+    }
+    return tracing.inSpan(
+        context,
+        descriptor.name(),
+        "action",
+        descriptor.type().wireName(),
+        () -> input,
+        ctx -> function.apply(ctx, input, stream));
   }
 
   @Override

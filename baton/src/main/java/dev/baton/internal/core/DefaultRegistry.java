@@ -1,6 +1,7 @@
 package dev.baton.internal.core;
 
 import dev.baton.core.Action;
+import dev.baton.core.ActionDescriptor;
 import dev.baton.core.ActionType;
 import dev.baton.core.BatonException;
 import dev.baton.core.Registry;
@@ -10,11 +11,13 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -29,10 +32,15 @@ import org.jspecify.annotations.Nullable;
  * <p>Thread-safe.
  */
 public final class DefaultRegistry implements Registry {
+  private static final ActionType[] TYPES = ActionType.values();
+
   private final @Nullable DefaultRegistry parent;
   private final Tracing tracing;
   private final boolean experimental;
-  private final ConcurrentMap<String, Action<?, ?, ?>> actions = new ConcurrentHashMap<>();
+  // Actions by type, then by name, so that a lookup by type and name builds no key string. A
+  // type's map is created with its first action: a generate call's child holds only tools.
+  private final AtomicReferenceArray<@Nullable ConcurrentMap<String, Action<?, ?, ?>>> actions =
+      new AtomicReferenceArray<>(TYPES.length);
   private final ConcurrentMap<String, Object> values = new ConcurrentHashMap<>();
   private final List<BiFunction<ActionType, String, @Nullable Action<?, ?, ?>>> resolvers =
       new CopyOnWriteArrayList<>();
@@ -131,12 +139,22 @@ public final class DefaultRegistry implements Registry {
 
   @Override
   public <A extends Action<?, ?, ?>> A register(A action) {
-    String key = action.descriptor().key();
-    if (actions.putIfAbsent(key, action) != null) {
-      throw BatonException.of(Status.ALREADY_EXISTS, "action %s is already registered", key);
+    ActionDescriptor descriptor = action.descriptor();
+    if (actionsOf(descriptor.type()).putIfAbsent(descriptor.name(), action) != null) {
+      throw BatonException.of(
+          Status.ALREADY_EXISTS, "action %s is already registered", descriptor.key());
     }
     changed();
     return action;
+  }
+
+  private ConcurrentMap<String, Action<?, ?, ?>> actionsOf(ActionType type) {
+    ConcurrentMap<String, Action<?, ?, ?>> byName = actions.get(type.ordinal());
+    if (byName == null) {
+      actions.compareAndSet(type.ordinal(), null, new ConcurrentHashMap<>());
+      byName = Objects.requireNonNull(actions.get(type.ordinal()));
+    }
+    return byName;
   }
 
   @Override
@@ -154,15 +172,27 @@ public final class DefaultRegistry implements Registry {
     changed();
   }
 
+  /** The action with this key: {@code /<type>/<name>}, where the name may hold slashes. */
   @Override
   public Optional<Action<?, ?, ?>> lookup(String key) {
+    int slash = key.indexOf('/', 1);
+    if (!key.startsWith("/") || slash < 0) {
+      return Optional.empty();
+    }
+    Optional<ActionType> type = ActionType.fromWireName(key.substring(1, slash));
+    return type.isEmpty() ? Optional.empty() : lookup(type.get(), key.substring(slash + 1));
+  }
+
+  @Override
+  public Optional<Action<?, ?, ?>> lookup(ActionType type, String name) {
     for (DefaultRegistry r = this; r != null; r = r.parent) {
-      Action<?, ?, ?> found = r.actions.get(key);
+      ConcurrentMap<String, Action<?, ?, ?>> byName = r.actions.get(type.ordinal());
+      Action<?, ?, ?> found = byName == null ? null : byName.get(name);
       if (found != null) {
         return Optional.of(found);
       }
     }
-    return resolve(key);
+    return resolve(type, name);
   }
 
   private void changed() {
@@ -188,7 +218,12 @@ public final class DefaultRegistry implements Registry {
   public List<Action<?, ?, ?>> actions() {
     Map<String, Action<?, ?, ?>> all = new LinkedHashMap<>();
     for (DefaultRegistry r = this; r != null; r = r.parent) {
-      r.actions.forEach(all::putIfAbsent);
+      for (int t = 0; t < TYPES.length; t++) {
+        ConcurrentMap<String, Action<?, ?, ?>> byName = r.actions.get(t);
+        if (byName != null) {
+          byName.values().forEach(a -> all.putIfAbsent(a.descriptor().key(), a));
+        }
+      }
     }
     List<Action<?, ?, ?>> sorted = new ArrayList<>(all.values());
     sorted.sort(Comparator.comparing(a -> a.descriptor().key()));
@@ -211,22 +246,13 @@ public final class DefaultRegistry implements Registry {
     return Map.copyOf(found);
   }
 
-  private Optional<Action<?, ?, ?>> resolve(String key) {
-    int slash = key.indexOf('/', 1);
-    if (slash < 0) {
-      return Optional.empty();
-    }
-    Optional<ActionType> type = ActionType.fromWireName(key.substring(1, slash));
-    if (type.isEmpty()) {
-      return Optional.empty();
-    }
-    String name = key.substring(slash + 1);
+  private Optional<Action<?, ?, ?>> resolve(ActionType type, String name) {
     for (DefaultRegistry r = this; r != null; r = r.parent) {
       for (var resolver : r.resolvers) {
-        Action<?, ?, ?> resolved = resolver.apply(type.get(), name);
+        Action<?, ?, ?> resolved = resolver.apply(type, name);
         if (resolved != null) {
           // Two threads may resolve the same name at once; the first registration wins.
-          Action<?, ?, ?> existing = r.actions.putIfAbsent(key, resolved);
+          Action<?, ?, ?> existing = r.actionsOf(type).putIfAbsent(name, resolved);
           if (existing == null) {
             r.changed();
           }

@@ -22,6 +22,7 @@ import dev.baton.ai.ToolResponsePart;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Registry;
+import dev.baton.core.StreamCallback;
 import dev.baton.internal.ai.Generate;
 import dev.baton.internal.ai.PromptScaffolding;
 import java.util.ArrayList;
@@ -95,7 +96,7 @@ public final class PromptAgents {
       response =
           Generate.generate(
               context,
-              rendered.toBuilder().resume(input.resume()).onChunk(runner::sendChunk).build());
+              rendered.toBuilder().resume(input.resume()).onChunk(chunkSink(runner)).build());
     } catch (BudgetExceededException stopped) {
       // A stopped run keeps what it did: the turn ends aborted with the conversation so far.
       session.setMessages(withoutScaffolding(stopped.partialResponse().history()));
@@ -107,6 +108,13 @@ public final class PromptAgents {
       runner.sendChunk(new ModelResponseChunk(Role.TOOL, 0, interrupts));
     }
     return new TurnResult(AgentFinishReason.of(response.finishReason()));
+  }
+
+  /** Where the model's chunks go: nowhere when nobody reads them, so generate builds none. */
+  private static StreamCallback<ModelResponseChunk> chunkSink(AgentRunner runner) {
+    return runner instanceof Runner own && own.discardsChunks()
+        ? StreamCallback.discard()
+        : runner::sendChunk;
   }
 
   /** The conversation without its scaffolding, copied in runs rather than message by message. */

@@ -238,7 +238,7 @@ final class Worker {
               session.state(),
               ended,
               Invocation.asError(e).toPublicErrorInfo());
-      chunks.send(AgentStreamChunk.of(new TurnEnd(ended, saved)));
+      sendTurnEnd(ended, saved);
       throw e;
     }
     AgentFinishReason reason = result == null ? null : result.finishReason();
@@ -249,12 +249,19 @@ final class Worker {
     if (saved != null && span != null) {
       span.setMetadata("agent:snapshotId", saved);
     }
-    chunks.send(AgentStreamChunk.of(new TurnEnd(reason, saved)));
+    sendTurnEnd(reason, saved);
     if (agent.store() == null) {
       lastGood = committed;
     }
     lastTurnReason = reason;
     turnIndex++;
     return Map.of("state", committed);
+  }
+
+  /** Streams a turn's end, unless nobody would see it. */
+  private void sendTurnEnd(@Nullable AgentFinishReason reason, @Nullable String snapshotId) {
+    if (!chunks.isDiscarding()) {
+      chunks.send(AgentStreamChunk.of(new TurnEnd(reason, snapshotId)));
+    }
   }
 }

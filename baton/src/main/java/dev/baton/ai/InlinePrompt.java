@@ -3,6 +3,7 @@ package dev.baton.ai;
 import dev.baton.core.Json;
 import dev.baton.internal.ai.NamedMiddleware;
 import dev.baton.internal.ai.PromptScaffolding;
+import dev.baton.internal.core.SharedList;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -92,7 +93,8 @@ public final class InlinePrompt {
   public GenerateOptions.Builder render(PromptContext context) {
     // Inside an agent turn the prompt's own messages are tagged, so the session keeps only history.
     boolean tag = context.context().get(PromptScaffolding.KEY).orElse(false);
-    List<Message> rendered = new ArrayList<>(context.history().size() + 2);
+    // The one copy of the history a turn makes, with room for the turn's messages to be appended.
+    SharedList.Builder<Message> rendered = SharedList.builder(context.history().size() + 2);
     if (system != null) {
       rendered.add(own(Message.system(system.apply(context)), tag));
     }
@@ -109,7 +111,7 @@ public final class InlinePrompt {
     return GenerateOptions.builder()
         .model(model)
         .config(config)
-        .messages(rendered)
+        .messages(rendered.build())
         .tools(tools)
         .toolNames(toolNames)
         .use(use)

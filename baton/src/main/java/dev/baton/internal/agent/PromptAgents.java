@@ -25,8 +25,8 @@ import dev.baton.core.Registry;
 import dev.baton.core.StreamCallback;
 import dev.baton.internal.ai.Generate;
 import dev.baton.internal.ai.PromptScaffolding;
+import dev.baton.internal.core.SharedList;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
@@ -117,24 +117,34 @@ public final class PromptAgents {
         : runner::sendChunk;
   }
 
-  /** The conversation without its scaffolding, copied in runs rather than message by message. */
+  /**
+   * The conversation without its scaffolding. Scaffolding that only leads or trails it (a system
+   * message first) leaves a range of the conversation, which shares its array rather than copying
+   * it; scaffolding among the history costs a copy.
+   */
   private static List<Message> withoutScaffolding(List<Message> conversation) {
-    Message[] messages = conversation.toArray(new Message[0]);
-    int kept = 0;
-    int i = 0;
-    while (i < messages.length) {
-      if (messages[i].hasFlag(PromptScaffolding.PROMPT)) {
-        i++;
-        continue;
-      }
-      int start = i;
-      while (i < messages.length && !messages[i].hasFlag(PromptScaffolding.PROMPT)) {
-        i++;
-      }
-      System.arraycopy(messages, start, messages, kept, i - start);
-      kept += i - start;
+    int start = 0;
+    int end = conversation.size();
+    while (start < end && conversation.get(start).hasFlag(PromptScaffolding.PROMPT)) {
+      start++;
     }
-    return Arrays.asList(kept == messages.length ? messages : Arrays.copyOf(messages, kept));
+    while (end > start && conversation.get(end - 1).hasFlag(PromptScaffolding.PROMPT)) {
+      end--;
+    }
+    int first = start;
+    while (first < end && !conversation.get(first).hasFlag(PromptScaffolding.PROMPT)) {
+      first++;
+    }
+    if (first == end) {
+      return SharedList.copyOf(conversation).subList(start, end);
+    }
+    SharedList.Builder<Message> kept = SharedList.builder(end - start);
+    for (Message message : conversation.subList(start, end)) {
+      if (!message.hasFlag(PromptScaffolding.PROMPT)) {
+        kept.add(message);
+      }
+    }
+    return kept.build();
   }
 
   private static void validate(AgentInput input, List<Message> history) {

@@ -3,6 +3,7 @@ package dev.baton.middleware;
 import dev.baton.agent.AgentMetadata;
 import dev.baton.agent.AgentRef;
 import dev.baton.agent.StateManagement;
+import dev.baton.ai.TextPart;
 import dev.baton.ai.Tool;
 import dev.baton.core.ActionContext;
 import dev.baton.core.ActionType;
@@ -42,7 +43,7 @@ final class DelegationSetup {
   private final Set<String> resultTools;
   private final List<String> agentNames;
   private final String marker;
-  private final String instructions;
+  private final TextPart instructions;
   private final TaskResults results;
 
   /**
@@ -75,7 +76,7 @@ final class DelegationSetup {
       tools.add(tool);
     }
     this.marker = marker(config);
-    this.instructions = buildInstructions();
+    this.instructions = SystemText.block(marker, buildInstructions());
     this.results = new TaskResults(config);
   }
 
@@ -140,8 +141,8 @@ final class DelegationSetup {
     return marker;
   }
 
-  /** The {@code <sub-agents>} block. */
-  String instructions() {
+  /** The {@code <sub-agents>} block, as the system text it is injected as. */
+  TextPart instructions() {
     return instructions;
   }
 

@@ -85,6 +85,9 @@ public final class SharedList<E> extends AbstractList<E> implements RandomAccess
     if (source instanceof SharedList<? extends E> shared) {
       return (List<E>) shared;
     }
+    if (source.isEmpty()) {
+      return of();
+    }
     Object[] elements = source.toArray();
     // ArrayList and Arrays.asList hand out a fresh Object[]; any other collection might keep the
     // array it returns, or type it narrower, so its array is copied before it is checked.

@@ -7,6 +7,7 @@ import dev.baton.core.BatonException;
 import dev.baton.core.Flow;
 import dev.baton.core.Status;
 import dev.baton.internal.core.RootSpanHooks;
+import dev.baton.internal.core.TraceSpan;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
@@ -131,6 +132,39 @@ class TracingTest {
     assertThat(seen).containsExactly(outerSpan.getTraceId() + "/" + outerSpan.getSpanId(), "work");
     assertThat(attr(outerSpan, "genkitx:label")).isEqualTo("blue");
     assertThat(attr(innerSpan, "genkitx:label")).isNull();
+  }
+
+  @Test
+  void withTracingOffRootHooksAreToldZeroIdsOnceBeforeTheWorkRuns() {
+    Baton untraced = Baton.builder().build();
+    List<String> seen = new ArrayList<>();
+    Flow<String, String, Void> inner =
+        untraced.defineFlow(
+            "inner",
+            String.class,
+            String.class,
+            (ctx, in) -> {
+              seen.add("inner");
+              return in;
+            });
+    Flow<String, String, Void> outer =
+        untraced.defineFlow(
+            "outer",
+            String.class,
+            String.class,
+            (ctx, in) -> {
+              seen.add("outer");
+              assertThat(TraceSpan.of(ctx)).as("no span is built").isNull();
+              return inner.run(ctx, in);
+            });
+    RootSpanHooks hooks =
+        new RootSpanHooks(Map.of(), (traceId, spanId) -> seen.add(traceId + "/" + spanId));
+
+    outer.run(untraced.context().with(RootSpanHooks.KEY, hooks), "x");
+
+    assertThat(seen)
+        .as("only the first span is a root, as when tracing is on")
+        .containsExactly("0".repeat(32) + "/" + "0".repeat(16), "outer", "inner");
   }
 
   private static String attr(SpanData span, String key) {

@@ -3,6 +3,7 @@ package dev.baton.ai;
 import dev.baton.core.Json;
 import dev.baton.internal.ai.NamedMiddleware;
 import dev.baton.internal.ai.PromptScaffolding;
+import dev.baton.internal.core.SharedList;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -56,6 +57,11 @@ public final class InlinePrompt {
   private final @Nullable Integer maxTurns;
   private final @Nullable OutputOptions output;
   private final @Nullable ToolChoice toolChoice;
+  // The system message the last render made. Messages are immutable, so renders of one prompt on
+  // any thread may share it; a race only builds one more.
+  private volatile @Nullable RenderedSystem lastSystem;
+
+  private record RenderedSystem(String text, boolean tag, Message message) {}
 
   private InlinePrompt(Builder b) {
     this.model = b.model;
@@ -92,9 +98,10 @@ public final class InlinePrompt {
   public GenerateOptions.Builder render(PromptContext context) {
     // Inside an agent turn the prompt's own messages are tagged, so the session keeps only history.
     boolean tag = context.context().get(PromptScaffolding.KEY).orElse(false);
-    List<Message> rendered = new ArrayList<>(context.history().size() + 2);
+    // The one copy of the history a turn makes, with room for the turn's messages to be appended.
+    SharedList.Builder<Message> rendered = SharedList.builder(context.history().size() + 2);
     if (system != null) {
-      rendered.add(own(Message.system(system.apply(context)), tag));
+      rendered.add(systemMessage(system.apply(context), tag));
     }
     switch (messagesMode) {
       case NONE -> rendered.addAll(context.history());
@@ -109,7 +116,7 @@ public final class InlinePrompt {
     return GenerateOptions.builder()
         .model(model)
         .config(config)
-        .messages(rendered)
+        .messages(rendered.build())
         .tools(tools)
         .toolNames(toolNames)
         .use(use)
@@ -127,6 +134,20 @@ public final class InlinePrompt {
         new PromptContext(
             context.context(), context.input(), PromptScaffolding.markHistory(context.history()));
     return PromptScaffolding.tagFunctionOutput(function.apply(marked));
+  }
+
+  /**
+   * The system message for a rendered text: the one the last render made when the text is the same,
+   * as it is on every turn of a prompt with fixed instructions, so a turn builds none.
+   */
+  private Message systemMessage(String text, boolean tag) {
+    RenderedSystem last = lastSystem;
+    if (last != null && last.tag() == tag && last.text().equals(text)) {
+      return last.message();
+    }
+    Message message = own(Message.system(text), tag);
+    lastSystem = new RenderedSystem(text, tag, message);
+    return message;
   }
 
   private static Message own(Message message, boolean tag) {

@@ -123,7 +123,8 @@ public record Agents(
   }
 
   /**
-   * Checks the configuration and builds this call's tools.
+   * Checks the configuration and starts this call's delegation. The tools, their schemas and the
+   * injected instructions are built once per configuration and instance, not per call.
    *
    * @throws BatonException {@code INVALID_ARGUMENT} for no agents, an unnamed or repeated agent, or
    *     tool names that collide
@@ -134,7 +135,7 @@ public record Agents(
       throw BatonException.invalidArgument(
           "agents middleware requires at least one agent in the \"agents\" option");
     }
-    return new Delegation(this, context).hooks();
+    return new Delegation(DelegationSetup.of(this, context)).hooks();
   }
 
   /** The delegation tool's name for an agent. */

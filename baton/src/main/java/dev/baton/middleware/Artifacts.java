@@ -37,6 +37,9 @@ public record Artifacts(
 
   static final String MARKER = "artifacts-listing";
   private static final String NO_SESSION = "Error: no active session.";
+  // Stateless (each call finds its session on its context), so built once rather than per call.
+  private static final Tool<ReadInput, ReadOutput> READ = readTool();
+  private static final Tool<WriteInput, WriteOutput> WRITE = writeTool();
 
   /** Read and write tools. */
   public Artifacts() {
@@ -65,9 +68,9 @@ public record Artifacts(
 
   @Override
   public Hooks newHooks(ActionContext context) {
-    Hooks.Builder hooks = Hooks.builder().tool(readTool());
+    Hooks.Builder hooks = Hooks.builder().tool(READ);
     if (!readonly) {
-      hooks.tool(writeTool());
+      hooks.tool(WRITE);
     }
     return hooks
         .wrapGenerate(
@@ -75,7 +78,10 @@ public record Artifacts(
                 next.apply(
                     ctx,
                     params.withRequest(
-                        SystemText.inject(params.request(), MARKER, listing(Session.from(ctx))))))
+                        SystemText.inject(
+                            params.request(),
+                            MARKER,
+                            SystemText.block(MARKER, listing(Session.from(ctx)))))))
         .build();
   }
 

@@ -69,8 +69,11 @@ final class BackgroundTasks {
     this.continuation = new TaskContinuation(delegation, config, this);
   }
 
-  /** The shared tools this configuration registers. */
-  List<Tool<?, ?>> tools(boolean continuable) {
+  /**
+   * The shared tools a configuration registers. They act on the background tasks of the generate
+   * call they run in.
+   */
+  static List<Tool<?, ?>> tools(Agents config, boolean continuable) {
     List<Tool<?, ?>> tools = new ArrayList<>();
     if (config.async()) {
       tools.add(
@@ -81,7 +84,7 @@ final class BackgroundTasks {
                   + " aborted, expired or unknown.",
               TaskIds.class,
               Reports.class,
-              (ctx, in) -> check(ctx.context(), in.taskIds())));
+              (ctx, in) -> of(ctx.context()).check(ctx.context(), in.taskIds())));
       tools.add(
           Tool.create(
               config.sharedToolName(WAIT),
@@ -90,7 +93,8 @@ final class BackgroundTasks {
               Wait.class,
               Reports.class,
               (ctx, in) ->
-                  waitFor(ctx.context(), in.taskIds(), in.timeoutSeconds(), in.waitFor())));
+                  of(ctx.context())
+                      .waitFor(ctx.context(), in.taskIds(), in.timeoutSeconds(), in.waitFor())));
       tools.add(
           Tool.create(
               config.sharedToolName(ABORT),
@@ -99,7 +103,7 @@ final class BackgroundTasks {
                   + " running one reports aborting while it saves its progress.",
               TaskIds.class,
               Reports.class,
-              (ctx, in) -> abort(ctx.context(), in.taskIds())));
+              (ctx, in) -> of(ctx.context()).abort(ctx.context(), in.taskIds())));
     }
     if (continuable) {
       String description =
@@ -115,22 +119,31 @@ final class BackgroundTasks {
                   ContinueAsync.class,
                   Result.class,
                   (ctx, in) ->
-                      continuation.resume(
-                          ctx.context(),
-                          in.taskId(),
-                          in.instructions(),
-                          Boolean.TRUE.equals(in.background()),
-                          in.name()))
+                      of(ctx.context())
+                          .continuation
+                          .resume(
+                              ctx.context(),
+                              in.taskId(),
+                              in.instructions(),
+                              Boolean.TRUE.equals(in.background()),
+                              in.name()))
               : Tool.create(
                   config.sharedToolName(CONTINUE),
                   description,
                   Continue.class,
                   Result.class,
                   (ctx, in) ->
-                      continuation.resume(
-                          ctx.context(), in.taskId(), in.instructions(), false, in.name())));
+                      of(ctx.context())
+                          .continuation
+                          .resume(
+                              ctx.context(), in.taskId(), in.instructions(), false, in.name())));
     }
     return tools;
+  }
+
+  /** The background tasks of the generate call a shared tool runs in. */
+  private static BackgroundTasks of(ActionContext context) {
+    return Delegation.current(context).background();
   }
 
   // ---- the tools -----------------------------------------------------------------------------

@@ -6,7 +6,6 @@ import dev.baton.agent.AgentInit;
 import dev.baton.agent.AgentInput;
 import dev.baton.agent.AgentMetadata;
 import dev.baton.agent.AgentOutput;
-import dev.baton.agent.AgentRef;
 import dev.baton.agent.SessionState;
 import dev.baton.agent.StateManagement;
 import dev.baton.ai.GenerateParams;
@@ -15,34 +14,29 @@ import dev.baton.ai.Message;
 import dev.baton.ai.Part;
 import dev.baton.ai.Role;
 import dev.baton.ai.TextPart;
-import dev.baton.ai.Tool;
 import dev.baton.ai.ToolResult;
 import dev.baton.core.ActionContext;
-import dev.baton.core.ActionType;
 import dev.baton.core.BatonException;
+import dev.baton.core.ContextKey;
 import dev.baton.core.Json;
 import dev.baton.core.Registry;
 import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
 import dev.baton.internal.agent.AgentLookup;
-import dev.baton.internal.core.DefaultRegistry;
-import dev.baton.middleware.TaskMessages.Delegate;
-import dev.baton.middleware.TaskMessages.DelegateAsync;
 import dev.baton.middleware.TaskMessages.Result;
 import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Agents middleware within one generate call: its tools, its counters, the tasks the
- * conversation may act on, and the conversation it last saw, which history forwarding reads.
+ * The Agents middleware within one generate call: its counters, the tasks the conversation may act
+ * on, and the conversation it last saw, which history forwarding reads. Its tools, names and
+ * instructions are the configuration's {@link DelegationSetup}, shared by every call; the tools
+ * find the call's {@code Delegation} on their context ({@link #current}).
  *
  * <p>Thread-safe: the tool calls of one model turn run in parallel.
  */
@@ -51,65 +45,57 @@ final class Delegation {
 
   static final String MARKER = "agents-instructions";
 
+  /** Where a tool call of this middleware finds the generate call's delegation. */
+  private static final ContextKey<Delegation> KEY =
+      ContextKey.of("baton.agents.delegation", Delegation.class);
+
+  private final DelegationSetup setup;
   private final Agents config;
   private final Registry registry;
   private final AtomicInteger delegations = new AtomicInteger();
   private final AtomicInteger invocations = new AtomicInteger();
-  private final Map<String, String> toolOwners = new LinkedHashMap<>();
-  private final List<Tool<?, ?>> tools = new ArrayList<>();
-  private final boolean continuable;
   private final TaskScope scope;
   private final TaskResults results;
-  private final BackgroundTasks background;
+  // Only a configuration with shared tools (async, or a continuable sub-agent) needs them.
+  private final @Nullable BackgroundTasks background;
   private final @Nullable SettleNotices notices;
 
-  /**
-   * @throws BatonException {@code INVALID_ARGUMENT} for an unnamed agent or colliding tool names
-   */
-  Delegation(Agents config, ActionContext context) {
-    this.config = config;
-    // Sub-agents run against the instance's registry, not a generate call's child registry, whose
-    // middleware tools belong to the orchestrator alone.
-    this.registry = DefaultRegistry.root(context.registry());
-    this.continuable = config.agents().stream().anyMatch(this::mayBeServerManaged);
-    Set<String> resultTools = new HashSet<>();
-    for (AgentRef ref : config.agents()) {
-      if (ref.name() == null || ref.name().isEmpty()) {
-        throw BatonException.invalidArgument(
-            "agents middleware: every agent reference must have a name");
-      }
-      String tool = config.toolName(ref.name());
-      claim(tool, "agent \"" + ref.name() + "\"");
-      resultTools.add(tool);
-      tools.add(delegationTool(ref, tool));
-    }
-    if (continuable) {
-      resultTools.add(config.sharedToolName(BackgroundTasks.CONTINUE));
-    }
-    this.scope = new TaskScope(resultTools);
-    this.results = new TaskResults(config);
-    this.background = new BackgroundTasks(this, config, scope, results);
+  Delegation(DelegationSetup setup) {
+    this.setup = setup;
+    this.config = setup.config();
+    this.registry = setup.registry();
+    this.scope = new TaskScope(setup.resultTools());
+    this.results = setup.results();
+    this.background =
+        setup.hasSharedTools() ? new BackgroundTasks(this, config, scope, results) : null;
     this.notices =
         config.async() && config.notifySettled() ? new SettleNotices(config, this) : null;
-    for (Tool<?, ?> tool : background.tools(continuable)) {
-      claim(tool.name(), "the shared tool \"" + tool.name() + "\"");
-      tools.add(tool);
-    }
   }
 
-  private void claim(String tool, String owner) {
-    String previous = toolOwners.putIfAbsent(tool, owner);
-    if (previous != null) {
-      throw BatonException.invalidArgument(
-          "agents middleware: tool name \"%s\" for %s collides with %s; use a different"
-              + " ToolPrefix or agent name",
-          tool, owner, previous);
-    }
+  /**
+   * The delegation of the generate call a tool of this middleware runs in.
+   *
+   * @throws BatonException {@code FAILED_PRECONDITION} outside the generate call that offers the
+   *     tool
+   */
+  static Delegation current(ActionContext context) {
+    return context
+        .get(KEY)
+        .orElseThrow(
+            () ->
+                BatonException.failedPrecondition(
+                    "the agents middleware's tools run only in the generate call that offers"
+                        + " them"));
+  }
+
+  /** This call's background tasks, for the shared tools (which exist only when it has them). */
+  BackgroundTasks background() {
+    return Objects.requireNonNull(background, "background");
   }
 
   Hooks hooks() {
     return Hooks.builder()
-        .tools(tools)
+        .tools(setup.tools())
         .wrapGenerate(
             (ctx, params, next) -> {
               // Provisional: the notices read it. The model hook below has the final word.
@@ -121,8 +107,7 @@ final class Delegation {
               return next.apply(
                   ctx,
                   noticed.withRequest(
-                      SystemText.inject(
-                          noticed.request(), marker(), instructions(ctx.registry()))));
+                      SystemText.inject(noticed.request(), setup.marker(), setup.instructions())));
             })
         // The scope is what the model is sent, after every generate hook, so a history that
         // another middleware (ContextCompression) trimmed past a launch result takes that task
@@ -134,11 +119,11 @@ final class Delegation {
             })
         .wrapTool(
             (ctx, params, next) -> {
-              if (!toolOwners.containsKey(params.tool().name())) {
+              if (!setup.owns(params.tool().name())) {
                 return next.apply(ctx, params);
               }
               try {
-                return next.apply(ctx, params);
+                return next.apply(ctx.with(KEY, this), params);
               } catch (BatonException e) {
                 // Our tools turn every failure into text; what escapes is a call the tool's
                 // schema refused. The model made it, so the model gets to fix it.
@@ -157,55 +142,8 @@ final class Delegation {
         .build();
   }
 
-  /** Whether an agent may be server-managed: it says so, or its metadata is unknown. */
-  private boolean mayBeServerManaged(AgentRef ref) {
-    try {
-      AgentMetadata metadata = AgentLookup.find(registry, ref.name()).metadata();
-      return metadata == null || metadata.stateManagement() != StateManagement.CLIENT;
-    } catch (BatonException unknown) {
-      return true;
-    }
-  }
-
-  /**
-   * The system-text marker: Genkit's for the usual single instance; an instance with an explicit
-   * prefix gets its own, so that two instances in one call (which need distinct prefixes) each keep
-   * their block.
-   */
-  private String marker() {
-    String prefix = config.toolPrefix();
-    return prefix == null || prefix.isEmpty() ? MARKER : MARKER + ":" + prefix;
-  }
-
-  private Tool<?, ?> delegationTool(AgentRef ref, String toolName) {
-    String description =
-        ref.description() != null && !ref.description().isEmpty()
-            ? ref.description()
-            : "Delegates a task to the \"" + ref.name() + "\" sub-agent.";
-    if (config.async()) {
-      return Tool.create(
-          toolName,
-          description,
-          DelegateAsync.class,
-          Result.class,
-          (ctx, in) ->
-              delegate(
-                  ctx.context(),
-                  ref.name(),
-                  in.task(),
-                  in.name(),
-                  Boolean.TRUE.equals(in.background())));
-    }
-    return Tool.create(
-        toolName,
-        description,
-        Delegate.class,
-        Result.class,
-        (ctx, in) -> delegate(ctx.context(), ref.name(), in.task(), in.name(), false));
-  }
-
   /** Runs one delegation; every failure becomes a result the model can read. */
-  private Result delegate(
+  Result delegate(
       ActionContext context, String agent, String task, @Nullable String label, boolean detach) {
     if (task.isBlank()) {
       return Result.text("Error: the task is empty. Describe the task to delegate.", label);
@@ -366,7 +304,7 @@ final class Delegation {
 
   /** The names of the configured sub-agents. */
   List<String> agentNames() {
-    return config.agents().stream().map(AgentRef::name).toList();
+    return setup.agentNames();
   }
 
   /** The instance's registry, where sub-agents are found. */
@@ -399,62 +337,5 @@ final class Delegation {
     int from = Math.max(0, recent.size() - config.historyLength());
     return AgentInit.ofState(
         SessionState.empty().withMessages(recent.subList(from, recent.size())));
-  }
-
-  /** The {@code <sub-agents>} block: each tool with the best description the registry offers. */
-  private String instructions(Registry registry) {
-    StringBuilder text =
-        new StringBuilder(
-            "<sub-agents>\nYou can delegate tasks to specialized sub-agents using their delegation"
-                + " tools:\n");
-    for (AgentRef ref : config.agents()) {
-      text.append("  - ")
-          .append(config.toolName(ref.name()))
-          .append(": ")
-          .append(describe(registry, ref))
-          .append('\n');
-    }
-    text.append(
-        "\nWhen a task is better handled by a specialized agent, delegate it using the"
-            + " appropriate tool. Provide a clear, self-contained task description.\n");
-    if (config.async()) {
-      text.append(
-              "\nDelegations can run in the background: set \"background\": true on a delegation"
-                  + " tool call to get a taskId back immediately while the sub-agent keeps"
-                  + " working. Continue with other work, then collect results with ")
-          .append(config.sharedToolName(BackgroundTasks.CHECK))
-          .append(" (returns current status without waiting) or ")
-          .append(config.sharedToolName(BackgroundTasks.WAIT))
-          .append(
-              " (blocks until the tasks settle). Background tasks keep running across turns, and"
-                  + " task IDs from earlier tool results stay valid: check them before delegating"
-                  + " the same work again. Stop a task whose result you no longer need with ")
-          .append(config.sharedToolName(BackgroundTasks.ABORT))
-          .append(".\n");
-    }
-    if (continuable) {
-      text.append(
-              "A task that failed, was aborted or stopped reporting progress can be continued"
-                  + " with ")
-          .append(config.sharedToolName(BackgroundTasks.CONTINUE))
-          .append(
-              ", from the progress it saved; instructions steer the retry. A completed task"
-                  + " takes follow-up instructions there too, in the sub-agent's own session.\n");
-    }
-    return text.append("</sub-agents>").toString();
-  }
-
-  private static String describe(Registry registry, AgentRef ref) {
-    if (ref.description() != null && !ref.description().isEmpty()) {
-      return ref.description();
-    }
-    for (ActionType type : List.of(ActionType.AGENT, ActionType.EXECUTABLE_PROMPT)) {
-      String found =
-          registry.lookup(type, ref.name()).map(a -> a.descriptor().description()).orElse(null);
-      if (found != null && !found.isEmpty()) {
-        return found;
-      }
-    }
-    return "No description available.";
   }
 }

@@ -6,6 +6,7 @@ import dev.baton.ai.Part;
 import dev.baton.ai.Role;
 import dev.baton.ai.TextPart;
 import dev.baton.internal.ai.Metadata;
+import dev.baton.internal.core.SharedList;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,44 +18,45 @@ import java.util.List;
 final class SystemText {
   private SystemText() {}
 
+  /** A block of system text under a marker, to build once and inject on every call. */
+  static TextPart block(String marker, String text) {
+    return new TextPart(text, Metadata.withFlag(null, marker));
+  }
+
   /**
-   * The request with {@code text} in place: replacing the text part marked {@code marker} (or
-   * leaving the request as it is when that part already says the same), else appended to the first
-   * system message, else in a new system message at the front.
+   * The request with {@code block} (see {@link #block}) in place: replacing the text part marked
+   * {@code marker} (or leaving the request as it is when that part already says the same), else
+   * appended to the first system message, else in a new system message at the front.
    */
-  static ModelRequest inject(ModelRequest request, String marker, String text) {
+  static ModelRequest inject(ModelRequest request, String marker, TextPart block) {
     List<Message> messages = request.messages();
     for (int i = 0; i < messages.size(); i++) {
       List<Part> content = messages.get(i).content();
       for (int j = 0; j < content.size(); j++) {
         if (content.get(j) instanceof TextPart part && Metadata.isTrue(part.metadata(), marker)) {
-          if (part.text().equals(text)) {
+          if (part.text().equals(block.text())) {
             return request;
           }
           List<Part> replaced = new ArrayList<>(content);
-          replaced.set(j, new TextPart(text, part.metadata()));
-          return request.withMessages(replace(messages, i, messages.get(i).withContent(replaced)));
+          replaced.set(j, new TextPart(block.text(), part.metadata()));
+          return request.withMessages(
+              SharedList.with(messages, i, messages.get(i).withContent(replaced)));
         }
       }
     }
-    Part block = new TextPart(text, Metadata.withFlag(null, marker));
     for (int i = 0; i < messages.size(); i++) {
       Message message = messages.get(i);
       if (message.role() == Role.SYSTEM) {
-        List<Part> appended = new ArrayList<>(message.content());
+        List<Part> appended = new ArrayList<>(message.content().size() + 1);
+        appended.addAll(message.content());
         appended.add(block);
-        return request.withMessages(replace(messages, i, message.withContent(appended)));
+        return request.withMessages(SharedList.with(messages, i, message.withContent(appended)));
       }
     }
-    List<Message> prepended = new ArrayList<>(messages.size() + 1);
-    prepended.add(new Message(Role.SYSTEM, List.of(block)));
-    prepended.addAll(messages);
-    return request.withMessages(prepended);
-  }
-
-  private static List<Message> replace(List<Message> messages, int index, Message message) {
-    List<Message> copy = new ArrayList<>(messages);
-    copy.set(index, message);
-    return copy;
+    return request.withMessages(
+        SharedList.<Message>builder(messages.size() + 1)
+            .add(new Message(Role.SYSTEM, List.of(block)))
+            .addAll(messages)
+            .build());
   }
 }

@@ -37,6 +37,18 @@ class PromptTest {
   }
 
   @Test
+  void eachRenderHasTheSystemTextOfItsOwnInput() {
+    InlinePrompt prompt = InlinePrompt.builder().system("You help {{name}}.").build();
+    for (String name : List.of("Ada", "Ada", "Grace", "Ada")) {
+      GenerateOptions options =
+          prompt
+              .render(new PromptContext(baton.context(), Json.object().put("name", name), history))
+              .build();
+      assertThat(options.messages().get(0).text()).isEqualTo("You help " + name + ".");
+    }
+  }
+
+  @Test
   void aTemplatePlacesTheHistoryAtItsMarker() {
     InlinePrompt prompt =
         InlinePrompt.builder()

@@ -86,6 +86,39 @@ class AgentsMiddlewareConfigTest extends AgentsMiddlewareTestSupport {
   }
 
   @Test
+  void theBlockAndToolsFollowAnAgentDefinedAfterTheFirstCall() {
+    Agents agents = Agents.builder().agents(AgentRef.of("late")).build();
+    GenerateOptions call =
+        GenerateOptions.builder()
+            .model("orch")
+            .system("Base system.")
+            .prompt("hi")
+            .use(agents)
+            .build();
+    orchestratorModel.respondText("ok");
+    baton.generate(call);
+    assertThat(systemText(orchestratorModel.lastRequest()))
+        .contains("  - delegate_to_late: No description available.\n");
+    assertThat(orchestratorModel.lastRequest().tools())
+        .extracting(ToolDefinition::name)
+        .containsExactly("delegate_to_late", "continue_task");
+
+    // Built once per configuration, the tools and the block still follow the registry.
+    baton.defineAgent(
+        "late",
+        InlinePrompt.builder().model("orch").build(),
+        AgentOptions.builder().description("Arrives late.").build());
+    orchestratorModel.respondText("ok");
+    baton.generate(call);
+    assertThat(systemText(orchestratorModel.lastRequest()))
+        .contains("  - delegate_to_late: Arrives late.\n");
+    assertThat(orchestratorModel.lastRequest().tools())
+        .extracting(ToolDefinition::name)
+        .as("a client-managed agent leaves no task to continue")
+        .containsExactly("delegate_to_late");
+  }
+
+  @Test
   void toolPrefixesFollowTheNilVersusEmptyRule() {
     AgentRef ref = AgentRef.of("researcher");
     assertThat(Agents.builder().agents(ref).build().toolName("researcher"))

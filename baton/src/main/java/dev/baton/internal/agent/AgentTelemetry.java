@@ -39,9 +39,14 @@ final class AgentTelemetry {
     span.setMetadata("agent:sessionId", sessionId);
   }
 
-  /** The work context: model calls in it are attributed to the agent, and their usage tallied. */
+  /**
+   * The work context: model calls in it are attributed to the agent in their telemetry, which
+   * tracing off does not record, so that context is the one given.
+   */
   ActionContext workContext(ActionContext context) {
-    return context.with(GenAiTelemetry.AGENT, agent.name());
+    return DefaultRegistry.tracing(context.registry()).isEnabled()
+        ? context.with(GenAiTelemetry.AGENT, agent.name())
+        : context;
   }
 
   /** Adds a model call's usage to the tally of the whole invocation, background work included. */

@@ -41,6 +41,14 @@ final class ChunkStream {
     this.stopWork = stopWork;
   }
 
+  /**
+   * Whether a chunk sent now would go unseen: the client discards every chunk and no transform
+   * looks at them, or the run has detached. A producer may then skip building its chunks.
+   */
+  boolean isDiscarding() {
+    return detached || (transform == null && client.isDiscarding());
+  }
+
   void send(AgentStreamChunk chunk) {
     if (detached || failure.get() != null) {
       return;

@@ -22,10 +22,11 @@ import dev.baton.ai.ToolResponsePart;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Registry;
+import dev.baton.core.StreamCallback;
 import dev.baton.internal.ai.Generate;
 import dev.baton.internal.ai.PromptScaffolding;
+import dev.baton.internal.core.SharedList;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
@@ -95,7 +96,7 @@ public final class PromptAgents {
       response =
           Generate.generate(
               context,
-              rendered.toBuilder().resume(input.resume()).onChunk(runner::sendChunk).build());
+              rendered.toBuilder().resume(input.resume()).onChunk(chunkSink(runner)).build());
     } catch (BudgetExceededException stopped) {
       // A stopped run keeps what it did: the turn ends aborted with the conversation so far.
       session.setMessages(withoutScaffolding(stopped.partialResponse().history()));
@@ -109,24 +110,41 @@ public final class PromptAgents {
     return new TurnResult(AgentFinishReason.of(response.finishReason()));
   }
 
-  /** The conversation without its scaffolding, copied in runs rather than message by message. */
+  /** Where the model's chunks go: nowhere when nobody reads them, so generate builds none. */
+  private static StreamCallback<ModelResponseChunk> chunkSink(AgentRunner runner) {
+    return runner instanceof Runner own && own.discardsChunks()
+        ? StreamCallback.discard()
+        : runner::sendChunk;
+  }
+
+  /**
+   * The conversation without its scaffolding. Scaffolding that only leads or trails it (a system
+   * message first) leaves a range of the conversation, which shares its array rather than copying
+   * it; scaffolding among the history costs a copy.
+   */
   private static List<Message> withoutScaffolding(List<Message> conversation) {
-    Message[] messages = conversation.toArray(new Message[0]);
-    int kept = 0;
-    int i = 0;
-    while (i < messages.length) {
-      if (messages[i].hasFlag(PromptScaffolding.PROMPT)) {
-        i++;
-        continue;
-      }
-      int start = i;
-      while (i < messages.length && !messages[i].hasFlag(PromptScaffolding.PROMPT)) {
-        i++;
-      }
-      System.arraycopy(messages, start, messages, kept, i - start);
-      kept += i - start;
+    int start = 0;
+    int end = conversation.size();
+    while (start < end && conversation.get(start).hasFlag(PromptScaffolding.PROMPT)) {
+      start++;
     }
-    return Arrays.asList(kept == messages.length ? messages : Arrays.copyOf(messages, kept));
+    while (end > start && conversation.get(end - 1).hasFlag(PromptScaffolding.PROMPT)) {
+      end--;
+    }
+    int first = start;
+    while (first < end && !conversation.get(first).hasFlag(PromptScaffolding.PROMPT)) {
+      first++;
+    }
+    if (first == end) {
+      return SharedList.copyOf(conversation).subList(start, end);
+    }
+    SharedList.Builder<Message> kept = SharedList.builder(end - start);
+    for (Message message : conversation.subList(start, end)) {
+      if (!message.hasFlag(PromptScaffolding.PROMPT)) {
+        kept.add(message);
+      }
+    }
+    return kept.build();
   }
 
   private static void validate(AgentInput input, List<Message> history) {

@@ -38,6 +38,11 @@ final class Runner implements AgentRunner {
     }
   }
 
+  /** Whether chunks sent now would go unseen, so that a turn need not build them. */
+  boolean discardsChunks() {
+    return worker.chunks().isDiscarding();
+  }
+
   @Override
   public void sendChunk(ModelResponseChunk chunk) {
     worker.chunks().send(AgentStreamChunk.of(chunk));

@@ -17,6 +17,7 @@ import dev.baton.internal.ai.UsageListener;
 import dev.baton.internal.core.DefaultRegistry;
 import dev.baton.internal.core.RandomIds;
 import dev.baton.internal.core.TraceSpan;
+import dev.baton.internal.core.Tracing;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -195,53 +196,72 @@ final class Worker {
       ActionContext parentContext,
       String reserved,
       TurnContext turnContext) {
-    DefaultRegistry.tracing(parentContext.registry())
-        .inSpan(
-            parentContext,
-            "runTurn-" + (turnIndex + 1),
-            "flowStep",
-            null,
-            () -> input,
-            ctx -> {
-              if (input.message() != null) {
-                session.addMessage(input.message());
-              }
-              TurnResult result;
-              try {
-                result = turn.apply(usage.startTurn(ctx.with(TurnContext.KEY, turnContext)), input);
-              } catch (RuntimeException e) {
-                // The unfinished turn's progress is kept as a failed or aborted row: a handle to
-                // continue from.
-                AgentFinishReason ended =
-                    e instanceof BudgetExceededException
-                        ? AgentFinishReason.ABORTED
-                        : AgentFinishReason.FAILED;
-                usage.endTurn(ended);
-                String saved =
-                    chain.saveUnfinishedTurn(
-                        reserved,
-                        session.id(),
-                        session.state(),
-                        ended,
-                        Invocation.asError(e).toPublicErrorInfo());
-                chunks.send(AgentStreamChunk.of(new TurnEnd(ended, saved)));
-                throw e;
-              }
-              AgentFinishReason reason = result == null ? null : result.finishReason();
-              usage.endTurn(reason);
-              SessionState committed = session.state();
-              String saved = chain.saveTurnEnd(reserved, session.id(), committed, reason);
-              TraceSpan span = TraceSpan.of(ctx);
-              if (saved != null && span != null) {
-                span.setMetadata("agent:snapshotId", saved);
-              }
-              chunks.send(AgentStreamChunk.of(new TurnEnd(reason, saved)));
-              if (agent.store() == null) {
-                lastGood = committed;
-              }
-              lastTurnReason = reason;
-              turnIndex++;
-              return Map.of("state", committed);
-            });
+    Tracing tracing = DefaultRegistry.tracing(parentContext.registry());
+    if (!tracing.isEnabled()) {
+      turnBody(tracing.untraced(parentContext), turn, input, reserved, turnContext);
+      return;
+    }
+    tracing.inSpan(
+        parentContext,
+        "runTurn-" + (turnIndex + 1),
+        "flowStep",
+        null,
+        () -> input,
+        ctx -> turnBody(ctx, turn, input, reserved, turnContext));
+  }
+
+  /** A turn inside its span: the input's message, the function, then the turn-end snapshot. */
+  private Map<String, SessionState> turnBody(
+      ActionContext ctx,
+      TurnFunction turn,
+      AgentInput input,
+      String reserved,
+      TurnContext turnContext) {
+    if (input.message() != null) {
+      session.addMessage(input.message());
+    }
+    TurnResult result;
+    try {
+      result = turn.apply(usage.startTurn(ctx.with(TurnContext.KEY, turnContext)), input);
+    } catch (RuntimeException e) {
+      // The unfinished turn's progress is kept as a failed or aborted row: a handle to continue
+      // from.
+      AgentFinishReason ended =
+          e instanceof BudgetExceededException
+              ? AgentFinishReason.ABORTED
+              : AgentFinishReason.FAILED;
+      usage.endTurn(ended);
+      String saved =
+          chain.saveUnfinishedTurn(
+              reserved,
+              session.id(),
+              session.state(),
+              ended,
+              Invocation.asError(e).toPublicErrorInfo());
+      sendTurnEnd(ended, saved);
+      throw e;
+    }
+    AgentFinishReason reason = result == null ? null : result.finishReason();
+    usage.endTurn(reason);
+    SessionState committed = session.state();
+    String saved = chain.saveTurnEnd(reserved, session.id(), committed, reason);
+    TraceSpan span = TraceSpan.of(ctx);
+    if (saved != null && span != null) {
+      span.setMetadata("agent:snapshotId", saved);
+    }
+    sendTurnEnd(reason, saved);
+    if (agent.store() == null) {
+      lastGood = committed;
+    }
+    lastTurnReason = reason;
+    turnIndex++;
+    return Map.of("state", committed);
+  }
+
+  /** Streams a turn's end, unless nobody would see it. */
+  private void sendTurnEnd(@Nullable AgentFinishReason reason, @Nullable String snapshotId) {
+    if (!chunks.isDiscarding()) {
+      chunks.send(AgentStreamChunk.of(new TurnEnd(reason, snapshotId)));
+    }
   }
 }

@@ -33,6 +33,8 @@ import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
 import dev.baton.internal.core.DefaultRegistry;
 import dev.baton.internal.core.RandomIds;
+import dev.baton.internal.core.SharedList;
+import dev.baton.internal.core.Tracing;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -67,8 +69,12 @@ public final class Generate {
 
   /** Runs a generate call inside a {@code generate} span. */
   public static GenerateResponse generate(ActionContext context, GenerateOptions options) {
-    return DefaultRegistry.tracing(context.registry())
-        .inSpan(context, "generate", "util", null, () -> traceInput(options), c -> run(c, options));
+    Tracing tracing = DefaultRegistry.tracing(context.registry());
+    if (!tracing.isEnabled()) {
+      return run(tracing.untraced(context), options);
+    }
+    return tracing.inSpan(
+        context, "generate", "util", null, () -> traceInput(options), c -> run(c, options));
   }
 
   /** Runs a generate call in the caller's span. */
@@ -88,10 +94,15 @@ public final class Generate {
     return input;
   }
 
-  /** The conversation the first model call gets, in a new list the caller may extend. */
+  /**
+   * The conversation the first model call gets, immutable: the options' messages themselves when
+   * there is no system text or prompt to add, as in an agent's turn, whose prompt renders them.
+   */
   public static List<Message> initialMessages(GenerateOptions options) {
-    // Room for the system message, the prompt and the model's reply: no regrowth in a plain call.
-    List<Message> messages = new ArrayList<>(options.messages().size() + 3);
+    if (options.system() == null && options.prompt() == null) {
+      return options.messages();
+    }
+    SharedList.Builder<Message> messages = SharedList.builder(options.messages().size() + 2);
     if (options.system() != null) {
       messages.add(Message.system(options.system()));
     }
@@ -99,7 +110,7 @@ public final class Generate {
     if (options.prompt() != null) {
       messages.add(new Message(Role.USER, options.prompt()));
     }
-    return messages;
+    return messages.build();
   }
 
   /** The state of one generate call. */
@@ -169,15 +180,16 @@ public final class Generate {
     }
 
     private GenerateResponse loop() {
-      List<Message> messages = initialMessages(options);
-      output.addInstructions(messages);
+      // An immutable list that grows by appends into its free room: each model call's request and
+      // the response share it, so a long history is not copied per call.
+      List<Message> messages = output.withInstructions(initialMessages(options));
       if (messages.isEmpty()) {
         throw BatonException.invalidArgument(
             "generate needs at least one message: set system, messages or prompt");
       }
       if (options.resume() != null && !options.resume().isEmpty()) {
         stopIf(run.checkResume(), messages);
-        applyResume(messages, options.resume());
+        messages = applyResume(messages, options.resume());
       }
       int messageIndex = 0;
       for (int iteration = 0; ; iteration++) {
@@ -192,8 +204,8 @@ public final class Generate {
         // iteration the check inside the chain would stop.
         stopIf(run.checkModelCall(), messages);
         ModelResponse response = generateChain.apply(context, params);
-        if (recordedHistory != null && recordedHistory != request.messages()) {
-          messages = new ArrayList<>(recordedHistory);
+        if (recordedHistory != null) {
+          messages = recordedHistory;
         }
         Message message = withRefs(requireMessage(response));
         response = response.withMessage(message);
@@ -201,7 +213,6 @@ public final class Generate {
 
         List<ToolRequestPart> calls = message.toolRequests();
         if (calls.isEmpty() || options.returnToolRequests()) {
-          messages.add(message);
           return finish(response, messages, calls.isEmpty() ? output.parse(message) : null);
         }
         if (iteration >= maxTurns) {
@@ -211,7 +222,6 @@ public final class Generate {
         List<ToolResult> results = toolCalls.run(context, calls);
         if (results.stream().anyMatch(ToolResult.Interrupt.class::isInstance)) {
           Message revised = markInterrupts(message, results);
-          messages.add(revised);
           return finish(
               response
                   .withMessage(revised)
@@ -221,13 +231,13 @@ public final class Generate {
         }
         Message toolMessage = toolMessage(calls, results);
         streamToolMessage(toolMessage, messageIndex + 1);
-        messages.add(message);
-        messages.add(toolMessage);
+        messages = SharedList.append(SharedList.append(messages, message), toolMessage);
         messageIndex += 2;
       }
     }
 
-    private void applyResume(List<Message> messages, Resume resume) {
+    /** The conversation with the last model message's interrupts resolved by a resume. */
+    private List<Message> applyResume(List<Message> messages, Resume resume) {
       ResumeValidation.validate(messages, resume);
       Message last = messages.get(messages.size() - 1);
       if (last.role() != Role.MODEL || last.toolRequests().isEmpty()) {
@@ -235,17 +245,22 @@ public final class Generate {
             "cannot resume: the last message must be a model message with tool requests");
       }
       List<Message> resolved = toolCalls.resume(context, last, resume);
-      messages.remove(messages.size() - 1);
-      messages.addAll(resolved);
+      List<Message> result = messages.subList(0, messages.size() - 1);
+      for (Message message : resolved) {
+        result = SharedList.append(result, message);
+      }
+      return result;
     }
 
-    /** The run's result: {@code history} ends with the response's message, amended here. */
+    /** The run's result: {@code history} and the response's message, amended here. */
     private GenerateResponse finish(
         ModelResponse response, List<Message> history, @Nullable JsonNode parsed) {
       Message amended = run.amendFinal(requireMessage(response));
-      history.set(history.size() - 1, amended);
       return new GenerateResponse(
-          complete(response.withMessage(amended)), history, totalUsage, parsed);
+          complete(response.withMessage(amended)),
+          SharedList.append(history, amended),
+          totalUsage,
+          parsed);
     }
 
     private static ModelResponse complete(ModelResponse response) {

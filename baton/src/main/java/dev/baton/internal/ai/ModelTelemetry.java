@@ -7,6 +7,7 @@ import dev.baton.core.ActionContext;
 import dev.baton.internal.core.DefaultRegistry;
 import dev.baton.internal.core.GenAiTelemetry;
 import dev.baton.internal.core.TraceSpan;
+import dev.baton.internal.core.Tracing;
 import java.util.List;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -32,12 +33,16 @@ public final class ModelTelemetry {
    */
   public static ModelResponse observe(
       ActionContext context, String model, ModelRequest request, Supplier<ModelResponse> call) {
+    Tracing tracing = DefaultRegistry.tracing(context.registry());
+    if (!tracing.isEnabled()) {
+      return call.get();
+    }
     TraceSpan span = TraceSpan.of(context);
     String agent = context.get(GenAiTelemetry.AGENT).orElse(null);
     if (span != null && span.isRecording()) {
       describeRequest(span, model, agent, request);
     }
-    GenAiTelemetry metrics = DefaultRegistry.tracing(context.registry()).genAi();
+    GenAiTelemetry metrics = tracing.genAi();
     long start = System.nanoTime();
     ModelResponse response;
     try {

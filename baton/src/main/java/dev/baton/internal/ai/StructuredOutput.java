@@ -9,6 +9,7 @@ import dev.baton.ai.Role;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.internal.core.SchemaValidator;
+import dev.baton.internal.core.SharedList;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -59,13 +60,13 @@ final class StructuredOutput {
   }
 
   /**
-   * Appends format instructions to the conversation's last user message (or as a user message of
-   * their own), for a model that will not enforce the schema itself. Changes {@code messages} in
-   * place; the messages themselves are replaced, never changed.
+   * The conversation with format instructions appended to its last user message (or as a user
+   * message of their own), for a model that will not enforce the schema itself; the conversation as
+   * it is otherwise.
    */
-  void addInstructions(List<Message> messages) {
+  List<Message> withInstructions(List<Message> messages) {
     if (options == null || constrained || !options.isJson()) {
-      return;
+      return messages;
     }
     String text = options.instructions() != null ? options.instructions() : defaultInstructions();
     Part instruction =
@@ -76,11 +77,10 @@ final class StructuredOutput {
       if (message.role() == Role.USER) {
         List<Part> content = new ArrayList<>(message.content());
         content.add(instruction);
-        messages.set(i, message.withContent(content));
-        return;
+        return SharedList.with(messages, i, message.withContent(content));
       }
     }
-    messages.add(new Message(Role.USER, List.of(instruction)));
+    return SharedList.append(messages, new Message(Role.USER, List.of(instruction)));
   }
 
   private String defaultInstructions() {

@@ -25,6 +25,8 @@ public final class ActionDef<I, O, S> implements Action<I, O, S> {
   private final ActionDescriptor descriptor;
   private final JavaType inputType;
   private final @Nullable SchemaValidator inputValidator;
+  // What a rejected input is called, built once rather than for every JSON call.
+  private final String inputName;
   private final ActionFunction<I, O, S> function;
 
   private ActionDef(Builder<I, O, S> builder, ActionFunction<I, O, S> function) {
@@ -45,6 +47,7 @@ public final class ActionDef<I, O, S> implements Action<I, O, S> {
     this.inputType = Json.mapper().getTypeFactory().constructType(builder.inputType);
     this.inputValidator =
         acceptsAnything(inputSchema) ? null : SchemaValidator.compile(inputSchema);
+    this.inputName = "input of " + descriptor.key();
     this.function = function;
   }
 
@@ -73,14 +76,18 @@ public final class ActionDef<I, O, S> implements Action<I, O, S> {
 
   @Override
   public O run(ActionContext context, I input, StreamCallback<S> stream) {
-    return DefaultRegistry.tracing(context.registry())
-        .inSpan(
-            context,
-            descriptor.name(),
-            "action",
-            descriptor.type().wireName(),
-            () -> input,
-            ctx -> function.apply(ctx, input, stream));
+    Tracing tracing = DefaultRegistry.tracing(context.registry());
+    if (!tracing.isEnabled()) {
+      // No span, so no lambdas for one either: this runs for every model call and tool call.
+      return function.apply(tracing.untraced(context), input, stream);
+    }
+    return tracing.inSpan(
+        context,
+        descriptor.name(),
+        "action",
+        descriptor.type().wireName(),
+        () -> input,
+        ctx -> function.apply(ctx, input, stream));
   }
 
   @Override
@@ -93,7 +100,7 @@ public final class ActionDef<I, O, S> implements Action<I, O, S> {
       throw BatonException.invalidArgument("action %s does not accept init", descriptor.key());
     }
     if (inputValidator != null) {
-      inputValidator.validate(input, "input of " + descriptor.key());
+      inputValidator.validate(input, inputName);
     }
     I typed = Json.convert(input, inputType);
     StreamCallback<S> typedStream =

@@ -1,6 +1,7 @@
 package dev.baton.internal.core;
 
 import dev.baton.core.Action;
+import dev.baton.core.ActionDescriptor;
 import dev.baton.core.ActionType;
 import dev.baton.core.BatonException;
 import dev.baton.core.Registry;
@@ -10,34 +11,56 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.BiFunction;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The registry of a Baton instance, and of one generate call: a {@linkplain #child(Registry) child
  * registry} sees everything its parent holds and adds its own entries, invisible to the parent and
  * to siblings; a generate call puts the tools its middleware contributes there. A child's entry may
- * shadow the parent's. It also carries the instance's tracing.
+ * shadow the parent's. It also carries the instance's tracing, and values derived from the
+ * instance's entries ({@link #derived}).
  *
  * <p>Thread-safe.
  */
 public final class DefaultRegistry implements Registry {
+  private static final ActionType[] TYPES = ActionType.values();
+
   private final @Nullable DefaultRegistry parent;
   private final Tracing tracing;
   private final boolean experimental;
-  private final ConcurrentMap<String, Action<?, ?, ?>> actions = new ConcurrentHashMap<>();
+  // Actions by type, then by name, so that a lookup by type and name builds no key string. A
+  // type's map is created with its first action: a generate call's child holds only tools.
+  private final AtomicReferenceArray<@Nullable ConcurrentMap<String, Action<?, ?, ?>>> actions =
+      new AtomicReferenceArray<>(TYPES.length);
   private final ConcurrentMap<String, Object> values = new ConcurrentHashMap<>();
   private final List<BiFunction<ActionType, String, @Nullable Action<?, ?, ?>>> resolvers =
       new CopyOnWriteArrayList<>();
+  // The root's only: bumped by every change to what lookups can find, so that derived values know
+  // when to be rebuilt. A child (one per generate call) derives nothing.
+  private final @Nullable AtomicLong version;
+  private final @Nullable ConcurrentMap<Object, Derived<?>> derived;
+
+  /** A value derived from the entries as they stood at {@code version}. */
+  private record Derived<V>(long version, V value) {}
+
+  /** Beyond this many keys the derived values are dropped and rebuilt as they are asked for. */
+  private static final int MAX_DERIVED = 256;
 
   private DefaultRegistry(@Nullable DefaultRegistry parent, Tracing tracing, boolean experimental) {
     this.parent = parent;
     this.tracing = tracing;
     this.experimental = experimental;
+    this.version = parent == null ? new AtomicLong() : null;
+    this.derived = parent == null ? new ConcurrentHashMap<>() : null;
   }
 
   /** A new root registry. */
@@ -76,6 +99,39 @@ public final class DefaultRegistry implements Registry {
     return tracing;
   }
 
+  /**
+   * A value computed from the entries of a registry's root (its instance's registry), such as the
+   * tools and instructions a middleware configuration builds: computed once per key, and again
+   * after anything is registered in the root, so that it never reflects a stale registry. Keys are
+   * compared with {@code equals}, so equal configurations share one value. A registry Baton did not
+   * create gets a fresh value on every call.
+   *
+   * @param key what the value is derived for (a middleware configuration)
+   * @param compute builds the value from the root registry; it may run more than once for one key
+   *     when callers race, and must not register anything
+   */
+  @SuppressWarnings("unchecked")
+  public static <V> V derived(Registry registry, Object key, Function<Registry, V> compute) {
+    if (!(root(registry) instanceof DefaultRegistry root)
+        || root.version == null
+        || root.derived == null) {
+      return compute.apply(registry);
+    }
+    long current = root.version.get();
+    Derived<?> found = root.derived.get(key);
+    if (found != null && found.version() == current) {
+      return (V) found.value();
+    }
+    // The version is read before computing: a registration racing the computation leaves the
+    // value tagged with the older version, so the next call computes it again.
+    V value = compute.apply(root);
+    if (root.derived.size() >= MAX_DERIVED) {
+      root.derived.clear();
+    }
+    root.derived.put(key, new Derived<>(current, value));
+    return value;
+  }
+
   @Override
   public boolean isExperimental() {
     return experimental;
@@ -83,11 +139,22 @@ public final class DefaultRegistry implements Registry {
 
   @Override
   public <A extends Action<?, ?, ?>> A register(A action) {
-    String key = action.descriptor().key();
-    if (actions.putIfAbsent(key, action) != null) {
-      throw BatonException.of(Status.ALREADY_EXISTS, "action %s is already registered", key);
+    ActionDescriptor descriptor = action.descriptor();
+    if (actionsOf(descriptor.type()).putIfAbsent(descriptor.name(), action) != null) {
+      throw BatonException.of(
+          Status.ALREADY_EXISTS, "action %s is already registered", descriptor.key());
     }
+    changed();
     return action;
+  }
+
+  private ConcurrentMap<String, Action<?, ?, ?>> actionsOf(ActionType type) {
+    ConcurrentMap<String, Action<?, ?, ?>> byName = actions.get(type.ordinal());
+    if (byName == null) {
+      actions.compareAndSet(type.ordinal(), null, new ConcurrentHashMap<>());
+      byName = Objects.requireNonNull(actions.get(type.ordinal()));
+    }
+    return byName;
   }
 
   @Override
@@ -96,22 +163,42 @@ public final class DefaultRegistry implements Registry {
     if (values.putIfAbsent(key, value) != null) {
       throw BatonException.of(Status.ALREADY_EXISTS, "value %s is already registered", key);
     }
+    changed();
   }
 
   @Override
   public void addResolver(BiFunction<ActionType, String, @Nullable Action<?, ?, ?>> resolver) {
     resolvers.add(resolver);
+    changed();
+  }
+
+  /** The action with this key: {@code /<type>/<name>}, where the name may hold slashes. */
+  @Override
+  public Optional<Action<?, ?, ?>> lookup(String key) {
+    int slash = key.indexOf('/', 1);
+    if (!key.startsWith("/") || slash < 0) {
+      return Optional.empty();
+    }
+    Optional<ActionType> type = ActionType.fromWireName(key.substring(1, slash));
+    return type.isEmpty() ? Optional.empty() : lookup(type.get(), key.substring(slash + 1));
   }
 
   @Override
-  public Optional<Action<?, ?, ?>> lookup(String key) {
+  public Optional<Action<?, ?, ?>> lookup(ActionType type, String name) {
     for (DefaultRegistry r = this; r != null; r = r.parent) {
-      Action<?, ?, ?> found = r.actions.get(key);
+      ConcurrentMap<String, Action<?, ?, ?>> byName = r.actions.get(type.ordinal());
+      Action<?, ?, ?> found = byName == null ? null : byName.get(name);
       if (found != null) {
         return Optional.of(found);
       }
     }
-    return resolve(key);
+    return resolve(type, name);
+  }
+
+  private void changed() {
+    if (version != null) {
+      version.incrementAndGet();
+    }
   }
 
   @Override
@@ -131,7 +218,12 @@ public final class DefaultRegistry implements Registry {
   public List<Action<?, ?, ?>> actions() {
     Map<String, Action<?, ?, ?>> all = new LinkedHashMap<>();
     for (DefaultRegistry r = this; r != null; r = r.parent) {
-      r.actions.forEach(all::putIfAbsent);
+      for (int t = 0; t < TYPES.length; t++) {
+        ConcurrentMap<String, Action<?, ?, ?>> byName = r.actions.get(t);
+        if (byName != null) {
+          byName.values().forEach(a -> all.putIfAbsent(a.descriptor().key(), a));
+        }
+      }
     }
     List<Action<?, ?, ?>> sorted = new ArrayList<>(all.values());
     sorted.sort(Comparator.comparing(a -> a.descriptor().key()));
@@ -154,22 +246,16 @@ public final class DefaultRegistry implements Registry {
     return Map.copyOf(found);
   }
 
-  private Optional<Action<?, ?, ?>> resolve(String key) {
-    int slash = key.indexOf('/', 1);
-    if (slash < 0) {
-      return Optional.empty();
-    }
-    Optional<ActionType> type = ActionType.fromWireName(key.substring(1, slash));
-    if (type.isEmpty()) {
-      return Optional.empty();
-    }
-    String name = key.substring(slash + 1);
+  private Optional<Action<?, ?, ?>> resolve(ActionType type, String name) {
     for (DefaultRegistry r = this; r != null; r = r.parent) {
       for (var resolver : r.resolvers) {
-        Action<?, ?, ?> resolved = resolver.apply(type.get(), name);
+        Action<?, ?, ?> resolved = resolver.apply(type, name);
         if (resolved != null) {
           // Two threads may resolve the same name at once; the first registration wins.
-          Action<?, ?, ?> existing = r.actions.putIfAbsent(key, resolved);
+          Action<?, ?, ?> existing = r.actionsOf(type).putIfAbsent(name, resolved);
+          if (existing == null) {
+            r.changed();
+          }
           return Optional.of(existing != null ? existing : resolved);
         }
       }

@@ -28,7 +28,8 @@ import org.jspecify.annotations.Nullable;
  * a call twice; group by {@code gen_ai.agent.name} for an agent's spend.
  *
  * <p>One instance per Baton instance ({@link Tracing#genAi()}); with no SDK installed every record
- * is a no-op. Thread-safe.
+ * is a no-op, and with tracing off ({@link Tracing#noop()}) one that builds no attributes either.
+ * Thread-safe.
  */
 public final class GenAiTelemetry {
   /** The agent whose turn a context runs in: model calls made there are attributed to it. */
@@ -81,8 +82,10 @@ public final class GenAiTelemetry {
   private final DoubleHistogram duration;
   private final LongCounter tokens;
   private final LongCounter operations;
+  private final boolean enabled;
 
-  GenAiTelemetry(OpenTelemetry openTelemetry) {
+  GenAiTelemetry(OpenTelemetry openTelemetry, boolean enabled) {
+    this.enabled = enabled;
     Meter meter = openTelemetry.getMeter("baton");
     this.tokenUsage =
         meter
@@ -128,6 +131,9 @@ public final class GenAiTelemetry {
       @Nullable Long outputTokens,
       long durationNanos,
       @Nullable String errorType) {
+    if (!enabled) {
+      return;
+    }
     AttributesBuilder common =
         Attributes.builder().put(OPERATION_NAME, CHAT).put(REQUEST_MODEL, model);
     String provider = providerOf(model);
@@ -144,6 +150,9 @@ public final class GenAiTelemetry {
 
   /** Records one agent turn. */
   public void recordAgentTurn(String agent, long durationNanos, @Nullable String errorType) {
+    if (!enabled) {
+      return;
+    }
     recordOperation(
         Attributes.builder().put(OPERATION_NAME, INVOKE_AGENT).put(AGENT_NAME, agent),
         durationNanos,

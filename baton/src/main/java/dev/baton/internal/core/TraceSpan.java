@@ -18,6 +18,9 @@ public final class TraceSpan {
   /** The context attribute the current span is carried in. */
   static final ContextKey<TraceSpan> KEY = ContextKey.of("baton.span", TraceSpan.class);
 
+  /** The span of work that tracing off does not record: every method is a no-op. */
+  static final TraceSpan NONE = new TraceSpan(Span.getInvalid(), "", Context.root());
+
   private final Span span;
   private final String path;
   private final Context otelContext;
@@ -61,6 +64,9 @@ public final class TraceSpan {
 
   /** Records this value as the span's {@code genkit:output} instead of the action's result. */
   public void setOutput(@Nullable Object output) {
+    if (!span.isRecording()) {
+      return;
+    }
     this.outputOverride = output;
     this.outputOverridden = true;
   }

@@ -13,7 +13,7 @@ import io.opentelemetry.context.Context;
 import java.util.Collections;
 import java.util.Set;
 import java.util.WeakHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -26,7 +26,11 @@ import org.jspecify.annotations.Nullable;
  * <p>Baton depends on the OpenTelemetry API only: with no SDK installed every span is a no-op.
  * Inputs and outputs ({@code genkit:input}, {@code genkit:output}) are recorded only when content
  * recording is on, because writing them as JSON costs more than the span itself and puts prompts
- * and answers into traces; Genkit's dev tools want them, production usually does not. Thread-safe.
+ * and answers into traces; Genkit's dev tools want them, production usually does not.
+ *
+ * <p>Tracing {@linkplain #noop() off} (an instance without OpenTelemetry) builds nothing for spans:
+ * no span, no path, no context carrying them. Callers on hot paths check {@link #isEnabled()} to
+ * skip building span names and recorded values as well. Thread-safe.
  */
 public final class Tracing {
   /**
@@ -41,20 +45,25 @@ public final class Tracing {
   private final Tracer tracer;
   private final GenAiTelemetry genAi;
   private final boolean recordContent;
+  private final boolean enabled;
   // Errors already marked as the failure source, so the spans they unwind through are not.
   private final Set<Throwable> failureSources =
       Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
 
-  private Tracing(OpenTelemetry openTelemetry, boolean recordContent) {
+  private Tracing(OpenTelemetry openTelemetry, boolean recordContent, boolean enabled) {
     this.openTelemetry = openTelemetry;
     this.tracer = openTelemetry.getTracer(INSTRUMENTATION);
-    this.genAi = new GenAiTelemetry(openTelemetry);
+    this.genAi = new GenAiTelemetry(openTelemetry, enabled);
     this.recordContent = recordContent;
+    this.enabled = enabled;
   }
 
-  /** Tracing that records nothing. A new instance each time: instances share no state. */
+  /**
+   * Tracing that records nothing, spans and metrics alike, and builds nothing for them. A new
+   * instance each time: instances share no state.
+   */
   public static Tracing noop() {
-    return new Tracing(OpenTelemetry.noop(), false);
+    return new Tracing(OpenTelemetry.noop(), false, false);
   }
 
   /**
@@ -63,7 +72,16 @@ public final class Tracing {
    * @param recordContent whether spans carry their input and output as JSON
    */
   public static Tracing of(OpenTelemetry openTelemetry, boolean recordContent) {
-    return new Tracing(openTelemetry, recordContent);
+    return new Tracing(openTelemetry, recordContent, true);
+  }
+
+  /**
+   * Whether spans are opened at all. When they are not, {@link #inSpan} runs its body in the
+   * caller's context and {@link #open} returns a span that records nothing, so a caller may skip
+   * building a span's name or input.
+   */
+  public boolean isEnabled() {
+    return enabled;
   }
 
   /** The OpenTelemetry instance spans and metrics go to (a no-op one by default). */
@@ -94,6 +112,9 @@ public final class Tracing {
       @Nullable String subtype,
       Supplier<@Nullable Object> input,
       Function<ActionContext, T> body) {
+    if (!enabled) {
+      return body.apply(untraced(parent));
+    }
     OpenSpan span = open(parent, name, genkitType, subtype, input);
     try {
       T result = body.apply(span.context());
@@ -115,6 +136,9 @@ public final class Tracing {
       String genkitType,
       @Nullable String subtype,
       Supplier<@Nullable Object> input) {
+    if (!enabled) {
+      return new OpenSpan(TraceSpan.NONE, untraced(parent), false, failureSources);
+    }
     TraceSpan parentSpan = TraceSpan.of(parent);
     Context parentContext =
         parentSpan != null ? parentSpan.otelContext() : parent.get(PARENT).orElseGet(Context::root);
@@ -147,6 +171,9 @@ public final class Tracing {
       String genkitType,
       @Nullable String subtype,
       Supplier<@Nullable Object> input) {
+    if (!enabled) {
+      return new OpenSpan(TraceSpan.NONE, parent, false, failureSources);
+    }
     TraceSpan launch = TraceSpan.of(parent);
     SpanBuilder builder = tracer.spanBuilder(name).setNoParent();
     if (launch != null) {
@@ -199,6 +226,22 @@ public final class Tracing {
   }
 
   /**
+   * The context work gets in place of a span's when tracing is off: the caller's, unless it carries
+   * {@link RootSpanHooks}, which are told all-zero IDs (as OpenTelemetry's no-op spans have) and
+   * leave the context, since only the first span under them is a root. For callers that skip {@link
+   * #inSpan} when {@link #isEnabled()} is false.
+   */
+  public ActionContext untraced(ActionContext parent) {
+    RootSpanHooks hooks = parent.get(RootSpanHooks.KEY).orElse(null);
+    if (hooks == null) {
+      return parent;
+    }
+    SpanContext none = SpanContext.getInvalid();
+    hooks.onStart().accept(none.getTraceId(), none.getSpanId());
+    return parent.without(RootSpanHooks.KEY);
+  }
+
+  /**
    * A span's segment of the path its children extend, as Genkit JS's {@code buildPath} writes it: a
    * flow's type is {@code flow}, and no subtype, which {@link #withSubtype} adds to the {@code
    * genkit:path} attribute of a span that is not a root.
@@ -220,7 +263,10 @@ public final class Tracing {
     private final ActionContext context;
     private final boolean recordContent;
     private final Set<Throwable> failureSources;
-    private final AtomicBoolean ended = new AtomicBoolean();
+    private static final AtomicIntegerFieldUpdater<OpenSpan> ENDED =
+        AtomicIntegerFieldUpdater.newUpdater(OpenSpan.class, "ended");
+    // 1 once ended; a field updater rather than an AtomicBoolean, one object less per span.
+    private volatile int ended;
 
     private OpenSpan(
         TraceSpan span,
@@ -255,7 +301,7 @@ public final class Tracing {
 
     /** Ends the span as a success, recording the output (unless the work replaced it). */
     public void succeed(@Nullable Object output) {
-      if (!ended.compareAndSet(false, true)) {
+      if (!ENDED.compareAndSet(this, 0, 1)) {
         return;
       }
       Span otel = span.otelSpan();
@@ -271,7 +317,7 @@ public final class Tracing {
 
     /** Ends the span as a failure. */
     public void fail(Throwable error) {
-      if (!ended.compareAndSet(false, true)) {
+      if (!ENDED.compareAndSet(this, 0, 1)) {
         return;
       }
       Span otel = span.otelSpan();

@@ -7,6 +7,7 @@ import dev.baton.core.ActionType;
 import dev.baton.core.BatonException;
 import dev.baton.core.Registry;
 import dev.baton.core.Status;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -77,5 +78,43 @@ class DefaultRegistryTest {
     DefaultRegistry.child(registry).registerValue("middleware", "b", 2);
     assertThat(registry.values("middleware")).containsOnlyKeys("a");
     assertThat(registry.lookupValue("middleware", "a")).contains(1);
+  }
+
+  private final AtomicInteger computed = new AtomicInteger();
+
+  /** A derived value that says how many values were computed before it. */
+  private String derive(Registry from, Object key) {
+    return DefaultRegistry.derived(from, key, r -> "v" + computed.incrementAndGet());
+  }
+
+  @Test
+  void derivedValuesAreComputedOncePerKeyUntilTheRootChanges() {
+    Registry child = DefaultRegistry.child(registry);
+    String first = derive(child, List.of("config"));
+    // An equal key shares the value, and a child registry derives from its root.
+    assertThat(derive(registry, List.of("config"))).isSameAs(first);
+    assertThat(derive(registry, List.of("other"))).isEqualTo("v2");
+
+    // What only a child holds is nobody else's to derive from.
+    child.register(echo(ActionType.TOOL, "private"));
+    assertThat(derive(registry, List.of("config"))).isSameAs(first);
+
+    registry.register(echo(ActionType.AGENT, "late"));
+    assertThat(derive(registry, List.of("config"))).isEqualTo("v3");
+    registry.registerValue("middleware", "m", 1);
+    assertThat(derive(registry, List.of("config"))).isEqualTo("v4");
+    assertThat(computed).hasValue(4);
+  }
+
+  @Test
+  void aNameAResolverServesForTheFirstTimeRenewsDerivedValues() {
+    registry.addResolver(
+        (type, name) -> name.startsWith("acme/") ? echo(ActionType.MODEL, name) : null);
+    assertThat(derive(registry, "key")).isEqualTo("v1");
+    assertThat(registry.lookup(ActionType.MODEL, "acme/x")).isPresent();
+    assertThat(derive(registry, "key")).isEqualTo("v2");
+    // Served again from what the first lookup registered: nothing changed.
+    assertThat(registry.lookup(ActionType.MODEL, "acme/x")).isPresent();
+    assertThat(derive(registry, "key")).isEqualTo("v2");
   }
 }

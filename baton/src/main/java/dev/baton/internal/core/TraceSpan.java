@@ -85,7 +85,7 @@ public final class TraceSpan {
   }
 
   /** The OpenTelemetry context whose current span is this one: the parent of child spans. */
-  Context otelContext() {
+  public Context otelContext() {
     return otelContext;
   }
 

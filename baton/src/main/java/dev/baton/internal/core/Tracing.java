@@ -4,6 +4,7 @@ import dev.baton.core.ActionContext;
 import dev.baton.core.ContextKey;
 import dev.baton.core.Json;
 import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanBuilder;
 import io.opentelemetry.api.trace.SpanContext;
@@ -40,6 +41,21 @@ public final class Tracing {
       ContextKey.of("baton.traceParent", Context.class);
 
   private static final String INSTRUMENTATION = "baton";
+
+  // Attribute keys built once: the SDK's String overloads build a new key on every call, several
+  // per span. A holder class, so that tracing off never loads them.
+  private static final class Keys {
+    static final AttributeKey<String> NAME = AttributeKey.stringKey("genkit:name");
+    static final AttributeKey<String> TYPE = AttributeKey.stringKey("genkit:type");
+    static final AttributeKey<String> PATH = AttributeKey.stringKey("genkit:path");
+    static final AttributeKey<String> SUBTYPE = AttributeKey.stringKey("genkit:metadata:subtype");
+    static final AttributeKey<Boolean> IS_ROOT = AttributeKey.booleanKey("genkit:isRoot");
+    static final AttributeKey<String> INPUT = AttributeKey.stringKey("genkit:input");
+    static final AttributeKey<String> OUTPUT = AttributeKey.stringKey("genkit:output");
+    static final AttributeKey<String> STATE = AttributeKey.stringKey("genkit:state");
+    static final AttributeKey<Boolean> IS_FAILURE_SOURCE =
+        AttributeKey.booleanKey("genkit:isFailureSource");
+  }
 
   private final OpenTelemetry openTelemetry;
   private final Tracer tracer;
@@ -200,14 +216,14 @@ public final class Tracing {
       @Nullable String subtype,
       Supplier<@Nullable Object> input) {
     builder
-        .setAttribute("genkit:name", name)
-        .setAttribute("genkit:type", genkitType)
-        .setAttribute("genkit:path", root || subtype == null ? path : withSubtype(path, subtype));
+        .setAttribute(Keys.NAME, name)
+        .setAttribute(Keys.TYPE, genkitType)
+        .setAttribute(Keys.PATH, root || subtype == null ? path : withSubtype(path, subtype));
     if (subtype != null) {
-      builder.setAttribute("genkit:metadata:subtype", subtype);
+      builder.setAttribute(Keys.SUBTYPE, subtype);
     }
     if (root) {
-      builder.setAttribute("genkit:isRoot", true);
+      builder.setAttribute(Keys.IS_ROOT, true);
     }
     if (hooks != null) {
       hooks.attributes().forEach(builder::setAttribute);
@@ -215,7 +231,7 @@ public final class Tracing {
     Span span = builder.startSpan();
     TraceSpan traceSpan = new TraceSpan(span, path, parentContext.with(span));
     if (recordContent && span.isRecording()) {
-      span.setAttribute("genkit:input", toJson(input.get()));
+      span.setAttribute(Keys.INPUT, toJson(input.get()));
     }
     if (hooks != null) {
       SpanContext ids = span.getSpanContext();
@@ -308,9 +324,9 @@ public final class Tracing {
       if (otel.isRecording()) {
         if (recordContent) {
           Object recorded = span.outputOverridden() ? span.outputOverride() : output;
-          otel.setAttribute("genkit:output", toJson(recorded));
+          otel.setAttribute(Keys.OUTPUT, toJson(recorded));
         }
-        otel.setAttribute("genkit:state", "success");
+        otel.setAttribute(Keys.STATE, "success");
       }
       otel.end();
     }
@@ -322,9 +338,9 @@ public final class Tracing {
       }
       Span otel = span.otelSpan();
       if (otel.isRecording()) {
-        otel.setAttribute("genkit:state", "error");
+        otel.setAttribute(Keys.STATE, "error");
         if (failureSources.add(error)) {
-          otel.setAttribute("genkit:isFailureSource", true);
+          otel.setAttribute(Keys.IS_FAILURE_SOURCE, true);
         }
         otel.setStatus(StatusCode.ERROR, String.valueOf(error.getMessage()));
         otel.recordException(error);

@@ -7,16 +7,17 @@ import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
-import com.tngtech.archunit.core.domain.JavaConstructorCall;
-import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.junit.ArchTests;
 import com.tngtech.archunit.lang.ArchRule;
+import dev.baton.rules.ApiRules;
 import org.jspecify.annotations.NullMarked;
 
 /**
- * Holds the package layering, the forbidden dependencies and the nullness convention of DESIGN.md.
+ * Holds the package layering, the forbidden dependencies and the nullness convention of DESIGN.md,
+ * and the public-API rules that every library module keeps.
  */
 @AnalyzeClasses(packages = "dev.baton", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTest {
@@ -62,32 +63,8 @@ class ArchitectureTest {
           .because(
               "a library logs through the SLF4J API and leaves the backend to the application");
 
-  /**
-   * A wide value's positional constructor freezes its shape, so Baton builds them the way users do:
-   * through their builders and named factories. Only the type itself (its factories and builder)
-   * calls the canonical constructor.
-   */
-  @ArchTest
-  static final ArchRule wideValuesAreBuiltThroughTheirBuildersAndFactories =
-      noClasses()
-          .should()
-          .callConstructorWhere(
-              DescribedPredicate.describe(
-                  "the canonical constructor of a wide value, from outside that value",
-                  (JavaConstructorCall call) -> {
-                    JavaClass target = call.getTargetOwner();
-                    JavaClass caller = call.getOriginOwner();
-                    boolean wide =
-                        target.isRecord()
-                            && target.getModifiers().contains(JavaModifier.PUBLIC)
-                            && call.getTarget().getRawParameterTypes().size() >= 6
-                            && target.getPackageName().startsWith("dev.baton")
-                            && !target.getPackageName().contains(".internal");
-                    boolean inside =
-                        caller.equals(target)
-                            || caller.getEnclosingClass().map(target::equals).orElse(false);
-                    return wide && !inside;
-                  }));
+  /** The public-API rules every library module keeps (see {@link ApiRules}). */
+  @ArchTest static final ArchTests apiRules = ArchTests.in(ApiRules.class);
 
   /** NullAway checks only {@code @NullMarked} code: a package without it would go unchecked. */
   @ArchTest

@@ -17,7 +17,9 @@ import org.jspecify.annotations.Nullable;
  * whose run also failed).
  *
  * <p>Build rows with {@link #pending}, {@link #completed} or {@link #builder}; {@code with…}
- * methods and {@link #toBuilder()} give modified copies.
+ * methods and {@link #toBuilder()} give modified copies. The canonical constructor is public only
+ * because a record's must be: it is not the way to build a row, since its signature changes
+ * whenever the row gains a field.
  */
 public record SessionSnapshot(
     String snapshotId,

@@ -12,6 +12,10 @@ import org.jspecify.annotations.Nullable;
  * Token and media counts of one or more model calls, as the model reported them. Absent fields were
  * not reported. By Genkit's convention {@code outputTokens} excludes {@code thoughtsTokens}. {@code
  * custom} holds provider-specific figures, such as a cost.
+ *
+ * <p>Build one with {@link #builder()}; {@link #EMPTY} is the usage of nothing, and {@link #plus}
+ * adds two. The canonical constructor is public only because a record's must be: it is not the way
+ * to build a usage, since its signature changes whenever Genkit's usage gains a figure.
  */
 public record GenerationUsage(
     @JsonPropertyDescription("Tokens of input.") @Nullable Integer inputTokens,

@@ -65,7 +65,8 @@ public final class InlinePrompt {
 
   private InlinePrompt(Builder b) {
     this.model = b.model;
-    this.config = b.config;
+    // Copied, as every value copies its JSON in: the caller may go on changing its tree.
+    this.config = b.config == null ? null : Json.copy(b.config);
     this.system = b.system;
     this.messagesMode = b.messagesMode;
     this.messages = List.copyOf(b.messages);

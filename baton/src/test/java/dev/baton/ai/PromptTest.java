@@ -8,6 +8,7 @@ import dev.baton.internal.ai.Generate;
 import dev.baton.testing.ProgrammableModel;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.node.ObjectNode;
 
 class PromptTest {
   private final Baton baton = Baton.builder().build();
@@ -46,6 +47,21 @@ class PromptTest {
               .build();
       assertThat(options.messages().get(0).text()).isEqualTo("You help " + name + ".");
     }
+  }
+
+  @Test
+  void aConfigTreeChangedAfterBuildDoesNotChangeThePrompt() {
+    ObjectNode config = Json.object().put("temperature", 0.2);
+    config.putObject("safety").put("level", "high");
+    InlinePrompt prompt = InlinePrompt.builder().config(config).build();
+
+    config.put("temperature", 1.5);
+    ((ObjectNode) config.get("safety")).put("level", "none");
+
+    GenerateOptions options =
+        prompt.render(new PromptContext(baton.context(), Json.object(), history)).build();
+    assertThat(Json.write(options.config()))
+        .isEqualTo("{\"temperature\":0.2,\"safety\":{\"level\":\"high\"}}");
   }
 
   @Test

@@ -3,7 +3,6 @@ package dev.baton.benchmarks;
 import dev.baton.Baton;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionState;
-import dev.baton.agent.SnapshotStatus;
 import dev.baton.agent.store.FileSessionStore;
 import dev.baton.ai.Message;
 import dev.baton.core.ActionContext;
@@ -84,8 +83,7 @@ public class FileStoreCommitBenchmark {
 
   private SessionSnapshot row(String id) {
     Instant now = Instant.now();
-    return new SessionSnapshot(
-        id, "session-1", null, now, now, null, SnapshotStatus.COMPLETED, null, null, state);
+    return SessionSnapshot.completed(id, "session-1", null, now, null, state);
   }
 
   @Benchmark

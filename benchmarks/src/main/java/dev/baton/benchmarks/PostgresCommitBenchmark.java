@@ -2,7 +2,6 @@ package dev.baton.benchmarks;
 
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionState;
-import dev.baton.agent.SnapshotStatus;
 import dev.baton.ai.Message;
 import dev.baton.core.Json;
 import dev.baton.store.postgres.PostgresSessionStore;
@@ -84,8 +83,7 @@ public class PostgresCommitBenchmark {
 
   private SessionSnapshot row(String id, String sessionId) {
     Instant now = Instant.now();
-    return new SessionSnapshot(
-        id, sessionId, null, now, now, null, SnapshotStatus.COMPLETED, null, null, state);
+    return SessionSnapshot.completed(id, sessionId, null, now, null, state);
   }
 
   @Benchmark

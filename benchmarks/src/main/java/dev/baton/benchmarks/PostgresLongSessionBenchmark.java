@@ -2,7 +2,6 @@ package dev.baton.benchmarks;
 
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionState;
-import dev.baton.agent.SnapshotStatus;
 import dev.baton.ai.Message;
 import dev.baton.core.Json;
 import dev.baton.store.postgres.PostgresSessionStore;
@@ -151,15 +150,11 @@ public class PostgresLongSessionBenchmark {
 
   private SessionSnapshot row(String id, String parent, List<Message> messages) {
     Instant now = Instant.now();
-    return new SessionSnapshot(
+    return SessionSnapshot.completed(
         id,
         sessionId,
         parent,
         now,
-        now,
-        null,
-        SnapshotStatus.COMPLETED,
-        null,
         null,
         new SessionState(sessionId, messages, null, List.of(), null));
   }

@@ -46,6 +46,9 @@ public final class Scenarios {
     }
   }
 
+  /** A scenario's call, and the answer its first run must give. */
+  private record Call(Supplier<String> call, String expected) {}
+
   /** The assistant of GenerateBenchmark: a system text, a user prompt and the lookup tool. */
   public interface Assistant {
     @SystemMessage("Be brief.")
@@ -102,13 +105,13 @@ public final class Scenarios {
   }
 
   /** GenerateBenchmark.toolRound: one AiServices call with one tool round, model, tool, model. */
-  private static Supplier<String> toolRound() {
+  private static Call toolRound() {
     Assistant assistant =
         AiServices.builder(Assistant.class)
             .chatModel(CannedModels.tool())
             .tools(new WeatherTools())
             .build();
-    return checked(() -> assistant.chat("Weather in Paris?"), CannedModels.TOOL_ANSWER);
+    return new Call(() -> assistant.chat("Weather in Paris?"), CannedModels.TOOL_ANSWER);
   }
 
   /**
@@ -116,7 +119,7 @@ public final class Scenarios {
    * researcher and then answers, three model calls in all. SUMMARY returns the planner's final
    * answer, as Baton's orchestrator returns its own last answer.
    */
-  private static Supplier<String> delegation() {
+  private static Call delegation() {
     Researcher researcher =
         AgenticServices.agentBuilder(Researcher.class).chatModel(CannedModels.chat()).build();
     SupervisorAgent orchestrator =
@@ -125,7 +128,7 @@ public final class Scenarios {
             .subAgents(researcher)
             .responseStrategy(SupervisorResponseStrategy.SUMMARY)
             .build();
-    return checked(
+    return new Call(
         () -> orchestrator.invoke("What is the capital of France?"),
         CannedModels.DELEGATION_ANSWER);
   }
@@ -191,17 +194,19 @@ public final class Scenarios {
    * first timed alone, then the measured calls together.
    */
   private static Map<String, Object> repeated(
-      String scenario, String protocolName, Supplier<Supplier<String>> setUp) {
+      String scenario, String protocolName, Supplier<Call> setUp) {
     Protocol protocol = Protocol.named(protocolName);
     long start = System.nanoTime();
-    Supplier<String> call = setUp.get();
+    Call scenarioCall = setUp.get();
+    Supplier<String> call = scenarioCall.call();
     long setup = System.nanoTime() - start;
     int classesBefore = loadedClasses();
     start = System.nanoTime();
-    call.get();
+    String first = call.get();
     long firstCall = System.nanoTime() - start;
     long startup = RUNTIME.getUptime();
     int firstCallClasses = loadedClasses() - classesBefore;
+    expect(first, scenarioCall.expected());
     for (int i = 1; i < protocol.warmups(); i++) {
       call.get();
     }
@@ -252,22 +257,7 @@ public final class Scenarios {
     return ManagementFactory.getClassLoadingMXBean().getLoadedClassCount();
   }
 
-  /**
-   * The call, checked on its first run: a scenario that did not run as it should would measure the
-   * wrong thing.
-   */
-  private static Supplier<String> checked(Supplier<String> call, String expected) {
-    boolean[] checked = {false};
-    return () -> {
-      String answer = call.get();
-      if (!checked[0]) {
-        expect(answer, expected);
-        checked[0] = true;
-      }
-      return answer;
-    };
-  }
-
+  /** A scenario that did not run as it should would measure the wrong thing. */
   private static void expect(String answer, String expected) {
     if (!expected.equals(answer)) {
       throw new IllegalStateException(

@@ -84,7 +84,11 @@ public final class TraceSpan {
     return span;
   }
 
-  /** The OpenTelemetry context whose current span is this one: the parent of child spans. */
+  /**
+   * The OpenTelemetry context whose current span is this one: the parent of child spans. Public for
+   * Baton's own modules (the package is not exported to users), such as the benchmarks that open a
+   * bare SDK span beside a Baton one.
+   */
   public Context otelContext() {
     return otelContext;
   }

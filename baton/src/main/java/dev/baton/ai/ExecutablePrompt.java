@@ -82,6 +82,16 @@ public final class ExecutablePrompt implements Action<JsonNode, JsonNode, Void> 
   }
 
   @Override
+  public ActionType type() {
+    return action.type();
+  }
+
+  @Override
+  public String name() {
+    return action.name();
+  }
+
+  @Override
   public JsonNode run(ActionContext context, JsonNode input, StreamCallback<Void> stream) {
     return action.run(context, input, stream);
   }

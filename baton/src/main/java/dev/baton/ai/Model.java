@@ -97,6 +97,16 @@ public final class Model implements Action<ModelRequest, ModelResponse, ModelRes
   }
 
   @Override
+  public ActionType type() {
+    return action.type();
+  }
+
+  @Override
+  public String name() {
+    return action.name();
+  }
+
+  @Override
   public ModelResponse run(
       ActionContext context, ModelRequest input, StreamCallback<ModelResponseChunk> stream) {
     return action.run(context, input, stream);

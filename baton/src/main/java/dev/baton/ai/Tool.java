@@ -120,6 +120,16 @@ public final class Tool<I, O> implements Action<I, O, Void> {
   }
 
   @Override
+  public ActionType type() {
+    return action.type();
+  }
+
+  @Override
+  public String name() {
+    return action.name();
+  }
+
+  @Override
   public O run(ActionContext context, I input, StreamCallback<Void> stream) {
     return action.run(context, input, stream);
   }

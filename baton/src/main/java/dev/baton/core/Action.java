@@ -18,7 +18,17 @@ import tools.jackson.databind.JsonNode;
  */
 public interface Action<I, O, S> {
 
+  /**
+   * What the action says about itself, schemas included. Inferring schemas is costly, so Baton's
+   * actions build their descriptor when it is first asked for; {@link #type} and {@link #name}
+   * answer without it.
+   */
   ActionDescriptor descriptor();
+
+  /** The action's type: with its name, what the registry files it under. */
+  default ActionType type() {
+    return descriptor().type();
+  }
 
   /** The action's name, unique within its type. */
   default String name() {

@@ -1,5 +1,6 @@
 package dev.baton.core;
 
+import dev.baton.internal.core.DefaultRegistry;
 import dev.baton.internal.core.Tracing;
 import io.opentelemetry.context.Context;
 import java.util.Map;
@@ -52,16 +53,19 @@ public final class ActionContext {
   }
 
   /**
-   * A fresh context for a call into the given registry: no auth, a new cancellation signal, and the
-   * caller's current OpenTelemetry context as the tracing parent, so Baton's spans nest under the
-   * application's own. {@code baton.context()} is the usual way to get one.
+   * A fresh context for a call into the given registry: no auth, a new cancellation signal, and,
+   * when the registry's instance traces, the caller's current OpenTelemetry context as the tracing
+   * parent, so Baton's spans nest under the application's own. {@code baton.context()} is the usual
+   * way to get one.
    */
   public static ActionContext root(Registry registry) {
-    return new ActionContext(
-        registry,
-        Map.of(),
-        Cancellation.create(),
-        new Attribute(Tracing.PARENT, Context.current(), null));
+    // With tracing off no span is opened, so no parent is needed; reading the current context
+    // would start OpenTelemetry's context storage, and java.util.logging with it, for nothing.
+    Attribute parent =
+        DefaultRegistry.tracing(registry).isEnabled()
+            ? new Attribute(Tracing.PARENT, Context.current(), null)
+            : null;
+    return new ActionContext(registry, Map.of(), Cancellation.create(), parent);
   }
 
   /** The registry actions are looked up in: the instance's, or a per-call child of it. */

@@ -40,8 +40,6 @@ public final class JsonSchemas {
   /** The {@code $schema} value every inferred schema carries. */
   public static final String DRAFT_07 = "http://json-schema.org/draft-07/schema#";
 
-  private static final SchemaGenerator INLINING = generator(true);
-  private static final SchemaGenerator WITH_DEFINITIONS = generator(false);
   private static final ClassValue<ObjectNode> CACHE =
       new ClassValue<>() {
         @Override
@@ -74,11 +72,20 @@ public final class JsonSchemas {
       return any();
     }
     try {
-      return INLINING.generateSchema(type);
+      return Generators.INLINING.generateSchema(type);
     } catch (IllegalArgumentException recursive) {
       // Inlining a type that refers to itself is impossible; keep the $refs for that one.
-      return WITH_DEFINITIONS.generateSchema(type);
+      return Generators.WITH_DEFINITIONS.generateSchema(type);
     }
+  }
+
+  /**
+   * The generators, built when the first schema is inferred rather than when this class loads: they
+   * load a few hundred classes, which {@link #any()} and the schemas of JSON types never need.
+   */
+  private static final class Generators {
+    static final SchemaGenerator INLINING = generator(true);
+    static final SchemaGenerator WITH_DEFINITIONS = generator(false);
   }
 
   private static SchemaGenerator generator(boolean inlineAll) {

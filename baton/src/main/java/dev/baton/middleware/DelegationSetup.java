@@ -1,5 +1,6 @@
 package dev.baton.middleware;
 
+import dev.baton.agent.Agent;
 import dev.baton.agent.AgentMetadata;
 import dev.baton.agent.AgentRef;
 import dev.baton.agent.StateManagement;
@@ -252,7 +253,13 @@ final class DelegationSetup {
     }
     for (ActionType type : List.of(ActionType.AGENT, ActionType.EXECUTABLE_PROMPT)) {
       String found =
-          registry.lookup(type, ref.name()).map(a -> a.descriptor().description()).orElse(null);
+          registry
+              .lookup(type, ref.name())
+              // An agent's description is at hand; its descriptor would infer four schemas.
+              .map(
+                  a ->
+                      a instanceof Agent agent ? agent.description() : a.descriptor().description())
+              .orElse(null);
       if (found != null && !found.isEmpty()) {
         return found;
       }

@@ -46,6 +46,13 @@ public class DelegationBenchmark {
 
   @Setup
   public void setUp() {
+    defineAgents();
+    // A benchmark of a delegation that failed would measure the wrong thing.
+    checkDelegated(synchronousDelegation());
+  }
+
+  /** Defines the two agents; {@link Scenarios} times the first call, so it defines them alone. */
+  void defineAgents() {
     Baton baton = Fixtures.baton(tracing);
     Fixtures.chatModel(baton, "worker-model");
     Agent worker =
@@ -80,8 +87,10 @@ public class DelegationBenchmark {
                 .system("You coordinate.")
                 .use(Agents.builder().agents(worker.ref()).build())
                 .build());
-    // A benchmark of a delegation that failed would measure the wrong thing.
-    AgentOutput output = synchronousDelegation();
+  }
+
+  /** Fails unless {@code output} is the orchestrator's answer after a delegation that ran. */
+  static void checkDelegated(AgentOutput output) {
     String toolOutput =
         output.state().messages().stream()
             .filter(m -> m.role() == Role.TOOL)

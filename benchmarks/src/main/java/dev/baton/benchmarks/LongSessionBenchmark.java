@@ -57,15 +57,27 @@ public class LongSessionBenchmark {
 
   private Path dir;
   private Agent agent;
+  private ForgetfulStore forgetful;
   private AgentInit resumeAt;
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
+    defineAgent();
+    AgentOutput previous = firstTurn();
+    for (int i = 2; i < turn; i++) {
+      previous = nextTurn(i, previous);
+    }
+    resumeAt = AgentInit.ofSnapshot(previous.snapshotId());
+    forgetful.forgetFromNowOn();
+  }
+
+  /** Defines the agent on the {@code store} and {@code tracing} chosen; runs no turn. */
+  void defineAgent() throws IOException {
     Baton baton = Fixtures.baton(tracing);
     Fixtures.chatModel(baton, "bench");
     dir = Files.createTempDirectory("baton-bench");
     InMemorySessionStore memory = InMemorySessionStore.create();
-    ForgetfulStore forgetful = new ForgetfulStore(memory);
+    forgetful = new ForgetfulStore(memory);
     SessionStore sessions =
         switch (store) {
           case "file" -> FileSessionStore.builder(dir).build();
@@ -77,14 +89,17 @@ public class LongSessionBenchmark {
             "chat",
             InlinePrompt.builder().model("bench").system("You are a helpful assistant.").build(),
             AgentOptions.builder().sessionStore(sessions).build());
-    AgentOutput previous = agent.runText("Hello!");
-    for (int i = 2; i < turn; i++) {
-      previous =
-          agent.runText(
-              "Tell me more, part " + i + ".", AgentInit.ofSnapshot(previous.snapshotId()));
-    }
-    resumeAt = AgentInit.ofSnapshot(previous.snapshotId());
-    forgetful.forgetFromNowOn();
+  }
+
+  /** The session's first turn. */
+  AgentOutput firstTurn() {
+    return agent.runText("Hello!");
+  }
+
+  /** Turn {@code number} of the session, resumed from the snapshot of the turn before it. */
+  AgentOutput nextTurn(int number, AgentOutput previous) {
+    return agent.runText(
+        "Tell me more, part " + number + ".", AgentInit.ofSnapshot(previous.snapshotId()));
   }
 
   @TearDown(Level.Trial)

@@ -1,4 +1,7 @@
-/** JMH benchmarks of Baton's hot paths, run with {@code ./benchmarks/run}. */
+/**
+ * JMH benchmarks of Baton's hot paths and scenarios in fresh processes; benchmarks/README.md says
+ * how to run each.
+ */
 @NullMarked
 package dev.baton.benchmarks;
 

@@ -111,7 +111,7 @@ final class AgentActions {
     if (input == null || input.isNull() || input.isMissingNode()) {
       throw BatonException.invalidArgument(
           "action %s requires input for a one-shot run; open a streaming session to defer input",
-          agent.descriptor().key());
+          agent.type().key(agent.name()));
     }
     if (!input.isObject()) {
       throw BatonException.invalidArgument("the input of an agent must be a JSON object");

@@ -17,6 +17,7 @@ import dev.baton.agent.StateManagement;
 import dev.baton.core.Action;
 import dev.baton.core.ActionContext;
 import dev.baton.core.ActionDescriptor;
+import dev.baton.core.ActionType;
 import dev.baton.core.BatonException;
 import dev.baton.core.JsonSchemas;
 import dev.baton.core.Registry;
@@ -25,6 +26,7 @@ import dev.baton.core.StreamCallback;
 import dev.baton.internal.agent.CompanionRequests.AbortRequest;
 import dev.baton.internal.agent.CompanionRequests.AbortResponse;
 import dev.baton.internal.agent.CompanionRequests.GetSnapshotRequest;
+import dev.baton.internal.core.Lazy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -47,7 +49,8 @@ public final class LocalAgent implements Agent {
   private final String name;
   private final AgentFunction function;
   private final AgentOptions options;
-  private final ActionDescriptor descriptor;
+  // Built when first asked for: its four schemas are costly to infer, and a turn needs none.
+  private final Lazy<ActionDescriptor> descriptor;
   private final AgentMetadata metadata;
   private final @Nullable SessionStore store;
   private final @Nullable SnapshotReads reads;
@@ -72,7 +75,9 @@ public final class LocalAgent implements Agent {
                 configured == null ? StateManagement.CLIENT : StateManagement.SERVER,
                 options.stateType() == null ? null : JsonSchemas.infer(options.stateType()));
     this.reads = store == null ? null : new SnapshotReads(name, store, options);
-    this.descriptor = AgentActions.descriptor(name, options.description(), metadata);
+    AgentMetadata published = metadata;
+    this.descriptor =
+        Lazy.of(() -> AgentActions.descriptor(name, options.description(), published));
     this.registry = registry;
   }
 
@@ -203,7 +208,17 @@ public final class LocalAgent implements Agent {
 
   @Override
   public ActionDescriptor descriptor() {
-    return descriptor;
+    return descriptor.get();
+  }
+
+  @Override
+  public ActionType type() {
+    return ActionType.AGENT;
+  }
+
+  @Override
+  public String name() {
+    return name;
   }
 
   @Override

@@ -15,6 +15,7 @@ import dev.baton.agent.StateManagement;
 import dev.baton.core.Action;
 import dev.baton.core.ActionContext;
 import dev.baton.core.ActionDescriptor;
+import dev.baton.core.ActionType;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.Registry;
@@ -23,6 +24,7 @@ import dev.baton.core.StreamCallback;
 import dev.baton.internal.agent.CompanionRequests.AbortRequest;
 import dev.baton.internal.agent.CompanionRequests.AbortResponse;
 import dev.baton.internal.agent.CompanionRequests.GetSnapshotRequest;
+import dev.baton.internal.core.Lazy;
 import java.net.URI;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -58,7 +60,8 @@ public final class RemoteAgent implements Agent {
   private final URI waitUrl;
   private final URI abortUrl;
   private final AgentOptions options;
-  private final ActionDescriptor descriptor;
+  // Built when first asked for: its four schemas are costly to infer, and a turn needs none.
+  private final Lazy<ActionDescriptor> descriptor;
   private final RemoteCalls calls;
   private final Registry registry;
   private volatile boolean waitRouteMissing;
@@ -88,7 +91,8 @@ public final class RemoteAgent implements Agent {
             remote.waitForSnapshotUrl(), URI.create(base + "waitForSnapshot"));
     this.abortUrl = Objects.requireNonNullElse(remote.abortUrl(), URI.create(base + "abort"));
     this.options = options;
-    this.descriptor = AgentActions.descriptor(name, options.description(), options.metadata());
+    this.descriptor =
+        Lazy.of(() -> AgentActions.descriptor(name, options.description(), options.metadata()));
     this.calls = new RemoteCalls(name, remote);
     this.registry = registry;
   }
@@ -361,7 +365,17 @@ public final class RemoteAgent implements Agent {
 
   @Override
   public ActionDescriptor descriptor() {
-    return descriptor;
+    return descriptor.get();
+  }
+
+  @Override
+  public ActionType type() {
+    return ActionType.AGENT;
+  }
+
+  @Override
+  public String name() {
+    return name;
   }
 
   @Override

@@ -88,7 +88,7 @@ final class BadToolCalls {
         validators
             .computeIfAbsent(
                 call.name(), name -> SchemaValidator.compile(tool.definition().inputSchema()))
-            .violations(input, "input of " + tool.descriptor().key());
+            .violations(input, "input of " + tool.type().key(tool.name()));
     if (violations.isEmpty()) {
       return null;
     }

@@ -10,6 +10,8 @@ import dev.baton.core.Json;
 import dev.baton.core.JsonSchemas;
 import dev.baton.core.StreamCallback;
 import java.lang.reflect.Type;
+import java.util.Objects;
+import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JavaType;
 import tools.jackson.databind.JsonNode;
@@ -22,32 +24,61 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Immutable and thread-safe.
  */
 public final class ActionDef<I, O, S> implements Action<I, O, S> {
-  private final ActionDescriptor descriptor;
+  private final ActionType type;
+  private final String name;
+  // The descriptor's schemas and the input validator are built when first asked for: inferring
+  // schemas and compiling a validator load hundreds of classes and take most of an instance's
+  // start, while a call from Java needs neither. The reflection API and JSON callers ask for them.
+  private final Lazy<ActionDescriptor> descriptor;
+  private final Lazy<Optional<SchemaValidator>> inputValidator;
   private final JavaType inputType;
-  private final @Nullable SchemaValidator inputValidator;
   // What a rejected input is called, built once rather than for every JSON call.
   private final String inputName;
   private final ActionFunction<I, O, S> function;
 
   private ActionDef(Builder<I, O, S> builder, ActionFunction<I, O, S> function) {
-    JsonNode inputSchema =
-        builder.inputSchema != null ? builder.inputSchema : JsonSchemas.infer(builder.inputType);
-    JsonNode outputSchema =
-        builder.outputSchema != null ? builder.outputSchema : JsonSchemas.infer(builder.outputType);
-    JsonNode streamSchema =
-        builder.streamType == Void.class ? null : JsonSchemas.infer(builder.streamType);
+    this.type = builder.type;
+    this.name = builder.name;
+    // Copied now: the caller may change its trees after the definition.
+    JsonNode givenInputSchema = builder.inputSchema == null ? null : Json.copy(builder.inputSchema);
+    JsonNode givenOutputSchema =
+        builder.outputSchema == null ? null : Json.copy(builder.outputSchema);
+    Type inputJavaType = builder.inputType;
+    Type outputJavaType = builder.outputType;
+    Type streamJavaType = builder.streamType;
+    String description = builder.description;
+    ObjectNode metadata = builder.metadata;
     this.descriptor =
-        ActionDescriptor.builder(builder.type, builder.name)
-            .description(builder.description)
-            .inputSchema(inputSchema)
-            .outputSchema(outputSchema)
-            .streamSchema(streamSchema)
-            .metadata(builder.metadata)
-            .build();
-    this.inputType = Json.mapper().getTypeFactory().constructType(builder.inputType);
+        Lazy.of(
+            () ->
+                ActionDescriptor.builder(type, name)
+                    .description(description)
+                    .inputSchema(
+                        givenInputSchema != null
+                            ? givenInputSchema
+                            : JsonSchemas.infer(inputJavaType))
+                    .outputSchema(
+                        givenOutputSchema != null
+                            ? givenOutputSchema
+                            : JsonSchemas.infer(outputJavaType))
+                    .streamSchema(
+                        streamJavaType == Void.class ? null : JsonSchemas.infer(streamJavaType))
+                    .metadata(metadata)
+                    .build());
     this.inputValidator =
-        acceptsAnything(inputSchema) ? null : SchemaValidator.compile(inputSchema);
-    this.inputName = "input of " + descriptor.key();
+        Lazy.of(
+            () -> {
+              JsonNode schema = Objects.requireNonNull(descriptor.get().inputSchema());
+              return acceptsAnything(schema)
+                  ? Optional.empty()
+                  : Optional.of(SchemaValidator.compile(schema));
+            });
+    if (givenInputSchema != null) {
+      // A schema the caller wrote may be malformed: say so at definition, not at the first call.
+      inputValidator.get();
+    }
+    this.inputType = Json.mapper().getTypeFactory().constructType(builder.inputType);
+    this.inputName = "input of " + type.key(name);
     this.function = function;
   }
 
@@ -71,7 +102,17 @@ public final class ActionDef<I, O, S> implements Action<I, O, S> {
 
   @Override
   public ActionDescriptor descriptor() {
-    return descriptor;
+    return descriptor.get();
+  }
+
+  @Override
+  public ActionType type() {
+    return type;
+  }
+
+  @Override
+  public String name() {
+    return name;
   }
 
   @Override
@@ -83,9 +124,9 @@ public final class ActionDef<I, O, S> implements Action<I, O, S> {
     }
     return tracing.inSpan(
         context,
-        descriptor.name(),
+        name,
         "action",
-        descriptor.type().wireName(),
+        type.wireName(),
         () -> input,
         ctx -> function.apply(ctx, input, stream));
   }
@@ -97,10 +138,11 @@ public final class ActionDef<I, O, S> implements Action<I, O, S> {
       @Nullable JsonNode init,
       StreamCallback<JsonNode> stream) {
     if (init != null && !init.isNull()) {
-      throw BatonException.invalidArgument("action %s does not accept init", descriptor.key());
+      throw BatonException.invalidArgument("action %s does not accept init", type.key(name));
     }
-    if (inputValidator != null) {
-      inputValidator.validate(input, inputName);
+    Optional<SchemaValidator> validator = inputValidator.get();
+    if (validator.isPresent()) {
+      validator.get().validate(input, inputName);
     }
     I typed = Json.convert(input, inputType);
     StreamCallback<S> typedStream =
@@ -121,7 +163,7 @@ public final class ActionDef<I, O, S> implements Action<I, O, S> {
 
   @Override
   public String toString() {
-    return "Action[" + descriptor.key() + "]";
+    return "Action[" + type.key(name) + "]";
   }
 
   /** Collects an action's descriptor; {@link #build} adds the function. */

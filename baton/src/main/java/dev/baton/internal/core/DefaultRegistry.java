@@ -1,7 +1,6 @@
 package dev.baton.internal.core;
 
 import dev.baton.core.Action;
-import dev.baton.core.ActionDescriptor;
 import dev.baton.core.ActionType;
 import dev.baton.core.BatonException;
 import dev.baton.core.Registry;
@@ -139,10 +138,12 @@ public final class DefaultRegistry implements Registry {
 
   @Override
   public <A extends Action<?, ?, ?>> A register(A action) {
-    ActionDescriptor descriptor = action.descriptor();
-    if (actionsOf(descriptor.type()).putIfAbsent(descriptor.name(), action) != null) {
+    // By type and name, not by descriptor: building one infers its schemas.
+    if (actionsOf(action.type()).putIfAbsent(action.name(), action) != null) {
       throw BatonException.of(
-          Status.ALREADY_EXISTS, "action %s is already registered", descriptor.key());
+          Status.ALREADY_EXISTS,
+          "action %s is already registered",
+          action.type().key(action.name()));
     }
     changed();
     return action;
@@ -220,13 +221,14 @@ public final class DefaultRegistry implements Registry {
     for (DefaultRegistry r = this; r != null; r = r.parent) {
       for (int t = 0; t < TYPES.length; t++) {
         ConcurrentMap<String, Action<?, ?, ?>> byName = r.actions.get(t);
+        ActionType type = TYPES[t];
         if (byName != null) {
-          byName.values().forEach(a -> all.putIfAbsent(a.descriptor().key(), a));
+          byName.forEach((name, a) -> all.putIfAbsent(type.key(name), a));
         }
       }
     }
     List<Action<?, ?, ?>> sorted = new ArrayList<>(all.values());
-    sorted.sort(Comparator.comparing(a -> a.descriptor().key()));
+    sorted.sort(Comparator.comparing(a -> a.type().key(a.name())));
     return List.copyOf(sorted);
   }
 

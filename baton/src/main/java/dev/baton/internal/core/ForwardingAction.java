@@ -3,6 +3,7 @@ package dev.baton.internal.core;
 import dev.baton.core.Action;
 import dev.baton.core.ActionContext;
 import dev.baton.core.ActionDescriptor;
+import dev.baton.core.ActionType;
 import dev.baton.core.StreamCallback;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -29,6 +30,16 @@ public abstract class ForwardingAction<I, O, S> implements Action<I, O, S> {
   }
 
   @Override
+  public final ActionType type() {
+    return delegate.type();
+  }
+
+  @Override
+  public final String name() {
+    return delegate.name();
+  }
+
+  @Override
   public final O run(ActionContext context, I input, StreamCallback<S> stream) {
     return delegate.run(context, input, stream);
   }
@@ -44,6 +55,6 @@ public abstract class ForwardingAction<I, O, S> implements Action<I, O, S> {
 
   @Override
   public String toString() {
-    return getClass().getSimpleName() + "[" + descriptor().key() + "]";
+    return getClass().getSimpleName() + "[" + type().key(name()) + "]";
   }
 }

@@ -78,42 +78,44 @@ public final class GenAiTelemetry {
       List.of(
           0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92);
 
-  private final LongHistogram tokenUsage;
-  private final DoubleHistogram duration;
-  private final LongCounter tokens;
-  private final LongCounter operations;
-  private final boolean enabled;
+  // Null with tracing off: building the instruments, even no-op ones, loads dozens of classes.
+  private final @Nullable Instruments instruments;
+
+  private record Instruments(
+      LongHistogram tokenUsage,
+      DoubleHistogram duration,
+      LongCounter tokens,
+      LongCounter operations) {
+    static Instruments of(Meter meter) {
+      return new Instruments(
+          meter
+              .histogramBuilder("gen_ai.client.token.usage")
+              .ofLongs()
+              .setUnit("{token}")
+              .setDescription("Number of input and output tokens used, per model call")
+              .setExplicitBucketBoundariesAdvice(TOKEN_BUCKETS)
+              .build(),
+          meter
+              .histogramBuilder("gen_ai.client.operation.duration")
+              .setUnit("s")
+              .setDescription("Duration of model calls and agent turns")
+              .setExplicitBucketBoundariesAdvice(DURATION_BUCKETS)
+              .build(),
+          meter
+              .counterBuilder("baton.gen_ai.client.tokens")
+              .setUnit("{token}")
+              .setDescription("Tokens used by model calls")
+              .build(),
+          meter
+              .counterBuilder("baton.gen_ai.client.operations")
+              .setUnit("{operation}")
+              .setDescription("Model calls and agent turns, failed ones with error.type")
+              .build());
+    }
+  }
 
   GenAiTelemetry(OpenTelemetry openTelemetry, boolean enabled) {
-    this.enabled = enabled;
-    Meter meter = openTelemetry.getMeter("baton");
-    this.tokenUsage =
-        meter
-            .histogramBuilder("gen_ai.client.token.usage")
-            .ofLongs()
-            .setUnit("{token}")
-            .setDescription("Number of input and output tokens used, per model call")
-            .setExplicitBucketBoundariesAdvice(TOKEN_BUCKETS)
-            .build();
-    this.duration =
-        meter
-            .histogramBuilder("gen_ai.client.operation.duration")
-            .setUnit("s")
-            .setDescription("Duration of model calls and agent turns")
-            .setExplicitBucketBoundariesAdvice(DURATION_BUCKETS)
-            .build();
-    this.tokens =
-        meter
-            .counterBuilder("baton.gen_ai.client.tokens")
-            .setUnit("{token}")
-            .setDescription("Tokens used by model calls")
-            .build();
-    this.operations =
-        meter
-            .counterBuilder("baton.gen_ai.client.operations")
-            .setUnit("{operation}")
-            .setDescription("Model calls and agent turns, failed ones with error.type")
-            .build();
+    this.instruments = enabled ? Instruments.of(openTelemetry.getMeter("baton")) : null;
   }
 
   /**
@@ -131,7 +133,8 @@ public final class GenAiTelemetry {
       @Nullable Long outputTokens,
       long durationNanos,
       @Nullable String errorType) {
-    if (!enabled) {
+    Instruments recorded = instruments;
+    if (recorded == null) {
       return;
     }
     AttributesBuilder common =
@@ -143,17 +146,19 @@ public final class GenAiTelemetry {
     if (agent != null) {
       common.put(AGENT_NAME, agent);
     }
-    recordTokens(common, "input", inputTokens);
-    recordTokens(common, "output", outputTokens);
-    recordOperation(common, durationNanos, errorType);
+    recordTokens(recorded, common, "input", inputTokens);
+    recordTokens(recorded, common, "output", outputTokens);
+    recordOperation(recorded, common, durationNanos, errorType);
   }
 
   /** Records one agent turn. */
   public void recordAgentTurn(String agent, long durationNanos, @Nullable String errorType) {
-    if (!enabled) {
+    Instruments recorded = instruments;
+    if (recorded == null) {
       return;
     }
     recordOperation(
+        recorded,
         Attributes.builder().put(OPERATION_NAME, INVOKE_AGENT).put(AGENT_NAME, agent),
         durationNanos,
         errorType);
@@ -175,22 +180,26 @@ public final class GenAiTelemetry {
     return slash > 0 ? model.substring(0, slash) : null;
   }
 
-  private void recordTokens(AttributesBuilder common, String type, @Nullable Long count) {
+  private static void recordTokens(
+      Instruments recorded, AttributesBuilder common, String type, @Nullable Long count) {
     if (count == null) {
       return;
     }
     Attributes attributes = common.build().toBuilder().put(TOKEN_TYPE, type).build();
-    tokenUsage.record(count, attributes);
-    tokens.add(count, attributes);
+    recorded.tokenUsage().record(count, attributes);
+    recorded.tokens().add(count, attributes);
   }
 
-  private void recordOperation(
-      AttributesBuilder common, long durationNanos, @Nullable String errorType) {
+  private static void recordOperation(
+      Instruments recorded,
+      AttributesBuilder common,
+      long durationNanos,
+      @Nullable String errorType) {
     if (errorType != null) {
       common.put(ERROR_TYPE, errorType);
     }
     Attributes attributes = common.build();
-    duration.record(durationNanos / 1e9, attributes);
-    operations.add(1, attributes);
+    recorded.duration().record(durationNanos / 1e9, attributes);
+    recorded.operations().add(1, attributes);
   }
 }

@@ -42,6 +42,16 @@ public final class RegisteredFlow<I, O, S> implements Flow<I, O, S> {
   }
 
   @Override
+  public ActionType type() {
+    return action.type();
+  }
+
+  @Override
+  public String name() {
+    return action.name();
+  }
+
+  @Override
   public O run(ActionContext context, I input, StreamCallback<S> stream) {
     return action.run(context, input, stream);
   }

@@ -19,15 +19,17 @@ public final class TraceSpan {
   static final ContextKey<TraceSpan> KEY = ContextKey.of("baton.span", TraceSpan.class);
 
   /** The span of work that tracing off does not record: every method is a no-op. */
-  static final TraceSpan NONE = new TraceSpan(Span.getInvalid(), "", Context.root());
+  static final TraceSpan NONE = new TraceSpan(Span.getInvalid(), "", null);
 
   private final Span span;
   private final String path;
-  private final Context otelContext;
+  // Null for NONE only: reading even the root context starts OpenTelemetry's context storage (and
+  // java.util.logging with it), which tracing off never needs.
+  private final @Nullable Context otelContext;
   private volatile @Nullable Object outputOverride;
   private volatile boolean outputOverridden;
 
-  TraceSpan(Span span, String path, Context otelContext) {
+  TraceSpan(Span span, String path, @Nullable Context otelContext) {
     this.span = span;
     this.path = path;
     this.otelContext = otelContext;
@@ -90,7 +92,7 @@ public final class TraceSpan {
    * bare SDK span beside a Baton one.
    */
   public Context otelContext() {
-    return otelContext;
+    return otelContext == null ? Context.root() : otelContext;
   }
 
   boolean outputOverridden() {

@@ -18,8 +18,8 @@ import com.tngtech.archunit.lang.SimpleConditionEvent;
  * Rules for the public API that every library module keeps, so a plugin or a store holds the
  * standard of the core. Baton's own {@code ArchitectureTest} and a small test in each module run
  * them all with {@code ArchTests.in(ApiRules.class)}; each module imports only its own packages,
- * and the rules reach the types of other modules through the class path. The baton module publishes
- * this package in its test-jar.
+ * and the rules reach the types of other modules through the class path. They live in the
+ * build-only module baton-api-rules, a test dependency of every library module.
  */
 public final class ApiRules {
   /** A record this wide is read as a value that will grow, not as a pair or a triple. */

@@ -4,23 +4,44 @@ import static com.tngtech.archunit.lang.conditions.ArchConditions.be;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.core.importer.Location;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.junit.ArchTests;
 import com.tngtech.archunit.lang.ArchRule;
+import dev.baton.agent.SessionSnapshot;
+import dev.baton.ai.GenerationUsage;
 import dev.baton.rules.ApiRules;
+import dev.baton.rules.ModuleTypes;
 import org.jspecify.annotations.NullMarked;
 
 /**
  * Holds the package layering, the forbidden dependencies and the nullness convention of DESIGN.md,
  * and the public-API rules that every library module keeps.
  */
-@AnalyzeClasses(packages = "dev.baton", importOptions = ImportOption.DoNotIncludeTests.class)
+@AnalyzeClasses(
+    packages = "dev.baton",
+    importOptions = {ImportOption.DoNotIncludeTests.class, ArchitectureTest.BatonJarOnly.class})
 class ArchitectureTest {
+
+  /**
+   * The baton jar's classes only: the tests' class path also holds baton-api-rules, whose package
+   * dev.baton.rules these rules are not about.
+   */
+  static final class BatonJarOnly implements ImportOption {
+    private final ImportOption batonJar = ModuleTypes.only(Baton.class);
+
+    @Override
+    public boolean includes(Location location) {
+      return batonJar.includes(location);
+    }
+  }
 
   @ArchTest
   static final ArchRule layersDependOnlyDownwards =
@@ -65,6 +86,17 @@ class ArchitectureTest {
 
   /** The public-API rules every library module keeps (see {@link ApiRules}). */
   @ArchTest static final ArchTests apiRules = ArchTests.in(ApiRules.class);
+
+  /**
+   * The wide-value rules pass on an empty match, as they must in a module without wide values; in
+   * this one, which has them, an empty match would mean the rules check nothing.
+   */
+  @ArchTest
+  static void theWideValueRulesSeeBatonsWideValues(JavaClasses classes) {
+    assertThat(classes.that(ApiRules.WIDE_PUBLIC_RECORDS))
+        .extracting(JavaClass::getName)
+        .contains(SessionSnapshot.class.getName(), GenerationUsage.class.getName());
+  }
 
   /** NullAway checks only {@code @NullMarked} code: a package without it would go unchecked. */
   @ArchTest

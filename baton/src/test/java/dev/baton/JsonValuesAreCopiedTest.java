@@ -2,338 +2,220 @@ package dev.baton;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.agent.Agent;
+import dev.baton.agent.AgentConnection;
+import dev.baton.agent.AgentInit;
+import dev.baton.agent.AgentOptions;
+import dev.baton.agent.Session;
+import dev.baton.agent.SessionState;
+import dev.baton.agent.TurnResult;
+import dev.baton.ai.BudgetExceededException;
+import dev.baton.ai.ExecutablePrompt;
+import dev.baton.ai.GenerateOptions;
+import dev.baton.ai.GenerateResponse;
+import dev.baton.ai.GenerationUsage;
+import dev.baton.ai.InlinePrompt;
+import dev.baton.ai.Message;
+import dev.baton.ai.Model;
+import dev.baton.ai.ModelResponse;
+import dev.baton.ai.Part;
+import dev.baton.ai.PromptContext;
+import dev.baton.ai.Tool;
+import dev.baton.core.Action;
 import dev.baton.core.ActionContext;
+import dev.baton.core.ActionDescriptor;
+import dev.baton.core.ActionType;
+import dev.baton.core.BatonException;
+import dev.baton.core.Flow;
 import dev.baton.core.Json;
 import dev.baton.core.Registry;
-import java.io.IOException;
-import java.io.InputStream;
-import java.lang.reflect.Constructor;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Modifier;
-import java.lang.reflect.ParameterizedType;
-import java.lang.reflect.Proxy;
-import java.lang.reflect.RecordComponent;
-import java.lang.reflect.Type;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collection;
-import java.util.LinkedHashMap;
+import dev.baton.core.Status;
+import dev.baton.internal.agent.LiveSession;
+import dev.baton.rules.JsonCopyContract;
+import dev.baton.rules.JsonHolder;
+import dev.baton.rules.ModuleTypes;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
-import java.util.stream.Stream;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Baton's one rule for JSON in values: a public record copies every JSON tree it holds in and out,
- * so a tree the caller keeps, or one an accessor hands out, can be changed without changing the
- * record. Records are shared between turns, sessions and threads; a tree that leaked would let one
- * of them change a history, a snapshot or an error under the others.
- *
- * <p>The test walks every public record of the baton jar (the reviewed list of {@link
- * PublicApiTest}) and, for every component that holds JSON (a tree, or a list or map of trees),
- * builds the record around a tree it then changes, and changes what the accessor returns. It builds
- * records generically through their canonical constructors, with plain values for the other
- * components. A new record that holds JSON is checked as soon as it is listed, and one the test
- * cannot build fails it until {@link #sample} learns what its constructor needs.
+ * The baton jar keeps Baton's rule for JSON in values (see {@link JsonCopyContract}) over every
+ * public type that {@link PublicApiTest} holds to the reviewed list. No public record of baton has
+ * a component that could hide a tree (typed {@code Object}, a type variable, a map of objects), so
+ * {@code opaqueComponents()} stays empty; the table below lists the classes that hold JSON.
  */
-class JsonValuesAreCopiedTest {
-  private static final Baton BATON = Baton.builder().build();
+class JsonValuesAreCopiedTest extends JsonCopyContract {
+  private static final Baton BATON = Baton.builder().experimental().build();
 
-  static Stream<JsonComponent> jsonComponents() throws IOException {
-    List<JsonComponent> found = new ArrayList<>();
-    for (Class<?> type : publicTypes()) {
-      if (!type.isRecord()) {
-        continue;
-      }
-      for (RecordComponent component : type.getRecordComponents()) {
-        if (holdsJson(component.getGenericType())) {
-          found.add(new JsonComponent(type, component));
-        }
-      }
+  /** Each tool and agent the table defines needs a name of its own in BATON's registry. */
+  private static final AtomicInteger NAMES = new AtomicInteger();
+
+  @Override
+  protected List<Class<?>> publicTypes() {
+    return ModuleTypes.publicTypes(Baton.class);
+  }
+
+  @Override
+  protected List<JsonHolder<?>> holders() {
+    return List.of(
+        JsonHolder.of(
+            GenerateOptions.class,
+            "config",
+            tree -> GenerateOptions.builder().config(tree).build(),
+            GenerateOptions::config),
+        JsonHolder.of(
+            BatonException.class,
+            "details",
+            tree -> new BatonException(Status.INTERNAL, "failed", tree, true, null),
+            BatonException::details),
+        JsonHolder.of(
+            BudgetExceededException.class,
+            "details",
+            tree -> new BudgetExceededException("over budget", tree, emptyResponse()),
+            BudgetExceededException::details),
+        JsonHolder.of(
+            ActionDescriptor.Builder.class,
+            "inputSchema",
+            tree -> descriptor().inputSchema(tree).build(),
+            ActionDescriptor::inputSchema),
+        JsonHolder.of(
+            ActionDescriptor.Builder.class,
+            "outputSchema",
+            tree -> descriptor().outputSchema(tree).build(),
+            ActionDescriptor::outputSchema),
+        JsonHolder.of(
+            ActionDescriptor.Builder.class,
+            "streamSchema",
+            tree -> descriptor().streamSchema(tree).build(),
+            ActionDescriptor::streamSchema),
+        JsonHolder.of(
+            ActionDescriptor.Builder.class,
+            "initSchema",
+            tree -> descriptor().initSchema(tree).build(),
+            ActionDescriptor::initSchema),
+        JsonHolder.of(
+            ActionDescriptor.Builder.class,
+            "metadata",
+            tree -> descriptor().metadata(tree).build(),
+            ActionDescriptor::metadata),
+        JsonHolder.of(
+            InlinePrompt.class,
+            "config",
+            tree -> InlinePrompt.builder().config(tree).build(),
+            prompt ->
+                prompt
+                    .render(new PromptContext(BATON.context(), Json.object(), List.of()))
+                    .build()
+                    .config()),
+        JsonHolder.of(
+            Tool.class,
+            "createJson inputSchema",
+            tree -> Tool.createJson("sample", "a tool", tree, null, (context, input) -> input),
+            tool -> tool.descriptor().inputSchema()),
+        JsonHolder.of(
+            Tool.class,
+            "createJson outputSchema",
+            tree -> Tool.createJson("sample", "a tool", null, tree, (context, input) -> input),
+            tool -> tool.descriptor().outputSchema()),
+        JsonHolder.of(
+            Baton.class,
+            "defineJsonTool inputSchema",
+            tree ->
+                BATON.defineJsonTool(
+                    "tool-" + NAMES.incrementAndGet(), "a tool", tree, null, (c, input) -> input),
+            tool -> tool.descriptor().inputSchema()),
+        JsonHolder.of(
+            Baton.class,
+            "defineJsonTool outputSchema",
+            tree ->
+                BATON.defineJsonTool(
+                    "tool-" + NAMES.incrementAndGet(), "a tool", null, tree, (c, input) -> input),
+            tool -> tool.descriptor().outputSchema()),
+        JsonHolder.of(
+            Session.class,
+            "custom",
+            tree -> {
+              LiveSession session = new LiveSession("session-1", SessionState.empty());
+              session.updateCustom(current -> tree);
+              return session;
+            },
+            Session::custom),
+        JsonHolder.of(
+            AgentConnection.class,
+            "custom",
+            JsonValuesAreCopiedTest::connectionWithCustomState,
+            AgentConnection::custom));
+  }
+
+  @Override
+  protected Map<Class<?>, String> notHolders() {
+    String action =
+        "an action: runJson reads its input and returns a fresh output, keeping neither";
+    return Map.of(
+        Action.class, action,
+        Flow.class, action,
+        Model.class, action,
+        ExecutablePrompt.class, action,
+        Part.class, "a sealed interface over records (TextPart, DataPart...) that the walk checks");
+  }
+
+  @Override
+  protected @Nullable Object sample(Class<?> type) {
+    if (type == ActionContext.class) {
+      return BATON.context();
     }
-    return found.stream();
+    if (type == Registry.class) {
+      return BATON.registry();
+    }
+    if (type == Baton.class) {
+      return BATON;
+    }
+    return null;
   }
 
   /** Keeps the walk honest: it must find the JSON the rule is about. */
   @Test
-  void theWalkFindsTheRecordsThatHoldJson() throws IOException {
-    List<String> names = jsonComponents().map(JsonComponent::toString).toList();
-    assertThat(names)
+  void theWalkFindsTheValuesThatHoldJson() {
+    assertThat(checked())
         .contains(
             "dev.baton.ai.Message.metadata",
             "dev.baton.ai.GenerateResponse.output",
-            "dev.baton.core.ActionDescriptor.metadata");
+            "dev.baton.core.ActionDescriptor.metadata",
+            "dev.baton.ai.GenerateOptions.config",
+            "dev.baton.core.BatonException.details");
   }
 
-  @ParameterizedTest
-  @MethodSource("jsonComponents")
-  void changingTheTreePassedInLeavesTheRecordAsItWas(JsonComponent json) throws Exception {
-    List<JsonNode> passedIn = new ArrayList<>();
-    Record value = json.build(passedIn);
-    String before = Json.write(json.read(value));
-
-    assertThat(passedIn).as("the trees %s was built with", json).isNotEmpty();
-    passedIn.forEach(JsonValuesAreCopiedTest::changeEverywhere);
-
-    assertThat(Json.write(json.read(value)))
-        .as("%s after a change to the tree it was built with", json)
-        .isEqualTo(before);
+  /** A finished connection whose agent set its custom state to {@code custom}. */
+  private static AgentConnection connectionWithCustomState(JsonNode custom) {
+    Agent agent =
+        BATON.defineCustomAgent(
+            "custom-" + NAMES.incrementAndGet(),
+            runner -> {
+              runner.run(
+                  (context, input) -> {
+                    runner.session().updateCustom(current -> custom);
+                    return TurnResult.STOP;
+                  });
+              return runner.result();
+            },
+            AgentOptions.DEFAULTS);
+    AgentConnection connection = agent.connect(AgentInit.NEW);
+    connection.sendText("go");
+    connection.close();
+    connection.receive().forEach(chunk -> {});
+    connection.output();
+    return connection;
   }
 
-  @ParameterizedTest
-  @MethodSource("jsonComponents")
-  void changingTheTreeHandedOutLeavesTheRecordAsItWas(JsonComponent json) throws Exception {
-    Record value = json.build(new ArrayList<>());
-    String before = Json.write(json.read(value));
-
-    List<JsonNode> handedOut = trees(json.read(value));
-    assertThat(handedOut).as("the trees %s hands out", json).isNotEmpty();
-    handedOut.forEach(JsonValuesAreCopiedTest::changeEverywhere);
-
-    assertThat(Json.write(json.read(value)))
-        .as("%s after a change to what its accessor returned", json)
-        .isEqualTo(before);
+  private static GenerateResponse emptyResponse() {
+    return new GenerateResponse(
+        ModelResponse.of(Message.model(""), null), List.of(), GenerationUsage.EMPTY, null);
   }
 
-  /** One component that holds JSON, and how to build its record around a tree the test keeps. */
-  record JsonComponent(Class<?> type, RecordComponent component) {
-    /** The record, built with fresh trees; those of this component are added to {@code kept}. */
-    Record build(List<JsonNode> kept) throws Exception {
-      try {
-        return JsonValuesAreCopiedTest.build(type, component, kept, 0);
-      } catch (InvocationTargetException e) {
-        throw new AssertionError(
-            "cannot build "
-                + type.getName()
-                + " from generic samples; teach sample() the values its constructor needs",
-            e.getCause());
-      }
-    }
-
-    @Nullable Object read(Record value) throws Exception {
-      return component.getAccessor().invoke(value);
-    }
-
-    @Override
-    public String toString() {
-      return type.getName() + "." + component.getName();
-    }
-  }
-
-  /**
-   * A record built through its canonical constructor from samples; the trees given to {@code keep}
-   * are added to {@code kept}.
-   */
-  private static Record build(
-      Class<?> type, @Nullable RecordComponent keep, List<JsonNode> kept, int depth)
-      throws Exception {
-    RecordComponent[] components = type.getRecordComponents();
-    Object[] arguments = new Object[components.length];
-    for (int i = 0; i < components.length; i++) {
-      RecordComponent each = components[i];
-      arguments[i] = sample(each.getGenericType(), depth + 1);
-      // RecordComponent has no equals of its own: every getRecordComponents() call makes new ones.
-      if (keep != null && each.getName().equals(keep.getName())) {
-        kept.addAll(trees(arguments[i]));
-      }
-    }
-    Constructor<?> canonical =
-        type.getDeclaredConstructor(
-            Arrays.stream(components).map(RecordComponent::getType).toArray(Class<?>[]::new));
-    return (Record) canonical.newInstance(arguments);
-  }
-
-  private static List<Class<?>> publicTypes() throws IOException {
-    try (InputStream in = PublicApiTest.class.getResourceAsStream("public-api.txt")) {
-      List<Class<?>> types = new ArrayList<>();
-      for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList()) {
-        if (!line.isBlank() && !line.startsWith("#")) {
-          try {
-            types.add(Class.forName(line));
-          } catch (ClassNotFoundException e) {
-            throw new AssertionError("public-api.txt lists a missing type " + line, e);
-          }
-        }
-      }
-      return types;
-    }
-  }
-
-  private static boolean holdsJson(Type type) {
-    return switch (type) {
-      case Class<?> c -> JsonNode.class.isAssignableFrom(c);
-      case ParameterizedType p
-          when p.getRawType() instanceof Class<?> raw
-              && (Collection.class.isAssignableFrom(raw)
-                  || Map.class.isAssignableFrom(raw)
-                  || raw == Optional.class) ->
-          Arrays.stream(p.getActualTypeArguments()).anyMatch(JsonValuesAreCopiedTest::holdsJson);
-      default -> false;
-    };
-  }
-
-  /** The trees in a component's value: the value itself, or those in its list or map. */
-  private static List<JsonNode> trees(@Nullable Object value) {
-    return switch (value) {
-      case JsonNode node -> List.of(node);
-      case Collection<?> collection ->
-          collection.stream().flatMap(each -> trees(each).stream()).toList();
-      case Map<?, ?> map -> map.values().stream().flatMap(each -> trees(each).stream()).toList();
-      case Optional<?> optional -> optional.map(JsonValuesAreCopiedTest::trees).orElse(List.of());
-      case null, default -> List.of();
-    };
-  }
-
-  /** Adds a field or an element to every container of the tree, the nested ones included. */
-  private static void changeEverywhere(JsonNode tree) {
-    List<JsonNode> children = new ArrayList<>();
-    tree.forEach(children::add);
-    children.forEach(JsonValuesAreCopiedTest::changeEverywhere);
-    if (tree instanceof ObjectNode object) {
-      object.put("changed", true);
-    } else if (tree instanceof ArrayNode array) {
-      array.add("changed");
-    }
-  }
-
-  /**
-   * A JSON tree that is also a JSON schema, since several components hold one, with a nested object
-   * to change.
-   */
-  private static ObjectNode sampleObject() {
-    ObjectNode schema = Json.object().put("type", "object");
-    schema.putObject("properties").putObject("name").put("type", "string");
-    return schema;
-  }
-
-  /**
-   * A plain value of a type: a fresh tree for JSON, a mutable list or map holding one for a list or
-   * map of trees, and a simple value of anything else, built recursively for records.
-   */
-  private static @Nullable Object sample(Type type, int depth) throws Exception {
-    if (depth > 8) {
-      return null;
-    }
-    if (type instanceof ParameterizedType p && p.getRawType() instanceof Class<?> raw) {
-      Type[] arguments = p.getActualTypeArguments();
-      if (List.class.isAssignableFrom(raw) || raw == Collection.class) {
-        List<Object> list = new ArrayList<>();
-        if (holdsJson(arguments[0])) {
-          list.add(sample(arguments[0], depth + 1));
-        }
-        return list;
-      }
-      if (raw == Set.class) {
-        return Set.of();
-      }
-      if (Map.class.isAssignableFrom(raw)) {
-        Map<Object, Object> map = new LinkedHashMap<>();
-        if (holdsJson(arguments[1])) {
-          map.put(sample(arguments[0], depth + 1), sample(arguments[1], depth + 1));
-        }
-        return map;
-      }
-      if (raw == Optional.class) {
-        return Optional.ofNullable(sample(arguments[0], depth + 1));
-      }
-      return sample(raw, depth);
-    }
-    if (!(type instanceof Class<?> c)) {
-      return null;
-    }
-    if (c == ArrayNode.class) {
-      ArrayNode array = Json.nodes().arrayNode();
-      array.add(sampleObject());
-      return array;
-    }
-    if (JsonNode.class.isAssignableFrom(c)) {
-      return sampleObject();
-    }
-    if (c == String.class || c == Object.class) {
-      return "sample";
-    }
-    if (c == int.class || c == Integer.class) {
-      return 1;
-    }
-    if (c == long.class || c == Long.class) {
-      return 1L;
-    }
-    if (c == double.class || c == Double.class) {
-      return 1.0;
-    }
-    if (c == boolean.class || c == Boolean.class) {
-      return false;
-    }
-    if (c == Instant.class) {
-      return Instant.EPOCH;
-    }
-    if (c == Duration.class) {
-      return Duration.ofSeconds(1);
-    }
-    if (c.isEnum()) {
-      return c.getEnumConstants()[0];
-    }
-    if (c == List.class || c == Collection.class) {
-      return List.of();
-    }
-    if (c == Set.class) {
-      return Set.of();
-    }
-    if (c == Map.class) {
-      return Map.of();
-    }
-    if (c == Optional.class) {
-      return Optional.empty();
-    }
-    if (c == ActionContext.class) {
-      return BATON.context();
-    }
-    if (c == Registry.class) {
-      return BATON.registry();
-    }
-    if (c == Baton.class) {
-      return BATON;
-    }
-    if (c.isRecord()) {
-      try {
-        return build(c, null, new ArrayList<>(), depth);
-      } catch (InvocationTargetException e) {
-        return null; // the component may take null; if not, the record's own build says so
-      }
-    }
-    if (c.isSealed()) {
-      for (Class<?> permitted : c.getPermittedSubclasses()) {
-        Object value = sample(permitted, depth + 1);
-        if (value != null) {
-          return value;
-        }
-      }
-      return null;
-    }
-    if (c.isInterface() && Modifier.isPublic(c.getModifiers())) {
-      // A function or a hook: the record only keeps it.
-      return Proxy.newProxyInstance(
-          c.getClassLoader(),
-          new Class<?>[] {c},
-          (proxy, method, args) ->
-              switch (method.getName()) {
-                case "equals" -> proxy == args[0];
-                case "hashCode" -> System.identityHashCode(proxy);
-                case "toString" -> c.getSimpleName();
-                default -> null;
-              });
-    }
-    return null;
+  private static ActionDescriptor.Builder descriptor() {
+    return ActionDescriptor.builder(ActionType.FLOW, "sample");
   }
 }

@@ -2,9 +2,7 @@ package dev.baton;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.tngtech.archunit.core.domain.JavaClass;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
+import dev.baton.rules.ModuleTypes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.Constructor;
@@ -29,15 +27,8 @@ import org.junit.jupiter.api.Test;
  * which the module does not export to them.
  */
 class PublicApiTest {
-  private static final List<Class<?>> API =
-      new ClassFileImporter()
-              .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-              .importPackages("dev.baton")
-              .stream()
-              .filter(c -> !c.getPackageName().contains(".internal"))
-              .map(JavaClass::reflect)
-              .filter(PublicApiTest::isVisible)
-              .toList();
+  /** What users can name: the public types of the baton jar, outside its internal packages. */
+  private static final List<Class<?>> API = ModuleTypes.publicTypes(Baton.class);
 
   @Test
   void noPublicSignatureNamesAnInternalType() {
@@ -100,15 +91,6 @@ class PublicApiTest {
         .as(
             "the public types of the baton jar; update baton/src/test/resources/dev/baton/public-api.txt")
         .containsExactlyElementsOf(listed);
-  }
-
-  private static boolean isVisible(Class<?> type) {
-    for (Class<?> c = type; c != null; c = c.getDeclaringClass()) {
-      if (!Modifier.isPublic(c.getModifiers())) {
-        return false;
-      }
-    }
-    return !type.isAnonymousClass() && !type.isLocalClass() && !type.isSynthetic();
   }
 
   private static boolean isVisible(int modifiers) {

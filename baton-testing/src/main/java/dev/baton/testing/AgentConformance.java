@@ -40,8 +40,25 @@ public final class AgentConformance {
     void abort(String agent, String snapshotId);
   }
 
-  /** The chunks and output of one invocation, as JSON. */
-  public record Sent(List<JsonNode> chunks, JsonNode output) {}
+  /** The chunks and output of one invocation, as JSON; the trees are copied in and out. */
+  public record Sent(List<JsonNode> chunks, JsonNode output) {
+    public Sent {
+      chunks = chunks.stream().map(Json::copy).toList();
+      output = Json.copy(output);
+    }
+
+    /** Copies: the record stays immutable whatever the caller does with them. */
+    @Override
+    public List<JsonNode> chunks() {
+      return chunks.stream().map(Json::copy).toList();
+    }
+
+    /** A copy: the record stays immutable whatever the caller does with it. */
+    @Override
+    public JsonNode output() {
+      return Json.copy(output);
+    }
+  }
 
   private final Driver driver;
   private final Map<String, JsonNode> captured = new HashMap<>();

@@ -1,5 +1,6 @@
 package dev.baton.testing;
 
+import dev.baton.core.Json;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -45,6 +46,11 @@ public final class ConformanceSuite {
       }
       Assumptions.abort(message);
     }
+    return read(file);
+  }
+
+  /** Reads a suite that is known to exist. */
+  static ConformanceSuite read(Path file) {
     try {
       return new ConformanceSuite(file, YAML.readTree(file.toFile()));
     } catch (RuntimeException e) {
@@ -56,18 +62,18 @@ public final class ConformanceSuite {
     return file;
   }
 
-  /** The suite's test cases, in file order. */
+  /** The suite's test cases, in file order; copies, so a test that changes one changes no other. */
   public List<JsonNode> tests() {
     List<JsonNode> tests = new ArrayList<>();
-    root.path("tests").forEach(tests::add);
+    root.path("tests").forEach(test -> tests.add(Json.copy(test)));
     if (tests.isEmpty()) {
       throw new AssertionError("conformance suite " + file + " has no tests");
     }
     return tests;
   }
 
-  /** The whole document. */
+  /** The whole document; a copy. */
   public JsonNode root() {
-    return root;
+    return Json.copy(root);
   }
 }

@@ -5,8 +5,8 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
-import com.tngtech.archunit.core.domain.JavaCodeUnit;
 import com.tngtech.archunit.core.domain.JavaConstructorCall;
+import com.tngtech.archunit.core.domain.JavaMethod;
 import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchCondition;
@@ -18,12 +18,12 @@ import com.tngtech.archunit.lang.SimpleConditionEvent;
  * Rules for the public API that every library module keeps, so a plugin or a store holds the
  * standard of the core. Baton's own {@code ArchitectureTest} and a small test in each module run
  * them all with {@code ArchTests.in(ApiRules.class)}; each module imports only its own packages,
- * and the rules reach the types of other modules through the class path. The baton module publishes
- * this package in its test-jar.
+ * and the rules reach the types of other modules through the class path. They live in the
+ * build-only module baton-api-rules, a test dependency of every library module.
  */
 public final class ApiRules {
   /** A record this wide is read as a value that will grow, not as a pair or a triple. */
-  static final int WIDE = 6;
+  public static final int WIDE = 6;
 
   private ApiRules() {}
 
@@ -53,46 +53,65 @@ public final class ApiRules {
                   }));
 
   /**
+   * The records the two rules above are about: public, in one of Baton's exported packages, with a
+   * constructor of {@value #WIDE} parameters or more. Public so that a module that declares wide
+   * values can check the rules see them: an empty match passes every rule.
+   */
+  public static final DescribedPredicate<JavaClass> WIDE_PUBLIC_RECORDS =
+      DescribedPredicate.describe(
+          "are wide public records",
+          (JavaClass type) ->
+              isPublicBatonRecord(type)
+                  && type.getConstructors().stream()
+                      .anyMatch(c -> c.getRawParameterTypes().size() >= WIDE));
+
+  /**
    * The other half of the rule above: a wide value gives its users a way in that is not the
-   * positional constructor, a builder or a named factory, or they would have no other choice.
+   * positional constructor, or they would have no other choice. A builder, or a named factory
+   * narrower than {@value #WIDE} parameters; a factory as wide as the constructor is the same
+   * frozen shape under another name.
    */
   @ArchTest
-  public static final ArchRule wideValuesOfferABuilderOrAFactory =
+  public static final ArchRule wideValuesOfferABuilderOrANarrowFactory =
       classes()
-          .that(
-              DescribedPredicate.describe(
-                  "are wide public records",
-                  (JavaClass type) ->
-                      isPublicBatonRecord(type)
-                          && type.getConstructors().stream()
-                              .anyMatch(c -> c.getRawParameterTypes().size() >= WIDE)))
+          .that(WIDE_PUBLIC_RECORDS)
           .should(
-              new ArchCondition<>("declare a public static builder or factory") {
+              new ArchCondition<>(
+                  "declare a public static builder or a factory narrower than WIDE") {
                 @Override
                 public void check(JavaClass type, ConditionEvents events) {
                   boolean offered =
                       type.getMethods().stream()
                           .filter(m -> m.getModifiers().contains(JavaModifier.STATIC))
                           .filter(m -> m.getModifiers().contains(JavaModifier.PUBLIC))
-                          .map(JavaCodeUnit::getRawReturnType)
-                          .anyMatch(
-                              returned ->
-                                  returned.equals(type)
-                                      || returned
-                                          .getEnclosingClass()
-                                          .map(type::equals)
-                                          .orElse(false));
+                          .anyMatch(m -> isBuilderOf(type, m) || isNarrowFactoryOf(type, m));
                   events.add(
                       new SimpleConditionEvent(
                           type,
                           offered,
                           type.getName()
                               + (offered ? " offers" : " offers no")
-                              + " public static builder or factory"));
+                              + " public static builder or factory of fewer than "
+                              + WIDE
+                              + " parameters"));
                 }
               })
-          // Most plugin modules declare no wide value at all.
+          // Most plugin modules declare no wide value at all; baton checks that it finds its own.
           .allowEmptyShould(true);
+
+  /** A method that returns a builder nested in the value, one whose build method returns it. */
+  private static boolean isBuilderOf(JavaClass type, JavaMethod method) {
+    JavaClass returned = method.getRawReturnType();
+    return returned.getEnclosingClass().map(type::equals).orElse(false)
+        && returned.getMethods().stream()
+            .filter(m -> m.getModifiers().contains(JavaModifier.PUBLIC))
+            .filter(m -> !m.getModifiers().contains(JavaModifier.STATIC))
+            .anyMatch(m -> m.getRawReturnType().equals(type));
+  }
+
+  private static boolean isNarrowFactoryOf(JavaClass type, JavaMethod method) {
+    return method.getRawReturnType().equals(type) && method.getRawParameterTypes().size() < WIDE;
+  }
 
   /** A record users can name: public, and not in one of Baton's internal packages. */
   private static boolean isPublicBatonRecord(JavaClass type) {

@@ -3,6 +3,7 @@ package dev.baton;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.annotation.JsonValue;
 import dev.baton.core.ActionType;
 import dev.baton.core.BatonException;
 import dev.baton.core.Flow;
@@ -19,7 +20,27 @@ class FlowTest {
 
   record Reply(String text) {}
 
+  /** An enum Jackson cannot describe: naming its constants fails. */
+  enum Unnamable {
+    ONLY;
+
+    @JsonValue
+    String wireName() {
+      throw new IllegalStateException("no wire name");
+    }
+  }
+
+  record Order(Unnamable kind) {}
+
   private final Baton baton = Baton.builder().build();
+
+  @Test
+  void aFlowWhoseSchemaCannotBeInferredFailsAtDefinitionAndIsNotRegistered() {
+    assertThatThrownBy(
+            () -> baton.defineFlow("order", Order.class, Reply.class, (ctx, in) -> new Reply("")))
+        .isInstanceOf(RuntimeException.class);
+    assertThat(baton.registry().lookup("/flow/order")).isEmpty();
+  }
 
   @Test
   void aFlowRunsTypedAndIsRegisteredUnderFlowKey() {

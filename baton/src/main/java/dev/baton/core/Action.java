@@ -25,7 +25,10 @@ public interface Action<I, O, S> {
    */
   ActionDescriptor descriptor();
 
-  /** The action's type: with its name, what the registry files it under. */
+  /**
+   * The action's type: with its name, what the registry files it under. An implementation that
+   * overrides this or {@link #name} must answer what its {@link #descriptor} says.
+   */
   default ActionType type() {
     return descriptor().type();
   }

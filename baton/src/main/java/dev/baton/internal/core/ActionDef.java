@@ -76,6 +76,10 @@ public final class ActionDef<I, O, S> implements Action<I, O, S> {
     if (givenInputSchema != null) {
       // A schema the caller wrote may be malformed: say so at definition, not at the first call.
       inputValidator.get();
+    } else if (type == ActionType.FLOW) {
+      // A flow's types are the caller's own: one whose schema cannot be inferred fails at
+      // definition, not at the first call or in the Dev UI's action list.
+      descriptor.get();
     }
     this.inputType = Json.mapper().getTypeFactory().constructType(builder.inputType);
     this.inputName = "input of " + type.key(name);

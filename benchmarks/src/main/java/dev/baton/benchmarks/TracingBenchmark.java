@@ -8,12 +8,8 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
-import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
-import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
-import io.opentelemetry.sdk.trace.export.SpanExporter;
-import java.util.Collection;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -51,7 +47,7 @@ public class TracingBenchmark {
       AttributeKey.stringKey("genkit:metadata:subtype");
   private static final AttributeKey<String> STATE = AttributeKey.stringKey("genkit:state");
 
-  private final CountingExporter exporter = new CountingExporter();
+  private final Fixtures.CountingExporter exporter = new Fixtures.CountingExporter();
   private final LongAdder opened = new LongAdder();
   private SdkTracerProvider provider;
   private Tracer tracer;
@@ -129,25 +125,5 @@ public class TracingBenchmark {
         tracing.inSpan(parent, "lookup", "action", "tool", () -> null, context -> context);
     opened.increment();
     return inner;
-  }
-
-  private static final class CountingExporter implements SpanExporter {
-    final LongAdder spans = new LongAdder();
-
-    @Override
-    public CompletableResultCode export(Collection<SpanData> batch) {
-      spans.add(batch.size());
-      return CompletableResultCode.ofSuccess();
-    }
-
-    @Override
-    public CompletableResultCode flush() {
-      return CompletableResultCode.ofSuccess();
-    }
-
-    @Override
-    public CompletableResultCode shutdown() {
-      return CompletableResultCode.ofSuccess();
-    }
   }
 }

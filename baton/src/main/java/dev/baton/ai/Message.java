@@ -4,7 +4,6 @@ import dev.baton.core.BatonException;
 import dev.baton.internal.ai.Metadata;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -56,10 +55,14 @@ public record Message(Role role, List<Part> content, @Nullable ObjectNode metada
 
   /** The text parts joined without separator, as Genkit's {@code message.text} does. */
   public String text() {
-    return content.stream()
-        .filter(TextPart.class::isInstance)
-        .map(p -> ((TextPart) p).text())
-        .collect(Collectors.joining());
+    // A loop, not a stream: this runs for every response read, often before the JIT compiled it.
+    StringBuilder joined = new StringBuilder();
+    for (Part part : content) {
+      if (part instanceof TextPart text) {
+        joined.append(text.text());
+      }
+    }
+    return joined.toString();
   }
 
   /** The tool request parts, in order. */

@@ -36,6 +36,7 @@ import dev.baton.internal.core.RandomIds;
 import dev.baton.internal.core.SharedList;
 import dev.baton.internal.core.Tracing;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -152,7 +153,7 @@ public final class Generate {
       List<Hooks> hooks = buildHooks(caller.with(GenerateRun.KEY, run), options.use());
       Map<String, Tool<?, ?>> tools = declaredTools(caller.registry(), options);
       this.context = run.start(withMiddlewareTools(caller, hooks, tools));
-      this.toolDefinitions = tools.values().stream().map(Tool::definition).toList();
+      this.toolDefinitions = definitions(tools.values());
       int badCallRetries = run.badToolCallRetries();
       this.toolCalls =
           new ToolCalls(
@@ -220,7 +221,7 @@ public final class Generate {
               Status.ABORTED, "exceeded maximum tool call iterations (%d)", maxTurns);
         }
         List<ToolResult> results = toolCalls.run(context, calls);
-        if (results.stream().anyMatch(ToolResult.Interrupt.class::isInstance)) {
+        if (anyInterrupt(results)) {
           Message revised = markInterrupts(message, results);
           return finish(
               response
@@ -250,6 +251,35 @@ public final class Generate {
         result = SharedList.append(result, message);
       }
       return result;
+    }
+
+    // The helpers below are loops rather than streams: a young process runs them interpreted or
+    // barely compiled, where a stream pipeline costs several times a loop.
+
+    private static List<ToolDefinition> definitions(Collection<Tool<?, ?>> tools) {
+      List<ToolDefinition> definitions = new ArrayList<>(tools.size());
+      for (Tool<?, ?> tool : tools) {
+        definitions.add(tool.definition());
+      }
+      return List.copyOf(definitions);
+    }
+
+    private static boolean anyInterrupt(List<ToolResult> results) {
+      for (ToolResult result : results) {
+        if (result instanceof ToolResult.Interrupt) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    private static boolean lacksRef(Message message) {
+      for (Part part : message.content()) {
+        if (part instanceof ToolRequestPart request && request.toolRequest().ref() == null) {
+          return true;
+        }
+      }
+      return false;
     }
 
     /** The run's result: {@code history} and the response's message, amended here. */
@@ -397,7 +427,7 @@ public final class Generate {
 
     /** Gives every tool request a ref, so parallel calls to one tool can be told apart. */
     private static Message withRefs(Message message) {
-      if (message.toolRequests().stream().allMatch(p -> p.toolRequest().ref() != null)) {
+      if (!lacksRef(message)) {
         return message;
       }
       List<Part> content = new ArrayList<>();

@@ -57,6 +57,7 @@ public final class Json {
           .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
           .disable(DateTimeFeature.WRITE_DATES_AS_TIMESTAMPS)
           .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+          .addModule(new SpreadCreators())
           // Records serialise their components; isX() helpers (isEmpty, isTerminal) are not data.
           .changeDefaultVisibility(v -> v.withIsGetterVisibility(JsonAutoDetect.Visibility.NONE))
           // A string field reads only a string: {"sessionId": 5} is an error, not session "5".

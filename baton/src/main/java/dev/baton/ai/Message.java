@@ -77,13 +77,17 @@ public record Message(Role role, List<Part> content, @Nullable ObjectNode metada
 
   /** The parts of one kind, in order. */
   public <P extends Part> List<P> partsOf(Class<P> kind) {
-    List<P> found = new ArrayList<>();
+    // Asked of every model message, most of which hold none of the kind: no list until one.
+    List<P> found = null;
     for (Part part : content) {
       if (kind.isInstance(part)) {
+        if (found == null) {
+          found = new ArrayList<>(content.size());
+        }
         found.add(kind.cast(part));
       }
     }
-    return List.copyOf(found);
+    return found == null ? List.of() : List.copyOf(found);
   }
 
   public Message withContent(List<Part> content) {

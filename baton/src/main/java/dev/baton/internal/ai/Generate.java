@@ -37,6 +37,7 @@ import dev.baton.internal.core.SharedList;
 import dev.baton.internal.core.Tracing;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -155,9 +156,10 @@ public final class Generate {
       this.context = run.start(withMiddlewareTools(caller, hooks, tools));
       this.toolDefinitions = definitions(tools.values());
       int badCallRetries = run.badToolCallRetries();
+      // The map is complete now and only read from here on: the tool calls share it, uncopied.
       this.toolCalls =
           new ToolCalls(
-              Map.copyOf(tools),
+              Collections.unmodifiableMap(tools),
               toolChain(hooks),
               badCallRetries == 0 ? null : new BadToolCalls(tools, badCallRetries));
       this.generateChain = generateChain(hooks, modelChain(hooks));

@@ -42,7 +42,7 @@ final class SpreadCreators extends JacksonModule {
               DeserializationConfig config,
               BeanDescription.Supplier description,
               ValueInstantiator instantiator) {
-            return withSpreadCreator(instantiator);
+            return withSpreadCreator(config, instantiator);
           }
         });
   }
@@ -51,7 +51,8 @@ final class SpreadCreators extends JacksonModule {
    * Jackson's own instantiator with its property-based constructor spread once; any other
    * instantiator, or a constructor Baton may not open, as it was.
    */
-  private static ValueInstantiator withSpreadCreator(ValueInstantiator instantiator) {
+  private static ValueInstantiator withSpreadCreator(
+      DeserializationConfig config, ValueInstantiator instantiator) {
     if (instantiator.getClass() != StdValueInstantiator.class
         || !(((StdValueInstantiator) instantiator).getWithArgsCreator()
             instanceof AnnotatedConstructor creator)) {
@@ -60,7 +61,10 @@ final class SpreadCreators extends JacksonModule {
     Constructor<?> constructor = creator.getAnnotated();
     MethodHandle spread;
     try {
-      constructor.setAccessible(true);
+      // Opened only where Jackson would open it itself: a mapper rebuilt without that keeps so.
+      if (config.canOverrideAccessModifiers()) {
+        constructor.setAccessible(true);
+      }
       spread =
           MethodHandles.lookup()
               .unreflectConstructor(constructor)

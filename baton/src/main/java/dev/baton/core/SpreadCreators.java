@@ -1,5 +1,6 @@
 package dev.baton.core;
 
+import java.io.Serializable;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -21,8 +22,15 @@ import tools.jackson.databind.introspect.AnnotatedConstructor;
  * object it reads: the largest single cost of turning a tool's JSON input into its record in a
  * young process, and an allocation per object in a warm one. What the constructor is given, and how
  * its failures are reported, stay Jackson's.
+ *
+ * <p>On the module path, applications open their packages to Jackson, not to Baton: there a
+ * constructor cannot be opened here, and Jackson calls it its own way, as without this module.
+ * Serializable because Jackson's mappers are, with their modules; it holds no state, and the
+ * handles live in the deserializers, which a deserialized mapper builds again.
  */
-final class SpreadCreators extends JacksonModule {
+final class SpreadCreators extends JacksonModule implements Serializable {
+  private static final long serialVersionUID = 1L;
+
   @Override
   public String getModuleName() {
     return "baton-spread-creators";
@@ -65,8 +73,9 @@ final class SpreadCreators extends JacksonModule {
       if (config.canOverrideAccessModifiers()) {
         constructor.setAccessible(true);
       }
+      // The public lookup: with the access check on, Baton opens no more than Jackson could.
       spread =
-          MethodHandles.lookup()
+          MethodHandles.publicLookup()
               .unreflectConstructor(constructor)
               .asFixedArity()
               .asSpreader(Object[].class, constructor.getParameterCount())
@@ -75,20 +84,26 @@ final class SpreadCreators extends JacksonModule {
       // Not opened to Baton (a module's class, say): Jackson calls it its own way.
       return instantiator;
     }
-    return new Spread((StdValueInstantiator) instantiator, spread);
+    return new Spread((StdValueInstantiator) instantiator, creator, spread);
   }
 
   /** Jackson's instantiator, calling the property-based constructor through {@code creator}. */
   private static final class Spread extends StdValueInstantiator {
+    private final AnnotatedConstructor spreadFrom;
     private final MethodHandle creator;
 
-    Spread(StdValueInstantiator base, MethodHandle creator) {
+    Spread(StdValueInstantiator base, AnnotatedConstructor spreadFrom, MethodHandle creator) {
       super(base);
+      this.spreadFrom = spreadFrom;
       this.creator = creator;
     }
 
     @Override
     public Object createFromObjectWith(DeserializationContext context, Object[] arguments) {
+      if (_withArgsCreator != spreadFrom) {
+        // A later modifier configured another constructor: that one is Jackson's to call.
+        return super.createFromObjectWith(context, arguments);
+      }
       try {
         return (Object) creator.invokeExact(arguments);
       } catch (Error e) {

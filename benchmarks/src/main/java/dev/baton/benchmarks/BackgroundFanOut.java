@@ -1,5 +1,6 @@
 package dev.baton.benchmarks;
 
+import com.sun.management.OperatingSystemMXBean;
 import dev.baton.Baton;
 import dev.baton.agent.Agent;
 import dev.baton.agent.AgentOptions;
@@ -32,17 +33,19 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * One orchestrator turn that launches {@code tasks} background delegations, each to a sub-agent
  * whose model takes {@code modelMillis} to answer, and collects them all with one wait. Prints the
- * wall time of the turn, the time until every launch had answered, and the peak heap as one JSON
- * line, and exits with 1 unless every task completed.
+ * wall time of the turn, the process CPU time it took (on a loaded machine the steadier figure of
+ * the two), the time until every launch had answered, and the peak heap as one JSON line, and exits
+ * with 1 unless every task completed.
  *
- * <p>With a third argument {@code live}, it also measures the live heap per pending task: full
- * garbage collections between the launches and the wait, which lengthen the turn, so the wall time
- * of that run is not comparable. Give the model long enough that no task ends before the
- * measurement.
+ * <p>With a third argument {@code live}, it also measures the live heap per pending task: once
+ * every launch has answered and every task's model call has started (a launch answers before its
+ * worker runs, and a task whose worker has not run yet holds no parked thread), full garbage
+ * collections, which lengthen the turn, so the wall and CPU times of that run are not comparable.
+ * Give the model long enough that no task ends before the measurement.
  *
  * <pre>{@code
  * ./benchmarks/run-scenario BackgroundFanOut 10000 2000
- * ./benchmarks/run-scenario BackgroundFanOut 10000 30000 live
+ * ./benchmarks/run-scenario BackgroundFanOut 10000 60000 live
  * }</pre>
  */
 public final class BackgroundFanOut {
@@ -52,6 +55,8 @@ public final class BackgroundFanOut {
     int tasks = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
     long modelMillis = args.length > 1 ? Long.parseLong(args[1]) : 2_000;
     boolean measureLive = args.length > 2 && args[2].equals("live");
+    // Counts the model calls that have started waiting: the live measurement waits for all of them.
+    CountDownLatch waiting = new CountDownLatch(tasks);
     Baton baton = Baton.builder().experimental().build();
     baton.defineModel(
         "slow",
@@ -59,6 +64,7 @@ public final class BackgroundFanOut {
         (ctx, request, chunks) -> {
           CountDownLatch stopped = new CountDownLatch(1);
           try (var stop = ctx.cancellation().onCancel(stopped::countDown)) {
+            waiting.countDown();
             stopped.await(modelMillis, TimeUnit.MILLISECONDS);
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -91,6 +97,12 @@ public final class BackgroundFanOut {
           if (last.toolResponses().get(0).toolResponse().name().equals("delegate_to_worker")) {
             launched.set(System.nanoTime());
             if (measureLive) {
+              try {
+                waiting.await();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+              }
               livePerTask.set((liveHeap() - BASELINE.get()) / tasks);
             }
             ObjectNode wait = Json.object().put("timeoutSeconds", 0);
@@ -127,16 +139,20 @@ public final class BackgroundFanOut {
       BASELINE.set(liveHeap());
     }
     resetPeaks();
+    OperatingSystemMXBean os = ManagementFactory.getPlatformMXBean(OperatingSystemMXBean.class);
+    long cpuStart = os.getProcessCpuTime();
     long start = System.nanoTime();
     AgentOutput output = orchestrator.runText("go");
     Duration wall = Duration.ofNanos(System.nanoTime() - start);
+    Duration cpu = Duration.ofNanos(os.getProcessCpuTime() - cpuStart);
     System.out.printf(
         Locale.ROOT,
         "{\"scenario\":\"BackgroundFanOut\",\"tasks\":%d,\"modelMillis\":%d,\"wallMillis\":%d,"
-            + "\"launchMillis\":%d,\"peakHeapMB\":%.1f,\"livePerPendingTaskKB\":%s,\"answer\":\"%s\"}%n",
+            + "\"cpuMillis\":%d,\"launchMillis\":%d,\"peakHeapMB\":%.1f,\"livePerPendingTaskKB\":%s,\"answer\":\"%s\"}%n",
         tasks,
         modelMillis,
         wall.toMillis(),
+        cpu.toMillis(),
         Duration.ofNanos(launched.get() - start).toMillis(),
         peakHeap() / 1e6,
         measureLive ? String.format(Locale.ROOT, "%.2f", livePerTask.get() / 1e3) : "null",

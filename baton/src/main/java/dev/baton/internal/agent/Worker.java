@@ -20,7 +20,7 @@ import dev.baton.internal.core.TraceSpan;
 import dev.baton.internal.core.Tracing;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.LinkedTransferQueue;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -55,7 +55,9 @@ final class Worker {
   private final SnapshotChain chain;
   private final CustomPatcher patcher;
   private final InvocationUsage usage;
-  private final LinkedBlockingQueue<Mail> inbox = new LinkedBlockingQueue<>();
+  // Lock-free: a detached run's inbox lives as long as its work, thousands at once in a fan-out,
+  // and a LinkedBlockingQueue carries two locks and two conditions (about 200 bytes) besides.
+  private final LinkedTransferQueue<Mail> inbox = new LinkedTransferQueue<>();
   private final CompletableFuture<AgentResult> result = new CompletableFuture<>();
   private volatile @Nullable AgentFinishReason lastTurnReason;
   private SessionState lastGood;

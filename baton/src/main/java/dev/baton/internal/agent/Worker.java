@@ -86,16 +86,24 @@ final class Worker {
 
   /** Runs the agent function on a virtual thread of its own; {@code settled} runs when it ends. */
   void start(Runnable settled) {
-    Thread.ofVirtual()
-        .name("baton-agent-" + agent.name())
-        .start(
-            () -> {
-              try {
-                runHere();
-              } finally {
-                settled.run();
-              }
-            });
+    Thread.ofVirtual().name("baton-agent-" + agent.name()).start(new Body(this, settled));
+  }
+
+  /**
+   * The body of a worker's own thread. A class rather than a lambda: a parked virtual thread's
+   * stack is heap, held for as long as the model call it waits in, and a lambda puts two frames
+   * (its class's and its synthetic method's) where this puts one; a background fan-out parks
+   * thousands of these threads at once.
+   */
+  private record Body(Worker worker, Runnable settled) implements Runnable {
+    @Override
+    public void run() {
+      try {
+        worker.runHere();
+      } finally {
+        settled.run();
+      }
+    }
   }
 
   /** Runs the agent function on this thread, to its end. */
@@ -182,34 +190,26 @@ final class Worker {
     String parent = chain.tip();
     TurnContext turnContext = new TurnContext(reserved, parent == null ? "" : parent, turnIndex);
     ActionContext parentContext = context;
+    Tracing tracing = DefaultRegistry.tracing(parentContext.registry());
     long start = System.nanoTime();
     try {
-      runTurnSpan(turn, input, parentContext, reserved, turnContext);
+      // The span's frames only when there is a span: frames under a parked model call are heap.
+      if (!tracing.isEnabled()) {
+        turnBody(tracing.untraced(parentContext), turn, input, reserved, turnContext);
+      } else {
+        tracing.inSpan(
+            parentContext,
+            "runTurn-" + (turnIndex + 1),
+            "flowStep",
+            null,
+            () -> input,
+            ctx -> turnBody(ctx, turn, input, reserved, turnContext));
+      }
     } catch (RuntimeException | Error e) {
       AgentTelemetry.recordTurn(parentContext, agent.name(), System.nanoTime() - start, e);
       throw e;
     }
     AgentTelemetry.recordTurn(parentContext, agent.name(), System.nanoTime() - start, null);
-  }
-
-  private void runTurnSpan(
-      TurnFunction turn,
-      AgentInput input,
-      ActionContext parentContext,
-      String reserved,
-      TurnContext turnContext) {
-    Tracing tracing = DefaultRegistry.tracing(parentContext.registry());
-    if (!tracing.isEnabled()) {
-      turnBody(tracing.untraced(parentContext), turn, input, reserved, turnContext);
-      return;
-    }
-    tracing.inSpan(
-        parentContext,
-        "runTurn-" + (turnIndex + 1),
-        "flowStep",
-        null,
-        () -> input,
-        ctx -> turnBody(ctx, turn, input, reserved, turnContext));
   }
 
   /** A turn inside its span: the input's message, the function, then the turn-end snapshot. */

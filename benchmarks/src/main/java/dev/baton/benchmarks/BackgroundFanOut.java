@@ -1,5 +1,7 @@
 package dev.baton.benchmarks;
 
+import com.sun.management.GarbageCollectionNotificationInfo;
+import com.sun.management.GcInfo;
 import com.sun.management.OperatingSystemMXBean;
 import dev.baton.Baton;
 import dev.baton.agent.Agent;
@@ -16,16 +18,23 @@ import dev.baton.ai.Role;
 import dev.baton.ai.ToolResponsePart;
 import dev.baton.core.Json;
 import dev.baton.middleware.Agents;
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
+import java.lang.management.MemoryUsage;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.management.NotificationEmitter;
+import javax.management.openmbean.CompositeData;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -34,8 +43,10 @@ import tools.jackson.databind.node.ObjectNode;
  * One orchestrator turn that launches {@code tasks} background delegations, each to a sub-agent
  * whose model takes {@code modelMillis} to answer, and collects them all with one wait. Prints the
  * wall time of the turn, the process CPU time it took (on a loaded machine the steadier figure of
- * the two), the time until every launch had answered, and the peak heap as one JSON line, and exits
- * with 1 unless every task completed.
+ * the two), the time until every launch had answered, and the heap as one JSON line, and exits with
+ * 1 unless every task completed. Heap: {@code maxHeapInUseMB} is the most in use at one time
+ * (before each collection); {@code peakHeapMB}, the sum of the heap pools' own peaks, is kept to
+ * compare with earlier figures, but it overstates, since the pools peak at different times.
  *
  * <p>With a third argument {@code live}, it also measures the live heap per pending task: once
  * every launch has answered and every task's model call has started (a launch answers before its
@@ -139,6 +150,7 @@ public final class BackgroundFanOut {
       BASELINE.set(liveHeap());
     }
     resetPeaks();
+    watchHeapInUse();
     OperatingSystemMXBean os = ManagementFactory.getPlatformMXBean(OperatingSystemMXBean.class);
     long cpuStart = os.getProcessCpuTime();
     long start = System.nanoTime();
@@ -148,13 +160,14 @@ public final class BackgroundFanOut {
     System.out.printf(
         Locale.ROOT,
         "{\"scenario\":\"BackgroundFanOut\",\"tasks\":%d,\"modelMillis\":%d,\"wallMillis\":%d,"
-            + "\"cpuMillis\":%d,\"launchMillis\":%d,\"peakHeapMB\":%.1f,\"livePerPendingTaskKB\":%s,\"answer\":\"%s\"}%n",
+            + "\"cpuMillis\":%d,\"launchMillis\":%d,\"peakHeapMB\":%.1f,\"maxHeapInUseMB\":%.1f,\"livePerPendingTaskKB\":%s,\"answer\":\"%s\"}%n",
         tasks,
         modelMillis,
         wall.toMillis(),
         cpu.toMillis(),
         Duration.ofNanos(launched.get() - start).toMillis(),
         peakHeap() / 1e6,
+        Math.max(MAX_IN_USE.get(), heapInUse()) / 1e6,
         measureLive ? String.format(Locale.ROOT, "%.2f", livePerTask.get() / 1e3) : "null",
         output.isFailed() ? "failed: " + output.error() : output.text());
     // Figures from a run in which some task did not complete measure something else.
@@ -168,13 +181,60 @@ public final class BackgroundFanOut {
     for (int i = 0; i < 3; i++) {
       System.gc();
     }
-    return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    return heapInUse();
   }
 
   private static void resetPeaks() {
     for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
       pool.resetPeakUsage();
     }
+  }
+
+  // The most heap in use at one time: the heap pools' sum just before each collection.
+  private static final AtomicLong MAX_IN_USE = new AtomicLong();
+
+  /**
+   * Records the heap in use before every collection from now on. The pools' own peaks ({@link
+   * #peakHeap}) are reached at different times (eden's before a collection, the old generation's
+   * after it), so their sum can exceed what was ever in use, even the maximum heap size.
+   */
+  private static void watchHeapInUse() {
+    Set<String> heapPools = new HashSet<>();
+    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+      if (pool.getType() == MemoryType.HEAP) {
+        heapPools.add(pool.getName());
+      }
+    }
+    MAX_IN_USE.set(heapInUse());
+    for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {
+      ((NotificationEmitter) collector)
+          .addNotificationListener(
+              (notification, handback) -> {
+                if (!notification
+                    .getType()
+                    .equals(GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION)) {
+                  return;
+                }
+                GcInfo info =
+                    GarbageCollectionNotificationInfo.from(
+                            (CompositeData) notification.getUserData())
+                        .getGcInfo();
+                long inUse = 0;
+                for (Map.Entry<String, MemoryUsage> pool :
+                    info.getMemoryUsageBeforeGc().entrySet()) {
+                  if (heapPools.contains(pool.getKey())) {
+                    inUse += pool.getValue().getUsed();
+                  }
+                }
+                MAX_IN_USE.accumulateAndGet(inUse, Math::max);
+              },
+              null,
+              null);
+    }
+  }
+
+  private static long heapInUse() {
+    return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
   }
 
   private static long peakHeap() {

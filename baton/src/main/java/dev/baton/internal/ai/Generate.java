@@ -20,10 +20,7 @@ import dev.baton.ai.Role;
 import dev.baton.ai.Tool;
 import dev.baton.ai.ToolDefinition;
 import dev.baton.ai.ToolParams;
-import dev.baton.ai.ToolRequest;
 import dev.baton.ai.ToolRequestPart;
-import dev.baton.ai.ToolResponse;
-import dev.baton.ai.ToolResponsePart;
 import dev.baton.ai.ToolResult;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
@@ -39,6 +36,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.BiFunction;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -220,8 +218,8 @@ public final class Generate {
           throw BatonException.of(
               Status.ABORTED, "exceeded maximum tool call iterations (%d)", maxTurns);
         }
-        List<ToolResult> results = toolCalls.run(context, calls);
-        if (results.stream().anyMatch(ToolResult.Interrupt.class::isInstance)) {
+        List<ToolCalls.Answer> results = toolCalls.run(context, calls);
+        if (results.stream().anyMatch(a -> a.result() instanceof ToolResult.Interrupt)) {
           Message revised = markInterrupts(message, results);
           return finish(
               response
@@ -230,7 +228,7 @@ public final class Generate {
               messages,
               null);
         }
-        Message toolMessage = toolMessage(calls, results);
+        Message toolMessage = toolMessage(results);
         streamToolMessage(toolMessage, messageIndex + 1);
         messages = SharedList.append(SharedList.append(messages, message), toolMessage);
         messageIndex += 2;
@@ -417,7 +415,7 @@ public final class Generate {
      * The model message with each interrupted request marked {@code metadata.interrupt} and each
      * completed sibling's output kept in {@code metadata.pendingOutput}, for reuse on resume.
      */
-    private static Message markInterrupts(Message message, List<ToolResult> results) {
+    private static Message markInterrupts(Message message, List<ToolCalls.Answer> results) {
       List<Part> content = new ArrayList<>();
       int call = 0;
       for (Part part : message.content()) {
@@ -426,7 +424,7 @@ public final class Generate {
           continue;
         }
         ObjectNode metadata =
-            switch (results.get(call++)) {
+            switch (results.get(call++).result()) {
               case ToolResult.Interrupt interrupt ->
                   Metadata.with(request.metadata(), "interrupt", interrupt.data());
               case ToolResult.Output out ->
@@ -437,14 +435,11 @@ public final class Generate {
       return message.withContent(content);
     }
 
-    private static Message toolMessage(List<ToolRequestPart> calls, List<ToolResult> results) {
-      List<Part> responses = new ArrayList<>();
-      for (int i = 0; i < calls.size(); i++) {
-        ToolRequest call = calls.get(i).toolRequest();
-        ToolResult.Output out = (ToolResult.Output) results.get(i);
-        responses.add(
-            new ToolResponsePart(
-                new ToolResponse(call.name(), call.ref(), out.output(), out.content()), null));
+    /** The tool message of calls that all produced output: their parts, built as they ran. */
+    private static Message toolMessage(List<ToolCalls.Answer> results) {
+      List<Part> responses = new ArrayList<>(results.size());
+      for (ToolCalls.Answer answer : results) {
+        responses.add(Objects.requireNonNull(answer.response()));
       }
       return new Message(Role.TOOL, responses);
     }

@@ -226,24 +226,34 @@ final class Worker {
     try {
       result = turn.apply(usage.startTurn(ctx.with(TurnContext.KEY, turnContext)), input);
     } catch (RuntimeException e) {
-      // The unfinished turn's progress is kept as a failed or aborted row: a handle to continue
-      // from.
-      AgentFinishReason ended =
-          e instanceof BudgetExceededException
-              ? AgentFinishReason.ABORTED
-              : AgentFinishReason.FAILED;
-      usage.endTurn(ended);
-      String saved =
-          chain.saveUnfinishedTurn(
-              reserved,
-              session.id(),
-              session.state(),
-              ended,
-              Invocation.asError(e).toPublicErrorInfo());
-      sendTurnEnd(ended, saved);
+      endUnfinishedTurn(reserved, e);
       throw e;
     }
-    AgentFinishReason reason = result == null ? null : result.finishReason();
+    return endTurn(ctx, reserved, result == null ? null : result.finishReason());
+  }
+
+  // The two ends of a turn in methods of their own: this frame stays under the turn's model calls
+  // (for a background task, parked on the heap for as long as they last), and its size is that
+  // of its locals, and the ends are code the JIT need not compile into it.
+
+  /** A turn that threw: its progress is kept as a failed or aborted row, a handle to continue. */
+  private void endUnfinishedTurn(String reserved, RuntimeException e) {
+    AgentFinishReason ended =
+        e instanceof BudgetExceededException ? AgentFinishReason.ABORTED : AgentFinishReason.FAILED;
+    usage.endTurn(ended);
+    String saved =
+        chain.saveUnfinishedTurn(
+            reserved,
+            session.id(),
+            session.state(),
+            ended,
+            Invocation.asError(e).toPublicErrorInfo());
+    sendTurnEnd(ended, saved);
+  }
+
+  /** A turn that returned: the turn-end snapshot, and what the next turn starts from. */
+  private Map<String, SessionState> endTurn(
+      ActionContext ctx, String reserved, @Nullable AgentFinishReason reason) {
     usage.endTurn(reason);
     SessionState committed = session.state();
     String saved = chain.saveTurnEnd(reserved, session.id(), committed, reason);

@@ -57,7 +57,10 @@ public final class InMemorySessionStore implements SessionStore, SnapshotSubscri
    * changed once put (see below), and one row's read needs nothing else of the store to be
    * consistent with it, so a read sees the row before a save or after it, as under the read lock.
    * That keeps thousands of detached runs' reads (waits, reports) off the lock their saves take.
-   * The map holds the row it was given and hands the same instance out, without copying: rows are
+   * What a lock-free read can see that a locked one could not is one save half done across rows:
+   * its new row, beside an old row that the same save's retention or eviction is about to delete.
+   * No caller reads two rows as one state ({@link #getLatestSnapshot} still takes the lock). The
+   * map holds the row it was given and hands the same instance out, without copying: rows are
    * records, their collections are immutable copies, and the one part of a row applications mutate,
    * the custom state, is copied by {@link dev.baton.agent.SessionState} both when a state is built
    * and each time it is read. The JSON trees inside messages, parts and artifacts are copied when

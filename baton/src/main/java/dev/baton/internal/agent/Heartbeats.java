@@ -58,7 +58,8 @@ final class Heartbeats {
     // either it sees this run and goes on, or it stopped before this check, which starts a new one.
     lock.lock();
     try {
-      if (ticker == null) {
+      // A ticker that is done died of something tick() let through: start another.
+      if (ticker == null || ticker.isDone()) {
         ticker =
             scheduler.scheduleAtFixedRate(
                 this::tick, intervalMillis, intervalMillis, TimeUnit.MILLISECONDS);
@@ -98,9 +99,9 @@ final class Heartbeats {
     for (Beating run : beating) {
       try {
         run.beat();
-      } catch (RuntimeException | OutOfMemoryError e) {
-        // One run that cannot start its beat must not stop the ticker, and with it every other
-        // run's beats: a periodic task that throws is never run again.
+      } catch (Throwable e) {
+        // One run that cannot start its beat, whatever it threw, must not stop the ticker, and
+        // with it every other run's beats: a periodic task that throws is never run again.
         log.warn("a heartbeat could not start", e);
       }
     }
@@ -110,7 +111,7 @@ final class Heartbeats {
   boolean isTicking() {
     lock.lock();
     try {
-      return ticker != null;
+      return ticker != null && !ticker.isDone();
     } finally {
       lock.unlock();
     }

@@ -61,8 +61,11 @@ public final class StatusSubscribers<K> {
   }
 
   /**
-   * Subscribers that report activity: {@code onFirstSubscriber} runs when a subscription arrives
-   * while there was none, {@code onLastUnsubscribed} when the last one is closed.
+   * Subscribers that report activity: the callbacks follow whether any row is subscribed, {@code
+   * onFirstSubscriber} when some row becomes subscribed while none was, {@code onLastUnsubscribed}
+   * when no row is left. A start and a stop that race may cancel out, so neither runs; the last to
+   * run always matches the count. If {@code onFirstSubscriber} throws, the subscription that set it
+   * off is closed and {@link #subscribe} throws.
    */
   public StatusSubscribers(Runnable onFirstSubscriber, Runnable onLastUnsubscribed) {
     this.onFirstSubscriber = onFirstSubscriber;
@@ -97,7 +100,12 @@ public final class StatusSubscribers<K> {
         row.lock.unlock();
       }
       if (firstRow) {
-        followActivity();
+        try {
+          followActivity();
+        } catch (RuntimeException | Error e) {
+          subscription.close(); // the caller never gets it, so nobody else would
+          throw e;
+        }
       }
       return subscription;
     }
@@ -163,8 +171,8 @@ public final class StatusSubscribers<K> {
     try {
       boolean now = subscribedRows.get() > 0;
       if (now != active) {
-        active = now;
         (now ? onFirstSubscriber : onLastUnsubscribed).run();
+        active = now; // only once it ran: a callback that threw is tried again by the next change
       }
     } finally {
       activityLock.unlock();

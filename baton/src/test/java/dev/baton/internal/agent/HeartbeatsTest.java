@@ -63,6 +63,20 @@ class HeartbeatsTest {
   }
 
   @Test
+  void aRunWhoseBeatThrowsAnErrorDoesNotStopTheOthersNorTheRunsThatJoinLater() {
+    heartbeats.add(
+        () -> {
+          throw new StackOverflowError("a beat that overflowed");
+        });
+    Counting healthy = new Counting();
+    heartbeats.add(healthy);
+    await().until(() -> healthy.beats.get() >= 3);
+    Counting later = new Counting();
+    heartbeats.add(later);
+    await().until(() -> later.beats.get() >= 3);
+  }
+
+  @Test
   void manyRunsJoiningAndLeavingConcurrentlyLeaveTheRemainingOnesBeating() throws Exception {
     // Runs join and leave from many threads while the ticker starts and stops: the runs still in
     // the set at the end all beat, and an empty set stops the ticker.

@@ -4,6 +4,7 @@ import static dev.baton.agent.SnapshotStatus.ABORTED;
 import static dev.baton.agent.SnapshotStatus.COMPLETED;
 import static dev.baton.agent.SnapshotStatus.PENDING;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.agent.SnapshotStatus;
 import dev.baton.agent.StatusSubscription;
@@ -25,6 +26,29 @@ class StatusSubscribersTest {
     StatusSubscription subscription = subscribers.subscribe("s1", PENDING);
 
     assertThat(subscription.poll(Duration.ZERO)).isEqualTo(PENDING);
+  }
+
+  @Test
+  void aStartThatThrowsFailsTheSubscribeAndIsTriedAgainByTheNext() {
+    AtomicInteger attempts = new AtomicInteger();
+    StatusSubscribers<String> failingOnce =
+        new StatusSubscribers<>(
+            () -> {
+              if (attempts.incrementAndGet() == 1) {
+                throw new IllegalStateException("no poller thread");
+              }
+            },
+            stops::incrementAndGet);
+
+    assertThatThrownBy(() -> failingOnce.subscribe("s1", PENDING))
+        .isInstanceOf(IllegalStateException.class);
+    assertThat(failingOnce.subscribedRows()).as("the failed subscription left no row").isEmpty();
+    assertThat(stops).hasValue(0);
+
+    StatusSubscription subscription = failingOnce.subscribe("s1", PENDING);
+    assertThat(attempts).as("the start ran again").hasValue(2);
+    subscription.close();
+    assertThat(stops).hasValue(1);
   }
 
   @Test

@@ -18,7 +18,6 @@ import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -39,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * <p>Unlike Genkit, the heartbeat goes on after an abort (for at most a heartbeat timeout), so an
  * aborted row whose work is still unwinding is not mistaken for one whose worker died.
  */
-final class DetachedRun {
+final class DetachedRun implements Heartbeats.Beating {
   private static final Logger log = LoggerFactory.getLogger(DetachedRun.class);
 
   private final LocalAgent agent;
@@ -77,8 +76,8 @@ final class DetachedRun {
 
   /**
    * Starts the background half. It holds no thread of its own while the work runs: the heartbeat is
-   * a timer, the abort watch a listener on the row's status, and the row is finalised by the thread
-   * that completes the work.
+   * the agent's shared timer, the abort watch a listener on the row's status, and the row is
+   * finalised by the thread that completes the work.
    */
   void start() {
     String id = pending.snapshotId();
@@ -91,33 +90,20 @@ final class DetachedRun {
       finalizeRow(null, e);
       return;
     }
-    long interval = agent.options().heartbeatInterval().toMillis();
-    // Each beat runs on its own virtual thread, so a slow store never delays other runs' beats; a
-    // beat still running when the next is due makes that one skip, so a hung store piles none up.
-    ScheduledFuture<?> heartbeat =
-        agent
-            .heartbeats()
-            .scheduleAtFixedRate(
-                () -> {
-                  if (beating.compareAndSet(false, true)) {
-                    Thread.ofVirtual().start(this::beat);
-                  }
-                },
-                interval,
-                interval,
-                TimeUnit.MILLISECONDS);
+    Heartbeats heartbeats = agent.heartbeats();
+    heartbeats.add(this);
     subscription.listen(
         status -> {
           if (status == SnapshotStatus.ABORTED && aborted.compareAndSet(false, true)) {
             // The listener runs under the store's delivery lock; cancelling runs the work's
             // cancellation callbacks, which are not ours to trust with it.
-            Thread.ofVirtual().name("baton-abort-" + id).start(() -> stop(heartbeat));
+            Thread.ofVirtual().name("baton-abort-" + id).start(() -> stop(heartbeats));
           }
         });
     done.whenComplete(
         (result, failure) -> {
           subscription.close();
-          heartbeat.cancel(false);
+          heartbeats.remove(this);
           ScheduledFuture<?> check = stuckCheck;
           if (check != null) {
             check.cancel(false);
@@ -128,7 +114,19 @@ final class DetachedRun {
         });
   }
 
-  private void beat() {
+  /**
+   * Refreshes the row on a virtual thread of its own, so a slow store never delays other runs'
+   * beats; a beat still running when the next is due makes that one skip, so a hung store piles
+   * none up.
+   */
+  @Override
+  public void beat() {
+    if (beating.compareAndSet(false, true)) {
+      Thread.ofVirtual().start(this::refresh);
+    }
+  }
+
+  private void refresh() {
     try {
       Snapshots.heartbeat(storeContext, store, pending.snapshotId(), Instant.now());
     } catch (RuntimeException e) {
@@ -145,20 +143,16 @@ final class DetachedRun {
    * saving (the task reports {@code aborting}), but only for a heartbeat timeout: a worker stuck in
    * a call that ignores cancellation must not keep its task from being continued for ever.
    */
-  private void stop(ScheduledFuture<?> heartbeat) {
+  private void stop(Heartbeats heartbeats) {
     // Scheduled before the cancel, so the run's end always finds it to cancel.
     stuckCheck =
-        agent
-            .heartbeats()
-            .schedule(
-                () -> stopBeatingIfStuck(heartbeat),
-                agent.options().heartbeatTimeout().toMillis(),
-                TimeUnit.MILLISECONDS);
+        heartbeats.schedule(
+            () -> stopBeatingIfStuck(heartbeats), agent.options().heartbeatTimeout());
     work.cancel(BatonException.of(Status.ABORTED, "the task was aborted"));
   }
 
-  private void stopBeatingIfStuck(ScheduledFuture<?> heartbeat) {
-    if (!done.isDone() && heartbeat.cancel(false)) {
+  private void stopBeatingIfStuck(Heartbeats heartbeats) {
+    if (!done.isDone() && heartbeats.remove(this)) {
       log.warn(
           "agent {}: the aborted run of {} has not stopped after {}; its row no longer reads as"
               + " still saving",

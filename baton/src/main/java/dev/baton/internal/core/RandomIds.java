@@ -1,5 +1,6 @@
 package dev.baton.internal.core;
 
+import java.nio.ByteBuffer;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.UUID;
@@ -11,71 +12,39 @@ import java.util.UUID;
  * lock, which thousands of background launches queue on. Here each thread draws from one of a few
  * independently seeded DRBG instances instead.
  *
- * <p>Each instance is asked for sixteen IDs' worth of bits at a time: a DRBG call costs a few
- * hashes whatever its length besides the output's own, and a young process runs that code
- * interpreted, so one call per ID cost most of what a turn's IDs cost. The bits not yet handed out
- * wait in the heap beside the generator's state, which predicts them anyway.
+ * <p>Each ID is drawn when it is made, never from bytes drawn ahead: a JVM restored from a snapshot
+ * (CRaC, AWS Lambda SnapStart) reseeds its generators but not bytes a library kept, so every
+ * process restored from one snapshot would hand out the same pooled IDs, and sessions would collide
+ * in a shared store.
  *
  * <p>Internal: not an API (see the package comment). Thread-safe.
  */
 public final class RandomIds {
-  private static final int UUID_BYTES = 16;
-  private static final int POOL_BYTES = 16 * UUID_BYTES;
-
-  private static final Stripe[] STRIPES = stripes(Runtime.getRuntime().availableProcessors());
+  private static final SecureRandom[] STRIPES = stripes(Runtime.getRuntime().availableProcessors());
 
   private RandomIds() {}
 
   /** A new random UUID as text. */
   public static String uuid() {
-    Stripe stripe =
+    SecureRandom random =
         STRIPES[(int) Long.remainderUnsigned(Thread.currentThread().threadId(), STRIPES.length)];
-    return stripe.next().toString();
+    byte[] bytes = new byte[16];
+    random.nextBytes(bytes);
+    bytes[6] = (byte) ((bytes[6] & 0x0f) | 0x40); // version 4
+    bytes[8] = (byte) ((bytes[8] & 0x3f) | 0x80); // IETF variant
+    ByteBuffer buffer = ByteBuffer.wrap(bytes);
+    return new UUID(buffer.getLong(), buffer.getLong()).toString();
   }
 
-  private static Stripe[] stripes(int processors) {
-    Stripe[] stripes = new Stripe[Math.max(2, 2 * processors)];
+  private static SecureRandom[] stripes(int processors) {
+    SecureRandom[] stripes = new SecureRandom[Math.max(2, 2 * processors)];
     for (int i = 0; i < stripes.length; i++) {
-      SecureRandom random;
       try {
-        random = SecureRandom.getInstance("DRBG");
+        stripes[i] = SecureRandom.getInstance("DRBG");
       } catch (NoSuchAlgorithmException e) {
-        random = new SecureRandom();
+        stripes[i] = new SecureRandom();
       }
-      stripes[i] = new Stripe(random);
     }
     return stripes;
-  }
-
-  /** One generator and the bits it drew that are not yet IDs. */
-  private static final class Stripe {
-    private final SecureRandom random;
-    private final byte[] pool = new byte[POOL_BYTES];
-    private int next = POOL_BYTES;
-
-    Stripe(SecureRandom random) {
-      this.random = random;
-    }
-
-    synchronized UUID next() {
-      if (next == POOL_BYTES) {
-        random.nextBytes(pool);
-        next = 0;
-      }
-      long high = bigEndianLong(next);
-      long low = bigEndianLong(next + 8);
-      next += UUID_BYTES;
-      high = (high & ~0xF000L) | 0x4000L; // version 4
-      low = (low & 0x3FFF_FFFF_FFFF_FFFFL) | 0x8000_0000_0000_0000L; // IETF variant
-      return new UUID(high, low);
-    }
-
-    private long bigEndianLong(int from) {
-      long value = 0;
-      for (int i = from; i < from + 8; i++) {
-        value = (value << 8) | (pool[i] & 0xFF);
-      }
-      return value;
-    }
   }
 }

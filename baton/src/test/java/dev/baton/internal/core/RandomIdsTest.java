@@ -3,7 +3,6 @@ package dev.baton.internal.core;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
@@ -11,10 +10,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 
 class RandomIdsTest {
+
   @Test
-  void idsAreVersion4UuidsInCanonicalForm() {
-    // Several pools' worth, so IDs from a refilled pool are checked too.
-    for (int i = 0; i < 100; i++) {
+  void idsAreVersionFourUuidsInCanonicalForm() {
+    for (int i = 0; i < 1_000; i++) {
       String id = RandomIds.uuid();
       UUID parsed = UUID.fromString(id);
       assertThat(parsed.toString()).isEqualTo(id);
@@ -24,43 +23,44 @@ class RandomIdsTest {
   }
 
   @Test
-  void idsDoNotRepeatWithinAThreadOrAcrossThreads() throws InterruptedException {
-    Set<String> ids = ConcurrentHashMap.newKeySet();
+  void noIdIsHandedOutTwiceAcrossThreadsAndBatches() throws Exception {
+    // Many threads share few stripes, each drawing many batches: a batch's bytes must go to one
+    // caller each, and every refill must be new bytes.
+    Set<String> seen = ConcurrentHashMap.newKeySet();
     List<Thread> threads = new ArrayList<>();
-    for (int t = 0; t < 8; t++) {
+    int perThread = 500;
+    for (int t = 0; t < 64; t++) {
       threads.add(
-          Thread.ofPlatform()
+          Thread.ofVirtual()
               .start(
                   () -> {
-                    Set<String> own = new HashSet<>();
-                    for (int i = 0; i < 1_000; i++) {
-                      own.add(RandomIds.uuid());
+                    for (int i = 0; i < perThread; i++) {
+                      seen.add(RandomIds.uuid());
                     }
-                    ids.addAll(own);
                   }));
     }
     for (Thread thread : threads) {
       thread.join();
     }
-    assertThat(ids).hasSize(8_000);
+    assertThat(seen).hasSize(64 * perThread);
   }
 
   @Test
-  void theRandomBitsVaryAcrossTheWholeId() {
-    // Every one of the 122 random bits takes both values over a few hundred IDs; a byte copied
-    // from the wrong place in the pool, or left at zero, would not.
-    long highOnes = 0;
-    long highZeros = 0;
-    long lowOnes = 0;
-    long lowZeros = 0;
+  void everyRandomBitVaries() {
+    // 122 of the 128 bits are random: over a few hundred IDs each of them takes both values, which
+    // a mistake in assembling the bytes (a byte dropped, a shift too far) would break.
+    long mostOr = 0;
+    long mostAnd = -1;
+    long leastOr = 0;
+    long leastAnd = -1;
     for (int i = 0; i < 500; i++) {
       UUID id = UUID.fromString(RandomIds.uuid());
-      highOnes |= id.getMostSignificantBits();
-      highZeros |= ~id.getMostSignificantBits();
-      lowOnes |= id.getLeastSignificantBits();
-      lowZeros |= ~id.getLeastSignificantBits();
+      mostOr |= id.getMostSignificantBits();
+      mostAnd &= id.getMostSignificantBits();
+      leastOr |= id.getLeastSignificantBits();
+      leastAnd &= id.getLeastSignificantBits();
     }
-    assertThat(highOnes & highZeros).isEqualTo(~0xF000L);
-    assertThat(lowOnes & lowZeros).isEqualTo(0x3FFF_FFFF_FFFF_FFFFL);
+    assertThat(mostOr & ~mostAnd).isEqualTo(~0xf000L);
+    assertThat(leastOr & ~leastAnd).isEqualTo(0x3fffffffffffffffL);
   }
 }

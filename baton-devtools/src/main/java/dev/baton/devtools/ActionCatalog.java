@@ -34,7 +34,13 @@ final class ActionCatalog {
   static ObjectNode actions(Registry registry) {
     ObjectNode out = Json.object();
     for (Action<?, ?, ?> action : registry.actions()) {
-      ActionDescriptor d = action.descriptor();
+      ActionDescriptor d;
+      try {
+        d = action.descriptor();
+      } catch (RuntimeException e) {
+        listWithoutDescriptor(out, action, e);
+        continue;
+      }
       ObjectNode entry = out.putObject(d.key());
       entry.put("key", d.key());
       entry.put("name", d.name());
@@ -60,6 +66,22 @@ final class ActionCatalog {
       entry.putObject("metadata").set("middleware", descriptor);
     }
     return out;
+  }
+
+  /**
+   * An action whose descriptor cannot be built (a schema that fails to infer, a custom action's
+   * descriptor that throws) must not hide the others from the Dev UI: it is listed with what is
+   * known without its descriptor, its key and name, which the registry filed it under (so they
+   * answer without the descriptor), and the failure is logged.
+   */
+  private static void listWithoutDescriptor(
+      ObjectNode out, Action<?, ?, ?> action, RuntimeException failure) {
+    String key = action.type().key(action.name());
+    log.warn("action {} is listed without its schemas: its descriptor failed", key, failure);
+    ObjectNode entry = out.putObject(key);
+    entry.put("key", key);
+    entry.put("name", action.name());
+    entry.putObject("metadata");
   }
 
   /**

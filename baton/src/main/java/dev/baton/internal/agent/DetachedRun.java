@@ -52,6 +52,7 @@ final class DetachedRun {
   private final Supplier<@Nullable AgentFinishReason> lastTurnReason;
   private final AtomicBoolean beating = new AtomicBoolean();
   private final AtomicBoolean aborted = new AtomicBoolean();
+  private final CompletableFuture<Void> finalized = new CompletableFuture<>();
   // The stop of the heartbeat an abort schedules; cancelled when the run ends, so the scheduler
   // does not hold this run (and its session) until it fires.
   private volatile @Nullable ScheduledFuture<?> stuckCheck;
@@ -73,6 +74,11 @@ final class DetachedRun {
     this.work = work;
     this.done = done;
     this.lastTurnReason = lastTurnReason;
+  }
+
+  /** Completes once the row is final, or finalising it failed (and was logged). */
+  CompletableFuture<Void> finalized() {
+    return finalized;
   }
 
   /**
@@ -175,6 +181,8 @@ final class DetachedRun {
           storeContext, pending.snapshotId(), existing -> finalRow(existing, result, error));
     } catch (RuntimeException e) {
       log.error("agent {}: finalising {} failed", agent.name(), pending.snapshotId(), e);
+    } finally {
+      finalized.complete(null);
     }
   }
 

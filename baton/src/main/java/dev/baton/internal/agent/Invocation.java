@@ -458,7 +458,8 @@ final class Invocation implements Connection.Source {
       return failedOutput(e);
     }
     handedOff.complete(pending.snapshotId());
-    new DetachedRun(
+    DetachedRun run =
+        new DetachedRun(
             agent,
             store,
             chain.storeContext(),
@@ -466,8 +467,9 @@ final class Invocation implements Connection.Source {
             session,
             work,
             worker.result(),
-            worker::lastTurnReason)
-        .start();
+            worker::lastTurnReason);
+    clientContext.get(DetachedRuns.KEY).ifPresent(runs -> runs.started(run.finalized()));
+    run.start();
     // Inputs already queued still run; nothing more can arrive.
     closeInput();
     return AgentOutput.detached(session.id(), pending.snapshotId());

@@ -92,46 +92,75 @@ final class DetachedRun {
     try {
       subscription = ((SnapshotSubscriber) store).onSnapshotStatusChange(storeContext, id);
     } catch (RuntimeException e) {
-      // Without a way to hear an abort the run must not go on unwatched: stop it and say why.
-      work.cancel();
-      finalizeRow(null, e);
+      stopUnwatched(e);
       return;
     }
     long interval = agent.options().heartbeatInterval().toMillis();
-    // Each beat runs on its own virtual thread, so a slow store never delays other runs' beats; a
-    // beat still running when the next is due makes that one skip, so a hung store piles none up.
-    ScheduledFuture<?> heartbeat =
-        agent
-            .heartbeats()
-            .scheduleAtFixedRate(
-                () -> {
-                  if (beating.compareAndSet(false, true)) {
-                    Thread.ofVirtual().start(this::beat);
-                  }
-                },
-                interval,
-                interval,
-                TimeUnit.MILLISECONDS);
-    subscription.listen(
-        status -> {
-          if (status == SnapshotStatus.ABORTED && aborted.compareAndSet(false, true)) {
-            // The listener runs under the store's delivery lock; cancelling runs the work's
-            // cancellation callbacks, which are not ours to trust with it.
-            Thread.ofVirtual().name("baton-abort-" + id).start(() -> stop(heartbeat));
-          }
-        });
+    ScheduledFuture<?> heartbeat = null;
+    try {
+      // Each beat runs on its own virtual thread, so a slow store never delays other runs' beats; a
+      // beat still running when the next is due makes that one skip, so a hung store piles none up.
+      heartbeat =
+          agent
+              .heartbeats()
+              .scheduleAtFixedRate(
+                  () -> {
+                    if (beating.compareAndSet(false, true)) {
+                      Thread.ofVirtual().start(this::beat);
+                    }
+                  },
+                  interval,
+                  interval,
+                  TimeUnit.MILLISECONDS);
+      ScheduledFuture<?> beats = heartbeat;
+      subscription.listen(
+          status -> {
+            if (status == SnapshotStatus.ABORTED && aborted.compareAndSet(false, true)) {
+              // The listener runs under the store's delivery lock; cancelling runs the work's
+              // cancellation callbacks, which are not ours to trust with it.
+              Thread.ofVirtual().name("baton-abort-" + id).start(() -> stop(beats));
+            }
+          });
+    } catch (RuntimeException e) {
+      if (heartbeat != null) {
+        heartbeat.cancel(false);
+      }
+      close(subscription);
+      stopUnwatched(e);
+      return;
+    }
+    ScheduledFuture<?> beats = heartbeat;
     done.whenComplete(
         (result, failure) -> {
-          subscription.close();
-          heartbeat.cancel(false);
+          beats.cancel(false);
           ScheduledFuture<?> check = stuckCheck;
           if (check != null) {
             check.cancel(false);
           }
+          // A store's unsubscribe that throws must not keep the row pending nor a drain waiting.
+          close(subscription);
           finalizeRow(
               result,
               failure instanceof CompletionException wrapped ? wrapped.getCause() : failure);
         });
+  }
+
+  /** Without a way to hear an abort the run must not go on unwatched: stop it and say why. */
+  private void stopUnwatched(RuntimeException failure) {
+    work.cancel();
+    finalizeRow(null, failure);
+  }
+
+  private void close(StatusSubscription subscription) {
+    try {
+      subscription.close();
+    } catch (RuntimeException e) {
+      log.warn(
+          "agent {}: closing the status subscription of {} failed",
+          agent.name(),
+          pending.snapshotId(),
+          e);
+    }
   }
 
   private void beat() {

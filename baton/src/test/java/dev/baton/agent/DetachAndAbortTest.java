@@ -24,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -479,6 +480,33 @@ class DetachAndAbortTest extends AgentTestSupport {
     assertThat(failed.status()).isEqualTo(SnapshotStatus.FAILED);
     assertThat(failed.error().status()).isEqualTo("INTERNAL");
     assertThat(failed.heartbeatAt()).isNull();
+  }
+
+  /** What DetachedRuns is told of is the run's end to wait on, not a future it could complete. */
+  @Test
+  void theRunEndDetachedRunsIsToldOfCannotBeCompletedByIt() throws Exception {
+    Agent agent = gated("told", new CountDownLatch(1), new CountDownLatch(0), server().build());
+    CompletableFuture<@Nullable Throwable> ended = new CompletableFuture<>();
+    ActionContext meddling =
+        baton
+            .context()
+            .with(
+                DetachedRuns.KEY,
+                stage -> {
+                  stage.toCompletableFuture().cancel(false);
+                  stage.whenComplete((ignored, error) -> ended.complete(error));
+                });
+
+    AgentOutput detached =
+        agent.run(
+            meddling,
+            AgentInput.text("go").withDetach(true),
+            AgentInit.NEW,
+            StreamCallback.discard());
+
+    assertThat(ended.get(10, TimeUnit.SECONDS)).isNull();
+    assertThat(agent.getSnapshot(detached.snapshotId()).status())
+        .isEqualTo(SnapshotStatus.COMPLETED);
   }
 
   private static AgentOptions watched(SessionStore store) {

@@ -468,7 +468,10 @@ final class Invocation implements Connection.Source {
             work,
             worker.result(),
             worker::lastTurnReason);
-    clientContext.get(DetachedRuns.KEY).ifPresent(runs -> runs.started(run.finalized()));
+    // A read-only view: whoever is told cannot complete the run's own future, which others wait on.
+    clientContext
+        .get(DetachedRuns.KEY)
+        .ifPresent(runs -> runs.started(run.finalized().minimalCompletionStage()));
     run.start();
     // Inputs already queued still run; nothing more can arrive.
     closeInput();

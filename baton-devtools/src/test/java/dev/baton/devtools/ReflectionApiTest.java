@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
@@ -220,6 +221,52 @@ class ReflectionApiTest {
         .isEqualTo(Json.parse("{\"key\":\"/tool/broken\",\"name\":\"broken\",\"metadata\":{}}"));
     assertThat(actions.path("/flow/echo").path("inputSchema").path("type").asString())
         .isEqualTo("string");
+  }
+
+  /**
+   * An action that answers its type and name from its descriptor, which worked when it was
+   * registered and fails now, cannot be listed at all; the others still are.
+   */
+  @Test
+  void anActionWhoseNameNeedsItsFailingDescriptorIsLeftOutAndTheOthersStillListed() {
+    AtomicBoolean describable = new AtomicBoolean(true);
+    baton.registry().register(new DescriptorOnlyAction(describable));
+    describable.set(false);
+
+    HttpResponse<String> response = client.get("/api/actions");
+
+    assertThat(response.statusCode()).isEqualTo(200);
+    JsonNode actions = client.json(response);
+    assertThat(actions.properties())
+        .extracting(Map.Entry::getKey)
+        .contains("/flow/echo", "/tool/shout", "/agent/serverAgent", "/middleware/" + RETRY)
+        .doesNotContain("/tool/flaky");
+  }
+
+  /** An action that overrides only its descriptor, which fails once {@code describable} is off. */
+  private record DescriptorOnlyAction(AtomicBoolean describable)
+      implements Action<JsonNode, JsonNode, Void> {
+    @Override
+    public ActionDescriptor descriptor() {
+      if (!describable.get()) {
+        throw new IllegalStateException("the schema source went away");
+      }
+      return ActionDescriptor.builder(ActionType.TOOL, "flaky").build();
+    }
+
+    @Override
+    public JsonNode run(ActionContext context, JsonNode input, StreamCallback<Void> stream) {
+      return input;
+    }
+
+    @Override
+    public JsonNode runJson(
+        ActionContext context,
+        JsonNode input,
+        @Nullable JsonNode init,
+        StreamCallback<JsonNode> stream) {
+      return input;
+    }
   }
 
   /** An action whose descriptor fails; its type and name answer without it, as Baton's do. */

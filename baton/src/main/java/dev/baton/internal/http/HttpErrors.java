@@ -39,15 +39,16 @@ import tools.jackson.databind.node.ObjectNode;
  * provider message is read from {@code error.message}, a string {@code error}, a top-level {@code
  * message} or {@code detail} (the shapes Gemini, OpenAI and the OpenAI-compatible servers use), or
  * else {@code (no message)}: any other body (a proxy's error page) is not for remote clients, so
- * its start goes in a non-public cause, for logs. The details are {@code {"httpStatus": <code>,
- * "retryAfterSeconds": <n>, "providerError": {...}}}; {@code providerError} is the provider's
- * {@code error} object when it sent one. {@code retryAfterSeconds} is rounded up and comes from the
- * first of these that is present and readable: a {@code Retry-After} header (seconds or an HTTP
- * date); OpenAI's {@code retry-after-ms} header (milliseconds); on a 429 only, the larger of
- * OpenAI's {@code x-ratelimit-reset-requests} and {@code x-ratelimit-reset-tokens} headers
- * (durations such as {@code 6s}, {@code 1m30s} or {@code 250ms}), which they send on every answer
- * but which say when to come back only once a limit is hit; a Google {@code RetryInfo.retryDelay}.
- * It is left out when none is.
+ * its start goes in a non-public cause, which callers in this process can read and a server logs
+ * with the failed request. The details are {@code {"httpStatus": <code>, "retryAfterSeconds": <n>,
+ * "providerError": {...}}}; {@code providerError} is the provider's {@code error} object when it
+ * sent one. {@code retryAfterSeconds} is rounded up and comes from the first of these that is
+ * present and readable: a {@code Retry-After} header (seconds or an HTTP date); OpenAI's {@code
+ * retry-after-ms} header (milliseconds); on a 429 only, the larger of OpenAI's {@code
+ * x-ratelimit-reset-requests} and {@code x-ratelimit-reset-tokens} headers (durations such as
+ * {@code 6s}, {@code 1m30s} or {@code 250ms}), which they send on every answer but which say when
+ * to come back only once a limit is hit; a Google {@code RetryInfo.retryDelay}. It is left out when
+ * none is.
  *
  * <p>Stateless and thread-safe.
  */
@@ -66,7 +67,7 @@ public final class HttpErrors {
     JsonNode error = json == null ? null : json.get("error");
     String message = json == null ? null : messageOf(json);
     // A body without the provider's message (a proxy's error page, say) is not for the clients of
-    // this process: its start goes in a non-public cause, for logs.
+    // this process: its start goes in a non-public cause.
     BatonException unread = message == null ? forLogs(text, null) : null;
     if (message == null) {
       message = "(no message)";
@@ -148,8 +149,8 @@ public final class HttpErrors {
    * The error for a successful response whose body, or one of whose SSE events, is not JSON: {@link
    * Status#UNAVAILABLE} with {@code "<provider> answered with something that is not JSON"}. The
    * error is public, but what the server sent is not (a proxy's login page, an internal address):
-   * its start is the message of a non-public cause, which logs and local callers see and remote
-   * clients never do.
+   * its start is the message of a non-public cause, which callers in this process can read and a
+   * server logs with the failed request, and remote clients never see.
    */
   static BatonException notJson(String provider, String text, @Nullable Throwable cause) {
     BatonException body = forLogs(text, cause);
@@ -163,8 +164,9 @@ public final class HttpErrors {
 
   /**
    * A non-public error whose message is the start of a body a server sent where its API promised
-   * something else, or null when the body is blank: the cause of a public error, so that logs show
-   * the body and remote clients do not.
+   * something else, or null when the body is blank: the cause of a public error, kept from remote
+   * clients. Nothing logs it here; whoever reports the error does (a server logs a failed request's
+   * non-public causes).
    */
   static @Nullable BatonException forLogs(String text, @Nullable Throwable cause) {
     String start = text.strip();

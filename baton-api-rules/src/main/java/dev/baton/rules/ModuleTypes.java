@@ -1,9 +1,6 @@
 package dev.baton.rules;
 
-import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
-import com.tngtech.archunit.core.importer.Location;
 import java.io.IOException;
 import java.lang.reflect.Modifier;
 import java.net.URISyntaxException;
@@ -23,11 +20,6 @@ import java.util.stream.Stream;
  */
 public final class ModuleTypes {
   private ModuleTypes() {}
-
-  /** The main classes of the module that holds {@code anchor}. */
-  public static JavaClasses of(Class<?> anchor) {
-    return new ClassFileImporter().importLocations(List.of(Location.of(root(anchor))));
-  }
 
   /**
    * What users of the module that holds {@code anchor} can name: its public types, nested ones only

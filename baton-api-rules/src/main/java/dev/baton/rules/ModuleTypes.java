@@ -43,12 +43,15 @@ public final class ModuleTypes {
               .map(name -> name.substring(0, name.length() - ".class".length()))
               .map(name -> name.replace(base.getFileSystem().getSeparator(), "."))
               .filter(name -> !name.endsWith("module-info") && !name.endsWith("package-info"))
+              // Internal classes are left unloaded: they may need an optional dependency that the
+              // test class path lacks, and they are not the module's API anyway.
+              .filter(name -> !isInternal(name))
               .sorted()
               .toList();
       List<Class<?>> types = new ArrayList<>();
       for (String name : names) {
-        Class<?> type = Class.forName(name, false, anchor.getClassLoader());
-        if (!type.getPackageName().contains(".internal") && isNameable(type)) {
+        Class<?> type = load(name, anchor.getClassLoader());
+        if (isNameable(type)) {
           types.add(type);
         }
       }
@@ -72,6 +75,29 @@ public final class ModuleTypes {
       return Path.of(anchor.getProtectionDomain().getCodeSource().getLocation().toURI());
     } catch (URISyntaxException e) {
       throw new IllegalStateException("the location of " + anchor + " is not a path", e);
+    }
+  }
+
+  private static boolean isInternal(String className) {
+    int end = className.lastIndexOf('.');
+    String packageName = end < 0 ? "" : className.substring(0, end);
+    return packageName.endsWith(".internal") || packageName.contains(".internal.");
+  }
+
+  /**
+   * A class, uninitialised. One that cannot be linked (it names a type of an optional dependency
+   * the test class path lacks) cannot be told apart from API, so it is reported, not skipped.
+   */
+  private static Class<?> load(String name, ClassLoader loader) throws ClassNotFoundException {
+    try {
+      return Class.forName(name, false, loader);
+    } catch (LinkageError e) {
+      throw new IllegalStateException(
+          "cannot load "
+              + name
+              + " to tell whether it is API: a type it names is missing from the class path (an"
+              + " optional dependency?); add it to the module's test dependencies",
+          e);
     }
   }
 

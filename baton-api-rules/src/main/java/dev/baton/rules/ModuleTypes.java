@@ -19,6 +19,16 @@ import java.util.stream.Stream;
  * about that module.
  */
 public final class ModuleTypes {
+  // Listed once per anchor: a module's JSON contract asks for them in each of its tests, and its
+  // API test asks again.
+  private static final ClassValue<List<Class<?>>> PUBLIC_TYPES =
+      new ClassValue<>() {
+        @Override
+        protected List<Class<?>> computeValue(Class<?> anchor) {
+          return listPublicTypes(anchor);
+        }
+      };
+
   private ModuleTypes() {}
 
   /**
@@ -29,9 +39,13 @@ public final class ModuleTypes {
    * <p>It lists the module's class files and loads them (uninitialised) rather than importing them
    * with ArchUnit, whose import also resolves every type they refer to from the class path: the
    * JSON contract asks for the types once per test, and each import of baton's classes took seconds
-   * (15 on a busy machine).
+   * (15 on a busy machine). The list is made once per anchor and shared.
    */
   public static List<Class<?>> publicTypes(Class<?> anchor) {
+    return PUBLIC_TYPES.get(anchor);
+  }
+
+  private static List<Class<?>> listPublicTypes(Class<?> anchor) {
     Path root = root(anchor);
     try (FileSystem jar = Files.isDirectory(root) ? null : FileSystems.newFileSystem(root);
         Stream<Path> files = Files.walk(jar == null ? root : jar.getPath("/"))) {

@@ -37,6 +37,13 @@ class ModuleTypesTest {
         .doesNotContain(ModuleTypes.class, ModuleTypesTest.class);
   }
 
+  /** The JSON contract asks in each of its tests, so a module's classes are listed only once. */
+  @Test
+  void aModulesTypesAreListedOnceAndShared() {
+    assertThat(ModuleTypes.publicTypes(WideValues.class))
+        .isSameAs(ModuleTypes.publicTypes(WideValues.class));
+  }
+
   /**
    * An internal class that needs an optional dependency the class path lacks is not loaded, so the
    * module's API is still listed.

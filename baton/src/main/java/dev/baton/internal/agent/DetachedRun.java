@@ -51,6 +51,7 @@ final class DetachedRun implements Heartbeats.Beating {
   private final Supplier<@Nullable AgentFinishReason> lastTurnReason;
   private final AtomicBoolean beating = new AtomicBoolean();
   private final AtomicBoolean aborted = new AtomicBoolean();
+  private final CompletableFuture<Void> finalized = new CompletableFuture<>();
   // The stop of the heartbeat an abort schedules; cancelled when the run ends, so the scheduler
   // does not hold this run (and its session) until it fires.
   private volatile @Nullable ScheduledFuture<?> stuckCheck;
@@ -74,6 +75,11 @@ final class DetachedRun implements Heartbeats.Beating {
     this.lastTurnReason = lastTurnReason;
   }
 
+  /** Completes once the row is final, or finalising it failed (and was logged). */
+  CompletableFuture<Void> finalized() {
+    return finalized;
+  }
+
   /**
    * Starts the background half. It holds no thread of its own while the work runs: the heartbeat is
    * the agent's shared timer, the abort watch a listener on the row's status, and the row is
@@ -85,33 +91,57 @@ final class DetachedRun implements Heartbeats.Beating {
     try {
       subscription = ((SnapshotSubscriber) store).onSnapshotStatusChange(storeContext, id);
     } catch (RuntimeException e) {
-      // Without a way to hear an abort the run must not go on unwatched: stop it and say why.
-      work.cancel();
-      finalizeRow(null, e);
+      stopUnwatched(e);
       return;
     }
     Heartbeats heartbeats = agent.heartbeats();
-    heartbeats.add(this);
-    subscription.listen(
-        status -> {
-          if (status == SnapshotStatus.ABORTED && aborted.compareAndSet(false, true)) {
-            // The listener runs under the store's delivery lock; cancelling runs the work's
-            // cancellation callbacks, which are not ours to trust with it.
-            Thread.ofVirtual().name("baton-abort-" + id).start(() -> stop(heartbeats));
-          }
-        });
+    try {
+      heartbeats.add(this);
+      subscription.listen(
+          status -> {
+            if (status == SnapshotStatus.ABORTED && aborted.compareAndSet(false, true)) {
+              // The listener runs under the store's delivery lock; cancelling runs the work's
+              // cancellation callbacks, which are not ours to trust with it.
+              Thread.ofVirtual().name("baton-abort-" + id).start(() -> stop(heartbeats));
+            }
+          });
+    } catch (RuntimeException e) {
+      heartbeats.remove(this);
+      close(subscription);
+      stopUnwatched(e);
+      return;
+    }
     done.whenComplete(
         (result, failure) -> {
-          subscription.close();
           heartbeats.remove(this);
           ScheduledFuture<?> check = stuckCheck;
           if (check != null) {
             check.cancel(false);
           }
+          // A store's unsubscribe that throws must not keep the row pending nor a drain waiting.
+          close(subscription);
           finalizeRow(
               result,
               failure instanceof CompletionException wrapped ? wrapped.getCause() : failure);
         });
+  }
+
+  /** Without a way to hear an abort the run must not go on unwatched: stop it and say why. */
+  private void stopUnwatched(RuntimeException failure) {
+    work.cancel();
+    finalizeRow(null, failure);
+  }
+
+  private void close(StatusSubscription subscription) {
+    try {
+      subscription.close();
+    } catch (RuntimeException e) {
+      log.warn(
+          "agent {}: closing the status subscription of {} failed",
+          agent.name(),
+          pending.snapshotId(),
+          e);
+    }
   }
 
   /**
@@ -169,6 +199,8 @@ final class DetachedRun implements Heartbeats.Beating {
           storeContext, pending.snapshotId(), existing -> finalRow(existing, result, error));
     } catch (RuntimeException e) {
       log.error("agent {}: finalising {} failed", agent.name(), pending.snapshotId(), e);
+    } finally {
+      finalized.complete(null);
     }
   }
 

@@ -459,7 +459,8 @@ final class Invocation implements Connection.Source {
       return failedOutput(e);
     }
     handedOff.complete(pending.snapshotId());
-    new DetachedRun(
+    DetachedRun run =
+        new DetachedRun(
             agent,
             store,
             chain.storeContext(),
@@ -467,8 +468,12 @@ final class Invocation implements Connection.Source {
             session,
             work,
             worker.result(),
-            worker::lastTurnReason)
-        .start();
+            worker::lastTurnReason);
+    // A read-only view: whoever is told cannot complete the run's own future, which others wait on.
+    clientContext
+        .get(DetachedRuns.KEY)
+        .ifPresent(runs -> runs.started(run.finalized().minimalCompletionStage()));
+    run.start();
     // Inputs already queued still run; nothing more can arrive.
     closeInput();
     return AgentOutput.detached(session.id(), pending.snapshotId());

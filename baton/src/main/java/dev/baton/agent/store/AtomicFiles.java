@@ -14,6 +14,7 @@ import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import org.jspecify.annotations.Nullable;
@@ -22,8 +23,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The file operations of the file store: private directories, reads that treat a missing file as
- * absent, writes that a concurrent reader sees either entirely or not at all, and the removal of
- * temporary files a killed writer left behind.
+ * absent, writes that a concurrent reader sees either entirely or not at all, writes in place for
+ * files that carry their own checksum, and the removal of temporary files a killed writer left
+ * behind.
  *
  * <p>Forcing a directory to the device is done where the file system has POSIX permissions (the JDK
  * cannot open a directory on Windows, where NTFS journals names anyway) and skipped elsewhere.
@@ -53,6 +55,8 @@ final class AtomicFiles {
 
   private static final Set<StandardOpenOption> NEW_FILE =
       Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+  private static final Set<StandardOpenOption> OVERWRITE =
+      Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE);
   private static final FileAttribute<?>[] OWNER_ONLY_FILE = {
     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))
   };
@@ -103,7 +107,7 @@ final class AtomicFiles {
    * read-modify-write serialise themselves (FileSessionStore holds a {@link ProcessLock}).
    *
    * @param sync what to force to the device: {@link Sync#CONTENT_AND_NAME} is worth its cost for
-   *     data, {@link Sync#NONE} for hints that can be rebuilt
+   *     data, {@link Sync#NONE} for records that can be rebuilt
    */
   static void write(Path target, byte[] content, Sync sync) throws IOException {
     String random = Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36);
@@ -132,6 +136,27 @@ final class AtomicFiles {
     if (sync == Sync.CONTENT_AND_NAME) {
       // The rename lives in the directory: until it is forced, a power loss may undo it.
       syncDirectory(temp.getParent());
+    }
+  }
+
+  /**
+   * Writes {@code content} over the start of {@code file}, creating it (readable by the owner only)
+   * if missing, forcing nothing to the device, and pads the rest of a longer old file with spaces
+   * (which JSON readers skip). Unlike {@link #write}, this is not atomic: a concurrent reader, or
+   * one after a crash of the machine, may find old and new bytes mixed, so only a file that carries
+   * its own checksum may be written this way. What it buys is a write that no file system flushes
+   * on its own: ext4 ({@code auto_da_alloc}) flushes a file renamed over another, or truncated and
+   * written again, and so would make writing a hint as costly as writing data.
+   */
+  static void overwrite(Path file, byte[] content) throws IOException {
+    try (FileChannel channel = FileChannel.open(file, OVERWRITE, ownerOnlyFile(file))) {
+      long length = Math.max(channel.size(), content.length);
+      byte[] padded = Arrays.copyOf(content, Math.toIntExact(length));
+      Arrays.fill(padded, content.length, padded.length, (byte) ' ');
+      ByteBuffer buffer = ByteBuffer.wrap(padded);
+      while (buffer.hasRemaining()) {
+        channel.write(buffer);
+      }
     }
   }
 

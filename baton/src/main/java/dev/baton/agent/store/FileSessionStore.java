@@ -5,6 +5,8 @@ import dev.baton.agent.SessionStore;
 import dev.baton.agent.SnapshotSubscriber;
 import dev.baton.agent.StatusSubscription;
 import dev.baton.core.ActionContext;
+import dev.baton.core.BatonException;
+import dev.baton.core.Cancellation;
 import dev.baton.internal.store.RowHeader;
 import dev.baton.internal.store.SnapshotRules;
 import dev.baton.internal.store.StatusSubscribers;
@@ -14,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
@@ -30,22 +33,41 @@ import org.slf4j.LoggerFactory;
  * a two-space indent. The prefix is {@code global} unless {@link Builder#snapshotPathPrefix}
  * derives one for each call, so rows never sit in {@code dir} itself. Each session has a pointer
  * file, {@code <dir>/<prefix>/.pointers/<sessionId>.json}, holding {@code {"currentSnapshotId",
- * "currentCreatedAt", "updatedAt"}}: its latest row. Directories are created with mode 0700 where
- * the file system has POSIX permissions. This is Genkit Go's layout, file names included, for every
- * ID of at most 232 UTF-8 bytes that the JVM can name a file by; see IDs below for the others.
+ * "currentCreatedAt", "updatedAt"}}, its latest row, and a checksum of them, {@code "crc32c"},
+ * which Genkit Go ignores (see Pointers below). Directories are created with mode 0700 where the
+ * file system has POSIX permissions. This is Genkit Go's layout, file names included, for every ID
+ * of at most 232 UTF-8 bytes that the JVM can name a file by; see IDs below for the others. Baton
+ * adds two files of its own to each folder: {@code .lock} (see Writes) and {@code
+ * .pointers/.verified-boots} (see Pointers).
  *
  * <p><b>Writes.</b> {@code saveSnapshot} follows the {@link SessionStore} contract and calls its
  * update exactly once: one lock serialises this instance's read-modify-writes, file I/O included. A
- * file is written to {@code <name>.<random>.tmp} beside it, forced to the device (row files only),
- * and renamed over the target, so a reader sees the old file or the new one, never a torn write; a
- * leftover temporary file is never read as a row. A row's folder is then forced to the device too
- * (unless {@link Builder#syncDirectories} turns that off), so that a committed row survives a power
- * loss, not only a crash of the process. Pointers are renamed into place too, without any fsync; on
- * ext4 that rename makes the kernel flush the pointer (its {@code auto_da_alloc} safeguard), which
- * is what keeps a pointer from lagging its rows after a crash. Between processes, an exclusive lock
- * on the folder's {@code .lock} file serialises read-modify-writes and pointer rebuilds, so an
- * abort written by one process is never undone by another's heartbeat and a pointer never moves
- * back.
+ * row is written to {@code <name>.<random>.tmp} beside it, forced to the device, and renamed over
+ * the target, so a reader sees the old row or the new one, never a torn write; a leftover temporary
+ * file is never read as a row. The row's folder is then forced to the device too (unless {@link
+ * Builder#syncDirectories} turns that off), so that a committed row survives a power loss, not only
+ * a crash of the process. That is the one durable write of a commit: the pointer is written without
+ * one (below). Between processes, an exclusive lock on the folder's {@code .lock} file serialises
+ * read-modify-writes and pointer rebuilds, so an abort written by one process is never undone by
+ * another's heartbeat and a pointer never moves back.
+ *
+ * <p><b>Pointers.</b> A pointer is a hint that spares a scan of the folder; the rows are the truth.
+ * It is overwritten in place, padded with spaces to the length of the one it replaces, and never
+ * forced to the device: renaming a file over another, as Genkit Go writes its pointers, makes ext4
+ * flush the file ({@code auto_da_alloc}), which would make every commit two durable writes. Its
+ * checksum tells a whole pointer from a torn one; one without a checksum (Genkit Go's) is not
+ * trusted either. A save writes its pointer after its row and before it returns, so a crash of the
+ * process, which loses no page cache, leaves every pointer naming its session's latest row, or the
+ * one before for a save that had not returned. A crash of the machine may lose any unforced write:
+ * a pointer may come back older than its rows, torn, or not at all. So a folder's pointers are
+ * trusted only during a boot in which they were verified: in each boot, the first lookup of a
+ * latest snapshot or the first new row in a folder lists the folder once, under the folder's lock,
+ * points every session at its latest row as the row headers tell, and records the boot in {@code
+ * .pointers/.verified-boots}. A boot is named by Linux's boot ID, which the kernel draws anew on
+ * every boot; where there is none, each JVM counts as a boot of its own, since a process cannot
+ * outlive a crash of its machine. After the verification, a whole pointer names its session's
+ * latest row, and a session without a pointer has no rows, so the first save of a new session needs
+ * no scan.
  *
  * <p><b>Leftovers.</b> A writer killed mid-write leaves its temporary file. {@link Builder#build()}
  * looks through every folder under {@code dir} and removes those, and a scan of a prefix folder
@@ -63,17 +85,19 @@ import org.slf4j.LoggerFactory;
  * written under an ASCII locale still loads under a UTF-8 one.
  *
  * <p><b>Latest snapshot.</b> {@code getLatestSnapshot} reads the session's pointer and the row it
- * names, and trusts them when that row is intact and belongs to the session. Otherwise (no pointer,
- * or a stale or corrupt one, or a damaged row) it scans the prefix directory, reading only {@code
- * snapshotId}, {@code sessionId} and {@code createdAt} of each row file and skipping files that
- * vanish, decodes the most recent intact row of the session in full, and rewrites the pointer. A
- * damaged row of the session (one its pointer names that cannot be read, or whose file names the
- * session but is not a valid row, or holds another snapshot than its name stands for) is logged and
- * passed over, so the session resumes from its newest intact row; when the session has rows and
- * none is intact, the call fails with {@code DATA_LOSS} instead of answering that the session does
- * not exist. A save moves the pointer only for a new row, and only when that row is more recent (by
- * {@code createdAt}, then ID) than the one the pointer names, or when the session has no pointer; a
- * rewrite (heartbeat, abort, finalisation) never moves it.
+ * names, and trusts them when the folder's pointers are verified for this boot, the pointer is
+ * whole, and the row is intact and belongs to the session. Otherwise (no pointer, or a torn, stale
+ * or foreign one, or a damaged row, or a folder whose pointers could not be verified, as a
+ * read-only one) it scans the prefix directory, reading only {@code snapshotId}, {@code sessionId}
+ * and {@code createdAt} of each row file and skipping files that vanish, decodes the most recent
+ * intact row of the session in full, and rewrites the pointer. A damaged row of the session (one
+ * its pointer names that cannot be read, or whose file names the session but is not a valid row, or
+ * holds another snapshot than its name stands for) is logged and passed over, so the session
+ * resumes from its newest intact row; when the session has rows and none is intact, the call fails
+ * with {@code DATA_LOSS} instead of answering that the session does not exist. A save moves the
+ * pointer only for a new row, and only when that row is more recent (by {@code createdAt}, then ID)
+ * than the one the pointer names, or when the session has no pointer; a pointer that is not whole
+ * is replaced by what a scan finds. A rewrite (heartbeat, abort, finalisation) never moves it.
  *
  * <p><b>Retention.</b> With {@link Builder#maxPersistedChainLength}, each save follows {@code
  * parentId} links back from the saved row and deletes the rows past the newest {@code n}; deletion
@@ -105,6 +129,7 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
   private final Function<ActionContext, String> prefix;
   private final int maxChainLength;
   private final AtomicFiles.Sync rowSync;
+  private final String bootId;
   private final ReentrantLock lock = new ReentrantLock();
   private final StatusSubscribers<RowRef> subscribers;
   private final @Nullable SnapshotPoller poller;
@@ -118,6 +143,7 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
         Boolean.FALSE.equals(builder.syncDirectories)
             ? AtomicFiles.Sync.CONTENT
             : AtomicFiles.Sync.CONTENT_AND_NAME;
+    this.bootId = builder.bootId != null ? builder.bootId : BootId.current();
     this.prefix =
         builder.snapshotPathPrefix != null ? builder.snapshotPathPrefix : c -> DEFAULT_PREFIX;
     this.maxChainLength =
@@ -171,10 +197,15 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
     SnapshotRules.requireSessionId(sessionId);
     SafeIds.requireSessionId(sessionId);
     SnapshotDirectory directory = directory(context);
+    if (!Files.isDirectory(directory.path())) {
+      return null;
+    }
     LatestRowFinder finder = new LatestRowFinder(directory, sessionId);
-    SessionSnapshot pointed = finder.pointedRow();
-    if (pointed != null || !Files.isDirectory(directory.path())) {
-      return pointed;
+    if (pointersTrusted(directory)) {
+      SessionSnapshot pointed = finder.pointedRow();
+      if (pointed != null) {
+        return pointed;
+      }
     }
     // The scan takes no lock, so a session without a pointer never holds up saves; a save racing it
     // is missed as it would be by a read a moment earlier.
@@ -186,6 +217,65 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
       throw finder.noIntactRow();
     }
     return latest;
+  }
+
+  /**
+   * Whether the folder's whole pointers can be trusted: they were verified against the rows during
+   * this boot, here or by another process. If not, verifies them now, under the save locks of this
+   * process and of the folder. False when that fails (a read-only folder, say): reads then scan.
+   */
+  private boolean pointersTrusted(SnapshotDirectory directory) {
+    if (directory.pointersVerifiedIn(bootId)) {
+      return true;
+    }
+    lock.lock();
+    try {
+      return ProcessLock.hold(directory.path(), () -> verifyPointers(directory));
+    } catch (RuntimeException e) {
+      log.debug("could not verify the session pointers in {}; reads scan", directory.path(), e);
+      return false;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Unless it was done during this boot, points every session of the folder at its latest row, as
+   * one pass over the row headers finds it, and records that it was done. Pointers are never forced
+   * to the device, so after a crash of the machine any of them may be older than its rows, torn, or
+   * gone; the rows, forced before each save returned, are the truth. The caller holds the save
+   * locks of this process and of the folder.
+   *
+   * @return true once the pointers are verified
+   * @throws BatonException {@code INTERNAL} (not public) when the folder cannot be listed
+   */
+  private boolean verifyPointers(SnapshotDirectory directory) {
+    if (directory.pointersVerifiedIn(bootId)) {
+      return true;
+    }
+    Map<String, SessionPointer> latest = LatestRowFinder.latestOfEachSession(directory);
+    int rewritten = 0;
+    for (Map.Entry<String, SessionPointer> session : latest.entrySet()) {
+      SessionPointer current = directory.readPointer(session.getKey());
+      SessionPointer right = session.getValue();
+      if (current == null
+          || !current.currentSnapshotId().equals(right.currentSnapshotId())
+          || !current.currentCreatedAt().equals(right.currentCreatedAt())) {
+        directory.writePointer(session.getKey(), right);
+        rewritten++;
+      }
+    }
+    try {
+      directory.recordPointersVerified(bootId);
+    } catch (IOException e) {
+      throw BatonException.internal("cannot record that session pointers were verified", e);
+    }
+    log.info(
+        "verified the pointers of {} sessions in {} for this boot, rewriting {}",
+        latest.size(),
+        directory.path(),
+        rewritten);
+    return true;
   }
 
   /**
@@ -321,11 +411,31 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
     return new SnapshotDirectory(dir, rowSync);
   }
 
-  /** Points the session at a new row if it has no pointer or the row is more recent. */
-  private static void advancePointer(
-      SnapshotDirectory directory, String sessionId, SessionSnapshot row) {
+  /**
+   * Points the session at a new row, which is committed, if the row is more recent than the one its
+   * pointer names, or if it has no pointer: in a folder whose pointers were verified during this
+   * boot, only a session without rows has none. A pointer that is not whole (torn, or written by
+   * Genkit Go) names no row this can be compared with, so a scan, which sees the new row, picks the
+   * latest instead. The caller holds the save locks of this process and of the folder.
+   */
+  private void advancePointer(SnapshotDirectory directory, String sessionId, SessionSnapshot row) {
+    try {
+      verifyPointers(directory);
+    } catch (RuntimeException e) {
+      // The row is committed: the save succeeds, and reads keep scanning until a verification does.
+      log.warn("could not verify the session pointers in {}", directory.path(), e);
+    }
     SessionPointer current = directory.readPointer(sessionId);
-    if (current == null
+    if (current == null && directory.hasPointerFile(sessionId)) {
+      try {
+        SessionSnapshot latest =
+            new LatestRowFinder(directory, sessionId).scan(Cancellation.never());
+        directory.writePointer(sessionId, pointerTo(latest != null ? latest : row));
+      } catch (RuntimeException e) {
+        // The row is committed, and the pointer that is not whole keeps sending reads to the scan.
+        log.warn("could not scan for the latest row of session {}", sessionId, e);
+      }
+    } else if (current == null
         || SnapshotRules.isMoreRecent(
             row.createdAt(),
             row.snapshotId(),
@@ -379,6 +489,7 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
     private @Nullable Integer maxPersistedChainLength;
     private @Nullable Duration pollInterval;
     private @Nullable Boolean syncDirectories;
+    private @Nullable String bootId;
 
     private Builder(Path dir) {
       this.dir = dir;
@@ -435,6 +546,16 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
     public Builder syncDirectories(boolean sync) {
       checkUnset(syncDirectories, "syncDirectories");
       this.syncDirectories = sync;
+      return this;
+    }
+
+    /**
+     * Stands in for the ID of the machine's boot (see {@link BootId}), so that a test can play a
+     * crash of the machine by opening the folder again under another ID. Not an option for users.
+     */
+    Builder bootId(String id) {
+      checkUnset(bootId, "bootId");
+      this.bootId = id;
       return this;
     }
 

@@ -11,7 +11,9 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -80,14 +82,11 @@ final class LatestRowFinder {
       if (!sessionId.equals(header.sessionId())) {
         continue;
       }
-      String id = header.snapshotId();
-      Instant createdAt = header.createdAt();
-      if (id == null || createdAt == null || !SafeIds.isSafe(id)) {
-        countDamaged(file, "it lacks a valid snapshotId or createdAt");
-      } else if (!directory.isFileOf(file, id)) {
-        countDamaged(file, "it holds snapshot " + SafeIds.quote(id) + ", which belongs elsewhere");
+      Candidate candidate = candidateOf(directory, file, header);
+      if (candidate == null) {
+        countDamaged(file, problemOf(header));
       } else {
-        candidates.add(new Candidate(id, createdAt));
+        candidates.add(candidate);
       }
     }
     candidates.sort(MOST_RECENT_FIRST);
@@ -98,6 +97,51 @@ final class LatestRowFinder {
       }
     }
     return null;
+  }
+
+  /**
+   * The latest row of every session with rows in the directory, as the row headers tell, so that
+   * one pass over the folder can verify every pointer in it. A row whose header passes for the
+   * latest but which cannot be decoded in full is still named: a read of that session then finds it
+   * damaged and scans.
+   */
+  static Map<String, SessionPointer> latestOfEachSession(SnapshotDirectory directory) {
+    Map<String, Candidate> latest = new HashMap<>();
+    for (Path file : directory.list().rowFiles()) {
+      RowHeader header = SnapshotDirectory.readHeaderAt(file);
+      String sessionId = header == null ? null : header.sessionId();
+      Candidate candidate = header == null ? null : candidateOf(directory, file, header);
+      if (sessionId != null && SafeIds.isSafe(sessionId) && candidate != null) {
+        latest.merge(sessionId, candidate, (a, b) -> MOST_RECENT_FIRST.compare(a, b) <= 0 ? a : b);
+      }
+    }
+    Instant now = Instant.now();
+    Map<String, SessionPointer> pointers = new HashMap<>();
+    latest.forEach(
+        (sessionId, row) ->
+            pointers.put(sessionId, new SessionPointer(row.snapshotId(), row.createdAt(), now)));
+    return pointers;
+  }
+
+  /**
+   * The candidate a row file stands for, or null when its header lacks a valid {@code snapshotId}
+   * or {@code createdAt}, or names a snapshot whose file this is not.
+   */
+  private static @Nullable Candidate candidateOf(
+      SnapshotDirectory directory, Path file, RowHeader header) {
+    String id = header.snapshotId();
+    Instant createdAt = header.createdAt();
+    return id != null && createdAt != null && SafeIds.isSafe(id) && directory.isFileOf(file, id)
+        ? new Candidate(id, createdAt)
+        : null;
+  }
+
+  /** Why {@link #candidateOf} refused a header. */
+  private static String problemOf(RowHeader header) {
+    String id = header.snapshotId();
+    return id == null || header.createdAt() == null || !SafeIds.isSafe(id)
+        ? "it lacks a valid snapshotId or createdAt"
+        : "it holds snapshot " + SafeIds.quote(id) + ", which belongs elsewhere";
   }
 
   /** Whether some row of the session was found damaged. */

@@ -33,9 +33,10 @@ import tools.jackson.databind.JsonNode;
  * validate IDs with {@link SafeIds} first. Each ID is looked up under its name and then, if it has
  * one, its {@linkplain FileNames#alternate alternate} name; a write leaves only the first.
  *
- * <p>Every file is replaced atomically, so reading needs no lock: a reader sees a whole old file or
- * a whole new one. Rows are written with {@code rowSync}; pointers are not forced to the device at
- * all, because a lost or stale pointer only costs a scan.
+ * <p>Rows are replaced atomically, so reading needs no lock: a reader sees a whole old row or a
+ * whole new one. Rows are written with {@code rowSync}. Pointers are overwritten in place and not
+ * forced to the device at all, because a torn one is told by its checksum and a lost or stale one
+ * is found by the verification {@link FileSessionStore} runs once per boot, and then costs a scan.
  *
  * <p>Errors name snapshots, never paths, since their messages reach callers; the paths go to the
  * log. A row file that is not a valid row, or that holds another snapshot than the one its name
@@ -48,6 +49,8 @@ record SnapshotDirectory(Path path, AtomicFiles.Sync rowSync) {
   private static final Logger log = LoggerFactory.getLogger(SnapshotDirectory.class);
   private static final String JSON_SUFFIX = ".json";
   private static final String POINTERS = ".pointers";
+  private static final String VERIFIED_BOOTS = ".verified-boots";
+  private static final int MAX_VERIFIED_BOOTS = 16;
 
   /** What a listing of the directory found. */
   record Listing(List<Path> rowFiles, boolean hasStaleTemps) {}
@@ -221,39 +224,97 @@ record SnapshotDirectory(Path path, AtomicFiles.Sync rowSync) {
     return folders;
   }
 
-  /** A session's pointer, or null when it is missing or unreadable (logged). */
+  /**
+   * A session's pointer, or null when it is missing, unreadable, torn, or one this store did not
+   * write (see {@link SessionPointer#fromFileContent}); logged.
+   */
   @Nullable SessionPointer readPointer(String sessionId) {
     for (Path file : pointerFiles(sessionId)) {
+      byte[] bytes;
       try {
-        byte[] bytes = AtomicFiles.readIfExists(file);
-        if (bytes != null) {
-          return Json.mapper().readValue(bytes, SessionPointer.class);
-        }
-      } catch (IOException | JacksonException e) {
+        bytes = AtomicFiles.readIfExists(file);
+      } catch (IOException e) {
         log.debug("ignoring unreadable session pointer {}", file, e);
         return null;
+      }
+      if (bytes != null) {
+        SessionPointer pointer = SessionPointer.fromFileContent(bytes);
+        if (pointer == null) {
+          log.debug("ignoring session pointer {}: torn, or not written by Baton", file);
+        }
+        return pointer;
       }
     }
     return null;
   }
 
+  /** Whether the session has a pointer file, whole or not. */
+  boolean hasPointerFile(String sessionId) {
+    return pointerFiles(sessionId).stream()
+        .anyMatch(file -> Files.exists(file, LinkOption.NOFOLLOW_LINKS));
+  }
+
   /**
-   * Points a session at a row. Best-effort: on failure the stale pointer is deleted, so that the
-   * next read scans instead of trusting it; a failure of both is logged.
+   * Points a session at a row, overwriting its pointer in place without forcing it to the device
+   * (see {@link AtomicFiles#overwrite}). Best-effort: on failure the pointer is deleted, and so is
+   * the record that the folder's pointers were verified, so that the next read scans rather than
+   * trusts it; a failure of both is logged.
    */
   void writePointer(String sessionId, SessionPointer pointer) {
     List<Path> files = pointerFiles(sessionId);
     try {
       AtomicFiles.createPrivateDirectories(pointersDir());
-      AtomicFiles.write(
-          files.get(0),
-          Json.writePretty(pointer).getBytes(StandardCharsets.UTF_8),
-          AtomicFiles.Sync.NONE);
+      AtomicFiles.overwrite(files.get(0), pointer.toFileContent());
       files.subList(1, files.size()).forEach(AtomicFiles::deleteQuietly);
     } catch (IOException e) {
       log.warn("could not write session pointer {}; removing it", files.get(0), e);
       files.forEach(AtomicFiles::deleteQuietly);
+      AtomicFiles.deleteQuietly(verifiedBootsFile());
     }
+  }
+
+  /**
+   * Whether this folder's pointers were verified against its rows during the boot {@code bootId}
+   * (see {@link BootId}): since then, every pointer was written in that boot and none was lost, so
+   * a whole one names its session's latest row (or an older one, if a process was killed between
+   * writing a row and its pointer, before that save returned).
+   */
+  boolean pointersVerifiedIn(String bootId) {
+    return verifiedBoots().contains(bootId);
+  }
+
+  /**
+   * Records that this folder's pointers were verified during the boot {@code bootId}, keeping the
+   * last {@value #MAX_VERIFIED_BOOTS} boots: hosts that share the folder over a network each need
+   * their own. Not forced to the device: a crash of the machine starts a new boot anyway.
+   *
+   * @throws IOException when the record cannot be written
+   */
+  void recordPointersVerified(String bootId) throws IOException {
+    List<String> boots = new ArrayList<>(verifiedBoots());
+    boots.remove(bootId);
+    boots.add(bootId);
+    List<String> kept = boots.subList(Math.max(0, boots.size() - MAX_VERIFIED_BOOTS), boots.size());
+    AtomicFiles.createPrivateDirectories(pointersDir());
+    AtomicFiles.write(
+        verifiedBootsFile(),
+        (String.join("\n", kept) + "\n").getBytes(StandardCharsets.UTF_8),
+        AtomicFiles.Sync.NONE);
+  }
+
+  /** The boots recorded by {@link #recordPointersVerified}; none when unreadable (logged). */
+  private List<String> verifiedBoots() {
+    try {
+      byte[] bytes = AtomicFiles.readIfExists(verifiedBootsFile());
+      return bytes == null ? List.of() : new String(bytes, StandardCharsets.UTF_8).lines().toList();
+    } catch (IOException e) {
+      log.debug("cannot read {}", verifiedBootsFile(), e);
+      return List.of();
+    }
+  }
+
+  private Path verifiedBootsFile() {
+    return pointersDir().resolve(VERIFIED_BOOTS);
   }
 
   /**

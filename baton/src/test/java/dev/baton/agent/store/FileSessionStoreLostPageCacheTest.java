@@ -1,0 +1,182 @@
+package dev.baton.agent.store;
+
+import static dev.baton.testing.SnapshotFixtures.at;
+import static dev.baton.testing.SnapshotFixtures.row;
+import static dev.baton.testing.SnapshotFixtures.withParentId;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.Baton;
+import dev.baton.agent.SessionSnapshot;
+import dev.baton.core.ActionContext;
+import dev.baton.core.Json;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A crash of the machine loses the page cache, and with it any write not forced to the device: the
+ * store forces its rows, never its pointers. These tests leave the rows as they stand and play what
+ * such a crash may do to a pointer (roll it back to an older row, tear it, lose it, or lose the
+ * record that the folder was verified), then open the folder under another boot ID, as the machine
+ * would come back. Whatever the pointer says, {@code getLatestSnapshot} answers with the newest
+ * committed row, a save never moves the pointer back past it, and the pointer is repaired.
+ */
+class FileSessionStoreLostPageCacheTest {
+  @TempDir Path dir;
+
+  private final ActionContext context = Baton.builder().build().context();
+
+  private FileSessionStore storeInBoot(String bootId) {
+    return FileSessionStore.builder(dir).bootId(bootId).build();
+  }
+
+  private Path pointer() {
+    return pointer("sess-1");
+  }
+
+  private Path pointer(String sessionId) {
+    return dir.resolve("global/.pointers").resolve(sessionId + ".json");
+  }
+
+  private void save(FileSessionStore store, SessionSnapshot row) {
+    store.saveSnapshot(context, row.snapshotId(), existing -> row);
+  }
+
+  /** Rows s1 to s5 of one lineage, one second apart; returns the pointer as it was after s2. */
+  private byte[] saveFiveRowsKeepingThePointerAfterTheSecond(FileSessionStore store)
+      throws IOException {
+    byte[] afterSecond = null;
+    for (int i = 1; i <= 5; i++) {
+      SessionSnapshot next = row("s" + i, "sess-1", at(i));
+      save(store, i == 1 ? next : withParentId(next, "s" + (i - 1)));
+      if (i == 2) {
+        afterSecond = Files.readAllBytes(pointer());
+      }
+    }
+    return afterSecond;
+  }
+
+  private String pointedAt() throws IOException {
+    return pointedAt("sess-1");
+  }
+
+  /** The row a session's pointer names, once the pointer is checked to be whole. */
+  private String pointedAt(String sessionId) throws IOException {
+    byte[] bytes = Files.readAllBytes(pointer(sessionId));
+    assertThat(SessionPointer.fromFileContent(bytes)).as("a whole pointer").isNotNull();
+    return Json.parse(bytes).path("currentSnapshotId").asString();
+  }
+
+  private String latestIn(FileSessionStore store) {
+    SessionSnapshot latest = store.getLatestSnapshot(context, "sess-1");
+    assertThat(latest).isNotNull();
+    return latest.snapshotId();
+  }
+
+  @Test
+  void aPointerRolledBackToAnOlderRowIsRepairedAfterTheReboot() throws IOException {
+    byte[] namingS2 = saveFiveRowsKeepingThePointerAfterTheSecond(storeInBoot("boot-1"));
+
+    Files.write(pointer(), namingS2);
+    FileSessionStore rebooted = storeInBoot("boot-2");
+
+    assertThat(latestIn(rebooted)).isEqualTo("s5");
+    assertThat(pointedAt()).isEqualTo("s5");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"cut short", "zeroed", "mixed"})
+  void aTornPointerIsNeverTrustedEvenWithinTheBoot(String damage) throws IOException {
+    FileSessionStore store = storeInBoot("boot-1");
+    saveFiveRowsKeepingThePointerAfterTheSecond(store);
+    byte[] whole = Files.readAllBytes(pointer());
+
+    byte[] torn =
+        switch (damage) {
+          case "cut short" -> Arrays.copyOf(whole, whole.length / 2);
+          case "zeroed" -> new byte[whole.length];
+          // Old bytes in the middle of new ones: valid JSON naming an older row of the session.
+          default ->
+              new String(whole, StandardCharsets.UTF_8)
+                  .replace("\"s5\"", "\"s4\"")
+                  .getBytes(StandardCharsets.UTF_8);
+        };
+    Files.write(pointer(), torn);
+
+    assertThat(latestIn(store)).isEqualTo("s5");
+    assertThat(pointedAt()).isEqualTo("s5");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"rolled back", "lost"})
+  void aSaveAfterTheRebootNeverMovesThePointerBackPastACommittedRow(String loss)
+      throws IOException {
+    byte[] namingS2 = saveFiveRowsKeepingThePointerAfterTheSecond(storeInBoot("boot-1"));
+    if (loss.equals("lost")) {
+      Files.delete(pointer());
+    } else {
+      Files.write(pointer(), namingS2);
+    }
+    FileSessionStore rebooted = storeInBoot("boot-2");
+
+    // Created before s5 (a caller's timestamp, or a clock set back by the reboot), yet after the
+    // row the rolled-back pointer names: compared with that pointer alone, it would pass for the
+    // latest.
+    save(rebooted, withParentId(row("s3-late", "sess-1", at(3)), "s2"));
+
+    assertThat(pointedAt()).isEqualTo("s5");
+    assertThat(latestIn(rebooted)).isEqualTo("s5");
+  }
+
+  @Test
+  void aPointerGenkitGoWroteIsReplacedAtTheNextSaveByWhatTheRowsSay() throws IOException {
+    FileSessionStore store = storeInBoot("boot-1");
+    saveFiveRowsKeepingThePointerAfterTheSecond(store);
+    Files.writeString(
+        pointer(),
+        Json.writePretty(
+            Json.object()
+                .put("currentSnapshotId", "s2")
+                .put("currentCreatedAt", at(2).toString())
+                .put("updatedAt", at(2).toString())));
+
+    save(store, withParentId(row("s3-late", "sess-1", at(3)), "s2"));
+
+    assertThat(pointedAt()).isEqualTo("s5");
+  }
+
+  @Test
+  void pointersThatWereRightAreLeftAsTheyWereAndTheBootIsRecorded() throws IOException {
+    saveFiveRowsKeepingThePointerAfterTheSecond(storeInBoot("boot-1"));
+    byte[] before = Files.readAllBytes(pointer());
+
+    assertThat(latestIn(storeInBoot("boot-2"))).isEqualTo("s5");
+
+    assertThat(Files.readAllBytes(pointer())).isEqualTo(before);
+    assertThat(Files.readAllLines(dir.resolve("global/.pointers/.verified-boots")))
+        .containsExactly("boot-1", "boot-2");
+  }
+
+  @Test
+  void everySessionOfTheFolderIsVerifiedInOnePass() throws IOException {
+    FileSessionStore store = storeInBoot("boot-1");
+    for (int i = 1; i <= 3; i++) {
+      save(store, row("a" + i, "sess-a", at(i)));
+      save(store, row("b" + i, "sess-b", at(i)));
+    }
+    Files.delete(pointer("sess-a"));
+    Files.write(pointer("sess-b"), new byte[0]);
+
+    // A read of a third session verifies the whole folder.
+    assertThat(storeInBoot("boot-2").getLatestSnapshot(context, "sess-c")).isNull();
+
+    assertThat(pointedAt("sess-a")).isEqualTo("a3");
+    assertThat(pointedAt("sess-b")).isEqualTo("b3");
+  }
+}

@@ -1,6 +1,7 @@
 package dev.baton.agent.store;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
@@ -14,7 +15,6 @@ import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import org.jspecify.annotations.Nullable;
@@ -23,9 +23,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The file operations of the file store: private directories, reads that treat a missing file as
- * absent, writes that a concurrent reader sees either entirely or not at all, writes in place for
- * files that carry their own checksum, and the removal of temporary files a killed writer left
- * behind.
+ * absent, writes that a concurrent reader sees either entirely or not at all, and the removal of
+ * temporary files a killed writer left behind.
  *
  * <p>Forcing a directory to the device is done where the file system has POSIX permissions (the JDK
  * cannot open a directory on Windows, where NTFS journals names anyway) and skipped elsewhere.
@@ -55,8 +54,6 @@ final class AtomicFiles {
 
   private static final Set<StandardOpenOption> NEW_FILE =
       Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-  private static final Set<StandardOpenOption> OVERWRITE =
-      Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE);
   private static final FileAttribute<?>[] OWNER_ONLY_FILE = {
     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))
   };
@@ -139,27 +136,6 @@ final class AtomicFiles {
     }
   }
 
-  /**
-   * Writes {@code content} over the start of {@code file}, creating it (readable by the owner only)
-   * if missing, forcing nothing to the device, and pads the rest of a longer old file with spaces
-   * (which JSON readers skip). Unlike {@link #write}, this is not atomic: a concurrent reader, or
-   * one after a crash of the machine, may find old and new bytes mixed, so only a file that carries
-   * its own checksum may be written this way. What it buys is a write that no file system flushes
-   * on its own: ext4 ({@code auto_da_alloc}) flushes a file renamed over another, or truncated and
-   * written again, and so would make writing a hint as costly as writing data.
-   */
-  static void overwrite(Path file, byte[] content) throws IOException {
-    try (FileChannel channel = FileChannel.open(file, OVERWRITE, ownerOnlyFile(file))) {
-      long length = Math.max(channel.size(), content.length);
-      byte[] padded = Arrays.copyOf(content, Math.toIntExact(length));
-      Arrays.fill(padded, content.length, padded.length, (byte) ' ');
-      ByteBuffer buffer = ByteBuffer.wrap(padded);
-      while (buffer.hasRemaining()) {
-        channel.write(buffer);
-      }
-    }
-  }
-
   /** Forces a directory's entries to the device, where the file system allows (see above). */
   private static void syncDirectory(@Nullable Path dir) throws IOException {
     if (dir == null || !isPosix(dir)) {
@@ -201,6 +177,20 @@ final class AtomicFiles {
   static byte @Nullable [] readIfExists(Path file) throws IOException {
     try {
       return Files.readAllBytes(file);
+    } catch (NoSuchFileException e) {
+      return null;
+    }
+  }
+
+  /**
+   * The bytes of {@code file} itself, or null when it does not exist: a symbolic link is not
+   * followed but fails the read, so a link planted in a folder cannot make it read a file
+   * elsewhere.
+   */
+  static byte @Nullable [] readIfExistsNoFollow(Path file) throws IOException {
+    try (InputStream in =
+        Files.newInputStream(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+      return in.readAllBytes();
     } catch (NoSuchFileException e) {
       return null;
     }

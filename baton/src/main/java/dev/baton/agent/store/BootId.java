@@ -17,21 +17,24 @@ import org.slf4j.LoggerFactory;
  * kernel draws at random on every boot and which containers share with their host. Elsewhere, or
  * where {@code /proc} is not mounted, it is the life of this JVM, named by a random ID: a process
  * cannot outlive a crash of its machine, so that is safe, only shorter.
+ *
+ * <p>A page cache belongs to one kernel, so a boot ID speaks for the processes of one kernel only:
+ * see {@link FileSessionStore} on folders shared between machines.
  */
 final class BootId {
   private static final Logger log = LoggerFactory.getLogger(BootId.class);
   private static final Path LINUX_BOOT_ID = Path.of("/proc/sys/kernel/random/boot_id");
 
-  private static final String CURRENT = read();
+  /** The fallback: this JVM's life, which no crash of the machine spans. */
+  private static final String THIS_JVM = "jvm-" + UUID.randomUUID();
 
   private BootId() {}
 
-  /** The ID of the current boot, or of this JVM where the boot has none. */
-  static String current() {
-    return CURRENT;
-  }
-
-  private static String read() {
+  /**
+   * The ID of the current boot, or of this JVM where the boot has none. Read afresh on each call,
+   * once per store (see {@link FileSessionStore.Builder}), never held for the JVM's life.
+   */
+  static String read() {
     try {
       String id = Files.readString(LINUX_BOOT_ID, StandardCharsets.US_ASCII).strip();
       if (!id.isEmpty()) {
@@ -41,6 +44,6 @@ final class BootId {
       log.debug(
           "no boot ID in {}; the file store verifies its pointers once per JVM", LINUX_BOOT_ID, e);
     }
-    return "jvm-" + UUID.randomUUID();
+    return THIS_JVM;
   }
 }

@@ -7,6 +7,7 @@ import dev.baton.agent.StatusSubscription;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Cancellation;
+import dev.baton.core.Status;
 import dev.baton.internal.store.RowHeader;
 import dev.baton.internal.store.SnapshotRules;
 import dev.baton.internal.store.StatusSubscribers;
@@ -18,7 +19,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
@@ -52,22 +56,52 @@ import org.slf4j.LoggerFactory;
  * another's heartbeat and a pointer never moves back.
  *
  * <p><b>Pointers.</b> A pointer is a hint that spares a scan of the folder; the rows are the truth.
- * It is overwritten in place, padded with spaces to the length of the one it replaces, and never
- * forced to the device: renaming a file over another, as Genkit Go writes its pointers, makes ext4
- * flush the file ({@code auto_da_alloc}), which would make every commit two durable writes. Its
- * checksum tells a whole pointer from a torn one; one without a checksum (Genkit Go's) is not
- * trusted either. A save writes its pointer after its row and before it returns, so a crash of the
- * process, which loses no page cache, leaves every pointer naming its session's latest row, or the
- * one before for a save that had not returned. A crash of the machine may lose any unforced write:
- * a pointer may come back older than its rows, torn, or not at all. So a folder's pointers are
- * trusted only during a boot in which they were verified: in each boot, the first lookup of a
- * latest snapshot or the first new row in a folder lists the folder once, under the folder's lock,
- * points every session at its latest row as the row headers tell, and records the boot in {@code
- * .pointers/.verified-boots}. A boot is named by Linux's boot ID, which the kernel draws anew on
- * every boot; where there is none, each JVM counts as a boot of its own, since a process cannot
- * outlive a crash of its machine. After the verification, a whole pointer names its session's
- * latest row, and a session without a pointer has no rows, so the first save of a new session needs
- * no scan.
+ * A save of a new row writes the session's pointer <em>before</em> the row, so a pointer names the
+ * session's latest row, or a newer one that was never written (its save was killed, or failed,
+ * between the two): no reader trusts a pointer whose row does not exist, and a save that meets one
+ * scans. A pointer is replaced as Genkit Go replaces it, by renaming a new file over it, so every
+ * reader, Baton's or Go's, sees a whole pointer, the old or the new; it carries a checksum that
+ * marks it as this store's (see {@link SessionPointer}). It is never forced to the device. Renaming
+ * a file over another makes ext4 start writing the new file out ({@code auto_da_alloc}), and the
+ * next journal commit waits for it; written before the row, the pointer rides the commit that the
+ * row's own forcing makes, instead of costing a durable write of its own, as it did when written
+ * after the row. (An in-place write, which no file system flushes, is not an option: a reader that
+ * meets one half done reads old and new bytes mixed, and while Baton's checksum rejects that,
+ * Genkit Go ignores it; a mix of {@code "turn-09"} and {@code "turn-10"} can read {@code
+ * "turn-00"}, another row of the session, which Go would then return.)
+ *
+ * <p>A crash of the process loses no page cache, so every pointer it wrote stays. A crash of the
+ * machine may lose any unforced write: a pointer may come back older than its rows, damaged, or not
+ * at all (ext4 with ordered data brings it back with the row it was written before, but not every
+ * file system promises that). So a folder's pointers are trusted only during a boot in which they
+ * were verified: in each boot, the first lookup of a latest snapshot or the first new row in a
+ * folder lists the folder once, under the folder's lock, points every session at its latest row as
+ * the row headers tell, and records the boot in {@code .pointers/.verified-boots}; each store keeps
+ * the folders it knows to be verified in memory, so the record is read once. The boot is recorded
+ * only if every pointer the pass rewrote was written. A boot is named by Linux's boot ID, which the
+ * kernel draws anew on every boot; where there is none, each JVM counts as a boot of its own, since
+ * a process cannot outlive a crash of its machine. After the verification, a whole pointer names
+ * its session's latest row or one never written, and a session without a pointer has no rows, so
+ * the first save of a new session needs no scan. In a verified folder a pointer that cannot be
+ * written fails the save, before its row is written, so no committed row is left behind its
+ * pointer; where the pointers could not be verified (a read-only {@code .pointers}, say) no reader
+ * trusts them, and a failed pointer write is logged and the save goes on.
+ *
+ * <p><b>One machine per folder.</b> A folder must be written by the processes of one kernel, that
+ * is of one machine: a boot ID speaks for one page cache. Processes on several machines sharing a
+ * network file system, or sandboxes with kernels of their own (virtual-machine containers), must
+ * each write a folder of their own; otherwise a pointer write that one machine loses in a crash may
+ * sit in a folder that another machine's boot has verified, and hide a committed row there. Readers
+ * anywhere are safe, and so are containers that share their host's kernel.
+ *
+ * <p><b>Genkit Go.</b> Genkit Go reads a pointer, then the row it names, and accepts the row if it
+ * exists and belongs to the session; otherwise it scans. Reading a folder this store writes, it
+ * sees whole pointers only, each naming the latest row committed or one not yet written, so it
+ * answers as a read at that moment should; after a crash of the machine, until the folder is
+ * verified, it may follow a stale pointer, as it may with its own store, which does not force its
+ * pointers either. A Go writer takes no lock: its pointers, which carry no checksum, are never
+ * trusted here, but a Go process killed between its row and its pointer leaves the pointer this
+ * store wrote, naming an older row; let only Baton write a folder that Baton reads.
  *
  * <p><b>Leftovers.</b> A writer killed mid-write leaves its temporary file. {@link Builder#build()}
  * looks through every folder under {@code dir} and removes those, and a scan of a prefix folder
@@ -86,18 +120,20 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Latest snapshot.</b> {@code getLatestSnapshot} reads the session's pointer and the row it
  * names, and trusts them when the folder's pointers are verified for this boot, the pointer is
- * whole, and the row is intact and belongs to the session. Otherwise (no pointer, or a torn, stale
- * or foreign one, or a damaged row, or a folder whose pointers could not be verified, as a
- * read-only one) it scans the prefix directory, reading only {@code snapshotId}, {@code sessionId}
- * and {@code createdAt} of each row file and skipping files that vanish, decodes the most recent
- * intact row of the session in full, and rewrites the pointer. A damaged row of the session (one
- * its pointer names that cannot be read, or whose file names the session but is not a valid row, or
- * holds another snapshot than its name stands for) is logged and passed over, so the session
- * resumes from its newest intact row; when the session has rows and none is intact, the call fails
- * with {@code DATA_LOSS} instead of answering that the session does not exist. A save moves the
- * pointer only for a new row, and only when that row is more recent (by {@code createdAt}, then ID)
- * than the one the pointer names, or when the session has no pointer; a pointer that is not whole
- * is replaced by what a scan finds. A rewrite (heartbeat, abort, finalisation) never moves it.
+ * whole, and the row exists, is intact and belongs to the session. Otherwise (no pointer, or a
+ * damaged, stale or foreign one, or one naming a row that was never written, or a damaged row, or a
+ * folder whose pointers could not be verified, as a read-only one) it scans the prefix directory,
+ * reading only the header of each row file ({@code snapshotId}, {@code sessionId} and {@code
+ * createdAt}, which the store writes before the conversation) and skipping files that vanish,
+ * decodes the most recent intact row of the session in full, and repairs the pointer. A damaged row
+ * of the session (one its pointer names that cannot be read, or whose file names the session but is
+ * not a valid row, or holds another snapshot than its name stands for) is logged and passed over,
+ * so the session resumes from its newest intact row; when the session has rows and none is intact,
+ * the call fails with {@code DATA_LOSS} instead of answering that the session does not exist. A
+ * save moves the pointer only for a new row, and only when that row is more recent (by {@code
+ * createdAt}, then ID) than the one the pointer names, or when the session has no pointer; a
+ * pointer that is not whole, or names a row that was never written, is replaced by what a scan
+ * finds. A rewrite (heartbeat, abort, finalisation) never moves it.
  *
  * <p><b>Retention.</b> With {@link Builder#maxPersistedChainLength}, each save follows {@code
  * parentId} links back from the saved row and deletes the rows past the newest {@code n}; deletion
@@ -130,9 +166,17 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
   private final int maxChainLength;
   private final AtomicFiles.Sync rowSync;
   private final String bootId;
+  private final Set<Path> verifiedFolders = ConcurrentHashMap.newKeySet();
+  private final Consumer<CommitStep> commitSteps;
   private final ReentrantLock lock = new ReentrantLock();
   private final StatusSubscribers<RowRef> subscribers;
   private final @Nullable SnapshotPoller poller;
+
+  /** The steps of a save of a new row, in order, for tests that kill a writer between them. */
+  enum CommitStep {
+    POINTER_WRITTEN,
+    ROW_WRITTEN
+  }
 
   /** A row as subscriptions name it: its directory and ID. */
   private record RowRef(SnapshotDirectory directory, String snapshotId) {}
@@ -143,7 +187,8 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
         Boolean.FALSE.equals(builder.syncDirectories)
             ? AtomicFiles.Sync.CONTENT
             : AtomicFiles.Sync.CONTENT_AND_NAME;
-    this.bootId = builder.bootId != null ? builder.bootId : BootId.current();
+    this.bootId = builder.bootId != null ? builder.bootId : BootId.read();
+    this.commitSteps = builder.commitSteps != null ? builder.commitSteps : step -> {};
     this.prefix =
         builder.snapshotPathPrefix != null ? builder.snapshotPathPrefix : c -> DEFAULT_PREFIX;
     this.maxChainLength =
@@ -163,7 +208,7 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
 
   /**
    * A builder for a store rooted at {@code dir}, which is created if missing when the store is
-   * built.
+   * built. Only processes of one machine may write the folder (see the class comment).
    *
    * @throws IllegalArgumentException when {@code dir} is the empty path
    */
@@ -201,7 +246,7 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
       return null;
     }
     LatestRowFinder finder = new LatestRowFinder(directory, sessionId);
-    if (pointersTrusted(directory)) {
+    if (pointersTrusted(directory, context.cancellation())) {
       SessionSnapshot pointed = finder.pointedRow();
       if (pointed != null) {
         return pointed;
@@ -221,39 +266,64 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
 
   /**
    * Whether the folder's whole pointers can be trusted: they were verified against the rows during
-   * this boot, here or by another process. If not, verifies them now, under the save locks of this
-   * process and of the folder. False when that fails (a read-only folder, say): reads then scan.
+   * this boot, here or by another process. If not, verifies them now, under the folder's lock (not
+   * this store's, so saves to other folders go on). False when that fails (a read-only folder,
+   * say): reads then scan.
+   *
+   * @throws BatonException when {@code cancellation} fires or the thread is interrupted meanwhile
    */
-  private boolean pointersTrusted(SnapshotDirectory directory) {
-    if (directory.pointersVerifiedIn(bootId)) {
+  private boolean pointersTrusted(SnapshotDirectory directory, Cancellation cancellation) {
+    if (isVerified(directory)) {
       return true;
     }
-    lock.lock();
     try {
-      return ProcessLock.hold(directory.path(), () -> verifyPointers(directory));
-    } catch (RuntimeException e) {
+      ProcessLock.hold(
+          directory.path(),
+          () -> {
+            verifyPointers(directory, cancellation);
+            return null;
+          });
+      return true;
+    } catch (BatonException e) {
+      cancellation.throwIfCancelled();
+      if (e.status() == Status.CANCELLED) {
+        throw e;
+      }
       log.debug("could not verify the session pointers in {}; reads scan", directory.path(), e);
       return false;
-    } finally {
-      lock.unlock();
     }
+  }
+
+  /** Whether the folder's pointers were verified during this boot, as this store knows or finds. */
+  private boolean isVerified(SnapshotDirectory directory) {
+    if (verifiedFolders.contains(directory.path())) {
+      return true;
+    }
+    if (directory.pointersVerifiedIn(bootId)) {
+      verifiedFolders.add(directory.path());
+      return true;
+    }
+    return false;
   }
 
   /**
    * Unless it was done during this boot, points every session of the folder at its latest row, as
-   * one pass over the row headers finds it, and records that it was done. Pointers are never forced
-   * to the device, so after a crash of the machine any of them may be older than its rows, torn, or
-   * gone; the rows, forced before each save returned, are the truth. The caller holds the save
-   * locks of this process and of the folder.
+   * one pass over the row headers finds it, and records that it was done, only once every pointer
+   * it rewrote was written. Pointers are never forced to the device, so after a crash of the
+   * machine any of them may be older than its rows, damaged, or gone; the rows, forced before each
+   * save returned, are the truth. The caller holds the folder's lock.
    *
-   * @return true once the pointers are verified
-   * @throws BatonException {@code INTERNAL} (not public) when the folder cannot be listed
+   * @throws BatonException {@code INTERNAL} (not public) when the folder cannot be listed, or a
+   *     pointer or the record cannot be written: the folder then stays unverified; or the
+   *     cancellation's error, or {@code CANCELLED} when the thread is interrupted, between two
+   *     files
    */
-  private boolean verifyPointers(SnapshotDirectory directory) {
-    if (directory.pointersVerifiedIn(bootId)) {
-      return true;
+  private void verifyPointers(SnapshotDirectory directory, Cancellation cancellation) {
+    if (isVerified(directory)) {
+      return;
     }
-    Map<String, SessionPointer> latest = LatestRowFinder.latestOfEachSession(directory);
+    Map<String, SessionPointer> latest =
+        LatestRowFinder.latestOfEachSession(directory, cancellation);
     int rewritten = 0;
     for (Map.Entry<String, SessionPointer> session : latest.entrySet()) {
       SessionPointer current = directory.readPointer(session.getKey());
@@ -270,35 +340,40 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
     } catch (IOException e) {
       throw BatonException.internal("cannot record that session pointers were verified", e);
     }
+    verifiedFolders.add(directory.path());
     log.info(
         "verified the pointers of {} sessions in {} for this boot, rewriting {}",
         latest.size(),
         directory.path(),
         rewritten);
-    return true;
   }
 
   /**
-   * After a scan, under the save locks of this process and of the folder: points the session at the
-   * row the scan found, unless a valid pointer names a row at least as recent (a repair never moves
-   * a pointer back past a save that advanced it meanwhile, in any process); and removes the
-   * temporary files writers left behind, when the scan saw some. Best effort: a folder this process
-   * cannot lock (read-only, say) keeps serving scans.
+   * After a scan, under the folder's lock: points the session at its latest row, and removes the
+   * temporary files writers left behind, when the scan saw some. The scan took no lock, so rows may
+   * have been committed since it ran: when the pointer does not name an intact row of the session,
+   * the folder is scanned again under the lock, and the pointer set to what that finds; a pointer
+   * that does is moved only forward, to the row found. Best effort: a folder this process cannot
+   * lock (read-only, say) keeps serving scans.
    */
   private void tidyAfterScan(
       SnapshotDirectory directory,
       String sessionId,
       @Nullable SessionSnapshot found,
       boolean sweepTemps) {
-    lock.lock();
     try {
       ProcessLock.hold(
           directory.path(),
           () -> {
             if (found != null) {
-              SessionSnapshot current = new LatestRowFinder(directory, sessionId).pointedRow();
-              if (current == null || SnapshotRules.isMoreRecent(found, current)) {
-                directory.writePointer(sessionId, pointerTo(found));
+              LatestRowFinder finder = new LatestRowFinder(directory, sessionId);
+              SessionSnapshot pointed = finder.pointedRow();
+              SessionSnapshot latest =
+                  pointed == null
+                      ? finder.scan(Cancellation.never())
+                      : SnapshotRules.isMoreRecent(found, pointed) ? found : null;
+              if (latest != null) {
+                directory.writePointer(sessionId, pointerTo(latest));
               }
             }
             if (sweepTemps) {
@@ -308,8 +383,6 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
           });
     } catch (RuntimeException e) {
       log.debug("could not tidy the folder of session {} after a scan", sessionId, e);
-    } finally {
-      lock.unlock();
     }
   }
 
@@ -340,11 +413,14 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
     // toPersist guarantees a session ID; it names the pointer file, so check it before writing.
     String sessionId = Objects.requireNonNull(row.sessionId());
     SafeIds.requireSessionId(sessionId);
-    directory.writeRow(row);
-    subscribers.publish(new RowRef(directory, id), row.statusOrCompleted());
     if (existing == null) {
+      // Before the row: see the class comment.
       advancePointer(directory, sessionId, row);
+      commitSteps.accept(CommitStep.POINTER_WRITTEN);
     }
+    directory.writeRow(row);
+    commitSteps.accept(CommitStep.ROW_WRITTEN);
+    subscribers.publish(new RowRef(directory, id), row.statusOrCompleted());
     if (maxChainLength > 0) {
       prune(directory, row);
     }
@@ -412,37 +488,49 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
   }
 
   /**
-   * Points the session at a new row, which is committed, if the row is more recent than the one its
-   * pointer names, or if it has no pointer: in a folder whose pointers were verified during this
-   * boot, only a session without rows has none. A pointer that is not whole (torn, or written by
-   * Genkit Go) names no row this can be compared with, so a scan, which sees the new row, picks the
-   * latest instead. The caller holds the save locks of this process and of the folder.
+   * Points the session at a new row, about to be written, if that row is more recent than the one
+   * its pointer names; otherwise leaves a pointer naming a more recent row that exists, and points
+   * the session at what a scan finds when the pointer cannot be compared with (missing in a folder
+   * verified during this boot only for a session without rows; damaged, or Genkit Go's) or names a
+   * row that was never written. The caller holds the save locks of this process and of the folder.
+   *
+   * @throws BatonException {@code INTERNAL} (not public) when the pointer cannot be written in a
+   *     folder whose pointers are verified: the save fails before its row is written
    */
   private void advancePointer(SnapshotDirectory directory, String sessionId, SessionSnapshot row) {
     try {
-      verifyPointers(directory);
+      verifyPointers(directory, Cancellation.never());
     } catch (RuntimeException e) {
-      // The row is committed: the save succeeds, and reads keep scanning until a verification does.
-      log.warn("could not verify the session pointers in {}", directory.path(), e);
+      // No reader trusts this folder's pointers until a verification succeeds; this one is a hint.
+      log.warn("could not verify the session pointers in {}; reads scan", directory.path(), e);
+      SessionPointer current = directory.readPointer(sessionId);
+      if (current == null || isMoreRecent(row, current)) {
+        try {
+          directory.writePointer(sessionId, pointerTo(row));
+        } catch (BatonException unwritten) {
+          log.debug("saving snapshot {} without its pointer", row.snapshotId(), unwritten);
+        }
+      }
+      return;
     }
     SessionPointer current = directory.readPointer(sessionId);
-    if (current == null && directory.hasPointerFile(sessionId)) {
-      try {
-        SessionSnapshot latest =
-            new LatestRowFinder(directory, sessionId).scan(Cancellation.never());
-        directory.writePointer(sessionId, pointerTo(latest != null ? latest : row));
-      } catch (RuntimeException e) {
-        // The row is committed, and the pointer that is not whole keeps sending reads to the scan.
-        log.warn("could not scan for the latest row of session {}", sessionId, e);
-      }
-    } else if (current == null
-        || SnapshotRules.isMoreRecent(
-            row.createdAt(),
-            row.snapshotId(),
-            current.currentCreatedAt(),
-            current.currentSnapshotId())) {
-      directory.writePointer(sessionId, pointerTo(row));
+    SessionSnapshot target;
+    if (current != null && isMoreRecent(row, current)) {
+      target = row;
+    } else if (current != null && directory.rowExists(current.currentSnapshotId())) {
+      return;
+    } else if (current == null && !directory.hasPointerFile(sessionId)) {
+      target = row;
+    } else {
+      SessionSnapshot latest = new LatestRowFinder(directory, sessionId).scan(Cancellation.never());
+      target = latest != null && SnapshotRules.isMoreRecent(latest, row) ? latest : row;
     }
+    directory.writePointer(sessionId, pointerTo(target));
+  }
+
+  private static boolean isMoreRecent(SessionSnapshot row, SessionPointer pointer) {
+    return SnapshotRules.isMoreRecent(
+        row.createdAt(), row.snapshotId(), pointer.currentCreatedAt(), pointer.currentSnapshotId());
   }
 
   private static SessionPointer pointerTo(SessionSnapshot row) {
@@ -490,6 +578,7 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
     private @Nullable Duration pollInterval;
     private @Nullable Boolean syncDirectories;
     private @Nullable String bootId;
+    private @Nullable Consumer<CommitStep> commitSteps;
 
     private Builder(Path dir) {
       this.dir = dir;
@@ -550,12 +639,21 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
     }
 
     /**
-     * Stands in for the ID of the machine's boot (see {@link BootId}), so that a test can play a
-     * crash of the machine by opening the folder again under another ID. Not an option for users.
+     * Stands in for the ID of the machine's boot, which the store otherwise reads when it is built
+     * (see {@link BootId}), so that a test can play a crash of the machine by opening the folder
+     * again under another ID. Not an option for users: a folder must be written by the processes of
+     * one machine (see the class comment), and the boot ID is what makes that safe.
      */
     Builder bootId(String id) {
       checkUnset(bootId, "bootId");
       this.bootId = id;
+      return this;
+    }
+
+    /** Runs after each step of a save of a new row; for tests that kill a writer between them. */
+    Builder onCommitStep(Consumer<CommitStep> hook) {
+      checkUnset(commitSteps, "onCommitStep");
+      this.commitSteps = hook;
       return this;
     }
 

@@ -3,10 +3,8 @@ package dev.baton.agent.store;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.core.BatonException;
 import dev.baton.core.Cancellation;
-import dev.baton.core.Json;
 import dev.baton.core.Status;
 import dev.baton.internal.store.RowHeader;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -17,9 +15,6 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tools.jackson.core.JacksonException;
-import tools.jackson.core.JsonParser;
-import tools.jackson.core.JsonToken;
 
 /**
  * Finds a session's latest intact row in a snapshot directory, for {@link
@@ -72,16 +67,16 @@ final class LatestRowFinder {
     List<Candidate> candidates = new ArrayList<>();
     for (Path file : listing.rowFiles()) {
       cancellation.throwIfCancelled();
-      RowHeader header = SnapshotDirectory.readHeaderAt(file);
-      if (header == null) {
-        if (sessionId.equals(sessionIdInDamaged(file))) {
-          countDamaged(file, "it is not valid JSON");
-        }
+      SnapshotDirectory.HeaderRead read =
+          SnapshotDirectory.readHeaderAt(file, SnapshotDirectory.HeaderFields.RANK);
+      if (read == null || !sessionId.equals(read.header().sessionId())) {
         continue;
       }
-      if (!sessionId.equals(header.sessionId())) {
+      if (!read.intact()) {
+        countDamaged(file, "it is not valid JSON");
         continue;
       }
+      RowHeader header = read.header();
       Candidate candidate = candidateOf(directory, file, header);
       if (candidate == null) {
         countDamaged(file, problemOf(header));
@@ -101,14 +96,24 @@ final class LatestRowFinder {
 
   /**
    * The latest row of every session with rows in the directory, as the row headers tell, so that
-   * one pass over the folder can verify every pointer in it. A row whose header passes for the
-   * latest but which cannot be decoded in full is still named: a read of that session then finds it
-   * damaged and scans.
+   * one pass over the folder can verify every pointer in it; it reads the headers as the scan does,
+   * never a whole row. A row whose header passes for the latest but which cannot be decoded in full
+   * is still named: a read of that session then finds it damaged and scans.
+   *
+   * @throws BatonException when {@code cancellation} fires or the thread is interrupted, between
+   *     two files; {@code INTERNAL} (not public) when the folder cannot be listed
    */
-  static Map<String, SessionPointer> latestOfEachSession(SnapshotDirectory directory) {
+  static Map<String, SessionPointer> latestOfEachSession(
+      SnapshotDirectory directory, Cancellation cancellation) {
     Map<String, Candidate> latest = new HashMap<>();
     for (Path file : directory.list().rowFiles()) {
-      RowHeader header = SnapshotDirectory.readHeaderAt(file);
+      cancellation.throwIfCancelled();
+      if (Thread.currentThread().isInterrupted()) {
+        throw BatonException.from(new InterruptedException("verifying session pointers"));
+      }
+      SnapshotDirectory.HeaderRead read =
+          SnapshotDirectory.readHeaderAt(file, SnapshotDirectory.HeaderFields.RANK);
+      RowHeader header = read == null || !read.intact() ? null : read.header();
       String sessionId = header == null ? null : header.sessionId();
       Candidate candidate = header == null ? null : candidateOf(directory, file, header);
       if (sessionId != null && SafeIds.isSafe(sessionId) && candidate != null) {
@@ -180,34 +185,5 @@ final class LatestRowFinder {
   private void countDamaged(Path file, String problem) {
     log.warn("snapshot file {} of session {} is damaged: {}", file, sessionId, problem);
     damaged = true;
-  }
-
-  /**
-   * The top-level {@code sessionId} of a file that does not parse, read up to the point where the
-   * damage starts: a row cut short still names its session, since the store writes it near the top.
-   * Null when it names none there, or cannot be read.
-   */
-  private static @Nullable String sessionIdInDamaged(Path file) {
-    try {
-      byte[] bytes = AtomicFiles.readIfExists(file);
-      if (bytes == null) {
-        return null;
-      }
-      try (JsonParser parser = Json.mapper().createParser(bytes)) {
-        if (parser.nextToken() != JsonToken.START_OBJECT) {
-          return null;
-        }
-        while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
-          String name = parser.currentName();
-          if (parser.nextToken() == JsonToken.VALUE_STRING && "sessionId".equals(name)) {
-            return parser.getString();
-          }
-          parser.skipChildren();
-        }
-      }
-    } catch (IOException | JacksonException damageReached) {
-      // What came before the damage named no session.
-    }
-    return null;
   }
 }

@@ -15,10 +15,12 @@ import tools.jackson.core.JacksonException;
  * scan of the prefix directory; the rows are the truth (see {@link FileSessionStore}).
  *
  * <p>In the file it is one line of JSON: Genkit Go's three fields, which Go reads, and {@code
- * crc32c}, the CRC-32C of the three values, which Go ignores. The store overwrites a pointer in
- * place and never forces it to the device, so a reader may find it torn (a write in progress or cut
- * short); the checksum tells a whole pointer from a torn one. A pointer without a checksum (one
- * Genkit Go wrote) cannot be told from a torn one, and is not trusted either.
+ * crc32c}, the CRC-32C of the three values, which Go ignores. The store replaces a pointer by
+ * renaming a new file over it, so a reader, Baton's or Genkit Go's, sees the old pointer or the new
+ * one, never a mix of the two. The checksum marks a pointer this store wrote and is whole: a crash
+ * of the machine may leave an unforced file empty or holding stale blocks on some file systems, and
+ * a pointer without a checksum (one Genkit Go wrote, after its row and without the store's lock)
+ * may name an older row than the session's latest. Neither is trusted.
  *
  * @param currentSnapshotId the latest row
  * @param currentCreatedAt that row's {@code createdAt}, to compare a new row against without
@@ -47,8 +49,7 @@ record SessionPointer(String currentSnapshotId, Instant currentCreatedAt, Instan
 
   /**
    * The pointer a file holds, or null unless it holds a whole pointer this store wrote: JSON with
-   * every field, and a checksum that matches them. Trailing whitespace is allowed (the store pads a
-   * pointer to the length of the one it overwrites).
+   * every field, and a checksum that matches them.
    */
   static @Nullable SessionPointer fromFileContent(byte[] content) {
     Stored stored;

@@ -1,11 +1,13 @@
 package dev.baton.agent.store;
 
 import dev.baton.agent.SessionSnapshot;
+import dev.baton.agent.SnapshotStatus;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.Status;
 import dev.baton.internal.store.RowHeader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -17,6 +19,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -24,6 +27,8 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -33,10 +38,11 @@ import tools.jackson.databind.JsonNode;
  * validate IDs with {@link SafeIds} first. Each ID is looked up under its name and then, if it has
  * one, its {@linkplain FileNames#alternate alternate} name; a write leaves only the first.
  *
- * <p>Rows are replaced atomically, so reading needs no lock: a reader sees a whole old row or a
- * whole new one. Rows are written with {@code rowSync}. Pointers are overwritten in place and not
- * forced to the device at all, because a torn one is told by its checksum and a lost or stale one
- * is found by the verification {@link FileSessionStore} runs once per boot, and then costs a scan.
+ * <p>Rows and pointers are replaced atomically, by a rename, so reading needs no lock: a reader
+ * sees a whole old file or a whole new one. Rows are written with {@code rowSync}. Pointers are not
+ * forced to the device at all: a lost or stale one is found by the verification {@link
+ * FileSessionStore} runs once per boot, and one a crash of the machine left damaged fails its
+ * checksum; either costs a scan.
  *
  * <p>Errors name snapshots, never paths, since their messages reach callers; the paths go to the
  * log. A row file that is not a valid row, or that holds another snapshot than the one its name
@@ -51,6 +57,31 @@ record SnapshotDirectory(Path path, AtomicFiles.Sync rowSync) {
   private static final String POINTERS = ".pointers";
   private static final String VERIFIED_BOOTS = ".verified-boots";
   private static final int MAX_VERIFIED_BOOTS = 16;
+
+  /** The bit of each header field in {@link HeaderFields#mask}. */
+  private static final Map<String, Integer> HEADER_BITS =
+      Map.of("snapshotId", 1, "sessionId", 2, "createdAt", 4, "parentId", 8, "status", 16);
+
+  /** The header fields a read needs; it stops reading a row file once it holds them all. */
+  enum HeaderFields {
+    /** {@code snapshotId}, {@code sessionId} and {@code createdAt}: what ranks a session's rows. */
+    RANK(0b111),
+    /** Every field of {@link RowHeader}. */
+    ALL(0b11111);
+
+    private final int mask;
+
+    HeaderFields(int mask) {
+      this.mask = mask;
+    }
+  }
+
+  /**
+   * What a read of a row file's header found: the fields it read, and whether the file was valid
+   * JSON as far as the read went. A damaged file's header holds the fields before the damage: a row
+   * cut short still names its session, since the store writes {@code sessionId} near the top.
+   */
+  record HeaderRead(RowHeader header, boolean intact) {}
 
   /** What a listing of the directory found. */
   record Listing(List<Path> rowFiles, boolean hasStaleTemps) {}
@@ -101,23 +132,68 @@ record SnapshotDirectory(Path path, AtomicFiles.Sync rowSync) {
   @Nullable RowHeader readHeader(String snapshotId) {
     List<Path> files = rowFiles(snapshotId);
     // Only an ID with an alternate name costs a look for which file exists.
-    for (Path file : files.subList(0, files.size() - 1)) {
-      if (Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
-        return readHeaderAt(file);
+    Path file = files.get(files.size() - 1);
+    for (Path candidate : files.subList(0, files.size() - 1)) {
+      if (Files.exists(candidate, LinkOption.NOFOLLOW_LINKS)) {
+        file = candidate;
+        break;
       }
     }
-    return readHeaderAt(files.get(files.size() - 1));
+    HeaderRead read = readHeaderAt(file, HeaderFields.ALL);
+    return read != null && read.intact() ? read.header() : null;
   }
 
-  /** The header of the row file at {@code rowFile}, or null (logged) as for {@link #readHeader}. */
-  static @Nullable RowHeader readHeaderAt(Path rowFile) {
-    try {
-      byte[] bytes = AtomicFiles.readIfExists(rowFile);
-      return bytes == null ? null : Json.mapper().readValue(bytes, RowHeader.class);
-    } catch (IOException | JacksonException e) {
+  /** Whether the row has a file. */
+  boolean rowExists(String snapshotId) {
+    return rowFiles(snapshotId).stream()
+        .anyMatch(file -> Files.exists(file, LinkOption.NOFOLLOW_LINKS));
+  }
+
+  /**
+   * Reads the header of the row file at {@code rowFile}: streams the top-level fields, skipping the
+   * others, and stops as soon as it holds {@code fields}, so that a scan reads the first block of a
+   * row and never decodes its conversation, which the store writes after the header. The one header
+   * decoder of the store: the scan, the verification of pointers, retention and the poller use it.
+   *
+   * @return what was read, or null when the file is missing or cannot be read (logged)
+   */
+  static @Nullable HeaderRead readHeaderAt(Path rowFile, HeaderFields fields) {
+    String snapshotId = null;
+    String sessionId = null;
+    String parentId = null;
+    Instant createdAt = null;
+    SnapshotStatus status = null;
+    boolean intact = false;
+    try (InputStream in = Files.newInputStream(rowFile);
+        JsonParser parser = Json.mapper().createParser(in)) {
+      if (parser.nextToken() == JsonToken.START_OBJECT) {
+        int seen = 0;
+        while ((seen & fields.mask) != fields.mask
+            && parser.nextToken() == JsonToken.PROPERTY_NAME) {
+          String name = parser.currentName();
+          parser.nextToken();
+          switch (name) {
+            case "snapshotId" -> snapshotId = parser.readValueAs(String.class);
+            case "sessionId" -> sessionId = parser.readValueAs(String.class);
+            case "createdAt" -> createdAt = parser.readValueAs(Instant.class);
+            case "parentId" -> parentId = parser.readValueAs(String.class);
+            case "status" -> status = parser.readValueAs(SnapshotStatus.class);
+            default -> parser.skipChildren();
+          }
+          seen |= HEADER_BITS.getOrDefault(name, 0);
+        }
+        intact = true;
+      }
+    } catch (NoSuchFileException e) {
+      return null;
+    } catch (IOException e) {
       log.debug("skipping unreadable snapshot file {}", rowFile, e);
       return null;
+    } catch (JacksonException | IllegalArgumentException e) {
+      log.debug("snapshot file {} is not valid JSON", rowFile, e);
     }
+    return new HeaderRead(
+        new RowHeader(snapshotId, sessionId, parentId, createdAt, status), intact);
   }
 
   /** Whether {@code file}, found by a listing, is where the row {@code snapshotId} belongs. */
@@ -225,14 +301,14 @@ record SnapshotDirectory(Path path, AtomicFiles.Sync rowSync) {
   }
 
   /**
-   * A session's pointer, or null when it is missing, unreadable, torn, or one this store did not
-   * write (see {@link SessionPointer#fromFileContent}); logged.
+   * A session's pointer, or null when it is missing, unreadable, a symbolic link, damaged, or one
+   * this store did not write (see {@link SessionPointer#fromFileContent}); logged.
    */
   @Nullable SessionPointer readPointer(String sessionId) {
     for (Path file : pointerFiles(sessionId)) {
       byte[] bytes;
       try {
-        bytes = AtomicFiles.readIfExists(file);
+        bytes = AtomicFiles.readIfExistsNoFollow(file);
       } catch (IOException e) {
         log.debug("ignoring unreadable session pointer {}", file, e);
         return null;
@@ -240,7 +316,7 @@ record SnapshotDirectory(Path path, AtomicFiles.Sync rowSync) {
       if (bytes != null) {
         SessionPointer pointer = SessionPointer.fromFileContent(bytes);
         if (pointer == null) {
-          log.debug("ignoring session pointer {}: torn, or not written by Baton", file);
+          log.debug("ignoring session pointer {}: damaged, or not written by Baton", file);
         }
         return pointer;
       }
@@ -255,29 +331,31 @@ record SnapshotDirectory(Path path, AtomicFiles.Sync rowSync) {
   }
 
   /**
-   * Points a session at a row, overwriting its pointer in place without forcing it to the device
-   * (see {@link AtomicFiles#overwrite}). Best-effort: on failure the pointer is deleted, and so is
-   * the record that the folder's pointers were verified, so that the next read scans rather than
-   * trusts it; a failure of both is logged.
+   * Points a session at a row: a new file renamed over the pointer, not forced to the device (see
+   * {@link FileSessionStore} on why that costs no durable write of its own). The rename replaces a
+   * symbolic link planted in its place rather than writing through it.
+   *
+   * @throws BatonException {@code INTERNAL} (not public) when it cannot be written; the pointer is
+   *     then the old one, whole, since a rename is all or nothing
    */
   void writePointer(String sessionId, SessionPointer pointer) {
     List<Path> files = pointerFiles(sessionId);
     try {
       AtomicFiles.createPrivateDirectories(pointersDir());
-      AtomicFiles.overwrite(files.get(0), pointer.toFileContent());
-      files.subList(1, files.size()).forEach(AtomicFiles::deleteQuietly);
+      AtomicFiles.write(files.get(0), pointer.toFileContent(), AtomicFiles.Sync.NONE);
     } catch (IOException e) {
-      log.warn("could not write session pointer {}; removing it", files.get(0), e);
-      files.forEach(AtomicFiles::deleteQuietly);
-      AtomicFiles.deleteQuietly(verifiedBootsFile());
+      log.warn("could not write session pointer {}", files.get(0), e);
+      throw BatonException.internal(
+          "cannot write the pointer of session " + SafeIds.quote(sessionId), e);
     }
+    files.subList(1, files.size()).forEach(AtomicFiles::deleteQuietly);
   }
 
   /**
    * Whether this folder's pointers were verified against its rows during the boot {@code bootId}
    * (see {@link BootId}): since then, every pointer was written in that boot and none was lost, so
-   * a whole one names its session's latest row (or an older one, if a process was killed between
-   * writing a row and its pointer, before that save returned).
+   * a whole one names its session's latest row, or a newer one that was never written (a save
+   * killed or failed between its pointer and its row).
    */
   boolean pointersVerifiedIn(String bootId) {
     return verifiedBoots().contains(bootId);
@@ -285,8 +363,8 @@ record SnapshotDirectory(Path path, AtomicFiles.Sync rowSync) {
 
   /**
    * Records that this folder's pointers were verified during the boot {@code bootId}, keeping the
-   * last {@value #MAX_VERIFIED_BOOTS} boots: hosts that share the folder over a network each need
-   * their own. Not forced to the device: a crash of the machine starts a new boot anyway.
+   * last {@value #MAX_VERIFIED_BOOTS} boots. Not forced to the device: a crash of the machine
+   * starts a new boot anyway.
    *
    * @throws IOException when the record cannot be written
    */

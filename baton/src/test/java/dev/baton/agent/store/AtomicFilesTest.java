@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
@@ -48,26 +47,6 @@ class AtomicFilesTest {
 
     assertThat(target.resolve("child")).isDirectory();
     assertThat(tempFiles()).isZero();
-  }
-
-  @Test
-  void overwriteKeepsTheFileItsInodeAndItsLengthPaddingWithSpaces() throws IOException {
-    Path pointer = dir.resolve("sess-1.json");
-    String longer = "{\"currentSnapshotId\":\"a-long-one\"}";
-    String shorter = "{\"currentSnapshotId\":\"b\"}";
-    AtomicFiles.overwrite(pointer, bytes(longer));
-    Object inode = Files.readAttributes(pointer, BasicFileAttributes.class).fileKey();
-
-    AtomicFiles.overwrite(pointer, bytes(shorter));
-
-    assertThat(pointer).hasContent(shorter + " ".repeat(longer.length() - shorter.length()));
-    assertThat(Files.readAttributes(pointer, BasicFileAttributes.class).fileKey())
-        .as("written in place, not renamed over")
-        .isEqualTo(inode);
-    assertThat(tempFiles()).isZero();
-    String longest = "{\"currentSnapshotId\":\"the-longest-one\"}";
-    AtomicFiles.overwrite(pointer, bytes(longest));
-    assertThat(pointer).hasContent(longest);
   }
 
   @Test

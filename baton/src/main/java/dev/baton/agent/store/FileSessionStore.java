@@ -285,7 +285,7 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
           });
       return true;
     } catch (BatonException e) {
-      cancellation.throwIfCancelled();
+      LatestRowFinder.throwIfStopped(cancellation);
       if (e.status() == Status.CANCELLED) {
         throw e;
       }

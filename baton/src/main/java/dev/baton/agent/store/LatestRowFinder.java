@@ -66,7 +66,7 @@ final class LatestRowFinder {
     staleTemps = listing.hasStaleTemps();
     List<Candidate> candidates = new ArrayList<>();
     for (Path file : listing.rowFiles()) {
-      cancellation.throwIfCancelled();
+      throwIfStopped(cancellation);
       SnapshotDirectory.HeaderRead read =
           SnapshotDirectory.readHeaderAt(file, SnapshotDirectory.HeaderFields.RANK);
       if (read == null || !sessionId.equals(read.header().sessionId())) {
@@ -100,17 +100,14 @@ final class LatestRowFinder {
    * never a whole row. A row whose header passes for the latest but which cannot be decoded in full
    * is still named: a read of that session then finds it damaged and scans.
    *
-   * @throws BatonException when {@code cancellation} fires or the thread is interrupted, between
-   *     two files; {@code INTERNAL} (not public) when the folder cannot be listed
+   * @throws BatonException as {@link #throwIfStopped}, between two files; {@code INTERNAL} (not
+   *     public) when the folder cannot be listed
    */
   static Map<String, SessionPointer> latestOfEachSession(
       SnapshotDirectory directory, Cancellation cancellation) {
     Map<String, Candidate> latest = new HashMap<>();
     for (Path file : directory.list().rowFiles()) {
-      cancellation.throwIfCancelled();
-      if (Thread.currentThread().isInterrupted()) {
-        throw BatonException.from(new InterruptedException("verifying session pointers"));
-      }
+      throwIfStopped(cancellation);
       SnapshotDirectory.HeaderRead read =
           SnapshotDirectory.readHeaderAt(file, SnapshotDirectory.HeaderFields.RANK);
       RowHeader header = read == null || !read.intact() ? null : read.header();
@@ -126,6 +123,18 @@ final class LatestRowFinder {
         (sessionId, row) ->
             pointers.put(sessionId, new SessionPointer(row.snapshotId(), row.createdAt(), now)));
     return pointers;
+  }
+
+  /**
+   * Throws when {@code cancellation} fires or the thread is interrupted ({@code CANCELLED}): a pass
+   * over a large folder stops between two files. An interrupted thread could not read them anyway,
+   * since the JDK closes a file channel that an interrupt reaches.
+   */
+  static void throwIfStopped(Cancellation cancellation) {
+    cancellation.throwIfCancelled();
+    if (Thread.currentThread().isInterrupted()) {
+      throw BatonException.from(new InterruptedException("reading a snapshot folder"));
+    }
   }
 
   /**

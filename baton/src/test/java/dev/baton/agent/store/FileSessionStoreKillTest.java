@@ -17,22 +17,34 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * SIGKILL trials: a JVM of its own saves new rows of one session in a loop, printing each ID once
- * its save has returned, and is killed with SIGKILL after a random number of them, wherever it is
- * in its loop; the next trial's JVM goes on in the same folder. After each kill, the folder's
- * latest row is the last one the JVM reported, or the one it was saving when it was killed: a
- * process crash never hides a committed row. A kill loses no page cache, so this holds whatever the
- * pointer verification does; {@link FileSessionStoreLostPageCacheTest} plays a crash of the
- * machine.
+ * A writer killed between the steps of a commit never hides a row whose save returned, nor one
+ * whose file is in place. A JVM of its own saves new rows of one session in a loop, printing each
+ * ID once its save has returned, and dies in one of three ways: SIGKILL from this test after a
+ * random number of reported rows, wherever it is in its loop; or {@link Runtime#halt} right after a
+ * chosen save has written its pointer, or its row. The next trial's JVM goes on in the same folder.
+ * Each trial runs in a boot of its own (a fresh boot ID, so each JVM starts by verifying the
+ * folder), and the store that checks the trial opens the folder in that same boot, as the machine
+ * did not crash: it trusts the pointers the killed JVM left, so a pointer that named an older row
+ * would be returned. A kill loses no page cache; {@link FileSessionStoreLostPageCacheTest} plays a
+ * crash of the machine.
  */
 class FileSessionStoreKillTest {
-  private static final int TRIALS = 5;
+  private static final int TRIALS = 3;
   private static final int MAX_ROWS_PER_TRIAL = 20;
   private static final String SESSION = "sess-1";
+
+  /** How the writer of a trial dies. */
+  enum Death {
+    SIGKILL,
+    HALT_AFTER_POINTER,
+    HALT_AFTER_ROW
+  }
 
   @TempDir Path dir;
 
@@ -47,39 +59,57 @@ class FileSessionStoreKillTest {
     return Long.parseLong(rowId.substring(1, rowId.indexOf('-')));
   }
 
-  @Test
-  void aKilledWriterNeverHidesARowWhoseSaveReturned() throws Exception {
+  @ParameterizedTest
+  @EnumSource(Death.class)
+  void aKilledWriterNeverHidesACommittedRow(Death death) throws Exception {
     for (int trial = 1; trial <= TRIALS; trial++) {
-      int killAfter = ThreadLocalRandom.current().nextInt(1, MAX_ROWS_PER_TRIAL + 1);
-      List<String> reported = runAndKill(trial, killAfter);
+      String bootId = "boot-" + death + "-" + trial;
+      // At least one row reported in each trial, so that the last one is this trial's.
+      int dieAt = ThreadLocalRandom.current().nextInt(2, MAX_ROWS_PER_TRIAL + 1);
+      List<String> reported = runUntilDeath(trial, bootId, death, dieAt);
       String lastReported = reported.get(reported.size() - 1);
+      String inFlight = rowId(trial, sequenceOf(lastReported) + 1);
 
-      FileSessionStore store = FileSessionStore.builder(dir).build();
+      FileSessionStore store = FileSessionStore.builder(dir).bootId(bootId).build();
       SessionSnapshot latest = store.getLatestSnapshot(context, SESSION);
 
-      String inFlight = rowId(trial, sequenceOf(lastReported) + 1);
-      assertThat(latest)
-          .as("trial %d, killed after %d reported rows", trial, killAfter)
-          .isNotNull()
-          .extracting(SessionSnapshot::snapshotId)
-          .isIn(lastReported, inFlight);
+      assertThat(latest).as("trial %d, %s at row %d", trial, death, dieAt).isNotNull();
+      switch (death) {
+        case SIGKILL -> assertThat(latest.snapshotId()).isIn(lastReported, inFlight);
+        // The row was not written: the pointer names a row that does not exist, and is passed over.
+        case HALT_AFTER_POINTER -> {
+          assertThat(reported).hasSize(dieAt - 1);
+          assertThat(latest.snapshotId()).isEqualTo(lastReported);
+        }
+        // The row is in place, though its save never returned: it is committed, and the latest.
+        case HALT_AFTER_ROW -> {
+          assertThat(reported).hasSize(dieAt - 1);
+          assertThat(latest.snapshotId()).isEqualTo(inFlight);
+        }
+      }
       assertThat(reported).allSatisfy(id -> assertThat(store.getSnapshot(context, id)).isNotNull());
     }
   }
 
   /**
-   * Runs the writer for one trial, kills it with SIGKILL once it has reported {@code killAfter}
-   * rows, and returns every row it reported in whole lines: a line the kill cut short is left out,
-   * which only widens what the test allows by the row whose save was in flight.
+   * Runs the writer for one trial until it dies as {@code death} says, at its {@code dieAt}th row,
+   * and returns every row it reported in whole lines: a line the kill cut short is left out, which
+   * only widens what the test allows by the row whose save was in flight.
    */
-  private List<String> runAndKill(int trial, int killAfter) throws Exception {
+  private List<String> runUntilDeath(int trial, String bootId, Death death, int dieAt)
+      throws Exception {
     Path errors = dir.resolveSibling(dir.getFileName() + "-writer-" + trial + ".err");
     Process writer =
         new ProcessBuilder(
                 TestJvm.command(
                     Writer.class,
                     List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx128m"),
-                    List.of(dir.toString(), String.valueOf(trial))))
+                    List.of(
+                        dir.toString(),
+                        String.valueOf(trial),
+                        bootId,
+                        death.name(),
+                        String.valueOf(dieAt))))
             .redirectError(errors.toFile())
             .start();
     List<String> reported = new ArrayList<>();
@@ -92,7 +122,7 @@ class FileSessionStoreKillTest {
         }
         reported.add(line.toString());
         line.setLength(0);
-        if (reported.size() == killAfter) {
+        if (death == Death.SIGKILL && reported.size() == dieAt) {
           // SIGKILL on POSIX systems: the JVM runs nothing more, not even shutdown hooks. Through
           // the handle, which unlike Process.destroyForcibly leaves the pipe open to read the rest.
           writer.toHandle().destroyForcibly();
@@ -104,7 +134,10 @@ class FileSessionStoreKillTest {
     }
     assertThat(reported)
         .as("rows the writer of trial %d reported; it wrote to standard error: %s", trial, errors)
-        .hasSizeGreaterThanOrEqualTo(killAfter);
+        .hasSizeGreaterThanOrEqualTo(death == Death.SIGKILL ? dieAt : dieAt - 1);
+    if (death != Death.SIGKILL) {
+      assertThat(writer.exitValue()).as("halted by the writer itself").isEqualTo(Writer.HALTED);
+    }
     Files.deleteIfExists(errors);
     return reported;
   }
@@ -113,21 +146,44 @@ class FileSessionStoreKillTest {
    * The writer: goes on from the session's latest row in the folder named by its first argument,
    * saving the next row of the lineage, one second of {@code createdAt} later, again and again, and
    * printing each ID once its save returned. Each trial's IDs carry its number, so that no trial
-   * rewrites a row that a killed one left behind.
+   * rewrites a row that a killed one left behind. Arguments: the folder, the trial, the boot ID,
+   * how it dies ({@link Death}) and at which of its saves.
    */
   static final class Writer {
+    static final int HALTED = 3;
+
     private Writer() {}
 
     public static void main(String[] args) {
-      FileSessionStore store =
-          FileSessionStore.builder(Path.of(args[0])).syncDirectories(false).build();
       int trial = Integer.parseInt(args[1]);
+      Death death = Death.valueOf(args[3]);
+      long dieAt = Long.parseLong(args[4]);
+      // Which of this JVM's saves is in flight, counted from 1.
+      AtomicLong saving = new AtomicLong();
+      FileSessionStore.CommitStep fatal =
+          switch (death) {
+            case HALT_AFTER_POINTER -> FileSessionStore.CommitStep.POINTER_WRITTEN;
+            case HALT_AFTER_ROW -> FileSessionStore.CommitStep.ROW_WRITTEN;
+            case SIGKILL -> null;
+          };
+      FileSessionStore store =
+          FileSessionStore.builder(Path.of(args[0]))
+              .syncDirectories(false)
+              .bootId(args[2])
+              .onCommitStep(
+                  step -> {
+                    if (step == fatal && saving.get() == dieAt) {
+                      Runtime.getRuntime().halt(HALTED);
+                    }
+                  })
+              .build();
       ActionContext context = Baton.builder().build().context();
       SessionSnapshot latest = store.getLatestSnapshot(context, SESSION);
       String parent = latest == null ? null : latest.snapshotId();
       for (long n = parent == null ? 1 : sequenceOf(parent) + 1; ; n++) {
         SessionSnapshot next = row(rowId(trial, n), SESSION, at(n));
         SessionSnapshot linked = parent == null ? next : withParentId(next, parent);
+        saving.incrementAndGet();
         store.saveSnapshot(context, linked.snapshotId(), existing -> linked);
         System.out.println(linked.snapshotId());
         System.out.flush();

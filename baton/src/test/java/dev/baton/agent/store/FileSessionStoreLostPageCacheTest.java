@@ -4,11 +4,14 @@ import static dev.baton.testing.SnapshotFixtures.at;
 import static dev.baton.testing.SnapshotFixtures.row;
 import static dev.baton.testing.SnapshotFixtures.withParentId;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.Baton;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.core.ActionContext;
+import dev.baton.core.BatonException;
 import dev.baton.core.Json;
+import dev.baton.core.Status;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -25,7 +28,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * such a crash may do to a pointer (roll it back to an older row, tear it, lose it, or lose the
  * record that the folder was verified), then open the folder under another boot ID, as the machine
  * would come back. Whatever the pointer says, {@code getLatestSnapshot} answers with the newest
- * committed row, a save never moves the pointer back past it, and the pointer is repaired.
+ * committed row, a save never moves the pointer back past it, and the pointer is repaired. Also
+ * here: what a pass that cannot finish leaves, a pointer naming a row never written, and a symbolic
+ * link planted for a pointer.
  */
 class FileSessionStoreLostPageCacheTest {
   @TempDir Path dir;
@@ -159,6 +164,108 @@ class FileSessionStoreLostPageCacheTest {
     assertThat(latestIn(storeInBoot("boot-2"))).isEqualTo("s5");
 
     assertThat(Files.readAllBytes(pointer())).isEqualTo(before);
+    assertThat(Files.readAllLines(dir.resolve("global/.pointers/.verified-boots")))
+        .containsExactly("boot-1", "boot-2");
+  }
+
+  @Test
+  void aPassThatCannotRewriteAPointerLeavesTheFolderUnverified() throws IOException {
+    FileSessionStore before = storeInBoot("boot-1");
+    byte[] namingS2 = saveFiveRowsKeepingThePointerAfterTheSecond(before);
+    save(before, row("b1", "sess-b", at(1)));
+    // The crash rolled sess-1's pointer back, and took sess-b's; in its place stands a directory,
+    // which no pointer can be renamed over: the pass that rebuilds the pointers fails there.
+    Files.write(pointer(), namingS2);
+    Files.delete(pointer("sess-b"));
+    Files.createDirectories(pointer("sess-b").resolve("in-the-way"));
+    FileSessionStore rebooted = storeInBoot("boot-2");
+
+    assertThat(latestIn(rebooted)).isEqualTo("s5");
+    assertThat(Files.readAllLines(dir.resolve("global/.pointers/.verified-boots")))
+        .containsExactly("boot-1");
+
+    // Unverified, the folder's pointers are not trusted: a whole pointer naming an older row of
+    // the session, which the fast path would return, is passed over for a scan, read after read.
+    Files.write(pointer(), namingS2);
+    assertThat(latestIn(rebooted)).isEqualTo("s5");
+    Files.write(pointer(), namingS2);
+    assertThat(latestIn(rebooted)).isEqualTo("s5");
+  }
+
+  @Test
+  void aSaveThatCannotWriteItsPointerInAVerifiedFolderFailsAndWritesNoRow() throws IOException {
+    FileSessionStore store = storeInBoot("boot-1");
+    saveFiveRowsKeepingThePointerAfterTheSecond(store);
+    Files.createDirectories(pointer("sess-b").resolve("in-the-way"));
+
+    assertThatThrownBy(() -> save(store, row("b1", "sess-b", at(1))))
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.INTERNAL));
+
+    assertThat(store.getSnapshot(context, "b1")).isNull();
+    assertThat(latestIn(store)).isEqualTo("s5");
+  }
+
+  @Test
+  void aPointerNamingARowNeverWrittenSendsReadsAndBackdatedSavesToTheScan() throws IOException {
+    FileSessionStore store = storeInBoot("boot-1");
+    saveFiveRowsKeepingThePointerAfterTheSecond(store);
+    // What a save killed between its pointer and its row leaves: a whole pointer, written in this
+    // boot, naming a row that does not exist, created after every row that does.
+    SessionPointer neverWritten = new SessionPointer("s9", at(9), at(9));
+    Files.write(pointer(), neverWritten.toFileContent());
+
+    assertThat(latestIn(store)).isEqualTo("s5");
+    assertThat(pointedAt()).isEqualTo("s5");
+
+    Files.write(pointer(), neverWritten.toFileContent());
+    // Created before the row the pointer names, yet after every committed row: the latest.
+    save(store, withParentId(row("s6", "sess-1", at(6)), "s5"));
+
+    assertThat(pointedAt()).isEqualTo("s6");
+    assertThat(latestIn(store)).isEqualTo("s6");
+  }
+
+  @Test
+  void aSymbolicLinkPlantedForAPointerIsReplacedNotWrittenThroughNorRead() throws IOException {
+    FileSessionStore store = storeInBoot("boot-1");
+    save(store, row("s1", "sess-1", at(1)));
+    Path outside = Files.writeString(dir.resolveSibling(dir.getFileName() + "-outside"), "mine");
+    Files.delete(pointer());
+    Files.createSymbolicLink(pointer(), outside);
+
+    assertThat(latestIn(store)).isEqualTo("s1");
+    save(store, withParentId(row("s2", "sess-1", at(2)), "s1"));
+
+    assertThat(outside).hasContent("mine");
+    assertThat(Files.isSymbolicLink(pointer())).isFalse();
+    assertThat(pointedAt()).isEqualTo("s2");
+    assertThat(latestIn(store)).isEqualTo("s2");
+    // A link to a whole pointer elsewhere is not read as this session's either.
+    Files.write(outside, new SessionPointer("s1", at(1), at(1)).toFileContent());
+    Files.delete(pointer());
+    Files.createSymbolicLink(pointer(), outside);
+    assertThat(latestIn(store)).isEqualTo("s2");
+    Files.delete(outside);
+  }
+
+  @Test
+  void anInterruptedVerificationFailsTheReadAndLeavesTheFolderUnverified() throws IOException {
+    saveFiveRowsKeepingThePointerAfterTheSecond(storeInBoot("boot-1"));
+    FileSessionStore rebooted = storeInBoot("boot-2");
+
+    Thread.currentThread().interrupt();
+    try {
+      assertThatThrownBy(() -> rebooted.getLatestSnapshot(context, "sess-1"))
+          .isInstanceOfSatisfying(
+              BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.CANCELLED));
+    } finally {
+      Thread.interrupted();
+    }
+
+    assertThat(Files.readAllLines(dir.resolve("global/.pointers/.verified-boots")))
+        .containsExactly("boot-1");
+    assertThat(latestIn(rebooted)).isEqualTo("s5");
     assertThat(Files.readAllLines(dir.resolve("global/.pointers/.verified-boots")))
         .containsExactly("boot-1", "boot-2");
   }

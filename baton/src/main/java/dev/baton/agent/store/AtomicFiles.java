@@ -23,8 +23,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The file operations of the file store: private directories, reads that treat a missing file as
- * absent, writes that a concurrent reader sees either entirely or not at all, and the removal of
- * temporary files a killed writer left behind.
+ * absent, writes that a concurrent reader sees either entirely or not at all (one kind forced to
+ * the device, one kind that no file system flushes on its own), and the removal of temporary files
+ * a killed writer left behind.
  *
  * <p>Forcing a directory to the device is done where the file system has POSIX permissions (the JDK
  * cannot open a directory on Windows, where NTFS journals names anyway) and skipped elsewhere.
@@ -41,6 +42,9 @@ final class AtomicFiles {
    * between the hosts sharing a network folder.
    */
   static final Duration STALE_TEMP_AGE = Duration.ofMinutes(1);
+
+  /** The suffix of the file {@link #replaceWithoutFlush} writes before renaming it into place. */
+  static final String NEXT_SUFFIX = ".next";
 
   /** How much of a write survives a crash. */
   enum Sync {
@@ -134,6 +138,42 @@ final class AtomicFiles {
       // The rename lives in the directory: until it is forced, a power loss may undo it.
       syncDirectory(temp.getParent());
     }
+  }
+
+  /**
+   * Replaces {@code target} with {@code content} without forcing anything to the device and without
+   * renaming over an existing file: the bytes go to {@link #nextOf next of the target}, created
+   * anew; the target is then deleted, and the new file renamed to its free name. A reader sees the
+   * old file, no file, or the new one, never a mix of two. Renaming over a file, or truncating one
+   * and writing it again, makes ext4 write the new file out at once ({@code auto_da_alloc}), and
+   * the next journal commit, that of the caller's next fsync, wait for it: a write of a hint would
+   * cost as much as a write of data. A rename to a free name starts no such write. A symbolic link
+   * in the target's place is deleted, never written through.
+   *
+   * <p>Only one writer at a time may replace a given file (the caller holds a lock). If this is cut
+   * short (a failure, or a kill of the process) after the target is deleted, the target is missing
+   * and its next file is left: {@link #nextOf} names it, so the caller can tell a file that is gone
+   * for that reason from one that never was.
+   */
+  static void replaceWithoutFlush(Path target, byte[] content) throws IOException {
+    Path next = nextOf(target);
+    // Left by a replacement cut short; the new bytes go to a new file, never over old ones.
+    Files.deleteIfExists(next);
+    try (FileChannel channel = FileChannel.open(next, NEW_FILE, ownerOnlyFile(target))) {
+      ByteBuffer buffer = ByteBuffer.wrap(content);
+      while (buffer.hasRemaining()) {
+        channel.write(buffer);
+      }
+    }
+    Files.deleteIfExists(target);
+    Files.move(next, target, StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  /**
+   * Where {@link #replaceWithoutFlush} writes the new bytes of {@code target}: {@code <name>.next}.
+   */
+  static Path nextOf(Path target) {
+    return target.resolveSibling(target.getFileName() + NEXT_SUFFIX);
   }
 
   /** Forces a directory's entries to the device, where the file system allows (see above). */

@@ -59,33 +59,33 @@ import org.slf4j.LoggerFactory;
  * A save of a new row writes the session's pointer <em>before</em> the row, so a pointer names the
  * session's latest row, or a newer one that was never written (its save was killed, or failed,
  * between the two): no reader trusts a pointer whose row does not exist, and a save that meets one
- * scans. A pointer is replaced as Genkit Go replaces it, by renaming a new file over it, so every
- * reader, Baton's or Go's, sees a whole pointer, the old or the new; it carries a checksum that
- * marks it as this store's (see {@link SessionPointer}). It is never forced to the device. Renaming
- * a file over another makes ext4 start writing the new file out ({@code auto_da_alloc}), and the
- * next journal commit waits for it; written before the row, the pointer rides the commit that the
- * row's own forcing makes, instead of costing a durable write of its own, as it did when written
- * after the row. (An in-place write, which no file system flushes, is not an option: a reader that
- * meets one half done reads old and new bytes mixed, and while Baton's checksum rejects that,
- * Genkit Go ignores it; a mix of {@code "turn-09"} and {@code "turn-10"} can read {@code
- * "turn-00"}, another row of the session, which Go would then return.)
+ * scans. A pointer is never written in place, where a reader could meet old and new bytes mixed:
+ * Baton's checksum (see {@link SessionPointer}) would reject such a mix, but Genkit Go ignores the
+ * checksum, and a mix of {@code "turn-09"} and {@code "turn-10"} can read {@code "turn-00"},
+ * another row of the session, which Go would return. Nor is it renamed over the old one, as Go
+ * writes it: renaming over a file makes ext4 write the new one out at once ({@code auto_da_alloc})
+ * and the next journal commit, the row's, wait for it, which made a commit cost about as much as
+ * two. The old pointer is deleted and the new one, written beside it, renamed to the free name
+ * ({@link AtomicFiles#replaceWithoutFlush}), which starts no write: a reader, Baton's or Go's, sees
+ * the old pointer, none (and scans), or the new one. None of it is forced to the device. A pointer
+ * write cut short between the two steps leaves no pointer but a {@code <name>.json.next} beside it,
+ * which tells a save that the session has rows.
  *
  * <p>A crash of the process loses no page cache, so every pointer it wrote stays. A crash of the
  * machine may lose any unforced write: a pointer may come back older than its rows, damaged, or not
- * at all (ext4 with ordered data brings it back with the row it was written before, but not every
- * file system promises that). So a folder's pointers are trusted only during a boot in which they
- * were verified: in each boot, the first lookup of a latest snapshot or the first new row in a
- * folder lists the folder once, under the folder's lock, points every session at its latest row as
- * the row headers tell, and records the boot in {@code .pointers/.verified-boots}; each store keeps
- * the folders it knows to be verified in memory, so the record is read once. The boot is recorded
- * only if every pointer the pass rewrote was written. A boot is named by Linux's boot ID, which the
- * kernel draws anew on every boot; where there is none, each JVM counts as a boot of its own, since
- * a process cannot outlive a crash of its machine. After the verification, a whole pointer names
- * its session's latest row or one never written, and a session without a pointer has no rows, so
- * the first save of a new session needs no scan. In a verified folder a pointer that cannot be
- * written fails the save, before its row is written, so no committed row is left behind its
- * pointer; where the pointers could not be verified (a read-only {@code .pointers}, say) no reader
- * trusts them, and a failed pointer write is logged and the save goes on.
+ * at all. So a folder's pointers are trusted only during a boot in which they were verified: in
+ * each boot, the first lookup of a latest snapshot or the first new row in a folder lists the
+ * folder once, under the folder's lock, points every session at its latest row as the row headers
+ * tell, and records the boot in {@code .pointers/.verified-boots}; each store keeps the folders it
+ * knows to be verified in memory, so the record is read once. The boot is recorded only if every
+ * pointer the pass rewrote was written. A boot is named by Linux's boot ID, which the kernel draws
+ * anew on every boot; where there is none, each JVM counts as a boot of its own, since a process
+ * cannot outlive a crash of its machine. After the verification, a whole pointer names its
+ * session's latest row or one never written, and a session without a pointer has no rows, so the
+ * first save of a new session needs no scan. In a verified folder a pointer that cannot be written
+ * fails the save, before its row is written, so no committed row is left behind its pointer; where
+ * the pointers could not be verified (a read-only {@code .pointers}, say) no reader trusts them,
+ * and a failed pointer write is logged and the save goes on.
  *
  * <p><b>One machine per folder.</b> A folder must be written by the processes of one kernel, that
  * is of one machine: a boot ID speaks for one page cache. Processes on several machines sharing a
@@ -96,7 +96,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Genkit Go.</b> Genkit Go reads a pointer, then the row it names, and accepts the row if it
  * exists and belongs to the session; otherwise it scans. Reading a folder this store writes, it
- * sees whole pointers only, each naming the latest row committed or one not yet written, so it
+ * sees whole pointers or none, each naming the latest row committed or one not yet written, so it
  * answers as a read at that moment should; after a crash of the machine, until the folder is
  * verified, it may follow a stale pointer, as it may with its own store, which does not force its
  * pointers either. A Go writer takes no lock: its pointers, which carry no checksum, are never

@@ -15,12 +15,13 @@ import tools.jackson.core.JacksonException;
  * scan of the prefix directory; the rows are the truth (see {@link FileSessionStore}).
  *
  * <p>In the file it is one line of JSON: Genkit Go's three fields, which Go reads, and {@code
- * crc32c}, the CRC-32C of the three values, which Go ignores. The store replaces a pointer by
- * renaming a new file over it, so a reader, Baton's or Genkit Go's, sees the old pointer or the new
- * one, never a mix of the two. The checksum marks a pointer this store wrote and is whole: a crash
- * of the machine may leave an unforced file empty or holding stale blocks on some file systems, and
- * a pointer without a checksum (one Genkit Go wrote, after its row and without the store's lock)
- * may name an older row than the session's latest. Neither is trusted.
+ * crc32c}, the CRC-32C of the three values, which Go ignores. The store never writes a pointer in
+ * place (see {@link AtomicFiles#replaceWithoutFlush}), so a reader, Baton's or Genkit Go's, sees
+ * the old pointer, none, or the new one, never a mix of two. The checksum marks a pointer this
+ * store wrote and is whole: a crash of the machine may leave an unforced file empty or holding
+ * stale blocks on some file systems, and a pointer without a checksum (one Genkit Go wrote, after
+ * its row and without the store's lock) may name an older row than the session's latest. Neither is
+ * trusted.
  *
  * @param currentSnapshotId the latest row
  * @param currentCreatedAt that row's {@code createdAt}, to compare a new row against without

@@ -38,11 +38,11 @@ import tools.jackson.databind.JsonNode;
  * validate IDs with {@link SafeIds} first. Each ID is looked up under its name and then, if it has
  * one, its {@linkplain FileNames#alternate alternate} name; a write leaves only the first.
  *
- * <p>Rows and pointers are replaced atomically, by a rename, so reading needs no lock: a reader
- * sees a whole old file or a whole new one. Rows are written with {@code rowSync}. Pointers are not
- * forced to the device at all: a lost or stale one is found by the verification {@link
- * FileSessionStore} runs once per boot, and one a crash of the machine left damaged fails its
- * checksum; either costs a scan.
+ * <p>Rows and pointers are replaced by a rename, so reading needs no lock: a reader sees a whole
+ * old row or a whole new one, and a whole old pointer, none, or a whole new one. Rows are written
+ * with {@code rowSync}. Pointers are not forced to the device at all: a lost or stale one is found
+ * by the verification {@link FileSessionStore} runs once per boot, and one a crash of the machine
+ * left damaged fails its checksum; either costs a scan.
  *
  * <p>Errors name snapshots, never paths, since their messages reach callers; the paths go to the
  * log. A row file that is not a valid row, or that holds another snapshot than the one its name
@@ -324,25 +324,33 @@ record SnapshotDirectory(Path path, AtomicFiles.Sync rowSync) {
     return null;
   }
 
-  /** Whether the session has a pointer file, whole or not. */
+  /**
+   * Whether the session has a pointer file, whole or not, or what a pointer write cut short left
+   * (see {@link AtomicFiles#replaceWithoutFlush}): in a folder verified during this boot, false
+   * means the session has no rows.
+   */
   boolean hasPointerFile(String sessionId) {
     return pointerFiles(sessionId).stream()
-        .anyMatch(file -> Files.exists(file, LinkOption.NOFOLLOW_LINKS));
+        .anyMatch(
+            file ->
+                Files.exists(file, LinkOption.NOFOLLOW_LINKS)
+                    || Files.exists(AtomicFiles.nextOf(file), LinkOption.NOFOLLOW_LINKS));
   }
 
   /**
-   * Points a session at a row: a new file renamed over the pointer, not forced to the device (see
-   * {@link FileSessionStore} on why that costs no durable write of its own). The rename replaces a
-   * symbolic link planted in its place rather than writing through it.
+   * Points a session at a row, with {@link AtomicFiles#replaceWithoutFlush}: a reader sees the old
+   * pointer, none, or the new one, and nothing is forced to the device (see {@link
+   * FileSessionStore} on why). A symbolic link planted in the pointer's place is deleted, never
+   * written through.
    *
    * @throws BatonException {@code INTERNAL} (not public) when it cannot be written; the pointer is
-   *     then the old one, whole, since a rename is all or nothing
+   *     then the old one, or missing with the leftover {@link #hasPointerFile} reports
    */
   void writePointer(String sessionId, SessionPointer pointer) {
     List<Path> files = pointerFiles(sessionId);
     try {
       AtomicFiles.createPrivateDirectories(pointersDir());
-      AtomicFiles.write(files.get(0), pointer.toFileContent(), AtomicFiles.Sync.NONE);
+      AtomicFiles.replaceWithoutFlush(files.get(0), pointer.toFileContent());
     } catch (IOException e) {
       log.warn("could not write session pointer {}", files.get(0), e);
       throw BatonException.internal(

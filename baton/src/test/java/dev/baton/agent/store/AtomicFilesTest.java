@@ -50,6 +50,36 @@ class AtomicFilesTest {
   }
 
   @Test
+  void replaceWithoutFlushLeavesTheNewBytesAndNothingBeside() throws IOException {
+    Path pointer = dir.resolve("sess-1.json");
+    AtomicFiles.replaceWithoutFlush(pointer, bytes("a much longer first pointer"));
+    // A leftover of a replacement cut short is not in the way.
+    Files.writeString(AtomicFiles.nextOf(pointer), "left by a kill");
+
+    AtomicFiles.replaceWithoutFlush(pointer, bytes("second"));
+
+    assertThat(pointer).hasContent("second");
+    assertThat(AtomicFiles.nextOf(pointer)).doesNotExist();
+    try (Stream<Path> files = Files.list(dir)) {
+      assertThat(files).containsExactly(pointer);
+    }
+  }
+
+  @Test
+  void aSymbolicLinkIsReplacedNeverWrittenThroughNorReadThrough() throws IOException {
+    Path elsewhere = Files.writeString(dir.resolve("elsewhere"), "theirs");
+    Path pointer = Files.createSymbolicLink(dir.resolve("sess-1.json"), elsewhere);
+
+    assertThatThrownBy(() -> AtomicFiles.readIfExistsNoFollow(pointer))
+        .isInstanceOf(IOException.class);
+    AtomicFiles.replaceWithoutFlush(pointer, bytes("ours"));
+
+    assertThat(Files.isSymbolicLink(pointer)).isFalse();
+    assertThat(AtomicFiles.readIfExistsNoFollow(pointer)).isEqualTo(bytes("ours"));
+    assertThat(elsewhere).hasContent("theirs");
+  }
+
+  @Test
   void writtenFilesAreReadableByTheOwnerOnly() throws IOException {
     assumeTrue(dir.getFileSystem().supportedFileAttributeViews().contains("posix"));
     Path target = dir.resolve("row.json");

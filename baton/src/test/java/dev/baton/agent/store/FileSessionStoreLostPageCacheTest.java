@@ -227,6 +227,25 @@ class FileSessionStoreLostPageCacheTest {
   }
 
   @Test
+  void aPointerWriteCutShortBetweenItsTwoStepsNeverLetsABackdatedSaveTakeThePointer()
+      throws IOException {
+    FileSessionStore store = storeInBoot("boot-1");
+    byte[] namingS2 = saveFiveRowsKeepingThePointerAfterTheSecond(store);
+    // What a save killed between deleting the old pointer and renaming the new one into place
+    // leaves: no pointer, and the new one beside it.
+    Files.delete(pointer());
+    Files.write(AtomicFiles.nextOf(pointer()), namingS2);
+
+    // Without the leftover, a missing pointer in a verified folder means a session without rows,
+    // and this row, created before s5, would become the pointer's.
+    save(store, withParentId(row("s3-late", "sess-1", at(3)), "s2"));
+
+    assertThat(pointedAt()).isEqualTo("s5");
+    assertThat(latestIn(store)).isEqualTo("s5");
+    assertThat(AtomicFiles.nextOf(pointer())).doesNotExist();
+  }
+
+  @Test
   void aSymbolicLinkPlantedForAPointerIsReplacedNotWrittenThroughNorRead() throws IOException {
     FileSessionStore store = storeInBoot("boot-1");
     save(store, row("s1", "sess-1", at(1)));

@@ -21,9 +21,14 @@ import java.util.UUID;
  *
  * <ul>
  *   <li>{@code fsync+rename}: the floor, as in the JMH benchmark;
- *   <li>{@code fsync+rename, pointer renamed}: the floor plus what the store did before issue 13,
- *       an unforced session pointer renamed over the old one, which ext4 flushes;
- *   <li>{@code store commit}: {@code FileSessionStore.saveSnapshot} of a new row.
+ *   <li>{@code fsync+rename, then pointer}: the floor, then an unforced session pointer renamed
+ *       over the old one, which ext4 starts writing out at once ({@code auto_da_alloc}) and the
+ *       next journal commit waits for: what the store did before issue 13;
+ *   <li>{@code free-name pointer, then fsync+rename}: the pointer first, written beside the old
+ *       one, which is deleted, and renamed to the free name, which starts no write-out: what the
+ *       store does since;
+ *   <li>{@code store commit}: {@code FileSessionStore.saveSnapshot} of a new row, by the store on
+ *       the class path (build this class against an older store to compare the two).
  * </ul>
  *
  * <p>Before measuring, the code is compiled (see {@link FileCommits#compile}). Arguments: the
@@ -35,7 +40,10 @@ import java.util.UUID;
  */
 public final class FileStoreCommitInterleaved {
   private static final String[] VARIANTS = {
-    "fsync+rename", "fsync+rename, pointer renamed", "store commit"
+    "fsync+rename",
+    "fsync+rename, then pointer",
+    "free-name pointer, then fsync+rename",
+    "store commit"
   };
 
   private FileStoreCommitInterleaved() {}
@@ -49,7 +57,7 @@ public final class FileStoreCommitInterleaved {
             .getBytes(StandardCharsets.UTF_8);
     FileCommits.compile(context, bytes, warmUp);
     System.out.printf(
-        "%-16s  %-30s  %10s  %10s  %13s  %11s%n",
+        "%-16s  %-36s  %10s  %10s  %13s  %11s%n",
         "syncDirectories", "variant", "median µs", "mean µs", "median ratio", "mean ratio");
     for (boolean syncDirectories : new boolean[] {true, false}) {
       Path dir = Files.createTempDirectory("baton-commit");
@@ -65,7 +73,7 @@ public final class FileStoreCommitInterleaved {
         }
         for (int v = 0; v < VARIANTS.length; v++) {
           System.out.printf(
-              "%-16s  %-30s  %10.0f  %10.0f  %13.2f  %11.2f%n",
+              "%-16s  %-36s  %10.0f  %10.0f  %13.2f  %11.2f%n",
               syncDirectories,
               VARIANTS[v],
               medians[v],
@@ -85,7 +93,8 @@ public final class FileStoreCommitInterleaved {
       throws IOException {
     FileSessionStore store = FileSessionStore.builder(dir).syncDirectories(syncDirectories).build();
     Path bare = Files.createDirectories(dir.resolve("bare"));
-    Path withPointer = Files.createDirectories(dir.resolve("bare-with-pointer"));
+    Path pointerAfter = Files.createDirectories(dir.resolve("pointer-after"));
+    Path pointerBefore = Files.createDirectories(dir.resolve("pointer-before"));
     long[][] nanos = new long[VARIANTS.length][rounds];
     for (int round = 0; round < rounds; round++) {
       // Rotated, so that no variant always runs right after the same one.
@@ -95,8 +104,12 @@ public final class FileStoreCommitInterleaved {
         switch (v) {
           case 0 -> FileCommits.fsyncAndRename(bare, bytes, syncDirectories);
           case 1 -> {
-            FileCommits.fsyncAndRename(withPointer, bytes, syncDirectories);
-            renamePointer(withPointer);
+            FileCommits.fsyncAndRename(pointerAfter, bytes, syncDirectories);
+            renamePointer(pointerAfter);
+          }
+          case 2 -> {
+            replacePointer(pointerBefore);
+            FileCommits.fsyncAndRename(pointerBefore, bytes, syncDirectories);
           }
           default -> {
             String id = UUID.randomUUID().toString();
@@ -110,11 +123,26 @@ public final class FileStoreCommitInterleaved {
     return nanos;
   }
 
-  /** A pointer as the store wrote it before issue 13: a new file renamed over the old one. */
+  /**
+   * A session pointer as the store wrote it before issue 13: a new file, unforced, renamed over the
+   * old one.
+   */
   private static void renamePointer(Path folder) throws IOException {
     Path pointer = folder.resolve("session-1.pointer.json");
     Path temp = folder.resolve("session-1.pointer.json." + UUID.randomUUID() + ".tmp");
     Files.writeString(temp, "{\"currentSnapshotId\":\"" + UUID.randomUUID() + "\"}");
     Files.move(temp, pointer, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+  }
+
+  /**
+   * A session pointer as the store writes it since issue 13: a new file beside the old one, which
+   * is deleted, renamed to the free name; nothing forced.
+   */
+  private static void replacePointer(Path folder) throws IOException {
+    Path pointer = folder.resolve("session-1.pointer.json");
+    Path next = folder.resolve("session-1.pointer.json.next");
+    Files.writeString(next, "{\"currentSnapshotId\":\"" + UUID.randomUUID() + "\"}");
+    Files.deleteIfExists(pointer);
+    Files.move(next, pointer, StandardCopyOption.ATOMIC_MOVE);
   }
 }

@@ -394,6 +394,13 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
     String id = SnapshotRules.idOrMinted(snapshotId);
     SafeIds.requireSnapshotId(id);
     SnapshotDirectory directory = directory(context);
+    // Outside this store's lock, so that a long verification holds up no save to another folder;
+    // a save that ends a cancelled turn (an abort, say) must still be written, so it never cancels.
+    try {
+      pointersTrusted(directory, Cancellation.never());
+    } catch (BatonException interrupted) {
+      log.debug("saving to {} without verifying its pointers", directory.path(), interrupted);
+    }
     lock.lock();
     try {
       return ProcessLock.hold(directory.path(), () -> readModifyWrite(directory, id, update));
@@ -489,20 +496,18 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
 
   /**
    * Points the session at a new row, about to be written, if that row is more recent than the one
-   * its pointer names; otherwise leaves a pointer naming a more recent row that exists, and points
-   * the session at what a scan finds when the pointer cannot be compared with (missing in a folder
-   * verified during this boot only for a session without rows; damaged, or Genkit Go's) or names a
-   * row that was never written. The caller holds the save locks of this process and of the folder.
+   * its pointer names (the save verified the folder's pointers first, if it could); otherwise
+   * leaves a pointer naming a more recent row that exists, and points the session at what a scan
+   * finds when the pointer cannot be compared with (missing in a folder verified during this boot
+   * only for a session without rows; damaged, or Genkit Go's) or names a row that was never
+   * written. The caller holds the save locks of this process and of the folder.
    *
    * @throws BatonException {@code INTERNAL} (not public) when the pointer cannot be written in a
    *     folder whose pointers are verified: the save fails before its row is written
    */
   private void advancePointer(SnapshotDirectory directory, String sessionId, SessionSnapshot row) {
-    try {
-      verifyPointers(directory, Cancellation.never());
-    } catch (RuntimeException e) {
+    if (!isVerified(directory)) {
       // No reader trusts this folder's pointers until a verification succeeds; this one is a hint.
-      log.warn("could not verify the session pointers in {}; reads scan", directory.path(), e);
       SessionPointer current = directory.readPointer(sessionId);
       if (current == null || isMoreRecent(row, current)) {
         try {

@@ -8,6 +8,7 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -58,6 +59,14 @@ final class AtomicFiles {
 
   private static final Set<StandardOpenOption> NEW_FILE =
       Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+  private static final Set<OpenOption> NEXT_FILE =
+      Set.of(
+          StandardOpenOption.CREATE,
+          StandardOpenOption.WRITE,
+          StandardOpenOption.TRUNCATE_EXISTING,
+          LinkOption.NOFOLLOW_LINKS);
+  private static final Set<OpenOption> EMPTY_FILE =
+      Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
   private static final FileAttribute<?>[] OWNER_ONLY_FILE = {
     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))
   };
@@ -153,13 +162,16 @@ final class AtomicFiles {
    * <p>Only one writer at a time may replace a given file (the caller holds a lock). If this is cut
    * short (a failure, or a kill of the process) after the target is deleted, the target is missing
    * and its next file is left: {@link #nextOf} names it, so the caller can tell a file that is gone
-   * for that reason from one that never was.
+   * for that reason from one that never was. At every step the target or its next file exists, once
+   * either did: a later replacement writes over a leftover next file rather than deleting it, and a
+   * symbolic link in its place fails the write.
    */
   static void replaceWithoutFlush(Path target, byte[] content) throws IOException {
     Path next = nextOf(target);
-    // Left by a replacement cut short; the new bytes go to a new file, never over old ones.
-    Files.deleteIfExists(next);
-    try (FileChannel channel = FileChannel.open(next, NEW_FILE, ownerOnlyFile(target))) {
+    // A next file left by a replacement cut short is written over, never deleted first: when the
+    // target is gone it is the only sign that the file existed, and a failure or a kill between a
+    // deletion and a new file would erase that sign.
+    try (FileChannel channel = FileChannel.open(next, NEXT_FILE, ownerOnlyFile(target))) {
       ByteBuffer buffer = ByteBuffer.wrap(content);
       while (buffer.hasRemaining()) {
         channel.write(buffer);
@@ -167,6 +179,14 @@ final class AtomicFiles {
     }
     Files.deleteIfExists(target);
     Files.move(next, target, StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  /**
+   * Creates an empty file, mode 0600 where the file system has POSIX permissions, unless it exists;
+   * nothing is forced to the device. A symbolic link in its place fails the call.
+   */
+  static void createEmpty(Path file) throws IOException {
+    FileChannel.open(file, EMPTY_FILE, ownerOnlyFile(file)).close();
   }
 
   /**

@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -41,8 +42,9 @@ import org.slf4j.LoggerFactory;
  * which Genkit Go ignores (see Pointers below). Directories are created with mode 0700 where the
  * file system has POSIX permissions. This is Genkit Go's layout, file names included, for every ID
  * of at most 232 UTF-8 bytes that the JVM can name a file by; see IDs below for the others. Baton
- * adds two files of its own to each folder: {@code .lock} (see Writes) and {@code
- * .pointers/.verified-boots} (see Pointers).
+ * adds files of its own to each folder: {@code .lock} (see Writes), {@code
+ * .pointers/.verified-boots} and, while a save moves a pointer, {@code
+ * .pointers/<sessionId>.json.pending} (see Pointers).
  *
  * <p><b>Writes.</b> {@code saveSnapshot} follows the {@link SessionStore} contract and calls its
  * update exactly once: one lock serialises this instance's read-modify-writes, file I/O included. A
@@ -56,20 +58,26 @@ import org.slf4j.LoggerFactory;
  * another's heartbeat and a pointer never moves back.
  *
  * <p><b>Pointers.</b> A pointer is a hint that spares a scan of the folder; the rows are the truth.
- * A save of a new row writes the session's pointer <em>before</em> the row, so a pointer names the
- * session's latest row, or a newer one that was never written (its save was killed, or failed,
- * between the two): no reader trusts a pointer whose row does not exist, and a save that meets one
- * scans. A pointer is never written in place, where a reader could meet old and new bytes mixed:
- * Baton's checksum (see {@link SessionPointer}) would reject such a mix, but Genkit Go ignores the
- * checksum, and a mix of {@code "turn-09"} and {@code "turn-10"} can read {@code "turn-00"},
- * another row of the session, which Go would return. Nor is it renamed over the old one, as Go
- * writes it: renaming over a file makes ext4 write the new one out at once ({@code auto_da_alloc})
- * and the next journal commit, the row's, wait for it, which made a commit cost about as much as
- * two. The old pointer is deleted and the new one, written beside it, renamed to the free name
- * ({@link AtomicFiles#replaceWithoutFlush}), which starts no write: a reader, Baton's or Go's, sees
- * the old pointer, none (and scans), or the new one. None of it is forced to the device. A pointer
- * write cut short between the two steps leaves no pointer but a {@code <name>.json.next} beside it,
- * which tells a save that the session has rows.
+ * A save of a new row writes the row, then the session's pointer, as Genkit Go does, so a pointer
+ * never names a row that does not exist yet. Before the row it creates an empty marker, {@code
+ * <sessionId>.json.pending} beside the pointer, and deletes it once the pointer is written: while
+ * the marker stands (the save is between the two, or was killed or failed there), no reader trusts
+ * the pointer, and the next save or a reader that meets it scans, points the session at its latest
+ * row and deletes the marker, all under the folder's lock. A save whose pointer cannot be written
+ * after its row still succeeds, since its row is committed; the marker keeps readers scanning. In a
+ * folder whose pointers are verified (below), a marker that cannot be created fails the save before
+ * its row is written. A pointer is never written in place, where a reader could meet old and new
+ * bytes mixed: Baton's checksum (see {@link SessionPointer}) would reject such a mix, but Genkit Go
+ * ignores the checksum, and a mix of {@code "turn-09"} and {@code "turn-10"} can read {@code
+ * "turn-00"}, another row of the session, which Go would return. Nor is it renamed over the old
+ * one, as Go writes it: renaming over a file makes ext4 write the new one out at once ({@code
+ * auto_da_alloc}) and the next journal commit, the row's, wait for it, which made a commit cost
+ * about as much as two. The old pointer is deleted and the new one, written beside it, renamed to
+ * the free name ({@link AtomicFiles#replaceWithoutFlush}), which starts no write: a reader, Baton's
+ * or Go's, sees the old pointer, none (and scans), or the new one. None of it is forced to the
+ * device. A pointer write cut short between the two steps leaves no pointer but a {@code
+ * <name>.json.next} beside it, which tells a save that the session has rows; a later pointer write
+ * writes over that leftover rather than deleting it, so at no point is neither left.
  *
  * <p>A crash of the process loses no page cache, so every pointer it wrote stays. A crash of the
  * machine may lose any unforced write: a pointer may come back older than its rows, damaged, or not
@@ -80,28 +88,36 @@ import org.slf4j.LoggerFactory;
  * knows to be verified in memory, so the record is read once. The boot is recorded only if every
  * pointer the pass rewrote was written. A boot is named by Linux's boot ID, which the kernel draws
  * anew on every boot; where there is none, each JVM counts as a boot of its own, since a process
- * cannot outlive a crash of its machine. After the verification, a whole pointer names its
- * session's latest row or one never written, and a session without a pointer has no rows, so the
- * first save of a new session needs no scan. In a verified folder a pointer that cannot be written
- * fails the save, before its row is written, so no committed row is left behind its pointer; where
- * the pointers could not be verified (a read-only {@code .pointers}, say) no reader trusts them,
- * and a failed pointer write is logged and the save goes on.
+ * cannot outlive a crash of its machine. After the verification, a whole pointer without a marker
+ * names its session's latest row, and a session without a pointer has no rows, so the first save of
+ * a new session needs no scan. The verification also deletes the markers. Where the pointers could
+ * not be verified (a read-only {@code .pointers}, say) no reader trusts them, and a failed pointer
+ * write is logged and the save goes on; the verification is tried again a minute later, not on
+ * every call. A save that cannot read the record of verified boots fails before its row is written,
+ * since other processes may trust the pointers.
  *
  * <p><b>One machine per folder.</b> A folder must be written by the processes of one kernel, that
  * is of one machine: a boot ID speaks for one page cache. Processes on several machines sharing a
  * network file system, or sandboxes with kernels of their own (virtual-machine containers), must
  * each write a folder of their own; otherwise a pointer write that one machine loses in a crash may
- * sit in a folder that another machine's boot has verified, and hide a committed row there. Readers
- * anywhere are safe, and so are containers that share their host's kernel.
+ * sit in a folder that another machine's boot has verified, and hide a committed row there.
+ * Containers that share their host's kernel count as that machine. A reader writes too (it verifies
+ * pointers, records its boot and repairs pointers), so a process on another machine may read the
+ * folder only where it cannot write it, as through a read-only mount: it then scans.
  *
  * <p><b>Genkit Go.</b> Genkit Go reads a pointer, then the row it names, and accepts the row if it
  * exists and belongs to the session; otherwise it scans. Reading a folder this store writes, it
- * sees whole pointers or none, each naming the latest row committed or one not yet written, so it
- * answers as a read at that moment should; after a crash of the machine, until the folder is
- * verified, it may follow a stale pointer, as it may with its own store, which does not force its
- * pointers either. A Go writer takes no lock: its pointers, which carry no checksum, are never
- * trusted here, but a Go process killed between its row and its pointer leaves the pointer this
- * store wrote, naming an older row; let only Baton write a folder that Baton reads.
+ * sees whole pointers or none, each naming a row that exists: the latest, or, between a save's row
+ * and its pointer, the one before it, as a read a moment earlier would; it ignores the markers.
+ * Only in the moment between deleting a pointer and renaming its successor into place does it find
+ * none and scan; its scan then rewrites the pointer by a rename of its own, without a lock, and if
+ * a save commits a newer row meanwhile, that rename can leave a pointer naming the older row, which
+ * later Go readers follow until a Baton read or save repairs it (Baton never trusts a pointer
+ * without its checksum). After a crash of the machine, until the folder is verified, Go may follow
+ * a stale pointer, as it may with its own store, which does not force its pointers either. A Go
+ * writer takes no lock: its pointers, which carry no checksum, are never trusted here, but a Go
+ * process killed between its row and its pointer leaves the pointer this store wrote, naming an
+ * older row; let only Baton write a folder that Baton reads.
  *
  * <p><b>Leftovers.</b> A writer killed mid-write leaves its temporary file. {@link Builder#build()}
  * looks through every folder under {@code dir} and removes those, and a scan of a prefix folder
@@ -167,6 +183,11 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
   private final AtomicFiles.Sync rowSync;
   private final String bootId;
   private final Set<Path> verifiedFolders = ConcurrentHashMap.newKeySet();
+
+  /** The folders whose verification failed, with when to try again. */
+  private final Map<Path, Instant> unverifiable = new ConcurrentHashMap<>();
+
+  private final InstantSource clock;
   private final Consumer<CommitStep> commitSteps;
   private final ReentrantLock lock = new ReentrantLock();
   private final StatusSubscribers<RowRef> subscribers;
@@ -174,9 +195,12 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
 
   /** The steps of a save of a new row, in order, for tests that kill a writer between them. */
   enum CommitStep {
-    POINTER_WRITTEN,
-    ROW_WRITTEN
+    ROW_WRITTEN,
+    POINTER_WRITTEN
   }
+
+  /** How long reads and saves leave a folder whose pointers could not be verified unverified. */
+  static final Duration VERIFICATION_RETRY = Duration.ofMinutes(1);
 
   /** A row as subscriptions name it: its directory and ID. */
   private record RowRef(SnapshotDirectory directory, String snapshotId) {}
@@ -189,6 +213,7 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
             : AtomicFiles.Sync.CONTENT_AND_NAME;
     this.bootId = builder.bootId != null ? builder.bootId : BootId.read();
     this.commitSteps = builder.commitSteps != null ? builder.commitSteps : step -> {};
+    this.clock = builder.clock != null ? builder.clock : InstantSource.system();
     this.prefix =
         builder.snapshotPathPrefix != null ? builder.snapshotPathPrefix : c -> DEFAULT_PREFIX;
     this.maxChainLength =
@@ -246,7 +271,8 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
       return null;
     }
     LatestRowFinder finder = new LatestRowFinder(directory, sessionId);
-    if (pointersTrusted(directory, context.cancellation())) {
+    if (pointersTrusted(directory, context.cancellation())
+        && !directory.pointerPending(sessionId)) {
       SessionSnapshot pointed = finder.pointedRow();
       if (pointed != null) {
         return pointed;
@@ -268,42 +294,69 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
    * Whether the folder's whole pointers can be trusted: they were verified against the rows during
    * this boot, here or by another process. If not, verifies them now, under the folder's lock (not
    * this store's, so saves to other folders go on). False when that fails (a read-only folder,
-   * say): reads then scan.
+   * say): reads then scan, and the verification is not tried again for {@link #VERIFICATION_RETRY}.
    *
    * @throws BatonException when {@code cancellation} fires or the thread is interrupted meanwhile
    */
   private boolean pointersTrusted(SnapshotDirectory directory, Cancellation cancellation) {
-    if (isVerified(directory)) {
-      return true;
+    Path folder = directory.path();
+    try {
+      if (isVerified(directory)) {
+        return true;
+      }
+    } catch (BatonException unreadable) {
+      log.debug("cannot tell whether the pointers in {} are verified", folder, unreadable);
+    }
+    Instant retryAt = unverifiable.get(folder);
+    if (retryAt != null && clock.instant().isBefore(retryAt)) {
+      return false;
     }
     try {
       ProcessLock.hold(
-          directory.path(),
+          folder,
           () -> {
             verifyPointers(directory, cancellation);
             return null;
           });
+      unverifiable.remove(folder);
       return true;
     } catch (BatonException e) {
       LatestRowFinder.throwIfStopped(cancellation);
       if (e.status() == Status.CANCELLED) {
         throw e;
       }
-      log.debug("could not verify the session pointers in {}; reads scan", directory.path(), e);
+      if (unverifiable.put(folder, clock.instant().plus(VERIFICATION_RETRY)) == null) {
+        log.warn(
+            "could not verify the session pointers in {}; reads scan it, trying again every {}",
+            folder,
+            VERIFICATION_RETRY,
+            e);
+      } else {
+        log.debug("could not verify the session pointers in {}", folder, e);
+      }
       return false;
     }
   }
 
-  /** Whether the folder's pointers were verified during this boot, as this store knows or finds. */
+  /**
+   * Whether the folder's pointers were verified during this boot, as this store knows or finds.
+   *
+   * @throws BatonException {@code INTERNAL} (not public) when the record cannot be read
+   */
   private boolean isVerified(SnapshotDirectory directory) {
     if (verifiedFolders.contains(directory.path())) {
       return true;
     }
-    if (directory.pointersVerifiedIn(bootId)) {
-      verifiedFolders.add(directory.path());
-      return true;
+    boolean verified;
+    try {
+      verified = directory.pointersVerifiedIn(bootId);
+    } catch (IOException e) {
+      throw BatonException.internal("cannot read whether session pointers were verified", e);
     }
-    return false;
+    if (verified) {
+      verifiedFolders.add(directory.path());
+    }
+    return verified;
   }
 
   /**
@@ -336,6 +389,8 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
       }
     }
     try {
+      // Every pointer now names its session's latest row, whatever a save killed mid-way left.
+      directory.clearAllPointersPending();
       directory.recordPointersVerified(bootId);
     } catch (IOException e) {
       throw BatonException.internal("cannot record that session pointers were verified", e);
@@ -352,9 +407,10 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
    * After a scan, under the folder's lock: points the session at its latest row, and removes the
    * temporary files writers left behind, when the scan saw some. The scan took no lock, so rows may
    * have been committed since it ran: when the pointer does not name an intact row of the session,
-   * the folder is scanned again under the lock, and the pointer set to what that finds; a pointer
-   * that does is moved only forward, to the row found. Best effort: a folder this process cannot
-   * lock (read-only, say) keeps serving scans.
+   * or a save's marker says it may be stale, the folder is scanned again under the lock, the
+   * pointer set to what that finds, and the marker deleted; a pointer that does is moved only
+   * forward, to the row found. Best effort: a folder this process cannot lock (read-only, say)
+   * keeps serving scans.
    */
   private void tidyAfterScan(
       SnapshotDirectory directory,
@@ -367,13 +423,17 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
           () -> {
             if (found != null) {
               LatestRowFinder finder = new LatestRowFinder(directory, sessionId);
-              SessionSnapshot pointed = finder.pointedRow();
+              boolean pending = directory.pointerPending(sessionId);
+              SessionSnapshot pointed = pending ? null : finder.pointedRow();
               SessionSnapshot latest =
                   pointed == null
                       ? finder.scan(Cancellation.never())
                       : SnapshotRules.isMoreRecent(found, pointed) ? found : null;
               if (latest != null) {
                 directory.writePointer(sessionId, pointerTo(latest));
+              }
+              if (pending) {
+                directory.clearPointerPending(sessionId);
               }
             }
             if (sweepTemps) {
@@ -394,8 +454,10 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
     String id = SnapshotRules.idOrMinted(snapshotId);
     SafeIds.requireSnapshotId(id);
     SnapshotDirectory directory = directory(context);
-    // Outside this store's lock, so that a long verification holds up no save to another folder;
-    // a save that ends a cancelled turn (an abort, say) must still be written, so it never cancels.
+    // Outside this store's lock, so that a long verification holds up no save to another folder.
+    // A save that ends a cancelled turn (an abort, say) must still be written, so the verification
+    // ignores the turn's cancellation; an interrupted thread still fails the save with CANCELLED,
+    // since it cannot take the folder's lock.
     try {
       pointersTrusted(directory, Cancellation.never());
     } catch (BatonException interrupted) {
@@ -420,13 +482,19 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
     // toPersist guarantees a session ID; it names the pointer file, so check it before writing.
     String sessionId = Objects.requireNonNull(row.sessionId());
     SafeIds.requireSessionId(sessionId);
-    if (existing == null) {
-      // Before the row: see the class comment.
-      advancePointer(directory, sessionId, row);
-      commitSteps.accept(CommitStep.POINTER_WRITTEN);
+    // Only a new row moves the pointer. In a folder whose pointers others may trust, a marker goes
+    // before the row, so that no failure or kill between the row and its pointer hides the row.
+    boolean trusted = existing == null && isVerified(directory);
+    boolean leftPending = trusted && directory.pointerPending(sessionId);
+    if (trusted) {
+      directory.markPointerPending(sessionId);
     }
     directory.writeRow(row);
     commitSteps.accept(CommitStep.ROW_WRITTEN);
+    if (existing == null) {
+      advancePointer(directory, sessionId, row, trusted, leftPending);
+      commitSteps.accept(CommitStep.POINTER_WRITTEN);
+    }
     subscribers.publish(new RowRef(directory, id), row.statusOrCompleted());
     if (maxChainLength > 0) {
       prune(directory, row);
@@ -437,8 +505,9 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
   /**
    * {@inheritDoc}
    *
-   * <p>A row that exists but cannot be read counts as missing. The poller re-reads the row in the
-   * folder this call resolved, under the prefix of its context.
+   * <p>A row whose header cannot be read (a file that is missing, unreadable, or damaged before the
+   * end of its header fields) counts as missing; damage past them goes unseen here. The poller
+   * re-reads the row in the folder this call resolved, under the prefix of its context.
    *
    * @throws dev.baton.core.BatonException {@code INVALID_ARGUMENT} for an unsafe ID or prefix
    */
@@ -495,18 +564,25 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
   }
 
   /**
-   * Points the session at a new row, about to be written, if that row is more recent than the one
-   * its pointer names (the save verified the folder's pointers first, if it could); otherwise
-   * leaves a pointer naming a more recent row that exists, and points the session at what a scan
-   * finds when the pointer cannot be compared with (missing in a folder verified during this boot
-   * only for a session without rows; damaged, or Genkit Go's) or names a row that was never
-   * written. The caller holds the save locks of this process and of the folder.
+   * Points the session at a new row, just written, if that row is more recent than the one its
+   * pointer names (the save verified the folder's pointers first, if it could); otherwise leaves a
+   * pointer naming a more recent row that exists, and points the session at what a scan finds when
+   * the pointer cannot be compared with (missing in a folder verified during this boot only for a
+   * session without rows; damaged, or Genkit Go's), names a row that was never written, or may be
+   * stale (an earlier save left its marker). In a verified folder it then deletes this save's
+   * marker; a pointer that cannot be written is logged and leaves the marker, so readers scan. The
+   * caller holds the save locks of this process and of the folder.
    *
-   * @throws BatonException {@code INTERNAL} (not public) when the pointer cannot be written in a
-   *     folder whose pointers are verified: the save fails before its row is written
+   * @param trusted whether the folder's pointers are verified during this boot
+   * @param leftPending whether an earlier save left its marker
    */
-  private void advancePointer(SnapshotDirectory directory, String sessionId, SessionSnapshot row) {
-    if (!isVerified(directory)) {
+  private void advancePointer(
+      SnapshotDirectory directory,
+      String sessionId,
+      SessionSnapshot row,
+      boolean trusted,
+      boolean leftPending) {
+    if (!trusted) {
       // No reader trusts this folder's pointers until a verification succeeds; this one is a hint.
       SessionPointer current = directory.readPointer(sessionId);
       if (current == null || isMoreRecent(row, current)) {
@@ -518,19 +594,28 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
       }
       return;
     }
-    SessionPointer current = directory.readPointer(sessionId);
+    SessionPointer current = leftPending ? null : directory.readPointer(sessionId);
     SessionSnapshot target;
     if (current != null && isMoreRecent(row, current)) {
       target = row;
     } else if (current != null && directory.rowExists(current.currentSnapshotId())) {
-      return;
-    } else if (current == null && !directory.hasPointerFile(sessionId)) {
+      target = null;
+    } else if (current == null && !leftPending && !directory.hasPointerFile(sessionId)) {
       target = row;
     } else {
+      // The scan sees this save's row, written already.
       SessionSnapshot latest = new LatestRowFinder(directory, sessionId).scan(Cancellation.never());
       target = latest != null && SnapshotRules.isMoreRecent(latest, row) ? latest : row;
     }
-    directory.writePointer(sessionId, pointerTo(target));
+    try {
+      if (target != null) {
+        directory.writePointer(sessionId, pointerTo(target));
+      }
+    } catch (BatonException unwritten) {
+      log.warn("saved snapshot {}; its session's pointer stays marked stale", row.snapshotId());
+      return;
+    }
+    directory.clearPointerPending(sessionId);
   }
 
   private static boolean isMoreRecent(SessionSnapshot row, SessionPointer pointer) {
@@ -584,6 +669,7 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
     private @Nullable Boolean syncDirectories;
     private @Nullable String bootId;
     private @Nullable Consumer<CommitStep> commitSteps;
+    private @Nullable InstantSource clock;
 
     private Builder(Path dir) {
       this.dir = dir;
@@ -652,6 +738,13 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
     Builder bootId(String id) {
       checkUnset(bootId, "bootId");
       this.bootId = id;
+      return this;
+    }
+
+    /** Stands in for the system clock, which times the retry of a failed verification. */
+    Builder clock(InstantSource source) {
+      checkUnset(clock, "clock");
+      this.clock = source;
       return this;
     }
 

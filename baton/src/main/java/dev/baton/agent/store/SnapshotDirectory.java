@@ -56,6 +56,7 @@ record SnapshotDirectory(Path path, AtomicFiles.Sync rowSync) {
   private static final String JSON_SUFFIX = ".json";
   private static final String POINTERS = ".pointers";
   private static final String VERIFIED_BOOTS = ".verified-boots";
+  private static final String PENDING_SUFFIX = ".pending";
   private static final int MAX_VERIFIED_BOOTS = 16;
 
   /** The bit of each header field in {@link HeaderFields#mask}. */
@@ -360,12 +361,70 @@ record SnapshotDirectory(Path path, AtomicFiles.Sync rowSync) {
   }
 
   /**
+   * Marks that a save is about to write a new row of the session and then move its pointer, with an
+   * empty file {@code .pointers/<session>.json.pending} (Baton's own; Genkit Go never reads it).
+   * While it stands, the pointer may be older than a committed row, so no reader trusts it. Not
+   * forced to the device: a crash of the machine starts a new boot, which verifies every pointer.
+   *
+   * @throws BatonException {@code INTERNAL} (not public) when it cannot be created
+   */
+  void markPointerPending(String sessionId) {
+    Path marker = pendingMarker(sessionId);
+    try {
+      AtomicFiles.createPrivateDirectories(pointersDir());
+      AtomicFiles.createEmpty(marker);
+    } catch (IOException e) {
+      log.warn("could not create {}", marker, e);
+      throw BatonException.internal(
+          "cannot mark the pointer of session " + SafeIds.quote(sessionId) + " as pending", e);
+    }
+  }
+
+  /** Whether a save left {@link #markPointerPending its mark}: then the pointer may be stale. */
+  boolean pointerPending(String sessionId) {
+    return Files.exists(pendingMarker(sessionId), LinkOption.NOFOLLOW_LINKS);
+  }
+
+  /**
+   * Removes {@link #markPointerPending the mark}, once the pointer names the latest row. Best
+   * effort: a mark that stays costs readers a scan, never a wrong answer.
+   */
+  void clearPointerPending(String sessionId) {
+    AtomicFiles.deleteQuietly(pendingMarker(sessionId));
+  }
+
+  /**
+   * Removes every session's {@link #markPointerPending mark}; the caller, holding the folder's
+   * lock, has just pointed every session at its latest row.
+   *
+   * @throws IOException when {@code .pointers} cannot be listed
+   */
+  void clearAllPointersPending() throws IOException {
+    if (!Files.isDirectory(pointersDir(), LinkOption.NOFOLLOW_LINKS)) {
+      return;
+    }
+    try (Stream<Path> files = Files.list(pointersDir())) {
+      files
+          .filter(file -> file.getFileName().toString().endsWith(PENDING_SUFFIX))
+          .forEach(AtomicFiles::deleteQuietly);
+    }
+  }
+
+  private Path pendingMarker(String sessionId) {
+    Path pointer = pointerFiles(sessionId).get(0);
+    return pointer.resolveSibling(pointer.getFileName() + PENDING_SUFFIX);
+  }
+
+  /**
    * Whether this folder's pointers were verified against its rows during the boot {@code bootId}
    * (see {@link BootId}): since then, every pointer was written in that boot and none was lost, so
-   * a whole one names its session's latest row, or a newer one that was never written (a save
-   * killed or failed between its pointer and its row).
+   * a whole one names its session's latest row, unless a save's {@link #markPointerPending mark}
+   * stands, or names a row that was never written (one Genkit Go wrote).
+   *
+   * @throws IOException when the record cannot be read: a save must not take that for "not
+   *     verified", since other processes may trust the pointers
    */
-  boolean pointersVerifiedIn(String bootId) {
+  boolean pointersVerifiedIn(String bootId) throws IOException {
     return verifiedBoots().contains(bootId);
   }
 
@@ -388,15 +447,10 @@ record SnapshotDirectory(Path path, AtomicFiles.Sync rowSync) {
         AtomicFiles.Sync.NONE);
   }
 
-  /** The boots recorded by {@link #recordPointersVerified}; none when unreadable (logged). */
-  private List<String> verifiedBoots() {
-    try {
-      byte[] bytes = AtomicFiles.readIfExists(verifiedBootsFile());
-      return bytes == null ? List.of() : new String(bytes, StandardCharsets.UTF_8).lines().toList();
-    } catch (IOException e) {
-      log.debug("cannot read {}", verifiedBootsFile(), e);
-      return List.of();
-    }
+  /** The boots recorded by {@link #recordPointersVerified}. */
+  private List<String> verifiedBoots() throws IOException {
+    byte[] bytes = AtomicFiles.readIfExists(verifiedBootsFile());
+    return bytes == null ? List.of() : new String(bytes, StandardCharsets.UTF_8).lines().toList();
   }
 
   private Path verifiedBootsFile() {

@@ -13,10 +13,16 @@ import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.Status;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -65,6 +71,22 @@ class FileSessionStoreLostPageCacheTest {
       }
     }
     return afterSecond;
+  }
+
+  private Path pendingMarker() {
+    return pendingMarker("sess-1");
+  }
+
+  private Path pendingMarker(String sessionId) {
+    return pointer(sessionId).resolveSibling(sessionId + ".json.pending");
+  }
+
+  private String pointedAtUnchecked() {
+    try {
+      return pointedAt();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   private String pointedAt() throws IOException {
@@ -193,10 +215,32 @@ class FileSessionStoreLostPageCacheTest {
   }
 
   @Test
-  void aSaveThatCannotWriteItsPointerInAVerifiedFolderFailsAndWritesNoRow() throws IOException {
+  void aSaveThatCannotWriteItsPointerInAVerifiedFolderCommitsItsRowAndReadersFindIt()
+      throws IOException {
     FileSessionStore store = storeInBoot("boot-1");
     saveFiveRowsKeepingThePointerAfterTheSecond(store);
-    Files.createDirectories(pointer("sess-b").resolve("in-the-way"));
+    Path inTheWay = Files.createDirectories(AtomicFiles.nextOf(pointer()).resolve("in-the-way"));
+
+    save(store, withParentId(row("s6", "sess-1", at(6)), "s5"));
+
+    // The pointer still names s5, which exists: only the save's marker says it is stale.
+    assertThat(pointedAt()).isEqualTo("s5");
+    assertThat(pendingMarker()).exists();
+    assertThat(latestIn(storeInBoot("boot-1"))).isEqualTo("s6");
+    assertThat(latestIn(store)).isEqualTo("s6");
+
+    Files.delete(inTheWay);
+    Files.delete(AtomicFiles.nextOf(pointer()));
+    assertThat(latestIn(store)).isEqualTo("s6");
+    assertThat(pointedAt()).isEqualTo("s6");
+    assertThat(pendingMarker()).doesNotExist();
+  }
+
+  @Test
+  void aSaveThatCannotMarkItsPointerInAVerifiedFolderFailsAndWritesNoRow() throws IOException {
+    FileSessionStore store = storeInBoot("boot-1");
+    saveFiveRowsKeepingThePointerAfterTheSecond(store);
+    Files.createDirectories(pendingMarker("sess-b").resolve("in-the-way"));
 
     assertThatThrownBy(() -> save(store, row("b1", "sess-b", at(1))))
         .isInstanceOfSatisfying(
@@ -207,11 +251,110 @@ class FileSessionStoreLostPageCacheTest {
   }
 
   @Test
+  void aSaveFailedBetweenItsRowAndItsPointerLetsNoLaterSaveMoveThePointerBehindTheRow()
+      throws IOException {
+    FileSessionStore store = storeInBoot("boot-1");
+    saveFiveRowsKeepingThePointerAfterTheSecond(store);
+    FileSessionStore failing =
+        FileSessionStore.builder(dir)
+            .bootId("boot-1")
+            .onCommitStep(
+                step -> {
+                  if (step == FileSessionStore.CommitStep.ROW_WRITTEN) {
+                    throw new IllegalStateException("dies between the row and the pointer");
+                  }
+                })
+            .build();
+    assertThatThrownBy(() -> save(failing, withParentId(row("s7", "sess-1", at(7)), "s5")))
+        .hasMessageContaining("dies between");
+    assertThat(pointedAt()).isEqualTo("s5");
+
+    // More recent than the pointer's s5, older than the committed s7: it must not take the pointer.
+    save(store, withParentId(row("s6", "sess-1", at(6)), "s5"));
+
+    assertThat(pointedAt()).isEqualTo("s7");
+    assertThat(pendingMarker()).doesNotExist();
+    assertThat(latestIn(storeInBoot("boot-1"))).isEqualTo("s7");
+  }
+
+  @Test
+  void betweenASavesRowAndItsPointerThePointerNamesARowThatExistsAsGenkitGoExpects()
+      throws IOException {
+    List<String> pointedDuringSaves = new ArrayList<>();
+    FileSessionStore store =
+        FileSessionStore.builder(dir)
+            .bootId("boot-1")
+            .onCommitStep(
+                step -> {
+                  if (step == FileSessionStore.CommitStep.ROW_WRITTEN
+                      && Files.exists(pointer(), LinkOption.NOFOLLOW_LINKS)) {
+                    assertThat(pendingMarker()).exists();
+                    pointedDuringSaves.add(pointedAtUnchecked());
+                  }
+                })
+            .build();
+
+    saveFiveRowsKeepingThePointerAfterTheSecond(store);
+
+    assertThat(pointedDuringSaves).containsExactly("s1", "s2", "s3", "s4");
+    assertThat(pointedDuringSaves)
+        .allSatisfy(id -> assertThat(store.getSnapshot(context, id)).isNotNull());
+    assertThat(pointedAt()).isEqualTo("s5");
+    assertThat(pendingMarker()).doesNotExist();
+  }
+
+  @Test
+  void aSaveThatCannotReadWhetherTheFolderIsVerifiedFailsBeforeItsRow() throws IOException {
+    FileSessionStore trusting = storeInBoot("boot-1");
+    saveFiveRowsKeepingThePointerAfterTheSecond(trusting);
+    // Another store of the same boot, which has not read the record yet, meets a read error on it
+    // (a directory in its place stands for one), and cannot write the pointer either.
+    FileSessionStore other = storeInBoot("boot-1");
+    Path record = dir.resolve("global/.pointers/.verified-boots");
+    Files.delete(record);
+    Files.createDirectories(record.resolve("in-the-way"));
+    Files.createDirectories(AtomicFiles.nextOf(pointer()).resolve("in-the-way"));
+
+    // Saved as in an unverified folder, s6 would be committed behind the pointer that the first
+    // store trusts.
+    assertThatThrownBy(() -> save(other, withParentId(row("s6", "sess-1", at(6)), "s5")))
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.INTERNAL));
+
+    assertThat(trusting.getSnapshot(context, "s6")).isNull();
+    assertThat(latestIn(trusting)).isEqualTo("s5");
+  }
+
+  @Test
+  void aFolderThatCannotBeVerifiedIsTriedAgainAfterAMinuteNotOnEveryRead() throws IOException {
+    save(storeInBoot("boot-1"), row("s1", "sess-1", at(1)));
+    Files.delete(pointer());
+    Path inTheWay = Files.createDirectories(AtomicFiles.nextOf(pointer()).resolve("in-the-way"));
+    AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-01-01T00:00:00Z"));
+    FileSessionStore rebooted =
+        FileSessionStore.builder(dir).bootId("boot-2").clock(now::get).build();
+    Path record = dir.resolve("global/.pointers/.verified-boots");
+
+    assertThat(latestIn(rebooted)).isEqualTo("s1");
+    assertThat(Files.readAllLines(record)).containsExactly("boot-1");
+
+    Files.delete(inTheWay);
+    Files.delete(AtomicFiles.nextOf(pointer()));
+    assertThat(latestIn(rebooted)).isEqualTo("s1");
+    assertThat(Files.readAllLines(record)).as("not tried again at once").containsExactly("boot-1");
+
+    now.set(now.get().plus(FileSessionStore.VERIFICATION_RETRY));
+    assertThat(latestIn(rebooted)).isEqualTo("s1");
+    assertThat(Files.readAllLines(record)).containsExactly("boot-1", "boot-2");
+  }
+
+  @Test
   void aPointerNamingARowNeverWrittenSendsReadsAndBackdatedSavesToTheScan() throws IOException {
     FileSessionStore store = storeInBoot("boot-1");
     saveFiveRowsKeepingThePointerAfterTheSecond(store);
-    // What a save killed between its pointer and its row leaves: a whole pointer, written in this
-    // boot, naming a row that does not exist, created after every row that does.
+    // A whole pointer, written in this boot, naming a row that does not exist, created after every
+    // row that does (a Genkit Go writer killed between its pointer and its row leaves such a one,
+    // though without the checksum Baton needs to read it).
     SessionPointer neverWritten = new SessionPointer("s9", at(9), at(9));
     Files.write(pointer(), neverWritten.toFileContent());
 

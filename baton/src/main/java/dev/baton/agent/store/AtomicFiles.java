@@ -65,8 +65,6 @@ final class AtomicFiles {
           StandardOpenOption.WRITE,
           StandardOpenOption.TRUNCATE_EXISTING,
           LinkOption.NOFOLLOW_LINKS);
-  private static final Set<OpenOption> EMPTY_FILE =
-      Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
   private static final FileAttribute<?>[] OWNER_ONLY_FILE = {
     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))
   };
@@ -167,6 +165,15 @@ final class AtomicFiles {
    * symbolic link in its place fails the write.
    */
   static void replaceWithoutFlush(Path target, byte[] content) throws IOException {
+    writeNext(target, content);
+    promoteNext(target);
+  }
+
+  /**
+   * The first step of {@link #replaceWithoutFlush}: writes {@code content} to the {@link #nextOf
+   * next file} of {@code target}, leaving the target as it is.
+   */
+  static void writeNext(Path target, byte[] content) throws IOException {
     Path next = nextOf(target);
     // A next file left by a replacement cut short is written over, never deleted first: when the
     // target is gone it is the only sign that the file existed, and a failure or a kill between a
@@ -177,16 +184,15 @@ final class AtomicFiles {
         channel.write(buffer);
       }
     }
-    Files.deleteIfExists(target);
-    Files.move(next, target, StandardCopyOption.ATOMIC_MOVE);
   }
 
   /**
-   * Creates an empty file, mode 0600 where the file system has POSIX permissions, unless it exists;
-   * nothing is forced to the device. A symbolic link in its place fails the call.
+   * The second step of {@link #replaceWithoutFlush}: deletes {@code target} and renames its {@link
+   * #nextOf next file}, written by {@link #writeNext}, to the free name.
    */
-  static void createEmpty(Path file) throws IOException {
-    FileChannel.open(file, EMPTY_FILE, ownerOnlyFile(file)).close();
+  static void promoteNext(Path target) throws IOException {
+    Files.deleteIfExists(target);
+    Files.move(nextOf(target), target, StandardCopyOption.ATOMIC_MOVE);
   }
 
   /**

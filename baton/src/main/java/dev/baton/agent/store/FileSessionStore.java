@@ -44,7 +44,7 @@ import org.slf4j.LoggerFactory;
  * of at most 232 UTF-8 bytes that the JVM can name a file by; see IDs below for the others. Baton
  * adds files of its own to each folder: {@code .lock} (see Writes), {@code
  * .pointers/.verified-boots} and, while a save moves a pointer, {@code
- * .pointers/<sessionId>.json.pending} (see Pointers).
+ * .pointers/<sessionId>.json.next} (see Pointers).
  *
  * <p><b>Writes.</b> {@code saveSnapshot} follows the {@link SessionStore} contract and calls its
  * update exactly once: one lock serialises this instance's read-modify-writes, file I/O included. A
@@ -59,23 +59,24 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Pointers.</b> A pointer is a hint that spares a scan of the folder; the rows are the truth.
  * A save of a new row writes the row, then the session's pointer, as Genkit Go does, so a pointer
- * never names a row that does not exist yet. Before the row it creates an empty marker, {@code
- * <sessionId>.json.pending} beside the pointer, and deletes it once the pointer is written: while
- * the marker stands (the save is between the two, or was killed or failed there), no reader trusts
- * the pointer, and the next save or a reader that meets it scans, points the session at its latest
- * row and deletes the marker, all under the folder's lock. A save whose pointer cannot be written
- * after its row still succeeds, since its row is committed; the marker keeps readers scanning. In a
- * folder whose pointers are verified (below), a marker that cannot be created fails the save before
- * its row is written. A pointer is never written in place, where a reader could meet old and new
- * bytes mixed: Baton's checksum (see {@link SessionPointer}) would reject such a mix, but Genkit Go
- * ignores the checksum, and a mix of {@code "turn-09"} and {@code "turn-10"} can read {@code
- * "turn-00"}, another row of the session, which Go would return. Nor is it renamed over the old
- * one, as Go writes it: renaming over a file makes ext4 write the new one out at once ({@code
- * auto_da_alloc}) and the next journal commit, the row's, wait for it, which made a commit cost
- * about as much as two. The old pointer is deleted and the new one, written beside it, renamed to
- * the free name ({@link AtomicFiles#replaceWithoutFlush}), which starts no write: a reader, Baton's
- * or Go's, sees the old pointer, none (and scans), or the new one. None of it is forced to the
- * device. A pointer write cut short between the two steps leaves no pointer but a {@code
+ * never names a row that does not exist yet. The new pointer is written before the row, though,
+ * beside the old one as {@code <sessionId>.json.next}, a name Genkit Go never reads, and put in the
+ * old one's place after the row: while it stands beside the old one (the save is between the two,
+ * or was killed or failed there), no Baton reader trusts the old pointer, and the next save or a
+ * reader that meets it scans and points the session at its latest row, under the folder's lock. A
+ * save whose pointer cannot be put in place after its row still succeeds, since its row is
+ * committed; the pointer left beside keeps readers scanning. In a folder whose pointers are
+ * verified (below), a pointer that cannot be written fails the save before its row is written. A
+ * pointer is never written in place, where a reader could meet old and new bytes mixed: Baton's
+ * checksum (see {@link SessionPointer}) would reject such a mix, but Genkit Go ignores the
+ * checksum, and a mix of {@code "turn-09"} and {@code "turn-10"} can read {@code "turn-00"},
+ * another row of the session, which Go would return. Nor is it renamed over the old one, as Go
+ * writes it: renaming over a file makes ext4 write the new one out at once ({@code auto_da_alloc})
+ * and the next journal commit, the row's, wait for it, which made a commit cost about as much as
+ * two. The old pointer is deleted and the new one, written beside it before the row, renamed to the
+ * free name after it ({@link AtomicFiles#replaceWithoutFlush}), which starts no write: a reader,
+ * Baton's or Go's, sees the old pointer, none (and scans), or the new one. None of it is forced to
+ * the device. A pointer write cut short between the two steps leaves no pointer but the {@code
  * <name>.json.next} beside it, which tells a save that the session has rows; a later pointer write
  * writes over that leftover rather than deleting it, so at no point is neither left.
  *
@@ -88,13 +89,13 @@ import org.slf4j.LoggerFactory;
  * knows to be verified in memory, so the record is read once. The boot is recorded only if every
  * pointer the pass rewrote was written. A boot is named by Linux's boot ID, which the kernel draws
  * anew on every boot; where there is none, each JVM counts as a boot of its own, since a process
- * cannot outlive a crash of its machine. After the verification, a whole pointer without a marker
- * names its session's latest row, and a session without a pointer has no rows, so the first save of
- * a new session needs no scan. The verification also deletes the markers. Where the pointers could
- * not be verified (a read-only {@code .pointers}, say) no reader trusts them, and a failed pointer
- * write is logged and the save goes on; the verification is tried again a minute later, not on
- * every call. A save that cannot read the record of verified boots fails before its row is written,
- * since other processes may trust the pointers.
+ * cannot outlive a crash of its machine. After the verification, a whole pointer with no new one
+ * beside it names its session's latest row, and a session without a pointer has no rows, so the
+ * first save of a new session needs no scan. The verification also removes new pointers left beside
+ * old ones. Where the pointers could not be verified (a read-only {@code .pointers}, say) no reader
+ * trusts them, and a failed pointer write is logged and the save goes on; the verification is tried
+ * again a minute later, not on every call. A save that cannot read the record of verified boots
+ * fails before its row is written, since other processes may trust the pointers.
  *
  * <p><b>One machine per folder.</b> A folder must be written by the processes of one kernel, that
  * is of one machine: a boot ID speaks for one page cache. Processes on several machines sharing a
@@ -108,16 +109,16 @@ import org.slf4j.LoggerFactory;
  * <p><b>Genkit Go.</b> Genkit Go reads a pointer, then the row it names, and accepts the row if it
  * exists and belongs to the session; otherwise it scans. Reading a folder this store writes, it
  * sees whole pointers or none, each naming a row that exists: the latest, or, between a save's row
- * and its pointer, the one before it, as a read a moment earlier would; it ignores the markers.
- * Only in the moment between deleting a pointer and renaming its successor into place does it find
- * none and scan; its scan then rewrites the pointer by a rename of its own, without a lock, and if
- * a save commits a newer row meanwhile, that rename can leave a pointer naming the older row, which
- * later Go readers follow until a Baton read or save repairs it (Baton never trusts a pointer
- * without its checksum). After a crash of the machine, until the folder is verified, Go may follow
- * a stale pointer, as it may with its own store, which does not force its pointers either. A Go
- * writer takes no lock: its pointers, which carry no checksum, are never trusted here, but a Go
- * process killed between its row and its pointer leaves the pointer this store wrote, naming an
- * older row; let only Baton write a folder that Baton reads.
+ * and its pointer, the one before it, as a read a moment earlier would. Only in the moment between
+ * deleting a pointer and renaming its successor into place does it find none and scan; its scan
+ * then rewrites the pointer by a rename of its own, without a lock, and if a save commits a newer
+ * row meanwhile, that rename can leave a pointer naming the older row, which later Go readers
+ * follow until a Baton read or save repairs it (Baton never trusts a pointer without its checksum).
+ * After a crash of the machine, until the folder is verified, Go may follow a stale pointer, as it
+ * may with its own store, which does not force its pointers either. A Go writer takes no lock: its
+ * pointers, which carry no checksum, are never trusted here, but a Go process killed between its
+ * row and its pointer leaves the pointer this store wrote, naming an older row; let only Baton
+ * write a folder that Baton reads.
  *
  * <p><b>Leftovers.</b> A writer killed mid-write leaves its temporary file. {@link Builder#build()}
  * looks through every folder under {@code dir} and removes those, and a scan of a prefix folder
@@ -382,6 +383,7 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
       SessionPointer current = directory.readPointer(session.getKey());
       SessionPointer right = session.getValue();
       if (current == null
+          || directory.pointerPending(session.getKey())
           || !current.currentSnapshotId().equals(right.currentSnapshotId())
           || !current.currentCreatedAt().equals(right.currentCreatedAt())) {
         directory.writePointer(session.getKey(), right);
@@ -389,8 +391,8 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
       }
     }
     try {
-      // Every pointer now names its session's latest row, whatever a save killed mid-way left.
-      directory.clearAllPointersPending();
+      // Every session with rows now points at its latest; what is left is of sessions without.
+      directory.removePendingPointers();
       directory.recordPointersVerified(bootId);
     } catch (IOException e) {
       throw BatonException.internal("cannot record that session pointers were verified", e);
@@ -407,10 +409,9 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
    * After a scan, under the folder's lock: points the session at its latest row, and removes the
    * temporary files writers left behind, when the scan saw some. The scan took no lock, so rows may
    * have been committed since it ran: when the pointer does not name an intact row of the session,
-   * or a save's marker says it may be stale, the folder is scanned again under the lock, the
-   * pointer set to what that finds, and the marker deleted; a pointer that does is moved only
-   * forward, to the row found. Best effort: a folder this process cannot lock (read-only, say)
-   * keeps serving scans.
+   * or a new pointer left beside it says it may be stale, the folder is scanned again under the
+   * lock, and the pointer set to what that finds; a pointer that does is moved only forward, to the
+   * row found. Best effort: a folder this process cannot lock (read-only, say) keeps serving scans.
    */
   private void tidyAfterScan(
       SnapshotDirectory directory,
@@ -431,9 +432,6 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
                       : SnapshotRules.isMoreRecent(found, pointed) ? found : null;
               if (latest != null) {
                 directory.writePointer(sessionId, pointerTo(latest));
-              }
-              if (pending) {
-                directory.clearPointerPending(sessionId);
               }
             }
             if (sweepTemps) {
@@ -482,17 +480,17 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
     // toPersist guarantees a session ID; it names the pointer file, so check it before writing.
     String sessionId = Objects.requireNonNull(row.sessionId());
     SafeIds.requireSessionId(sessionId);
-    // Only a new row moves the pointer. In a folder whose pointers others may trust, a marker goes
-    // before the row, so that no failure or kill between the row and its pointer hides the row.
+    // Only a new row moves the pointer: the new pointer is written beside the old one before the
+    // row, so that no failure or kill between the row and the pointer hides the row, and put in
+    // the old one's place after it, so that Genkit Go never reads a pointer to a missing row.
     boolean trusted = existing == null && isVerified(directory);
-    boolean leftPending = trusted && directory.pointerPending(sessionId);
-    if (trusted) {
-      directory.markPointerPending(sessionId);
-    }
+    boolean prepared = existing == null && preparePointer(directory, sessionId, row, trusted);
     directory.writeRow(row);
     commitSteps.accept(CommitStep.ROW_WRITTEN);
+    if (prepared) {
+      promotePointer(directory, sessionId, row);
+    }
     if (existing == null) {
-      advancePointer(directory, sessionId, row, trusted, leftPending);
       commitSteps.accept(CommitStep.POINTER_WRITTEN);
     }
     subscribers.publish(new RowRef(directory, id), row.statusOrCompleted());
@@ -564,58 +562,62 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
   }
 
   /**
-   * Points the session at a new row, just written, if that row is more recent than the one its
-   * pointer names (the save verified the folder's pointers first, if it could); otherwise leaves a
-   * pointer naming a more recent row that exists, and points the session at what a scan finds when
-   * the pointer cannot be compared with (missing in a folder verified during this boot only for a
-   * session without rows; damaged, or Genkit Go's), names a row that was never written, or may be
-   * stale (an earlier save left its marker). In a verified folder it then deletes this save's
-   * marker; a pointer that cannot be written is logged and leaves the marker, so readers scan. The
-   * caller holds the save locks of this process and of the folder.
+   * Writes the session's new pointer beside the old one, before the save's row, if the row will be
+   * more recent than the one the pointer names (the save verified the folder's pointers first, if
+   * it could). Leaves a pointer naming a more recent row that exists. Scans when the pointer cannot
+   * be compared with (missing in a folder verified during this boot only for a session without
+   * rows; damaged, or Genkit Go's), names a row that was never written, or may be stale (a new
+   * pointer stands beside it already). The caller holds the save locks of this process and of the
+   * folder.
    *
    * @param trusted whether the folder's pointers are verified during this boot
-   * @param leftPending whether an earlier save left its marker
+   * @return whether a new pointer was written, to be promoted after the row
+   * @throws BatonException {@code INTERNAL} (not public) when it cannot be written in a verified
+   *     folder: the save fails before its row is written
    */
-  private void advancePointer(
-      SnapshotDirectory directory,
-      String sessionId,
-      SessionSnapshot row,
-      boolean trusted,
-      boolean leftPending) {
+  private boolean preparePointer(
+      SnapshotDirectory directory, String sessionId, SessionSnapshot row, boolean trusted) {
     if (!trusted) {
       // No reader trusts this folder's pointers until a verification succeeds; this one is a hint.
       SessionPointer current = directory.readPointer(sessionId);
       if (current == null || isMoreRecent(row, current)) {
         try {
-          directory.writePointer(sessionId, pointerTo(row));
+          directory.preparePointer(sessionId, pointerTo(row));
+          return true;
         } catch (BatonException unwritten) {
           log.debug("saving snapshot {} without its pointer", row.snapshotId(), unwritten);
         }
       }
-      return;
+      return false;
     }
-    SessionPointer current = leftPending ? null : directory.readPointer(sessionId);
+    boolean pending = directory.pointerPending(sessionId);
+    SessionPointer current = pending ? null : directory.readPointer(sessionId);
     SessionSnapshot target;
     if (current != null && isMoreRecent(row, current)) {
       target = row;
     } else if (current != null && directory.rowExists(current.currentSnapshotId())) {
-      target = null;
-    } else if (current == null && !leftPending && !directory.hasPointerFile(sessionId)) {
+      return false;
+    } else if (current == null && !pending && !directory.hasPointerFile(sessionId)) {
       target = row;
     } else {
-      // The scan sees this save's row, written already.
       SessionSnapshot latest = new LatestRowFinder(directory, sessionId).scan(Cancellation.never());
       target = latest != null && SnapshotRules.isMoreRecent(latest, row) ? latest : row;
     }
+    directory.preparePointer(sessionId, pointerTo(target));
+    return true;
+  }
+
+  /**
+   * Puts the pointer {@link #preparePointer} wrote in the old one's place, once the row is written.
+   * A failure is logged and the save succeeds, since its row is committed: the new pointer stays
+   * beside the old one, so readers scan.
+   */
+  private void promotePointer(SnapshotDirectory directory, String sessionId, SessionSnapshot row) {
     try {
-      if (target != null) {
-        directory.writePointer(sessionId, pointerTo(target));
-      }
+      directory.promotePointer(sessionId);
     } catch (BatonException unwritten) {
-      log.warn("saved snapshot {}; its session's pointer stays marked stale", row.snapshotId());
-      return;
+      log.warn("saved snapshot {}; its session's pointer is left pending", row.snapshotId());
     }
-    directory.clearPointerPending(sessionId);
   }
 
   private static boolean isMoreRecent(SessionSnapshot row, SessionPointer pointer) {

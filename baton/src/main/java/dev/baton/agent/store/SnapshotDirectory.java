@@ -56,7 +56,6 @@ record SnapshotDirectory(Path path, AtomicFiles.Sync rowSync) {
   private static final String JSON_SUFFIX = ".json";
   private static final String POINTERS = ".pointers";
   private static final String VERIFIED_BOOTS = ".verified-boots";
-  private static final String PENDING_SUFFIX = ".pending";
   private static final int MAX_VERIFIED_BOOTS = 16;
 
   /** The bit of each header field in {@link HeaderFields#mask}. */
@@ -348,10 +347,41 @@ record SnapshotDirectory(Path path, AtomicFiles.Sync rowSync) {
    *     then the old one, or missing with the leftover {@link #hasPointerFile} reports
    */
   void writePointer(String sessionId, SessionPointer pointer) {
-    List<Path> files = pointerFiles(sessionId);
+    preparePointer(sessionId, pointer);
+    promotePointer(sessionId);
+  }
+
+  /**
+   * The first half of {@link #writePointer}: writes the new pointer beside the old one, as {@code
+   * <sessionId>.json.next}, which Genkit Go never reads. While it stands, the pointer may be older
+   * than a committed row ({@link #pointerPending}): a save writes it before its row, and promotes
+   * it after.
+   *
+   * @throws BatonException {@code INTERNAL} (not public) when it cannot be written
+   */
+  void preparePointer(String sessionId, SessionPointer pointer) {
+    Path file = pointerFiles(sessionId).get(0);
     try {
       AtomicFiles.createPrivateDirectories(pointersDir());
-      AtomicFiles.replaceWithoutFlush(files.get(0), pointer.toFileContent());
+      AtomicFiles.writeNext(file, pointer.toFileContent());
+    } catch (IOException e) {
+      log.warn("could not write session pointer {}", AtomicFiles.nextOf(file), e);
+      throw BatonException.internal(
+          "cannot write the pointer of session " + SafeIds.quote(sessionId), e);
+    }
+  }
+
+  /**
+   * The second half of {@link #writePointer}: puts the pointer {@link #preparePointer} wrote in the
+   * old one's place.
+   *
+   * @throws BatonException {@code INTERNAL} (not public) when that fails; the new pointer then
+   *     stays beside the old one, or alone
+   */
+  void promotePointer(String sessionId) {
+    List<Path> files = pointerFiles(sessionId);
+    try {
+      AtomicFiles.promoteNext(files.get(0));
     } catch (IOException e) {
       log.warn("could not write session pointer {}", files.get(0), e);
       throw BatonException.internal(
@@ -361,65 +391,38 @@ record SnapshotDirectory(Path path, AtomicFiles.Sync rowSync) {
   }
 
   /**
-   * Marks that a save is about to write a new row of the session and then move its pointer, with an
-   * empty file {@code .pointers/<session>.json.pending} (Baton's own; Genkit Go never reads it).
-   * While it stands, the pointer may be older than a committed row, so no reader trusts it. Not
-   * forced to the device: a crash of the machine starts a new boot, which verifies every pointer.
-   *
-   * @throws BatonException {@code INTERNAL} (not public) when it cannot be created
+   * Whether a new pointer of the session stands beside the old one, {@link #preparePointer written}
+   * but not promoted: a save is between its row and its pointer, or was killed or failed there, or
+   * a pointer write was cut short. The pointer may then be older than a committed row.
    */
-  void markPointerPending(String sessionId) {
-    Path marker = pendingMarker(sessionId);
-    try {
-      AtomicFiles.createPrivateDirectories(pointersDir());
-      AtomicFiles.createEmpty(marker);
-    } catch (IOException e) {
-      log.warn("could not create {}", marker, e);
-      throw BatonException.internal(
-          "cannot mark the pointer of session " + SafeIds.quote(sessionId) + " as pending", e);
-    }
-  }
-
-  /** Whether a save left {@link #markPointerPending its mark}: then the pointer may be stale. */
   boolean pointerPending(String sessionId) {
-    return Files.exists(pendingMarker(sessionId), LinkOption.NOFOLLOW_LINKS);
+    return Files.exists(
+        AtomicFiles.nextOf(pointerFiles(sessionId).get(0)), LinkOption.NOFOLLOW_LINKS);
   }
 
   /**
-   * Removes {@link #markPointerPending the mark}, once the pointer names the latest row. Best
-   * effort: a mark that stays costs readers a scan, never a wrong answer.
-   */
-  void clearPointerPending(String sessionId) {
-    AtomicFiles.deleteQuietly(pendingMarker(sessionId));
-  }
-
-  /**
-   * Removes every session's {@link #markPointerPending mark}; the caller, holding the folder's
-   * lock, has just pointed every session at its latest row.
+   * Removes every new pointer left beside an old one; the caller, holding the folder's lock, has
+   * just pointed every session that has rows at its latest row, so those left are of sessions
+   * without rows (a save that failed before its row).
    *
    * @throws IOException when {@code .pointers} cannot be listed
    */
-  void clearAllPointersPending() throws IOException {
+  void removePendingPointers() throws IOException {
     if (!Files.isDirectory(pointersDir(), LinkOption.NOFOLLOW_LINKS)) {
       return;
     }
     try (Stream<Path> files = Files.list(pointersDir())) {
       files
-          .filter(file -> file.getFileName().toString().endsWith(PENDING_SUFFIX))
+          .filter(file -> file.getFileName().toString().endsWith(AtomicFiles.NEXT_SUFFIX))
           .forEach(AtomicFiles::deleteQuietly);
     }
-  }
-
-  private Path pendingMarker(String sessionId) {
-    Path pointer = pointerFiles(sessionId).get(0);
-    return pointer.resolveSibling(pointer.getFileName() + PENDING_SUFFIX);
   }
 
   /**
    * Whether this folder's pointers were verified against its rows during the boot {@code bootId}
    * (see {@link BootId}): since then, every pointer was written in that boot and none was lost, so
-   * a whole one names its session's latest row, unless a save's {@link #markPointerPending mark}
-   * stands, or names a row that was never written (one Genkit Go wrote).
+   * a whole one names its session's latest row, unless a new pointer is {@link #pointerPending
+   * pending}, or names a row that was never written (one Genkit Go wrote).
    *
    * @throws IOException when the record cannot be read: a save must not take that for "not
    *     verified", since other processes may trust the pointers

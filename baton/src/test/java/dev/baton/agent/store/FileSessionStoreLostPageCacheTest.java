@@ -73,12 +73,13 @@ class FileSessionStoreLostPageCacheTest {
     return afterSecond;
   }
 
-  private Path pendingMarker() {
-    return pendingMarker("sess-1");
+  private Path pendingPointer() {
+    return pendingPointer("sess-1");
   }
 
-  private Path pendingMarker(String sessionId) {
-    return pointer(sessionId).resolveSibling(sessionId + ".json.pending");
+  /** Where a save writes the session's new pointer before its row. */
+  private Path pendingPointer(String sessionId) {
+    return AtomicFiles.nextOf(pointer(sessionId));
   }
 
   private String pointedAtUnchecked() {
@@ -215,32 +216,31 @@ class FileSessionStoreLostPageCacheTest {
   }
 
   @Test
-  void aSaveThatCannotWriteItsPointerInAVerifiedFolderCommitsItsRowAndReadersFindIt()
+  void aSaveThatCannotPutItsPointerInPlaceInAVerifiedFolderCommitsItsRowAndReadersFindIt()
       throws IOException {
     FileSessionStore store = storeInBoot("boot-1");
     saveFiveRowsKeepingThePointerAfterTheSecond(store);
-    Path inTheWay = Files.createDirectories(AtomicFiles.nextOf(pointer()).resolve("in-the-way"));
+    Files.delete(pointer());
+    Path inTheWay = Files.createDirectories(pointer().resolve("in-the-way"));
 
     save(store, withParentId(row("s6", "sess-1", at(6)), "s5"));
 
-    // The pointer still names s5, which exists: only the save's marker says it is stale.
-    assertThat(pointedAt()).isEqualTo("s5");
-    assertThat(pendingMarker()).exists();
+    assertThat(pendingPointer()).exists();
     assertThat(latestIn(storeInBoot("boot-1"))).isEqualTo("s6");
     assertThat(latestIn(store)).isEqualTo("s6");
 
     Files.delete(inTheWay);
-    Files.delete(AtomicFiles.nextOf(pointer()));
+    Files.delete(pointer());
     assertThat(latestIn(store)).isEqualTo("s6");
     assertThat(pointedAt()).isEqualTo("s6");
-    assertThat(pendingMarker()).doesNotExist();
+    assertThat(pendingPointer()).doesNotExist();
   }
 
   @Test
-  void aSaveThatCannotMarkItsPointerInAVerifiedFolderFailsAndWritesNoRow() throws IOException {
+  void aSaveThatCannotWriteItsNewPointerInAVerifiedFolderFailsAndWritesNoRow() throws IOException {
     FileSessionStore store = storeInBoot("boot-1");
     saveFiveRowsKeepingThePointerAfterTheSecond(store);
-    Files.createDirectories(pendingMarker("sess-b").resolve("in-the-way"));
+    Files.createDirectories(pendingPointer("sess-b").resolve("in-the-way"));
 
     assertThatThrownBy(() -> save(store, row("b1", "sess-b", at(1))))
         .isInstanceOfSatisfying(
@@ -273,7 +273,7 @@ class FileSessionStoreLostPageCacheTest {
     save(store, withParentId(row("s6", "sess-1", at(6)), "s5"));
 
     assertThat(pointedAt()).isEqualTo("s7");
-    assertThat(pendingMarker()).doesNotExist();
+    assertThat(pendingPointer()).doesNotExist();
     assertThat(latestIn(storeInBoot("boot-1"))).isEqualTo("s7");
   }
 
@@ -288,7 +288,7 @@ class FileSessionStoreLostPageCacheTest {
                 step -> {
                   if (step == FileSessionStore.CommitStep.ROW_WRITTEN
                       && Files.exists(pointer(), LinkOption.NOFOLLOW_LINKS)) {
-                    assertThat(pendingMarker()).exists();
+                    assertThat(pendingPointer()).exists();
                     pointedDuringSaves.add(pointedAtUnchecked());
                   }
                 })
@@ -300,7 +300,7 @@ class FileSessionStoreLostPageCacheTest {
     assertThat(pointedDuringSaves)
         .allSatisfy(id -> assertThat(store.getSnapshot(context, id)).isNotNull());
     assertThat(pointedAt()).isEqualTo("s5");
-    assertThat(pendingMarker()).doesNotExist();
+    assertThat(pendingPointer()).doesNotExist();
   }
 
   @Test

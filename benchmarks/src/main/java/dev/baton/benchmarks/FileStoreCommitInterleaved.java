@@ -25,8 +25,9 @@ import java.util.UUID;
  *       over the old one, which ext4 starts writing out at once ({@code auto_da_alloc}) and the
  *       next journal commit waits for: what the store did before issue 13;
  *   <li>{@code free-name pointer, then fsync+rename}: the pointer first, written beside the old
- *       one, which is deleted, and renamed to the free name, which starts no write-out: what the
- *       store does since;
+ *       one, which is deleted, and renamed to the free name, which starts no write-out: the same
+ *       file operations as the store's pointer since issue 13, which renames its new pointer into
+ *       place after the row rather than before;
  *   <li>{@code store commit}: {@code FileSessionStore.saveSnapshot} of a new row, by the store on
  *       the class path (build this class against an older store to compare the two).
  * </ul>

@@ -326,6 +326,21 @@ class FileSessionStoreLostPageCacheTest {
   }
 
   @Test
+  void theVerificationLeavesNoNewPointerBesideAnOldOne() throws IOException {
+    FileSessionStore store = storeInBoot("boot-1");
+    byte[] namingS2 = saveFiveRowsKeepingThePointerAfterTheSecond(store);
+    // Left by saves that died: one between its row and its pointer, one before a first row.
+    Files.write(pendingPointer(), namingS2);
+    Files.write(pendingPointer("sess-ghost"), namingS2);
+
+    assertThat(latestIn(storeInBoot("boot-2"))).isEqualTo("s5");
+
+    assertThat(pointedAt()).isEqualTo("s5");
+    assertThat(pendingPointer()).doesNotExist();
+    assertThat(pendingPointer("sess-ghost")).doesNotExist();
+  }
+
+  @Test
   void aFolderThatCannotBeVerifiedIsTriedAgainAfterAMinuteNotOnEveryRead() throws IOException {
     save(storeInBoot("boot-1"), row("s1", "sess-1", at(1)));
     Files.delete(pointer());

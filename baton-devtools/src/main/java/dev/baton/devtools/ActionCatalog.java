@@ -34,7 +34,13 @@ final class ActionCatalog {
   static ObjectNode actions(Registry registry) {
     ObjectNode out = Json.object();
     for (Action<?, ?, ?> action : registry.actions()) {
-      ActionDescriptor d = action.descriptor();
+      ActionDescriptor d;
+      try {
+        d = action.descriptor();
+      } catch (RuntimeException e) {
+        listWithoutDescriptor(out, action, e);
+        continue;
+      }
       ObjectNode entry = out.putObject(d.key());
       entry.put("key", d.key());
       entry.put("name", d.name());
@@ -60,6 +66,32 @@ final class ActionCatalog {
       entry.putObject("metadata").set("middleware", descriptor);
     }
     return out;
+  }
+
+  /**
+   * An action whose descriptor cannot be built (a schema that fails to infer, a custom action's
+   * descriptor that throws) must not hide the others from the Dev UI: it is listed with what is
+   * known without its descriptor, its key and name, and the failure is logged. Baton's actions
+   * answer {@link Action#type} and {@link Action#name} without their descriptor; one that answers
+   * them from it (the interface's defaults) has neither, so it is left out, and logged.
+   */
+  private static void listWithoutDescriptor(
+      ObjectNode out, Action<?, ?, ?> action, RuntimeException failure) {
+    String key;
+    String name;
+    try {
+      name = action.name();
+      key = action.type().key(name);
+    } catch (RuntimeException e) {
+      e.addSuppressed(failure);
+      log.warn("action {} is not listed: its descriptor, and so its name, failed", action, e);
+      return;
+    }
+    log.warn("action {} is listed without its schemas: its descriptor failed", key, failure);
+    ObjectNode entry = out.putObject(key);
+    entry.put("key", key);
+    entry.put("name", name);
+    entry.putObject("metadata");
   }
 
   /**

@@ -3,9 +3,14 @@ package dev.baton.devtools;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.Baton;
+import dev.baton.core.Action;
+import dev.baton.core.ActionContext;
+import dev.baton.core.ActionDescriptor;
+import dev.baton.core.ActionType;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.Status;
+import dev.baton.core.StreamCallback;
 import dev.baton.middleware.Retry;
 import dev.baton.otel.BatonTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
@@ -21,7 +26,9 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -197,6 +204,92 @@ class ReflectionApiTest {
     JsonNode retry = actions.path("/middleware/" + RETRY);
     assertThat(retry.path("description").asString()).isEqualTo("Retries failed model calls.");
     assertThat(retry.path("inputSchema").path("properties").isObject()).isTrue();
+  }
+
+  @Test
+  void anActionWhoseDescriptorFailsIsListedByKeyAndNameAndTheOthersStillAre() {
+    baton.registry().register(new BrokenAction(ActionType.TOOL, "broken"));
+
+    HttpResponse<String> response = client.get("/api/actions");
+
+    assertThat(response.statusCode()).isEqualTo(200);
+    JsonNode actions = client.json(response);
+    assertThat(actions.properties())
+        .extracting(Map.Entry::getKey)
+        .contains("/flow/echo", "/tool/shout", "/agent/serverAgent", "/middleware/" + RETRY);
+    assertThat(actions.path("/tool/broken"))
+        .isEqualTo(Json.parse("{\"key\":\"/tool/broken\",\"name\":\"broken\",\"metadata\":{}}"));
+    assertThat(actions.path("/flow/echo").path("inputSchema").path("type").asString())
+        .isEqualTo("string");
+  }
+
+  /**
+   * An action that answers its type and name from its descriptor, which worked when it was
+   * registered and fails now, cannot be listed at all; the others still are.
+   */
+  @Test
+  void anActionWhoseNameNeedsItsFailingDescriptorIsLeftOutAndTheOthersStillListed() {
+    AtomicBoolean describable = new AtomicBoolean(true);
+    baton.registry().register(new DescriptorOnlyAction(describable));
+    describable.set(false);
+
+    HttpResponse<String> response = client.get("/api/actions");
+
+    assertThat(response.statusCode()).isEqualTo(200);
+    JsonNode actions = client.json(response);
+    assertThat(actions.properties())
+        .extracting(Map.Entry::getKey)
+        .contains("/flow/echo", "/tool/shout", "/agent/serverAgent", "/middleware/" + RETRY)
+        .doesNotContain("/tool/flaky");
+  }
+
+  /** An action that overrides only its descriptor, which fails once {@code describable} is off. */
+  private record DescriptorOnlyAction(AtomicBoolean describable)
+      implements Action<JsonNode, JsonNode, Void> {
+    @Override
+    public ActionDescriptor descriptor() {
+      if (!describable.get()) {
+        throw new IllegalStateException("the schema source went away");
+      }
+      return ActionDescriptor.builder(ActionType.TOOL, "flaky").build();
+    }
+
+    @Override
+    public JsonNode run(ActionContext context, JsonNode input, StreamCallback<Void> stream) {
+      return input;
+    }
+
+    @Override
+    public JsonNode runJson(
+        ActionContext context,
+        JsonNode input,
+        @Nullable JsonNode init,
+        StreamCallback<JsonNode> stream) {
+      return input;
+    }
+  }
+
+  /** An action whose descriptor fails; its type and name answer without it, as Baton's do. */
+  private record BrokenAction(ActionType type, String name)
+      implements Action<JsonNode, JsonNode, Void> {
+    @Override
+    public ActionDescriptor descriptor() {
+      throw new IllegalStateException("no schema for " + name);
+    }
+
+    @Override
+    public JsonNode run(ActionContext context, JsonNode input, StreamCallback<Void> stream) {
+      return input;
+    }
+
+    @Override
+    public JsonNode runJson(
+        ActionContext context,
+        JsonNode input,
+        @Nullable JsonNode init,
+        StreamCallback<JsonNode> stream) {
+      return input;
+    }
   }
 
   @Test

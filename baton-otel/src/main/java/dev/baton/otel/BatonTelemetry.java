@@ -166,6 +166,7 @@ public final class BatonTelemetry implements OpenTelemetry, AutoCloseable {
     private @Nullable URI otlpEndpoint;
     private final Map<String, String> otlpHeaders = new LinkedHashMap<>();
     private Duration metricInterval = Duration.ofSeconds(60);
+    private @Nullable Duration exportTimeout;
     private String serviceName = "baton";
     private final List<SpanExporter> spanExporters = new ArrayList<>();
     private final List<MetricReader> metricReaders = new ArrayList<>();
@@ -267,6 +268,17 @@ public final class BatonTelemetry implements OpenTelemetry, AutoCloseable {
       return this;
     }
 
+    /**
+     * How long one export may take, to the Genkit telemetry server (5 seconds unless set) and
+     * through the batched exporters (the SDK's defaults unless set). Package-private: tests on a
+     * loaded machine give it a generous ceiling, since a first POST from a cold JVM there can take
+     * longer than the defaults, and the span it carried would be lost.
+     */
+    Builder exportTimeout(Duration timeout) {
+      this.exportTimeout = Objects.requireNonNull(timeout, "timeout");
+      return this;
+    }
+
     /** The {@code service.name} resource attribute; {@code baton} by default. */
     public Builder serviceName(String serviceName) {
       this.serviceName = Objects.requireNonNull(serviceName, "serviceName");
@@ -293,7 +305,10 @@ public final class BatonTelemetry implements OpenTelemetry, AutoCloseable {
       SdkTracerProviderBuilder tracing = SdkTracerProvider.builder().setResource(resource);
       TelemetryServerExporter genkit = null;
       if (genkitExport) {
-        genkit = new TelemetryServerExporter(genkitTelemetryServer);
+        genkit =
+            new TelemetryServerExporter(
+                genkitTelemetryServer,
+                exportTimeout != null ? exportTimeout : TelemetryServerExporter.TIMEOUT);
         tracing.addSpanProcessor(
             realtime ? new RealtimeSpanProcessor(genkit) : SimpleSpanProcessor.create(genkit));
       }
@@ -305,6 +320,10 @@ public final class BatonTelemetry implements OpenTelemetry, AutoCloseable {
         var metricExporter = OtlpHttpMetricExporter.builder().setEndpoint(otlp("/v1/metrics"));
         otlpHeaders.forEach(spanExporter::addHeader);
         otlpHeaders.forEach(metricExporter::addHeader);
+        if (exportTimeout != null) {
+          spanExporter.setTimeout(exportTimeout);
+          metricExporter.setTimeout(exportTimeout);
+        }
         batched.add(spanExporter.build());
         metrics.registerMetricReader(
             PeriodicMetricReader.builder(metricExporter.build())
@@ -312,7 +331,11 @@ public final class BatonTelemetry implements OpenTelemetry, AutoCloseable {
                 .build());
       }
       for (SpanExporter exporter : batched) {
-        tracing.addSpanProcessor(BatchSpanProcessor.builder(exporter).build());
+        var processor = BatchSpanProcessor.builder(exporter);
+        if (exportTimeout != null) {
+          processor.setExporterTimeout(exportTimeout);
+        }
+        tracing.addSpanProcessor(processor.build());
       }
       OpenTelemetrySdk sdk =
           OpenTelemetrySdk.builder()

@@ -36,15 +36,17 @@ import org.slf4j.LoggerFactory;
  * A server that is down or answers an error loses those spans, logged at debug: the dev tools are
  * optional, and the application must not suffer when they are gone. For the same reason at most
  * {@link #MAX_QUEUED_SPANS} spans wait to be sent: a server slower than the application (each POST
- * may take up to {@link #TIMEOUT}, and real-time mode posts every span twice) loses the spans
- * beyond, counted and logged, rather than the application its memory. Without a server ({@link
- * #target} not yet told one) spans are dropped.
+ * may take up to its timeout, {@link #TIMEOUT} by default, and real-time mode posts every span
+ * twice) loses the spans beyond, counted and logged, rather than the application its memory.
+ * Without a server ({@link #target} not yet told one) spans are dropped.
  *
  * <p>Thread-safe.
  */
 final class TelemetryServerExporter implements SpanExporter {
   private static final Logger log = LoggerFactory.getLogger(TelemetryServerExporter.class);
-  private static final Duration TIMEOUT = Duration.ofSeconds(5);
+
+  /** How long a POST may take, connecting included, unless the builder says otherwise. */
+  static final Duration TIMEOUT = Duration.ofSeconds(5);
 
   /** Spans handed over and not yet sent, at most (as many as a BatchSpanProcessor queues). */
   static final int MAX_QUEUED_SPANS = 2048;
@@ -56,20 +58,26 @@ final class TelemetryServerExporter implements SpanExporter {
   private final AtomicBoolean dropping = new AtomicBoolean();
 
   private final AtomicReference<@Nullable URI> server;
-  private final HttpClient http =
-      HttpClient.newBuilder().connectTimeout(TIMEOUT).version(HttpClient.Version.HTTP_1_1).build();
+  private final Duration timeout;
+  private final HttpClient http;
   private final ExecutorService sender =
       Executors.newSingleThreadExecutor(
           Thread.ofPlatform().daemon().name("baton-genkit-telemetry").factory());
 
-  TelemetryServerExporter(@Nullable URI server) {
-    this(server, MAX_QUEUED_SPANS);
+  TelemetryServerExporter(@Nullable URI server, Duration timeout) {
+    this(server, timeout, MAX_QUEUED_SPANS);
   }
 
   /** With a smaller queue, for tests. */
-  TelemetryServerExporter(@Nullable URI server, int capacity) {
+  TelemetryServerExporter(@Nullable URI server, Duration timeout, int capacity) {
     this.server = new AtomicReference<>(server);
+    this.timeout = timeout;
     this.capacity = capacity;
+    this.http =
+        HttpClient.newBuilder()
+            .connectTimeout(timeout)
+            .version(HttpClient.Version.HTTP_1_1)
+            .build();
   }
 
   /** How many spans were dropped because too many were waiting to be sent. */
@@ -141,7 +149,7 @@ final class TelemetryServerExporter implements SpanExporter {
     try {
       HttpRequest request =
           HttpRequest.newBuilder(resolve(target))
-              .timeout(TIMEOUT)
+              .timeout(timeout)
               .header("Content-Type", "application/json")
               .header("Accept", "application/json")
               .POST(HttpRequest.BodyPublishers.ofString(Json.write(TraceData.of(traceId, spans))))

@@ -26,7 +26,12 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 class BatonTelemetryTest {
-  private static final Duration FLUSH = Duration.ofSeconds(10);
+  /**
+   * A ceiling, not a wait: flush returns once the exports are done. Exports get as long, so that a
+   * POST on a busy machine (a cold JVM's first one took over 5 s at load 15) is not given up.
+   */
+  private static final Duration FLUSH = Duration.ofMinutes(2);
+
   private final CaptureServer server = new CaptureServer();
 
   BatonTelemetryTest() throws Exception {}
@@ -39,7 +44,11 @@ class BatonTelemetryTest {
   @Test
   void realtimeModeSendsEverySpanWhenItStartsAndAgainWhenItEnds() {
     try (BatonTelemetry telemetry =
-        BatonTelemetry.builder().genkitTelemetryServer(server.url()).realtime(true).build()) {
+        BatonTelemetry.builder()
+            .exportTimeout(FLUSH)
+            .genkitTelemetryServer(server.url())
+            .realtime(true)
+            .build()) {
       Flow<String, String, Void> echo = echoFlow(telemetry);
       echo.run("hi");
       assertThat(telemetry.flush(FLUSH)).isTrue();
@@ -73,7 +82,7 @@ class BatonTelemetryTest {
   @Test
   void withoutRealtimeEachSpanIsSentOnceWhenItEnds() {
     try (BatonTelemetry telemetry =
-        BatonTelemetry.builder().genkitTelemetryServer(server.url()).build()) {
+        BatonTelemetry.builder().exportTimeout(FLUSH).genkitTelemetryServer(server.url()).build()) {
       echoFlow(telemetry).run("hi");
       assertThat(telemetry.flush(FLUSH)).isTrue();
     }
@@ -85,7 +94,10 @@ class BatonTelemetryTest {
   @Test
   void inDevModeSpansWaitForTheServerTheCliAnnounces() {
     try (BatonTelemetry telemetry =
-        BatonTelemetry.builder().environment(Map.of("GENKIT_ENV", "dev")).build()) {
+        BatonTelemetry.builder()
+            .exportTimeout(FLUSH)
+            .environment(Map.of("GENKIT_ENV", "dev"))
+            .build()) {
       Flow<String, String, Void> echo = echoFlow(telemetry);
       echo.run("dropped");
       assertThat(telemetry.flush(FLUSH)).isTrue();
@@ -102,9 +114,13 @@ class BatonTelemetryTest {
   void theEnvironmentTurnsTheGenkitExportOnOnlyInDevMode() {
     String url = server.url().toString();
     try (BatonTelemetry production =
-            BatonTelemetry.builder().environment(Map.of("GENKIT_TELEMETRY_SERVER", url)).build();
+            BatonTelemetry.builder()
+                .exportTimeout(FLUSH)
+                .environment(Map.of("GENKIT_TELEMETRY_SERVER", url))
+                .build();
         BatonTelemetry dev =
             BatonTelemetry.builder()
+                .exportTimeout(FLUSH)
                 .environment(
                     Map.of(
                         "GENKIT_ENV", "dev",
@@ -126,6 +142,7 @@ class BatonTelemetryTest {
   void otlpReceivesSpansAndTheGenAiMetricsOverTheJdkSender() {
     try (BatonTelemetry telemetry =
         BatonTelemetry.builder()
+            .exportTimeout(FLUSH)
             .environment(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", server.url() + "/"))
             .serviceName("test-service")
             .build()) {
@@ -151,6 +168,7 @@ class BatonTelemetryTest {
   void otlpRequestsCarryTheHeadersOfTheEnvironmentAndTheBuilder() {
     try (BatonTelemetry telemetry =
         BatonTelemetry.builder()
+            .exportTimeout(FLUSH)
             .otlpHeader("x-tenant", "set first")
             .environment(
                 Map.of(
@@ -192,7 +210,11 @@ class BatonTelemetryTest {
     InMemorySpanExporter spans = InMemorySpanExporter.create();
     InMemoryMetricReader metrics = InMemoryMetricReader.create();
     try (BatonTelemetry telemetry =
-        BatonTelemetry.builder().addSpanExporter(spans).addMetricReader(metrics).build()) {
+        BatonTelemetry.builder()
+            .exportTimeout(FLUSH)
+            .addSpanExporter(spans)
+            .addMetricReader(metrics)
+            .build()) {
       Baton baton = Baton.builder().openTelemetry(telemetry).build();
       ProgrammableModel.define(baton.registry(), "pm").respond(answer(7, 3));
       baton.generate(GenerateOptions.builder().model("pm").prompt("hi").build());

@@ -58,7 +58,8 @@ class TelemetryServerExporterTest {
   @Test
   void spansBeyondTheQueueAreDroppedAndCountedWhileTheServerLags() throws Exception {
     URI url = URI.create("http://127.0.0.1:" + slow.getAddress().getPort());
-    TelemetryServerExporter exporter = new TelemetryServerExporter(url, 3);
+    TelemetryServerExporter exporter =
+        new TelemetryServerExporter(url, TelemetryServerExporter.TIMEOUT, 3);
 
     // The first span is being sent and the server holds it: it still counts against the queue.
     CompletableResultCode first = exporter.export(List.of(span(1)));

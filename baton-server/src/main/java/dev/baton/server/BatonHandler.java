@@ -58,10 +58,12 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>Shutdown.</b> On a graceful stop ({@link BatonServer#close()}, or Jetty's {@code
  * Server.stop()} with a stop timeout above the grace period) new requests are refused with 503, and
- * requests in flight and the runs they detached get the grace period to finish. Then the requests
- * still running end with an {@code UNAVAILABLE} error, and the detached runs are left: their
- * snapshots stay pending, expire once this process is gone, and are continued (by {@code
- * continue_task}, or {@code AgentInit.continueFrom}) against any server that shares the store.
+ * requests in flight and the runs they detached in this process (a detached turn, or the background
+ * delegations of a served orchestrator) get the grace period to finish and save their final rows.
+ * Then the requests still running end with an {@code UNAVAILABLE} error, and the detached runs are
+ * left: their snapshots stay pending, expire once this process is gone, and are continued (by
+ * {@code continue_task}, or {@code AgentInit.continueFrom}) against any server that shares the
+ * store.
  *
  * <p>Every request runs on a virtual thread of its own, whatever the server's thread pool.
  * Thread-safe.

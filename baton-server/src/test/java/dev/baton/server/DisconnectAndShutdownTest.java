@@ -14,10 +14,14 @@ import dev.baton.ai.InlinePrompt;
 import dev.baton.ai.Message;
 import dev.baton.ai.ModelInfo;
 import dev.baton.ai.ModelResponse;
+import dev.baton.ai.Part;
+import dev.baton.ai.Role;
 import dev.baton.core.ActionContext;
 import dev.baton.core.Cancellation;
 import dev.baton.core.Json;
+import dev.baton.middleware.Agents;
 import dev.baton.server.TestHttp.Answer;
+import dev.baton.testing.ProgrammableModel;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -179,6 +183,70 @@ class DisconnectAndShutdownTest {
     assertThat(store.getSnapshot(ActionContext.root(served.baton.registry()), snapshotId).status())
         .isEqualTo(SnapshotStatus.COMPLETED);
     assertThat(cancelled.getCount()).isEqualTo(1);
+  }
+
+  /**
+   * A served orchestrator's background delegation is a detached run that no request of the server
+   * made: the drain hears of it from the run itself, and waits for its final row.
+   */
+  @Test
+  void aGracefulShutdownWaitsForTheBackgroundDelegationsOfAServedTurn() throws Exception {
+    slowAgent();
+    ProgrammableModel orch = ProgrammableModel.define(served.baton.registry(), "orch");
+    orch.respond(
+        ModelResponse.of(
+            new Message(
+                Role.MODEL,
+                List.of(
+                    Part.toolRequest(
+                        "delegate_to_slow",
+                        "r1",
+                        Json.object().put("task", "work").put("background", true)))),
+            FinishReason.STOP));
+    orch.respondText("started");
+    served.baton.defineAgent(
+        "orchestrator",
+        InlinePrompt.builder()
+            .model("orch")
+            .use(Agents.builder().agents(served.baton.agent("slow").ref()).async(true).build())
+            .build(),
+        AgentOptions.builder().sessionStore(InMemorySessionStore.create()).build());
+    served.baton.defineFlow("ping", String.class, String.class, (ctx, in) -> in);
+    served.start();
+
+    assertThat(post(served.url("/agents/orchestrator"), TURN).status()).isEqualTo(200);
+    assertThat(orch.calls()).as("the turn delegated, then answered").isEqualTo(2);
+    String taskId =
+        orch.lastRequest()
+            .messages()
+            .getLast()
+            .toolResponses()
+            .get(0)
+            .toolResponse()
+            .output()
+            .get("taskId")
+            .stringValue();
+    String snapshotId = taskId.substring("slow:".length());
+    assertThat(entries.tryAcquire(10, TimeUnit.SECONDS)).as("the delegation is running").isTrue();
+
+    CompletableFuture<Void> closing = CompletableFuture.runAsync(served::close);
+    // Draining, or (were the delegation not waited for) already stopped.
+    await().atMost(Duration.ofSeconds(10)).until(() -> closing.isDone() || pingRefused());
+    assertThat(closing).as("the shutdown waits for the delegation").isNotDone();
+
+    release.countDown();
+    closing.get(10, TimeUnit.SECONDS);
+    assertThat(store.getSnapshot(ActionContext.root(served.baton.registry()), snapshotId).status())
+        .isEqualTo(SnapshotStatus.COMPLETED);
+  }
+
+  /** Whether the server answers 503 to a fast flow: it is draining. False once it has stopped. */
+  private boolean pingRefused() {
+    try {
+      return post(served.url("/flows/ping"), envelope("x")).status() == 503;
+    } catch (RuntimeException stopped) {
+      return false;
+    }
   }
 
   @Test

@@ -30,6 +30,8 @@ import dev.baton.core.BatonException;
 import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
 import dev.baton.server.TestHttp.Answer;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,6 +39,13 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.util.Callback;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -291,5 +300,56 @@ class RemoteAgentTest {
         .hasCauseInstanceOf(BatonException.class)
         .cause()
         .satisfies(e -> assertThat(((BatonException) e).status()).isEqualTo(Status.CANCELLED));
+  }
+
+  @Test
+  void aPageThatIsNotJsonFromARemoteAgentReachesNoClientOfTheServer() throws Exception {
+    String page = "<html>Sign in to proxy.corp.internal (10.0.0.7)</html>";
+    // A proxy in front of the remote server answers its sign-in page, with 200.
+    Server upstream = new Server(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+    upstream.setHandler(
+        new Handler.Abstract.NonBlocking() {
+          @Override
+          public boolean handle(Request request, Response response, Callback callback) {
+            response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/html");
+            Content.Sink.write(response, true, page, callback);
+            return true;
+          }
+        });
+    upstream.start();
+    try {
+      Agent researcher =
+          served.baton.defineRemoteAgent(
+              "researcher",
+              upstream.getURI().resolve("/agents/researcher"),
+              AgentOptions.builder()
+                  .metadata(new AgentMetadata(StateManagement.SERVER, true))
+                  .build());
+      served.baton.defineFlow(
+          "status",
+          String.class,
+          String.class,
+          (ctx, id) -> researcher.getSnapshot(ctx, id).toString());
+      served.start();
+
+      Answer answer = post(served.url("/flows/status"), envelope("s1"));
+
+      assertThat(answer.status()).isEqualTo(503);
+      assertThat(answer.json().path("status").asString()).isEqualTo("UNAVAILABLE");
+      assertThat(answer.json().path("message").asString())
+          .isEqualTo("remote agent \"researcher\" answered with something that is not JSON");
+      assertThat(answer.body()).doesNotContain("proxy.corp.internal").doesNotContain("10.0.0.7");
+      // In process, the page is in a non-public cause, for logs and debugging.
+      assertThatThrownBy(() -> researcher.getSnapshot("s1"))
+          .cause()
+          .isInstanceOfSatisfying(
+              BatonException.class,
+              body -> {
+                assertThat(body.isPublic()).isFalse();
+                assertThat(body.getMessage()).contains(page);
+              });
+    } finally {
+      upstream.stop();
+    }
   }
 }

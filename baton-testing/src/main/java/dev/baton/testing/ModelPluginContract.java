@@ -413,14 +413,14 @@ public abstract class ModelPluginContract {
   }
 
   @Test
-  public void anErrorBodyThatIsNotJsonIsQuoted() {
+  public void anErrorBodyThatIsNotJsonIsKeptForLogsOnly() {
     server.reply(Reply.raw(502, "text/html", "<html>Bad Gateway</html>"));
 
     BatonException e = failure(baton());
 
     assertThat(e.status()).isEqualTo(Status.UNAVAILABLE);
-    assertThat(e.getMessage())
-        .isEqualTo(providerLabel() + " returned HTTP 502: <html>Bad Gateway</html>");
+    assertThat(e.getMessage()).isEqualTo(providerLabel() + " returned HTTP 502: (no message)");
+    assertThat(bodyForLogs(e)).contains("<html>Bad Gateway</html>");
   }
 
   @Test
@@ -431,14 +431,12 @@ public abstract class ModelPluginContract {
 
     assertThat(e.status()).isEqualTo(Status.UNAVAILABLE);
     assertThat(e.getMessage())
-        .isEqualTo(
-            providerLabel()
-                + " answered with something that is not JSON:"
-                + " <html><body>Sign in to the proxy</body></html>");
+        .isEqualTo(providerLabel() + " answered with something that is not JSON");
+    assertThat(bodyForLogs(e)).contains("<html><body>Sign in to the proxy</body></html>");
   }
 
   @Test
-  public void aStreamedEventCutShortIsUnavailableAndQuotesTheStartOfIt() {
+  public void aStreamedEventCutShortIsUnavailableAndKeepsTheStartOfItForLogs() {
     String event = textEvent(FIRST_TEXT);
     String cut = event.substring(0, event.indexOf(FIRST_TEXT) + FIRST_TEXT.length());
     server.reply(Reply.sse(cut));
@@ -450,7 +448,8 @@ public abstract class ModelPluginContract {
             e -> {
               assertThat(e.status()).isEqualTo(Status.UNAVAILABLE);
               assertThat(e.getMessage())
-                  .isEqualTo(providerLabel() + " answered with something that is not JSON: " + cut);
+                  .isEqualTo(providerLabel() + " answered with something that is not JSON");
+              assertThat(bodyForLogs(e)).endsWith(cut);
             });
   }
 
@@ -460,7 +459,20 @@ public abstract class ModelPluginContract {
 
     BatonException e = failure(baton());
 
-    assertThat(e.getMessage()).endsWith(" not JSON: " + "x".repeat(500) + "…");
+    assertThat(bodyForLogs(e)).endsWith(": " + "x".repeat(500) + "…");
+  }
+
+  /**
+   * What the server sent instead of JSON: the message of the error's cause, which is not public, so
+   * a Baton server never passes it on to its clients, while logs show it.
+   */
+  private static String bodyForLogs(BatonException e) {
+    assertThat(e.isPublic()).isTrue();
+    if (!(e.getCause() instanceof BatonException body)) {
+      throw new AssertionError("no cause holds the body", e);
+    }
+    assertThat(body.isPublic()).as("the body is for logs only").isFalse();
+    return String.valueOf(body.getMessage());
   }
 
   @Test

@@ -4,7 +4,6 @@ import dev.baton.core.BatonException;
 import dev.baton.internal.ai.Metadata;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -56,10 +55,14 @@ public record Message(Role role, List<Part> content, @Nullable ObjectNode metada
 
   /** The text parts joined without separator, as Genkit's {@code message.text} does. */
   public String text() {
-    return content.stream()
-        .filter(TextPart.class::isInstance)
-        .map(p -> ((TextPart) p).text())
-        .collect(Collectors.joining());
+    // A loop, not a stream: this runs for every response read, often before the JIT compiled it.
+    StringBuilder joined = new StringBuilder();
+    for (Part part : content) {
+      if (part instanceof TextPart text) {
+        joined.append(text.text());
+      }
+    }
+    return joined.toString();
   }
 
   /** The tool request parts, in order. */
@@ -74,13 +77,17 @@ public record Message(Role role, List<Part> content, @Nullable ObjectNode metada
 
   /** The parts of one kind, in order. */
   public <P extends Part> List<P> partsOf(Class<P> kind) {
-    List<P> found = new ArrayList<>();
+    // Asked of every model message, most of which hold none of the kind: no list until one.
+    List<P> found = null;
     for (Part part : content) {
       if (kind.isInstance(part)) {
+        if (found == null) {
+          found = new ArrayList<>(content.size());
+        }
         found.add(kind.cast(part));
       }
     }
-    return List.copyOf(found);
+    return found == null ? List.of() : List.copyOf(found);
   }
 
   public Message withContent(List<Part> content) {

@@ -57,9 +57,13 @@ public final class Model implements Action<ModelRequest, ModelResponse, ModelRes
                 ModelResponseChunk.class)
             .metadata(metadata)
             .build(
+                // Untraced, the function is called straight: a thread parked in a model call
+                // keeps its frames on the heap, and the observer's would be three more.
                 (ctx, request, stream) ->
-                    ModelTelemetry.observe(
-                        ctx, name, request, () -> function.apply(ctx, request, stream)));
+                    ModelTelemetry.isEnabled(ctx)
+                        ? ModelTelemetry.observe(
+                            ctx, name, request, () -> function.apply(ctx, request, stream))
+                        : function.apply(ctx, request, stream));
     return new Model(action, info);
   }
 

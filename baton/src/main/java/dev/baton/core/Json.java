@@ -3,6 +3,7 @@ package dev.baton.core;
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.lang.reflect.Type;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -57,6 +58,7 @@ public final class Json {
           .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
           .disable(DateTimeFeature.WRITE_DATES_AS_TIMESTAMPS)
           .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+          .addModule(new SpreadCreators())
           // Records serialise their components; isX() helpers (isEmpty, isTerminal) are not data.
           .changeDefaultVisibility(v -> v.withIsGetterVisibility(JsonAutoDetect.Visibility.NONE))
           // A string field reads only a string: {"sessionId": 5} is an error, not session "5".
@@ -222,7 +224,10 @@ public final class Json {
       throw tooDeep();
     }
     if (node instanceof ObjectNode object) {
-      ObjectNode copy = object();
+      // Sized for its fields: the factory's maps start at 16 slots, and most objects a
+      // conversation copies (tool inputs and outputs, metadata) have a few.
+      ObjectNode copy =
+          new ObjectNode(nodes(), LinkedHashMap.newLinkedHashMap(Math.max(1, object.size())));
       for (Map.Entry<String, JsonNode> field : object.properties()) {
         copy.set(field.getKey(), copy(field.getValue(), depth + 1));
       }

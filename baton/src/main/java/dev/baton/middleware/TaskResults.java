@@ -7,6 +7,7 @@ import dev.baton.agent.Session;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionState;
 import dev.baton.ai.Message;
+import dev.baton.ai.Part;
 import dev.baton.ai.TextPart;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
@@ -17,7 +18,7 @@ import dev.baton.middleware.TaskMessages.Result;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Collectors;
+import java.util.StringJoiner;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -233,11 +234,13 @@ final class TaskResults {
     if (message == null) {
       return "";
     }
-    return message.content().stream()
-        .filter(TextPart.class::isInstance)
-        .map(p -> ((TextPart) p).text())
-        .filter(text -> !text.isEmpty())
-        .collect(Collectors.joining("\n"));
+    StringJoiner joined = new StringJoiner("\n");
+    for (Part part : message.content()) {
+      if (part instanceof TextPart text && !text.text().isEmpty()) {
+        joined.add(text.text());
+      }
+    }
+    return joined.toString();
   }
 
   /**

@@ -12,7 +12,9 @@ import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
+import dev.baton.internal.agent.DetachedRuns;
 import dev.baton.internal.agent.Snapshots;
+import dev.baton.testing.ForwardingSessionStore;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,6 +23,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -423,6 +427,131 @@ class DetachAndAbortTest extends AgentTestSupport {
     connection.receive().forEach(chunk -> {});
     SessionSnapshot settled = agent.waitForSnapshot(connection.output().snapshotId());
     assertThat(settled.status()).isEqualTo(SnapshotStatus.COMPLETED);
+  }
+
+  /**
+   * A third-party store's unsubscribe that throws when the run ends must not leave the row pending,
+   * nor a server's graceful shutdown waiting for a run whose end it never hears of.
+   */
+  @Test
+  void aRunWhoseStoreFailsToUnsubscribeIsStillFinalisedAndReported() throws Exception {
+    SubscriptionStore failingClose =
+        new SubscriptionStore(
+            store,
+            inner ->
+                new StatusSubscription(
+                    () -> {
+                      inner.close();
+                      throw new IllegalStateException("unsubscribe failed");
+                    }));
+    Agent agent =
+        gated("unsubscriber", new CountDownLatch(1), new CountDownLatch(0), watched(failingClose));
+    CompletableFuture<Void> finalized = new CompletableFuture<>();
+
+    AgentOutput detached = runDetachedTracked(agent, finalized);
+
+    finalized.get(10, TimeUnit.SECONDS);
+    SessionSnapshot settled = agent.getSnapshot(detached.snapshotId());
+    assertThat(settled.status()).isEqualTo(SnapshotStatus.COMPLETED);
+    assertThat(settled.heartbeatAt()).isNull();
+  }
+
+  /**
+   * A run whose abort watch cannot be set up (here a store hands out a subscription that already
+   * has a listener) is stopped and its row failed at once, and a server's drain hears it ended.
+   */
+  @Test
+  void aRunWhoseAbortWatchCannotStartIsStoppedFailedAndReported() throws Exception {
+    SubscriptionStore taken =
+        new SubscriptionStore(
+            store,
+            inner -> {
+              inner.listen(status -> {});
+              return inner;
+            });
+    CountDownLatch gate = new CountDownLatch(1);
+    Agent agent = gated("unwatched", new CountDownLatch(1), gate, watched(taken));
+    CompletableFuture<Void> finalized = new CompletableFuture<>();
+
+    AgentOutput detached = runDetachedTracked(agent, finalized);
+
+    assertThat(finalized).isCompleted();
+    SessionSnapshot failed = agent.getSnapshot(detached.snapshotId());
+    assertThat(failed.status()).isEqualTo(SnapshotStatus.FAILED);
+    assertThat(failed.error().status()).isEqualTo("INTERNAL");
+    assertThat(failed.heartbeatAt()).isNull();
+  }
+
+  /** What DetachedRuns is told of is the run's end to wait on, not a future it could complete. */
+  @Test
+  void theRunEndDetachedRunsIsToldOfCannotBeCompletedByIt() throws Exception {
+    Agent agent = gated("told", new CountDownLatch(1), new CountDownLatch(0), server().build());
+    CompletableFuture<@Nullable Throwable> ended = new CompletableFuture<>();
+    ActionContext meddling =
+        baton
+            .context()
+            .with(
+                DetachedRuns.KEY,
+                stage -> {
+                  stage.toCompletableFuture().cancel(false);
+                  stage.whenComplete((ignored, error) -> ended.complete(error));
+                });
+
+    AgentOutput detached =
+        agent.run(
+            meddling,
+            AgentInput.text("go").withDetach(true),
+            AgentInit.NEW,
+            StreamCallback.discard());
+
+    assertThat(ended.get(10, TimeUnit.SECONDS)).isNull();
+    assertThat(agent.getSnapshot(detached.snapshotId()).status())
+        .isEqualTo(SnapshotStatus.COMPLETED);
+  }
+
+  private static AgentOptions watched(SessionStore store) {
+    return AgentOptions.builder()
+        .sessionStore(store)
+        .heartbeat(Duration.ofMillis(50), Duration.ofMillis(400))
+        .build();
+  }
+
+  private AgentOutput runDetachedTracked(Agent agent, CompletableFuture<Void> finalized) {
+    ActionContext tracked =
+        baton
+            .context()
+            .with(
+                DetachedRuns.KEY,
+                stage -> stage.whenComplete((ignored, error) -> finalized.complete(null)));
+    AgentOutput detached =
+        agent.run(
+            tracked,
+            AgentInput.text("go").withDetach(true),
+            AgentInit.NEW,
+            StreamCallback.discard());
+    assertThat(detached.finishReason()).isEqualTo(AgentFinishReason.DETACHED);
+    return detached;
+  }
+
+  /** A store that hands out its own subscription around the in-memory store's. */
+  private static final class SubscriptionStore extends ForwardingSessionStore {
+    private final Function<StatusSubscription, StatusSubscription> wrap;
+
+    SubscriptionStore(
+        InMemorySessionStore delegate, Function<StatusSubscription, StatusSubscription> wrap) {
+      super(delegate);
+      this.wrap = wrap;
+    }
+
+    @Override
+    public StatusSubscription onSnapshotStatusChange(ActionContext context, String snapshotId) {
+      StatusSubscription inner = super.onSnapshotStatusChange(context, snapshotId);
+      StatusSubscription outer = wrap.apply(inner);
+      if (outer != inner) {
+        inner.listen(outer::offer);
+      }
+      return outer;
+    }
   }
 
   @Test

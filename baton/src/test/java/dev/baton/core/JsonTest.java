@@ -14,6 +14,14 @@ import tools.jackson.databind.node.ArrayNode;
 class JsonTest {
   record Row(String id, @Nullable String note, List<String> tags, Instant at) {}
 
+  private record Range(int from, int to) {
+    Range {
+      if (from > to) {
+        throw new IllegalArgumentException("from " + from + " is after to " + to);
+      }
+    }
+  }
+
   @Test
   void nullFieldsAreOmittedButEmptyCollectionsAreKept() {
     String json =
@@ -45,6 +53,25 @@ class JsonTest {
     assertThatThrownBy(() -> Json.read("{\"tags\": 3}", Row.class))
         .isInstanceOfSatisfying(
             BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.INVALID_ARGUMENT));
+  }
+
+  @Test
+  void aRecordReadsThroughItsConstructorWhateverItsAccess() {
+    assertThat(Json.read("{\"to\":2,\"from\":1}", Range.class)).isEqualTo(new Range(1, 2));
+    assertThat(Json.convert(Json.parse("{\"from\":3,\"to\":3}"), Range.class))
+        .isEqualTo(new Range(3, 3));
+  }
+
+  @Test
+  void aConstructorThatRejectsItsInputIsInvalidArgumentWithItsReason() {
+    assertThatThrownBy(() -> Json.read("{\"from\":2,\"to\":1}", Range.class))
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.INVALID_ARGUMENT))
+        .hasMessageContaining("from 2 is after to 1");
+    assertThatThrownBy(() -> Json.convert(Json.parse("{\"from\":2,\"to\":1}"), Range.class))
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.INVALID_ARGUMENT))
+        .hasMessageContaining("from 2 is after to 1");
   }
 
   @Test

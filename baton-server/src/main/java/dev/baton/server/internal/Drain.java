@@ -6,15 +6,16 @@ import dev.baton.core.Status;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What a graceful shutdown waits for: the requests being handled, and the detached runs those
- * requests started, each known by its cancellation.
+ * What a graceful shutdown waits for: the requests being handled, each known by its cancellation,
+ * and the detached runs those requests started in this process, each known by the future of its
+ * final row (see {@link dev.baton.internal.agent.DetachedRuns}).
  *
  * <p>Once draining, new requests are refused. Requests in flight and detached runs get the grace
  * period to finish; then the requests still running are cancelled with {@code UNAVAILABLE} (so a
@@ -30,7 +31,7 @@ public final class Drain {
   private static final Duration FLUSH = Duration.ofSeconds(5);
 
   private final Set<Cancellation> requests = ConcurrentHashMap.newKeySet();
-  private final Set<Cancellation> detached = ConcurrentHashMap.newKeySet();
+  private final Set<CompletionStage<Void>> detached = ConcurrentHashMap.newKeySet();
   private final CompletableFuture<Void> noRequests = new CompletableFuture<>();
   private final CompletableFuture<Void> empty = new CompletableFuture<>();
   private volatile boolean draining;
@@ -56,25 +57,16 @@ public final class Drain {
   }
 
   /**
-   * Follows a detached run until it settles: {@code waitForIt} runs on a virtual thread with a
-   * cancellation of its own, cancelled when the drain gives up on it.
+   * Waits, when draining, for a detached run the requests started (directly, or through a
+   * background delegation) until {@code finalized} completes: its row is final.
    */
-  public void follow(Consumer<Cancellation> waitForIt) {
-    Cancellation watch = Cancellation.create();
-    detached.add(watch);
-    Thread.ofVirtual()
-        .name("baton-detached-watch")
-        .start(
-            () -> {
-              try {
-                waitForIt.accept(watch);
-              } catch (RuntimeException e) {
-                log.debug("stopped following a detached run", e);
-              } finally {
-                detached.remove(watch);
-                checkEmpty();
-              }
-            });
+  public void track(CompletionStage<Void> finalized) {
+    detached.add(finalized);
+    finalized.whenComplete(
+        (ignored, error) -> {
+          detached.remove(finalized);
+          checkEmpty();
+        });
   }
 
   public boolean isDraining() {
@@ -111,12 +103,11 @@ public final class Drain {
     return done;
   }
 
-  /** Cancels every request and stops following every detached run. */
+  /** Cancels every request; detached runs are left to go on, or to expire with the process. */
   public void cancelAll() {
     BatonException reason =
         BatonException.of(Status.UNAVAILABLE, "the server is shutting down; try again shortly");
     requests.forEach(request -> request.cancel(reason));
-    detached.forEach(watch -> watch.cancel(reason));
   }
 
   private void checkEmpty() {

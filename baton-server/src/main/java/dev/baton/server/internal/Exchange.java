@@ -1,7 +1,6 @@
 package dev.baton.server.internal;
 
 import dev.baton.agent.Agent;
-import dev.baton.agent.AgentFinishReason;
 import dev.baton.core.Action;
 import dev.baton.core.ActionContext;
 import dev.baton.core.ActionType;
@@ -11,6 +10,7 @@ import dev.baton.core.Json;
 import dev.baton.core.Registry;
 import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
+import dev.baton.internal.agent.DetachedRuns;
 import dev.baton.internal.agent.RemoteAgent;
 import dev.baton.internal.http.GenkitHttp;
 import dev.baton.server.ContextProvider;
@@ -119,7 +119,8 @@ public final class Exchange {
       ActionContext context =
           ActionContext.root(settings.registry())
               .withCancellation(cancellation)
-              .withAuth(auth(data));
+              .withAuth(auth(data))
+              .with(DetachedRuns.KEY, drain::track);
       Action<?, ?, ?> action = resolve();
       watch = ClientWatch.start(request, this::clientGone);
       if (wantsStream()) {
@@ -135,7 +136,10 @@ public final class Exchange {
     }
   }
 
-  /** Runs the action; a detached turn's run is followed until it settles, for the shutdown. */
+  /**
+   * Runs the action. The runs it detaches in this process, its own detached turn or its background
+   * delegations, tell the drain through the context (see {@link DetachedRuns}).
+   */
   private Outcome execute(
       Action<?, ?, ?> action,
       ActionContext context,
@@ -144,14 +148,7 @@ public final class Exchange {
       StreamCallback<JsonNode> chunks) {
     try {
       JsonNode input = data != null ? data : Json.nodes().nullNode();
-      JsonNode output = action.runJson(context, input, init, chunks);
-      if (action instanceof Agent agent
-          && AgentFinishReason.DETACHED.wireName().equals(output.path("finishReason").asString(""))
-          && output.path("snapshotId").isString()) {
-        String snapshotId = output.path("snapshotId").stringValue();
-        drain.follow(watch -> agent.waitForSnapshot(context.withCancellation(watch), snapshotId));
-      }
-      return new Succeeded(output);
+      return new Succeeded(action.runJson(context, input, init, chunks));
     } catch (Throwable failure) {
       return new Failed(settings.failures().classify(failure));
     }

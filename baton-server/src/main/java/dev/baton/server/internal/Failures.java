@@ -3,6 +3,7 @@ package dev.baton.server.internal;
 import dev.baton.core.BatonException;
 import dev.baton.core.ErrorInfo;
 import dev.baton.core.Json;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -16,21 +17,49 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Stateless and thread-safe.
  */
 public final class Failures {
-  private static final Logger log = LoggerFactory.getLogger(Failures.class);
-
   private final boolean exposeMessages;
+  private final Logger log;
 
   public Failures(boolean exposeMessages) {
-    this.exposeMessages = exposeMessages;
+    this(exposeMessages, LoggerFactory.getLogger(Failures.class));
   }
 
-  /** The error as a client may see it; an internal one is logged with its stack here. */
+  Failures(boolean exposeMessages, Logger log) {
+    this.exposeMessages = exposeMessages;
+    this.log = log;
+  }
+
+  /**
+   * The error as a client may see it. An internal one is logged with its stack here, and so is a
+   * public one that carries a non-public cause: what that cause says (the start of a proxy's error
+   * page, say) is kept from clients for the log, and this is the only place that logs it.
+   */
   public BatonException classify(Throwable failure) {
     BatonException error = BatonException.from(failure);
     if (!error.isPublic()) {
       log.warn("request failed: {}", error.getMessage(), failure);
+    } else {
+      BatonException hidden = nonPublicCause(error);
+      if (hidden != null) {
+        log.warn(
+            "request failed: {} (not for clients: {})",
+            error.getMessage(),
+            hidden.getMessage(),
+            failure);
+      }
     }
     return error;
+  }
+
+  private static @Nullable BatonException nonPublicCause(BatonException error) {
+    Throwable cause = error.getCause();
+    // Bounded, since a chain may loop back on itself.
+    for (int depth = 0; cause != null && depth < 32; depth++, cause = cause.getCause()) {
+      if (cause instanceof BatonException baton && !baton.isPublic()) {
+        return baton;
+      }
+    }
+    return null;
   }
 
   /** The wire form of an error: public messages, or every message when exposing them. */

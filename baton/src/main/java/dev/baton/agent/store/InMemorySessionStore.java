@@ -8,13 +8,13 @@ import dev.baton.core.ActionContext;
 import dev.baton.internal.store.RowHeader;
 import dev.baton.internal.store.SnapshotRules;
 import dev.baton.internal.store.StatusSubscribers;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.UnaryOperator;
@@ -52,15 +52,23 @@ public final class InMemorySessionStore implements SessionStore, SnapshotSubscri
   private final int maxSessions;
 
   /**
-   * The rows by snapshot ID, guarded by {@link #lock}. The map holds the row it was given and hands
-   * the same instance out, without copying: rows are records, their collections are immutable
-   * copies, and the one part of a row applications mutate, the custom state, is copied by {@link
-   * dev.baton.agent.SessionState} both when a state is built and each time it is read. The JSON
-   * trees inside messages, parts and artifacts are copied when those are built and are immutable by
-   * the library's convention. So a caller can neither change a stored row through the row it saved
-   * nor through one it read, and a later save replaces the row rather than changing it.
+   * The rows by snapshot ID, changed only under {@link #lock}'s write lock. {@link #getSnapshot}
+   * reads it without the lock: a concurrent map publishes each row it is given, a row is never
+   * changed once put (see below), and one row's read needs nothing else of the store to be
+   * consistent with it, so a read sees the row before a save or after it, as under the read lock.
+   * That keeps thousands of detached runs' reads (waits, reports) off the lock their saves take.
+   * What a lock-free read can see that a locked one could not is one save half done across rows:
+   * its new row, beside an old row that the same save's retention or eviction is about to delete.
+   * No caller reads two rows as one state ({@link #getLatestSnapshot} still takes the lock). The
+   * map holds the row it was given and hands the same instance out, without copying: rows are
+   * records, their collections are immutable copies, and the one part of a row applications mutate,
+   * the custom state, is copied by {@link dev.baton.agent.SessionState} both when a state is built
+   * and each time it is read. The JSON trees inside messages, parts and artifacts are copied when
+   * those are built and are immutable by the library's convention. So a caller can neither change a
+   * stored row through the row it saved nor through one it read, and a later save replaces the row
+   * rather than changing it.
    */
-  private final Map<String, SessionSnapshot> rows = new HashMap<>();
+  private final Map<String, SessionSnapshot> rows = new ConcurrentHashMap<>();
 
   /**
    * The snapshot IDs of each session, guarded by {@link #lock}, least recently saved to first: a
@@ -87,12 +95,8 @@ public final class InMemorySessionStore implements SessionStore, SnapshotSubscri
 
   @Override
   public @Nullable SessionSnapshot getSnapshot(ActionContext context, String snapshotId) {
-    lock.readLock().lock();
-    try {
-      return rows.get(snapshotId);
-    } finally {
-      lock.readLock().unlock();
-    }
+    // Without the lock: see rows. A concurrent map refuses a null key, which finds nothing.
+    return snapshotId == null ? null : rows.get(snapshotId);
   }
 
   @Override

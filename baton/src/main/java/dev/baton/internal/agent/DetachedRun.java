@@ -18,7 +18,6 @@ import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -39,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * <p>Unlike Genkit, the heartbeat goes on after an abort (for at most a heartbeat timeout), so an
  * aborted row whose work is still unwinding is not mistaken for one whose worker died.
  */
-final class DetachedRun {
+final class DetachedRun implements Heartbeats.Beating {
   private static final Logger log = LoggerFactory.getLogger(DetachedRun.class);
 
   private final LocalAgent agent;
@@ -52,6 +51,7 @@ final class DetachedRun {
   private final Supplier<@Nullable AgentFinishReason> lastTurnReason;
   private final AtomicBoolean beating = new AtomicBoolean();
   private final AtomicBoolean aborted = new AtomicBoolean();
+  private final CompletableFuture<Void> finalized = new CompletableFuture<>();
   // The stop of the heartbeat an abort schedules; cancelled when the run ends, so the scheduler
   // does not hold this run (and its session) until it fires.
   private volatile @Nullable ScheduledFuture<?> stuckCheck;
@@ -75,10 +75,15 @@ final class DetachedRun {
     this.lastTurnReason = lastTurnReason;
   }
 
+  /** Completes once the row is final, or finalising it failed (and was logged). */
+  CompletableFuture<Void> finalized() {
+    return finalized;
+  }
+
   /**
    * Starts the background half. It holds no thread of its own while the work runs: the heartbeat is
-   * a timer, the abort watch a listener on the row's status, and the row is finalised by the thread
-   * that completes the work.
+   * the agent's shared timer, the abort watch a listener on the row's status, and the row is
+   * finalised by the thread that completes the work.
    */
   void start() {
     String id = pending.snapshotId();
@@ -86,49 +91,72 @@ final class DetachedRun {
     try {
       subscription = ((SnapshotSubscriber) store).onSnapshotStatusChange(storeContext, id);
     } catch (RuntimeException e) {
-      // Without a way to hear an abort the run must not go on unwatched: stop it and say why.
-      work.cancel();
-      finalizeRow(null, e);
+      stopUnwatched(e);
       return;
     }
-    long interval = agent.options().heartbeatInterval().toMillis();
-    // Each beat runs on its own virtual thread, so a slow store never delays other runs' beats; a
-    // beat still running when the next is due makes that one skip, so a hung store piles none up.
-    ScheduledFuture<?> heartbeat =
-        agent
-            .heartbeats()
-            .scheduleAtFixedRate(
-                () -> {
-                  if (beating.compareAndSet(false, true)) {
-                    Thread.ofVirtual().start(this::beat);
-                  }
-                },
-                interval,
-                interval,
-                TimeUnit.MILLISECONDS);
-    subscription.listen(
-        status -> {
-          if (status == SnapshotStatus.ABORTED && aborted.compareAndSet(false, true)) {
-            // The listener runs under the store's delivery lock; cancelling runs the work's
-            // cancellation callbacks, which are not ours to trust with it.
-            Thread.ofVirtual().name("baton-abort-" + id).start(() -> stop(heartbeat));
-          }
-        });
+    Heartbeats heartbeats = agent.heartbeats();
+    try {
+      heartbeats.add(this);
+      subscription.listen(
+          status -> {
+            if (status == SnapshotStatus.ABORTED && aborted.compareAndSet(false, true)) {
+              // The listener runs under the store's delivery lock; cancelling runs the work's
+              // cancellation callbacks, which are not ours to trust with it.
+              Thread.ofVirtual().name("baton-abort-" + id).start(() -> stop(heartbeats));
+            }
+          });
+    } catch (RuntimeException e) {
+      heartbeats.remove(this);
+      close(subscription);
+      stopUnwatched(e);
+      return;
+    }
     done.whenComplete(
         (result, failure) -> {
-          subscription.close();
-          heartbeat.cancel(false);
+          heartbeats.remove(this);
           ScheduledFuture<?> check = stuckCheck;
           if (check != null) {
             check.cancel(false);
           }
+          // A store's unsubscribe that throws must not keep the row pending nor a drain waiting.
+          close(subscription);
           finalizeRow(
               result,
               failure instanceof CompletionException wrapped ? wrapped.getCause() : failure);
         });
   }
 
-  private void beat() {
+  /** Without a way to hear an abort the run must not go on unwatched: stop it and say why. */
+  private void stopUnwatched(RuntimeException failure) {
+    work.cancel();
+    finalizeRow(null, failure);
+  }
+
+  private void close(StatusSubscription subscription) {
+    try {
+      subscription.close();
+    } catch (RuntimeException e) {
+      log.warn(
+          "agent {}: closing the status subscription of {} failed",
+          agent.name(),
+          pending.snapshotId(),
+          e);
+    }
+  }
+
+  /**
+   * Refreshes the row on a virtual thread of its own, so a slow store never delays other runs'
+   * beats; a beat still running when the next is due makes that one skip, so a hung store piles
+   * none up.
+   */
+  @Override
+  public void beat() {
+    if (beating.compareAndSet(false, true)) {
+      Thread.ofVirtual().start(this::refresh);
+    }
+  }
+
+  private void refresh() {
     try {
       Snapshots.heartbeat(storeContext, store, pending.snapshotId(), Instant.now());
     } catch (RuntimeException e) {
@@ -145,20 +173,16 @@ final class DetachedRun {
    * saving (the task reports {@code aborting}), but only for a heartbeat timeout: a worker stuck in
    * a call that ignores cancellation must not keep its task from being continued for ever.
    */
-  private void stop(ScheduledFuture<?> heartbeat) {
+  private void stop(Heartbeats heartbeats) {
     // Scheduled before the cancel, so the run's end always finds it to cancel.
     stuckCheck =
-        agent
-            .heartbeats()
-            .schedule(
-                () -> stopBeatingIfStuck(heartbeat),
-                agent.options().heartbeatTimeout().toMillis(),
-                TimeUnit.MILLISECONDS);
+        heartbeats.schedule(
+            () -> stopBeatingIfStuck(heartbeats), agent.options().heartbeatTimeout());
     work.cancel(BatonException.of(Status.ABORTED, "the task was aborted"));
   }
 
-  private void stopBeatingIfStuck(ScheduledFuture<?> heartbeat) {
-    if (!done.isDone() && heartbeat.cancel(false)) {
+  private void stopBeatingIfStuck(Heartbeats heartbeats) {
+    if (!done.isDone() && heartbeats.remove(this)) {
       log.warn(
           "agent {}: the aborted run of {} has not stopped after {}; its row no longer reads as"
               + " still saving",
@@ -175,6 +199,8 @@ final class DetachedRun {
           storeContext, pending.snapshotId(), existing -> finalRow(existing, result, error));
     } catch (RuntimeException e) {
       log.error("agent {}: finalising {} failed", agent.name(), pending.snapshotId(), e);
+    } finally {
+      finalized.complete(null);
     }
   }
 

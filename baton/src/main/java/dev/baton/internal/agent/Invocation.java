@@ -25,7 +25,7 @@ import dev.baton.internal.core.Tracing;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.LinkedTransferQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.UnaryOperator;
@@ -70,7 +70,8 @@ final class Invocation implements Connection.Source {
   private final SnapshotChain chain;
   private final ChunkStream chunks;
   private final Worker worker;
-  private final LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
+  // Lock-free, and lighter than a LinkedBlockingQueue's two locks and conditions: see Worker.
+  private final LinkedTransferQueue<Event> events = new LinkedTransferQueue<>();
   private final AtomicBoolean detachRequested = new AtomicBoolean();
   private final AtomicBoolean inputClosed = new AtomicBoolean();
   private volatile boolean settled;
@@ -458,7 +459,8 @@ final class Invocation implements Connection.Source {
       return failedOutput(e);
     }
     handedOff.complete(pending.snapshotId());
-    new DetachedRun(
+    DetachedRun run =
+        new DetachedRun(
             agent,
             store,
             chain.storeContext(),
@@ -466,8 +468,12 @@ final class Invocation implements Connection.Source {
             session,
             work,
             worker.result(),
-            worker::lastTurnReason)
-        .start();
+            worker::lastTurnReason);
+    // A read-only view: whoever is told cannot complete the run's own future, which others wait on.
+    clientContext
+        .get(DetachedRuns.KEY)
+        .ifPresent(runs -> runs.started(run.finalized().minimalCompletionStage()));
+    run.start();
     // Inputs already queued still run; nothing more can arrive.
     closeInput();
     return AgentOutput.detached(session.id(), pending.snapshotId());

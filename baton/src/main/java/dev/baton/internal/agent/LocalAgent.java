@@ -27,13 +27,9 @@ import dev.baton.internal.agent.CompanionRequests.AbortRequest;
 import dev.baton.internal.agent.CompanionRequests.AbortResponse;
 import dev.baton.internal.agent.CompanionRequests.GetSnapshotRequest;
 import dev.baton.internal.core.Lazy;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
@@ -44,8 +40,6 @@ import tools.jackson.databind.JsonNode;
  * <p>Thread-safe: one agent serves any number of concurrent invocations.
  */
 public final class LocalAgent implements Agent {
-  private static final Duration HEARTBEAT_THREAD_IDLE = Duration.ofSeconds(60);
-
   private final String name;
   private final AgentFunction function;
   private final AgentOptions options;
@@ -55,7 +49,7 @@ public final class LocalAgent implements Agent {
   private final @Nullable SessionStore store;
   private final @Nullable SnapshotReads reads;
   private final Registry registry;
-  private volatile @Nullable ScheduledExecutorService heartbeats;
+  private volatile @Nullable Heartbeats heartbeats;
 
   private LocalAgent(String name, AgentFunction function, AgentOptions options, Registry registry) {
     if (name.isBlank()) {
@@ -247,27 +241,19 @@ public final class LocalAgent implements Agent {
     return function;
   }
 
-  /** The scheduler of this agent's heartbeats, created on its first detach. */
-  ScheduledExecutorService heartbeats() {
-    ScheduledExecutorService scheduler = heartbeats;
-    if (scheduler == null) {
+  /** The heartbeat timer of this agent's detached runs, created on its first detach. */
+  Heartbeats heartbeats() {
+    Heartbeats timer = heartbeats;
+    if (timer == null) {
       synchronized (this) {
-        scheduler = heartbeats;
-        if (scheduler == null) {
-          ScheduledThreadPoolExecutor pool =
-              new ScheduledThreadPoolExecutor(
-                  1, Thread.ofPlatform().daemon().name("baton-heartbeat-" + name).factory());
-          // The thread ends once no detached run is beating, so an agent that detached once does
-          // not keep a thread for the life of the JVM; the next detach starts a new one.
-          pool.setKeepAliveTime(HEARTBEAT_THREAD_IDLE.toMillis(), TimeUnit.MILLISECONDS);
-          pool.allowCoreThreadTimeOut(true);
-          pool.setRemoveOnCancelPolicy(true);
-          scheduler = pool;
-          heartbeats = scheduler;
+        timer = heartbeats;
+        if (timer == null) {
+          timer = new Heartbeats(name, options.heartbeatInterval());
+          heartbeats = timer;
         }
       }
     }
-    return scheduler;
+    return timer;
   }
 
   private List<Action<?, ?, ?>> companions() {

@@ -20,7 +20,7 @@ import dev.baton.internal.core.TraceSpan;
 import dev.baton.internal.core.Tracing;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.LinkedTransferQueue;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -55,7 +55,9 @@ final class Worker {
   private final SnapshotChain chain;
   private final CustomPatcher patcher;
   private final InvocationUsage usage;
-  private final LinkedBlockingQueue<Mail> inbox = new LinkedBlockingQueue<>();
+  // Lock-free: a detached run's inbox lives as long as its work, thousands at once in a fan-out,
+  // and a LinkedBlockingQueue carries two locks and two conditions (about 200 bytes) besides.
+  private final LinkedTransferQueue<Mail> inbox = new LinkedTransferQueue<>();
   private final CompletableFuture<AgentResult> result = new CompletableFuture<>();
   private volatile @Nullable AgentFinishReason lastTurnReason;
   private SessionState lastGood;
@@ -84,16 +86,24 @@ final class Worker {
 
   /** Runs the agent function on a virtual thread of its own; {@code settled} runs when it ends. */
   void start(Runnable settled) {
-    Thread.ofVirtual()
-        .name("baton-agent-" + agent.name())
-        .start(
-            () -> {
-              try {
-                runHere();
-              } finally {
-                settled.run();
-              }
-            });
+    Thread.ofVirtual().name("baton-agent-" + agent.name()).start(new Body(this, settled));
+  }
+
+  /**
+   * The body of a worker's own thread. A class rather than a lambda: a parked virtual thread's
+   * stack is heap, held for as long as the model call it waits in, and a lambda puts two frames
+   * (its class's and its synthetic method's) where this puts one; a background fan-out parks
+   * thousands of these threads at once.
+   */
+  private record Body(Worker worker, Runnable settled) implements Runnable {
+    @Override
+    public void run() {
+      try {
+        worker.runHere();
+      } finally {
+        settled.run();
+      }
+    }
   }
 
   /** Runs the agent function on this thread, to its end. */
@@ -180,34 +190,26 @@ final class Worker {
     String parent = chain.tip();
     TurnContext turnContext = new TurnContext(reserved, parent == null ? "" : parent, turnIndex);
     ActionContext parentContext = context;
+    Tracing tracing = DefaultRegistry.tracing(parentContext.registry());
     long start = System.nanoTime();
     try {
-      runTurnSpan(turn, input, parentContext, reserved, turnContext);
+      // The span's frames only when there is a span: frames under a parked model call are heap.
+      if (!tracing.isEnabled()) {
+        turnBody(tracing.untraced(parentContext), turn, input, reserved, turnContext);
+      } else {
+        tracing.inSpan(
+            parentContext,
+            "runTurn-" + (turnIndex + 1),
+            "flowStep",
+            null,
+            () -> input,
+            ctx -> turnBody(ctx, turn, input, reserved, turnContext));
+      }
     } catch (RuntimeException | Error e) {
       AgentTelemetry.recordTurn(parentContext, agent.name(), System.nanoTime() - start, e);
       throw e;
     }
     AgentTelemetry.recordTurn(parentContext, agent.name(), System.nanoTime() - start, null);
-  }
-
-  private void runTurnSpan(
-      TurnFunction turn,
-      AgentInput input,
-      ActionContext parentContext,
-      String reserved,
-      TurnContext turnContext) {
-    Tracing tracing = DefaultRegistry.tracing(parentContext.registry());
-    if (!tracing.isEnabled()) {
-      turnBody(tracing.untraced(parentContext), turn, input, reserved, turnContext);
-      return;
-    }
-    tracing.inSpan(
-        parentContext,
-        "runTurn-" + (turnIndex + 1),
-        "flowStep",
-        null,
-        () -> input,
-        ctx -> turnBody(ctx, turn, input, reserved, turnContext));
   }
 
   /** A turn inside its span: the input's message, the function, then the turn-end snapshot. */
@@ -224,24 +226,34 @@ final class Worker {
     try {
       result = turn.apply(usage.startTurn(ctx.with(TurnContext.KEY, turnContext)), input);
     } catch (RuntimeException e) {
-      // The unfinished turn's progress is kept as a failed or aborted row: a handle to continue
-      // from.
-      AgentFinishReason ended =
-          e instanceof BudgetExceededException
-              ? AgentFinishReason.ABORTED
-              : AgentFinishReason.FAILED;
-      usage.endTurn(ended);
-      String saved =
-          chain.saveUnfinishedTurn(
-              reserved,
-              session.id(),
-              session.state(),
-              ended,
-              Invocation.asError(e).toPublicErrorInfo());
-      sendTurnEnd(ended, saved);
+      endUnfinishedTurn(reserved, e);
       throw e;
     }
-    AgentFinishReason reason = result == null ? null : result.finishReason();
+    return endTurn(ctx, reserved, result == null ? null : result.finishReason());
+  }
+
+  // The two ends of a turn in methods of their own: this frame stays under the turn's model calls
+  // (for a background task, parked on the heap for as long as they last), and its size is that
+  // of its locals, and the ends are code the JIT need not compile into it.
+
+  /** A turn that threw: its progress is kept as a failed or aborted row, a handle to continue. */
+  private void endUnfinishedTurn(String reserved, RuntimeException e) {
+    AgentFinishReason ended =
+        e instanceof BudgetExceededException ? AgentFinishReason.ABORTED : AgentFinishReason.FAILED;
+    usage.endTurn(ended);
+    String saved =
+        chain.saveUnfinishedTurn(
+            reserved,
+            session.id(),
+            session.state(),
+            ended,
+            Invocation.asError(e).toPublicErrorInfo());
+    sendTurnEnd(ended, saved);
+  }
+
+  /** A turn that returned: the turn-end snapshot, and what the next turn starts from. */
+  private Map<String, SessionState> endTurn(
+      ActionContext ctx, String reserved, @Nullable AgentFinishReason reason) {
     usage.endTurn(reason);
     SessionState committed = session.state();
     String saved = chain.saveTurnEnd(reserved, session.id(), committed, reason);

@@ -20,10 +20,7 @@ import dev.baton.ai.Role;
 import dev.baton.ai.Tool;
 import dev.baton.ai.ToolDefinition;
 import dev.baton.ai.ToolParams;
-import dev.baton.ai.ToolRequest;
 import dev.baton.ai.ToolRequestPart;
-import dev.baton.ai.ToolResponse;
-import dev.baton.ai.ToolResponsePart;
 import dev.baton.ai.ToolResult;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
@@ -36,9 +33,12 @@ import dev.baton.internal.core.RandomIds;
 import dev.baton.internal.core.SharedList;
 import dev.baton.internal.core.Tracing;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.BiFunction;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -71,7 +71,8 @@ public final class Generate {
   public static GenerateResponse generate(ActionContext context, GenerateOptions options) {
     Tracing tracing = DefaultRegistry.tracing(context.registry());
     if (!tracing.isEnabled()) {
-      return run(tracing.untraced(context), options);
+      // Not through run(): one frame less under every model call a thread parks in.
+      return new Loop(tracing.untraced(context), options).run();
     }
     return tracing.inSpan(
         context, "generate", "util", null, () -> traceInput(options), c -> run(c, options));
@@ -152,11 +153,12 @@ public final class Generate {
       List<Hooks> hooks = buildHooks(caller.with(GenerateRun.KEY, run), options.use());
       Map<String, Tool<?, ?>> tools = declaredTools(caller.registry(), options);
       this.context = run.start(withMiddlewareTools(caller, hooks, tools));
-      this.toolDefinitions = tools.values().stream().map(Tool::definition).toList();
+      this.toolDefinitions = definitions(tools.values());
       int badCallRetries = run.badToolCallRetries();
+      // The map is complete now and only read from here on: the tool calls share it, uncopied.
       this.toolCalls =
           new ToolCalls(
-              Map.copyOf(tools),
+              Collections.unmodifiableMap(tools),
               toolChain(hooks),
               badCallRetries == 0 ? null : new BadToolCalls(tools, badCallRetries));
       this.generateChain = generateChain(hooks, modelChain(hooks));
@@ -219,8 +221,8 @@ public final class Generate {
           throw BatonException.of(
               Status.ABORTED, "exceeded maximum tool call iterations (%d)", maxTurns);
         }
-        List<ToolResult> results = toolCalls.run(context, calls);
-        if (results.stream().anyMatch(ToolResult.Interrupt.class::isInstance)) {
+        List<ToolCalls.Answer> results = toolCalls.run(context, calls);
+        if (anyInterrupt(results)) {
           Message revised = markInterrupts(message, results);
           return finish(
               response
@@ -229,7 +231,7 @@ public final class Generate {
               messages,
               null);
         }
-        Message toolMessage = toolMessage(calls, results);
+        Message toolMessage = toolMessage(results);
         streamToolMessage(toolMessage, messageIndex + 1);
         messages = SharedList.append(SharedList.append(messages, message), toolMessage);
         messageIndex += 2;
@@ -250,6 +252,35 @@ public final class Generate {
         result = SharedList.append(result, message);
       }
       return result;
+    }
+
+    // The helpers below are loops rather than streams: a young process runs them interpreted or
+    // barely compiled, where a stream pipeline costs several times a loop.
+
+    private static List<ToolDefinition> definitions(Collection<Tool<?, ?>> tools) {
+      List<ToolDefinition> definitions = new ArrayList<>(tools.size());
+      for (Tool<?, ?> tool : tools) {
+        definitions.add(tool.definition());
+      }
+      return List.copyOf(definitions);
+    }
+
+    private static boolean anyInterrupt(List<ToolCalls.Answer> results) {
+      for (ToolCalls.Answer answer : results) {
+        if (answer.result() instanceof ToolResult.Interrupt) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    private static boolean lacksRef(Message message) {
+      for (Part part : message.content()) {
+        if (part instanceof ToolRequestPart request && request.toolRequest().ref() == null) {
+          return true;
+        }
+      }
+      return false;
     }
 
     /** The run's result: {@code history} and the response's message, amended here. */
@@ -397,7 +428,7 @@ public final class Generate {
 
     /** Gives every tool request a ref, so parallel calls to one tool can be told apart. */
     private static Message withRefs(Message message) {
-      if (message.toolRequests().stream().allMatch(p -> p.toolRequest().ref() != null)) {
+      if (!lacksRef(message)) {
         return message;
       }
       List<Part> content = new ArrayList<>();
@@ -416,7 +447,7 @@ public final class Generate {
      * The model message with each interrupted request marked {@code metadata.interrupt} and each
      * completed sibling's output kept in {@code metadata.pendingOutput}, for reuse on resume.
      */
-    private static Message markInterrupts(Message message, List<ToolResult> results) {
+    private static Message markInterrupts(Message message, List<ToolCalls.Answer> results) {
       List<Part> content = new ArrayList<>();
       int call = 0;
       for (Part part : message.content()) {
@@ -425,7 +456,7 @@ public final class Generate {
           continue;
         }
         ObjectNode metadata =
-            switch (results.get(call++)) {
+            switch (results.get(call++).result()) {
               case ToolResult.Interrupt interrupt ->
                   Metadata.with(request.metadata(), "interrupt", interrupt.data());
               case ToolResult.Output out ->
@@ -436,14 +467,11 @@ public final class Generate {
       return message.withContent(content);
     }
 
-    private static Message toolMessage(List<ToolRequestPart> calls, List<ToolResult> results) {
-      List<Part> responses = new ArrayList<>();
-      for (int i = 0; i < calls.size(); i++) {
-        ToolRequest call = calls.get(i).toolRequest();
-        ToolResult.Output out = (ToolResult.Output) results.get(i);
-        responses.add(
-            new ToolResponsePart(
-                new ToolResponse(call.name(), call.ref(), out.output(), out.content()), null));
+    /** The tool message of calls that all produced output: their parts, built as they ran. */
+    private static Message toolMessage(List<ToolCalls.Answer> results) {
+      List<Part> responses = new ArrayList<>(results.size());
+      for (ToolCalls.Answer answer : results) {
+        responses.add(Objects.requireNonNull(answer.response()));
       }
       return new Message(Role.TOOL, responses);
     }

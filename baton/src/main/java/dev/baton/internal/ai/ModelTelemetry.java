@@ -25,6 +25,11 @@ import tools.jackson.databind.JsonNode;
 public final class ModelTelemetry {
   private ModelTelemetry() {}
 
+  /** Whether model calls in this context are traced: when not, {@link #observe} adds nothing. */
+  public static boolean isEnabled(ActionContext context) {
+    return DefaultRegistry.tracing(context.registry()).isEnabled();
+  }
+
   /**
    * Runs a model's function and records it.
    *

@@ -41,6 +41,23 @@ public final class ToolCalls {
   public static final ContextKey<JsonNode> RESTART =
       ContextKey.of("baton.tool.restart", JsonNode.class);
 
+  /**
+   * A call's result and, when it produced output, the tool message part that answers it. The part
+   * is built by the thread that ran the call: the calls of one model response run in parallel, and
+   * building ten thousand parts (each copying its output twice) afterwards would be serial.
+   */
+  record Answer(ToolResult result, @Nullable ToolResponsePart response) {
+    static Answer of(ToolRequestPart request, ToolResult result) {
+      ToolRequest call = request.toolRequest();
+      ToolResponsePart response =
+          result instanceof ToolResult.Output out
+              ? new ToolResponsePart(
+                  new ToolResponse(call.name(), call.ref(), out.output(), out.content()), null)
+              : null;
+      return new Answer(result, response);
+    }
+  }
+
   private final Map<String, Tool<?, ?>> tools;
   private final BiFunction<ActionContext, ToolParams, ToolResult> chain;
   private final @Nullable BadToolCalls badCalls;
@@ -83,7 +100,7 @@ public final class ToolCalls {
    * Runs the calls, in parallel when there are several; the bad calls among them are answered
    * instead, when this loop answers them.
    */
-  List<ToolResult> run(ActionContext context, List<ToolRequestPart> requests) {
+  List<Answer> run(ActionContext context, List<ToolRequestPart> requests) {
     Map<Integer, ToolResult> answers = badCalls == null ? Map.of() : badCalls.answer(requests);
     if (answers.isEmpty()) {
       return runAll(context, requests);
@@ -94,34 +111,34 @@ public final class ToolCalls {
         good.add(requests.get(i));
       }
     }
-    Iterator<ToolResult> ran = runAll(context, good).iterator();
-    List<ToolResult> results = new ArrayList<>();
+    Iterator<Answer> ran = runAll(context, good).iterator();
+    List<Answer> results = new ArrayList<>();
     for (int i = 0; i < requests.size(); i++) {
-      results.add(answers.containsKey(i) ? answers.get(i) : ran.next());
+      results.add(answers.containsKey(i) ? Answer.of(requests.get(i), answers.get(i)) : ran.next());
     }
     return results;
   }
 
-  private List<ToolResult> runAll(ActionContext context, List<ToolRequestPart> requests) {
+  private List<Answer> runAll(ActionContext context, List<ToolRequestPart> requests) {
     if (requests.isEmpty()) {
       return List.of();
     }
     if (requests.size() == 1) {
-      return List.of(call(context, requests.get(0)));
+      return List.of(Answer.of(requests.get(0), call(context, requests.get(0))));
     }
     // A failing call cancels its siblings, but never the caller's own work. The error reported is
     // the first to happen, once every call has stopped.
     ActionContext shared = context.withChildCancellation();
     Cancellation siblings = shared.cancellation();
     AtomicReference<@Nullable RuntimeException> firstFailure = new AtomicReference<>();
-    List<Future<ToolResult>> futures = new ArrayList<>();
+    List<Future<Answer>> futures = new ArrayList<>();
     try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
       for (ToolRequestPart request : requests) {
         futures.add(
             executor.submit(
                 () -> {
                   try {
-                    return call(shared, request);
+                    return Answer.of(request, call(shared, request));
                   } catch (RuntimeException e) {
                     firstFailure.compareAndSet(null, e);
                     siblings.cancel();
@@ -136,8 +153,8 @@ public final class ToolCalls {
     if (failure != null) {
       throw failure;
     }
-    List<ToolResult> results = new ArrayList<>();
-    for (Future<ToolResult> future : futures) {
+    List<Answer> results = new ArrayList<>(futures.size());
+    for (Future<Answer> future : futures) {
       results.add(future.resultNow());
     }
     return results;

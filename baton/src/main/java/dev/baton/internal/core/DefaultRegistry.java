@@ -5,13 +5,12 @@ import dev.baton.core.ActionType;
 import dev.baton.core.BatonException;
 import dev.baton.core.Registry;
 import dev.baton.core.Status;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -217,7 +216,9 @@ public final class DefaultRegistry implements Registry {
   /** Every action visible here, a child's entries shadowing its parent's, sorted by key. */
   @Override
   public List<Action<?, ?, ?>> actions() {
-    Map<String, Action<?, ?, ?>> all = new LinkedHashMap<>();
+    // Sorted by the keys they were filed under: asking an action for its type and name may ask for
+    // its descriptor, which may fail, and one failing action must not fail the whole listing.
+    Map<String, Action<?, ?, ?>> all = new TreeMap<>();
     for (DefaultRegistry r = this; r != null; r = r.parent) {
       for (int t = 0; t < TYPES.length; t++) {
         ConcurrentMap<String, Action<?, ?, ?>> byName = r.actions.get(t);
@@ -227,9 +228,7 @@ public final class DefaultRegistry implements Registry {
         }
       }
     }
-    List<Action<?, ?, ?>> sorted = new ArrayList<>(all.values());
-    sorted.sort(Comparator.comparing(a -> a.type().key(a.name())));
-    return List.copyOf(sorted);
+    return List.copyOf(all.values());
   }
 
   /** Every value of a type visible here, by name, a child's shadowing its parent's. */

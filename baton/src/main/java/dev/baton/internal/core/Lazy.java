@@ -1,6 +1,7 @@
 package dev.baton.internal.core;
 
 import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
@@ -11,9 +12,15 @@ import org.jspecify.annotations.Nullable;
  * takes much of an instance's start.
  *
  * <p>A computation that throws leaves the value uncomputed: the next call tries again.
+ *
+ * <p>Callers that arrive while the value is being computed wait on a {@link ReentrantLock}, not on
+ * a monitor: a first use can be thousands of virtual threads at once (the tool calls of one model
+ * response), and a contended monitor spins before it blocks, burning the CPU the computation needs;
+ * the lock's waiters park.
  */
 public final class Lazy<T> implements Supplier<T> {
-  private @Nullable Supplier<? extends T> computation;
+  private final ReentrantLock lock = new ReentrantLock();
+  private @Nullable Supplier<? extends T> computation; // guarded by lock
   private volatile @Nullable T value;
 
   private Lazy(Supplier<? extends T> computation) {
@@ -31,7 +38,8 @@ public final class Lazy<T> implements Supplier<T> {
     if (result != null) {
       return result;
     }
-    synchronized (this) {
+    lock.lock();
+    try {
       result = value;
       if (result == null) {
         // Not null here: it is cleared only once a value is set.
@@ -41,6 +49,8 @@ public final class Lazy<T> implements Supplier<T> {
         computation = null;
       }
       return result;
+    } finally {
+      lock.unlock();
     }
   }
 }

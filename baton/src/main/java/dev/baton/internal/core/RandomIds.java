@@ -12,6 +12,11 @@ import java.util.UUID;
  * lock, which thousands of background launches queue on. Here each thread draws from one of a few
  * independently seeded DRBG instances instead.
  *
+ * <p>Each ID is drawn when it is made, never from bytes drawn ahead: a JVM restored from a snapshot
+ * (CRaC, AWS Lambda SnapStart) reseeds its generators but not bytes a library kept, so every
+ * process restored from one snapshot would hand out the same pooled IDs, and sessions would collide
+ * in a shared store.
+ *
  * <p>Internal: not an API (see the package comment). Thread-safe.
  */
 public final class RandomIds {

@@ -11,6 +11,7 @@ import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
@@ -33,10 +34,13 @@ public final class SchemaValidator {
 
   private final JsonNode schemaNode;
   private final Schema schema;
+  // Answers the values of the simplest schemas without the full validator; null for others.
+  private final @Nullable SimpleObjectSchema simple;
 
   private SchemaValidator(JsonNode schemaNode, Schema schema) {
     this.schemaNode = schemaNode;
     this.schema = schema;
+    this.simple = SimpleObjectSchema.of(schemaNode);
   }
 
   /**
@@ -52,6 +56,11 @@ public final class SchemaValidator {
     } catch (SchemaException | IllegalArgumentException e) {
       throw BatonException.invalidArgument("invalid JSON schema: %s", e.getMessage());
     }
+  }
+
+  /** Whether values of this schema have the fast check. Visible for tests. */
+  boolean hasFastCheck() {
+    return simple != null;
   }
 
   /** The schema this validator checks against. Treat it as read-only. */
@@ -91,6 +100,14 @@ public final class SchemaValidator {
    *     {@code $ref} that does not resolve
    */
   public List<Violation> violations(JsonNode value, String what) {
+    if (simple != null && simple.accepts(value)) {
+      return List.of();
+    }
+    return fullViolations(value, what);
+  }
+
+  /** {@link #violations}, always from the full validator. Visible for tests. */
+  List<Violation> fullViolations(JsonNode value, String what) {
     try {
       return schema.validate(value).stream().map(SchemaValidator::violation).toList();
     } catch (JacksonException e) {
@@ -106,6 +123,9 @@ public final class SchemaValidator {
 
   /** Whether a value matches the schema. */
   public boolean matches(JsonNode value) {
+    if (simple != null && simple.accepts(value)) {
+      return true;
+    }
     try {
       return schema.validate(value).isEmpty();
     } catch (JacksonException | SchemaException | IllegalArgumentException e) {

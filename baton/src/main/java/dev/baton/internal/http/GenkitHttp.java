@@ -23,8 +23,6 @@ public final class GenkitHttp {
    */
   public static final String KEEP_ALIVE_HEADER = "X-Baton-Keep-Alive";
 
-  private static final int MAX_TEXT = 500;
-
   private GenkitHttp() {}
 
   /**
@@ -57,13 +55,7 @@ public final class GenkitHttp {
     BatonException quoted = null;
     if (message == null) {
       message = who + " answered HTTP " + httpStatus;
-      String start = text.strip();
-      if (start.length() > MAX_TEXT) {
-        start = start.substring(0, MAX_TEXT) + "…";
-      }
-      if (!start.isEmpty()) {
-        quoted = new BatonException(status, message + ": " + start, null, false, null);
-      }
+      quoted = HttpErrors.forLogs(text, null);
     }
     boolean aboutOurCredentials =
         httpStatus == 401

@@ -134,9 +134,9 @@ public final class HttpCalls {
   /**
    * Parses JSON that a successful response carried: the whole body, or the data of one SSE event.
    * Text that is not JSON (a proxy's HTML page, an event cut short) fails with {@link
-   * Status#UNAVAILABLE}, naming the provider and quoting the start of the text: the server answered
-   * 200 without what the API promises, which is a fault of the service rather than of the request,
-   * and a retry may well succeed.
+   * Status#UNAVAILABLE}, naming the provider, with the start of the text in a non-public cause (see
+   * {@link HttpErrors#notJson}): the server answered 200 without what the API promises, which is a
+   * fault of the service rather than of the request, and a retry may well succeed.
    */
   public JsonNode parseJson(String text) {
     try {

@@ -38,9 +38,11 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>The message is {@code "<provider> returned HTTP <code>: <provider message>"}, where the
  * provider message is read from {@code error.message}, a string {@code error}, a top-level {@code
  * message} or {@code detail} (the shapes Gemini, OpenAI and the OpenAI-compatible servers use), or
- * else the start of the body. The details are {@code {"httpStatus": <code>, "retryAfterSeconds":
- * <n>, "providerError": {...}}}; {@code providerError} is the provider's {@code error} object when
- * it sent one. {@code retryAfterSeconds} is rounded up and comes from the first of these that is
+ * else {@code (no message)}: any other body (a proxy's error page) is not for remote clients, so
+ * its start goes in a non-public cause, which callers in this process can read and a server logs
+ * with the failed request. The details are {@code {"httpStatus": <code>, "retryAfterSeconds": <n>,
+ * "providerError": {...}}}; {@code providerError} is the provider's {@code error} object when it
+ * sent one. {@code retryAfterSeconds} is rounded up and comes from the first of these that is
  * present and readable: a {@code Retry-After} header (seconds or an HTTP date); OpenAI's {@code
  * retry-after-ms} header (milliseconds); on a 429 only, the larger of OpenAI's {@code
  * x-ratelimit-reset-requests} and {@code x-ratelimit-reset-tokens} headers (durations such as
@@ -64,8 +66,11 @@ public final class HttpErrors {
     JsonNode json = parseOrNull(text);
     JsonNode error = json == null ? null : json.get("error");
     String message = json == null ? null : messageOf(json);
+    // A body without the provider's message (a proxy's error page, say) is not for the clients of
+    // this process: its start goes in a non-public cause.
+    BatonException unread = message == null ? forLogs(text, null) : null;
     if (message == null) {
-      message = text.isBlank() ? "(no message)" : abbreviate(text.strip());
+      message = "(no message)";
     }
     ObjectNode details = Json.object();
     details.put("httpStatus", httpStatus);
@@ -91,7 +96,7 @@ public final class HttpErrors {
         provider + " returned HTTP " + httpStatus + ": " + message,
         details,
         isAboutTheRequest(httpStatus, status, error),
-        null);
+        unread);
   }
 
   /**
@@ -142,17 +147,34 @@ public final class HttpErrors {
 
   /**
    * The error for a successful response whose body, or one of whose SSE events, is not JSON: {@link
-   * Status#UNAVAILABLE} with {@code "<provider> answered with something that is not JSON: <start of
-   * the text>"}.
+   * Status#UNAVAILABLE} with {@code "<provider> answered with something that is not JSON"}. The
+   * error is public, but what the server sent is not (a proxy's login page, an internal address):
+   * its start is the message of a non-public cause, which callers in this process can read and a
+   * server logs with the failed request, and remote clients never see.
    */
   static BatonException notJson(String provider, String text, @Nullable Throwable cause) {
-    String quoted = text.isBlank() ? "(nothing)" : abbreviate(text.strip());
+    BatonException body = forLogs(text, cause);
     return new BatonException(
         Status.UNAVAILABLE,
-        provider + " answered with something that is not JSON: " + quoted,
+        provider + " answered with something that is not JSON",
         null,
         true,
-        cause);
+        body != null ? body : cause);
+  }
+
+  /**
+   * A non-public error whose message is the start of a body a server sent where its API promised
+   * something else, or null when the body is blank: the cause of a public error, kept from remote
+   * clients. Nothing logs it here; whoever reports the error does (a server logs a failed request's
+   * non-public causes).
+   */
+  static @Nullable BatonException forLogs(String text, @Nullable Throwable cause) {
+    String start = text.strip();
+    if (start.isEmpty()) {
+      return null;
+    }
+    return new BatonException(
+        Status.UNKNOWN, "the body began: " + abbreviate(start), null, false, cause);
   }
 
   /** The status for an HTTP response code, as the class comment lists. */

@@ -15,7 +15,11 @@ import dev.baton.agent.StatusSubscription;
 import dev.baton.core.Json;
 import dev.baton.testing.SessionStoreContract;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.node.ObjectNode;
@@ -108,6 +112,67 @@ class InMemorySessionStoreTest extends SessionStoreContract {
       assertThat(subscription.poll(Duration.ZERO)).isEqualTo(PENDING);
       save(row("s1", "sess-1", at(1), PENDING).withHeartbeatAt(at(5)));
       assertThat(subscription.poll(Duration.ZERO)).isNull();
+    }
+  }
+
+  @Test
+  void lockFreeReadsSeeEachRowsSavesInOrderAndNeverLoseARow() throws Exception {
+    // Writers save successive versions of rows (the heartbeat marks the version) while readers
+    // read them without the store's lock: every read finds the row, whole, and a reader never sees
+    // an older version after a newer one.
+    int rows = 4;
+    int versions = 2_000;
+    for (int r = 0; r < rows; r++) {
+      save(row("r" + r, "sess-" + r, at(1), PENDING).withHeartbeatAt(at(0)));
+    }
+    AtomicInteger writersDone = new AtomicInteger();
+    List<Throwable> failures = new CopyOnWriteArrayList<>();
+    List<Thread> threads = new ArrayList<>();
+    for (int r = 0; r < rows; r++) {
+      String id = "r" + r;
+      threads.add(
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    for (int v = 1; v <= versions; v++) {
+                      int version = v;
+                      store()
+                          .saveSnapshot(
+                              context(), id, existing -> existing.withHeartbeatAt(at(version)));
+                    }
+                    writersDone.incrementAndGet();
+                  }));
+    }
+    for (int t = 0; t < 4; t++) {
+      threads.add(
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    Instant[] last = new Instant[rows];
+                    try {
+                      while (writersDone.get() < rows) {
+                        for (int r = 0; r < rows; r++) {
+                          SessionSnapshot read = store().getSnapshot(context(), "r" + r);
+                          assertThat(read).isNotNull();
+                          assertThat(read.sessionId()).isEqualTo("sess-" + r);
+                          Instant beat = read.heartbeatAt();
+                          if (last[r] != null) {
+                            assertThat(beat).isAfterOrEqualTo(last[r]);
+                          }
+                          last[r] = beat;
+                        }
+                      }
+                    } catch (Throwable e) {
+                      failures.add(e);
+                    }
+                  }));
+    }
+    for (Thread thread : threads) {
+      thread.join();
+    }
+    assertThat(failures).isEmpty();
+    for (int r = 0; r < rows; r++) {
+      assertThat(store().getSnapshot(context(), "r" + r).heartbeatAt()).isEqualTo(at(versions));
     }
   }
 }

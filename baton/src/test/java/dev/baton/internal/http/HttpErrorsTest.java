@@ -55,6 +55,41 @@ class HttpErrorsTest {
   }
 
   @Test
+  void aBodyWithoutTheProvidersMessageStaysOutOfThePublicMessage() {
+    String page = "<h1>502 Bad Gateway</h1> upstream 10.0.0.7:8080";
+
+    BatonException e = HttpErrors.fromResponse("X", 502, headers(Map.of()), bytes(page));
+
+    assertThat(e.getMessage()).isEqualTo("X returned HTTP 502: (no message)");
+    assertThat(e.isPublic()).isTrue();
+    assertThat(e.getCause())
+        .isInstanceOfSatisfying(
+            BatonException.class,
+            body -> {
+              assertThat(body.isPublic()).isFalse();
+              assertThat(body.getMessage()).contains(page);
+            });
+  }
+
+  @Test
+  void aSuccessfulAnswerThatIsNotJsonKeepsItsTextOutOfThePublicMessage() {
+    String page = "<html>Sign in to proxy.corp.internal</html>";
+
+    BatonException e = HttpErrors.notJson("X", page, null);
+
+    assertThat(e.status()).isEqualTo(Status.UNAVAILABLE);
+    assertThat(e.getMessage()).isEqualTo("X answered with something that is not JSON");
+    assertThat(e.toPublicErrorInfo().message()).doesNotContain("proxy.corp.internal");
+    assertThat(e.getCause())
+        .isInstanceOfSatisfying(
+            BatonException.class,
+            body -> {
+              assertThat(body.isPublic()).isFalse();
+              assertThat(body.getMessage()).contains(page);
+            });
+  }
+
+  @Test
   void readsTheMessageShapesOfCompatibleServers() {
     assertThat(
             HttpErrors.fromResponse(

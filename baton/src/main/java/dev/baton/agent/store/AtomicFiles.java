@@ -149,13 +149,14 @@ final class AtomicFiles {
 
   /**
    * Replaces {@code target} with {@code content} without forcing anything to the device and without
-   * renaming over an existing file: the bytes go to {@link #nextOf next of the target}, created
-   * anew; the target is then deleted, and the new file renamed to its free name. A reader sees the
-   * old file, no file, or the new one, never a mix of two. Renaming over a file, or truncating one
-   * and writing it again, makes ext4 write the new file out at once ({@code auto_da_alloc}), and
-   * the next journal commit, that of the caller's next fsync, wait for it: a write of a hint would
-   * cost as much as a write of data. A rename to a free name starts no such write. A symbolic link
-   * in the target's place is deleted, never written through.
+   * renaming over an existing file: the bytes go to {@link #nextOf next of the target}, a new file,
+   * or a leftover of a replacement cut short, truncated and written over; the target is then
+   * deleted, and the next file renamed to its free name. A reader sees the old file, no file, or
+   * the new one, never a mix of two. Renaming over a file, or truncating one and writing it again,
+   * makes ext4 write the new file out at once ({@code auto_da_alloc}), and the next journal commit,
+   * that of the caller's next fsync, wait for it: a write of a hint would cost as much as a write
+   * of data. A rename to a free name starts no such write. A symbolic link in the target's place is
+   * deleted, never written through.
    *
    * <p>Only one writer at a time may replace a given file (the caller holds a lock). If this is cut
    * short (a failure, or a kill of the process) after the target is deleted, the target is missing

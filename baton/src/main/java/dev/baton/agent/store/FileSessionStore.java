@@ -196,8 +196,13 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
 
   /** The steps of a save of a new row, in order, for tests that kill a writer between them. */
   enum CommitStep {
+    /** The row is committed; its session's new pointer, if it needs one, is not yet promoted. */
     ROW_WRITTEN,
-    POINTER_WRITTEN
+    /**
+     * The save is past its pointer step, whatever that did: promoted the new pointer, left it
+     * pending when the promotion failed, or nothing, when the row needed no new pointer.
+     */
+    POINTER_STEP_DONE
   }
 
   /** How long reads and saves leave a folder whose pointers could not be verified unverified. */
@@ -309,8 +314,14 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
       log.debug("cannot tell whether the pointers in {} are verified", folder, unreadable);
     }
     Instant retryAt = unverifiable.get(folder);
-    if (retryAt != null && clock.instant().isBefore(retryAt)) {
-      return false;
+    if (retryAt != null) {
+      Instant now = clock.instant();
+      // Only the thread that claims the retry runs the pass: the others would each run it again,
+      // one after another under the folder's lock, while it fails.
+      if (now.isBefore(retryAt)
+          || !unverifiable.replace(folder, retryAt, now.plus(VERIFICATION_RETRY))) {
+        return false;
+      }
     }
     try {
       ProcessLock.hold(
@@ -376,10 +387,9 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
     if (isVerified(directory)) {
       return;
     }
-    Map<String, SessionPointer> latest =
-        LatestRowFinder.latestOfEachSession(directory, cancellation);
+    LatestRowFinder.FolderRows rows = LatestRowFinder.latestOfEachSession(directory, cancellation);
     int rewritten = 0;
-    for (Map.Entry<String, SessionPointer> session : latest.entrySet()) {
+    for (Map.Entry<String, SessionPointer> session : rows.latest().entrySet()) {
       SessionPointer current = directory.readPointer(session.getKey());
       SessionPointer right = session.getValue();
       if (current == null
@@ -391,8 +401,9 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
       }
     }
     try {
-      // Every session with rows now points at its latest; what is left is of sessions without.
-      directory.removePendingPointers();
+      // Every session with an intact row now points at its latest; those no row file names have
+      // none, so a new pointer of theirs was left by a save that failed before its row.
+      directory.removePendingPointersExceptOf(rows.sessionsWithRows());
       directory.recordPointersVerified(bootId);
     } catch (IOException e) {
       throw BatonException.internal("cannot record that session pointers were verified", e);
@@ -400,7 +411,7 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
     verifiedFolders.add(directory.path());
     log.info(
         "verified the pointers of {} sessions in {} for this boot, rewriting {}",
-        latest.size(),
+        rows.latest().size(),
         directory.path(),
         rewritten);
   }
@@ -491,7 +502,7 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
       promotePointer(directory, sessionId, row);
     }
     if (existing == null) {
-      commitSteps.accept(CommitStep.POINTER_WRITTEN);
+      commitSteps.accept(CommitStep.POINTER_STEP_DONE);
     }
     subscribers.publish(new RowRef(directory, id), row.statusOrCompleted());
     if (maxChainLength > 0) {
@@ -565,31 +576,20 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
    * Writes the session's new pointer beside the old one, before the save's row, if the row will be
    * more recent than the one the pointer names (the save verified the folder's pointers first, if
    * it could). Leaves a pointer naming a more recent row that exists. Scans when the pointer cannot
-   * be compared with (missing in a folder verified during this boot only for a session without
-   * rows; damaged, or Genkit Go's), names a row that was never written, or may be stale (a new
-   * pointer stands beside it already). The caller holds the save locks of this process and of the
-   * folder.
+   * be compared with (damaged, Genkit Go's, or missing, unless the folder was verified during this
+   * boot, where that means a session without rows), names a row that was never written, or may be
+   * stale (a new pointer stands beside it already). The same in a folder not verified here: another
+   * process may have verified it and trust its pointers (with the fallback boot ID, each process is
+   * a boot of its own). The caller holds the save locks of this process and of the folder.
    *
    * @param trusted whether the folder's pointers are verified during this boot
    * @return whether a new pointer was written, to be promoted after the row
-   * @throws BatonException {@code INTERNAL} (not public) when it cannot be written in a verified
-   *     folder: the save fails before its row is written
+   * @throws BatonException {@code INTERNAL} (not public) when it cannot be written: the save fails
+   *     before its row is written, since a row committed behind a pointer that another process
+   *     trusts would be hidden from its reads
    */
   private boolean preparePointer(
       SnapshotDirectory directory, String sessionId, SessionSnapshot row, boolean trusted) {
-    if (!trusted) {
-      // No reader trusts this folder's pointers until a verification succeeds; this one is a hint.
-      SessionPointer current = directory.readPointer(sessionId);
-      if (current == null || isMoreRecent(row, current)) {
-        try {
-          directory.preparePointer(sessionId, pointerTo(row));
-          return true;
-        } catch (BatonException unwritten) {
-          log.debug("saving snapshot {} without its pointer", row.snapshotId(), unwritten);
-        }
-      }
-      return false;
-    }
     boolean pending = directory.pointerPending(sessionId);
     SessionPointer current = pending ? null : directory.readPointer(sessionId);
     SessionSnapshot target;
@@ -597,7 +597,7 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
       target = row;
     } else if (current != null && directory.rowExists(current.currentSnapshotId())) {
       return false;
-    } else if (current == null && !pending && !directory.hasPointerFile(sessionId)) {
+    } else if (trusted && current == null && !pending && !directory.hasPointerFile(sessionId)) {
       target = row;
     } else {
       SessionSnapshot latest = new LatestRowFinder(directory, sessionId).scan(Cancellation.never());
@@ -616,7 +616,8 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
     try {
       directory.promotePointer(sessionId);
     } catch (BatonException unwritten) {
-      log.warn("saved snapshot {}; its session's pointer is left pending", row.snapshotId());
+      log.warn(
+          "saved snapshot {}; its session's pointer is left pending", row.snapshotId(), unwritten);
     }
   }
 

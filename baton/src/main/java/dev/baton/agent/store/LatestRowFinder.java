@@ -5,13 +5,16 @@ import dev.baton.core.BatonException;
 import dev.baton.core.Cancellation;
 import dev.baton.core.Status;
 import dev.baton.internal.store.RowHeader;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -95,25 +98,40 @@ final class LatestRowFinder {
   }
 
   /**
+   * What one pass over a folder's row headers found: the latest row of each session with an intact
+   * one, as a pointer to it, and every session that some row file names, intact or damaged.
+   */
+  record FolderRows(Map<String, SessionPointer> latest, Set<String> sessionsWithRows) {}
+
+  /**
    * The latest row of every session with rows in the directory, as the row headers tell, so that
    * one pass over the folder can verify every pointer in it; it reads the headers as the scan does,
    * never a whole row. A row whose header passes for the latest but which cannot be decoded in full
-   * is still named: a read of that session then finds it damaged and scans.
+   * is still named: a read of that session then finds it damaged and scans. A file it cannot read
+   * fails the pass rather than being skipped, since it may be a session's latest row.
    *
    * @throws BatonException as {@link #throwIfStopped}, between two files; {@code INTERNAL} (not
-   *     public) when the folder cannot be listed
+   *     public) when the folder cannot be listed or a row file in it cannot be read
    */
-  static Map<String, SessionPointer> latestOfEachSession(
-      SnapshotDirectory directory, Cancellation cancellation) {
+  static FolderRows latestOfEachSession(SnapshotDirectory directory, Cancellation cancellation) {
     Map<String, Candidate> latest = new HashMap<>();
+    Set<String> sessions = new HashSet<>();
     for (Path file : directory.list().rowFiles()) {
       throwIfStopped(cancellation);
-      SnapshotDirectory.HeaderRead read =
-          SnapshotDirectory.readHeaderAt(file, SnapshotDirectory.HeaderFields.RANK);
-      RowHeader header = read == null || !read.intact() ? null : read.header();
-      String sessionId = header == null ? null : header.sessionId();
-      Candidate candidate = header == null ? null : candidateOf(directory, file, header);
-      if (sessionId != null && SafeIds.isSafe(sessionId) && candidate != null) {
+      SnapshotDirectory.HeaderRead read;
+      try {
+        read = SnapshotDirectory.readHeaderOrThrow(file, SnapshotDirectory.HeaderFields.RANK);
+      } catch (IOException e) {
+        log.warn("cannot read snapshot file {}", file, e);
+        throw BatonException.internal("cannot read a snapshot file", e);
+      }
+      String sessionId = read == null ? null : read.header().sessionId();
+      if (read == null || sessionId == null || !SafeIds.isSafe(sessionId)) {
+        continue;
+      }
+      sessions.add(sessionId);
+      Candidate candidate = read.intact() ? candidateOf(directory, file, read.header()) : null;
+      if (candidate != null) {
         latest.merge(sessionId, candidate, (a, b) -> MOST_RECENT_FIRST.compare(a, b) <= 0 ? a : b);
       }
     }
@@ -122,7 +140,7 @@ final class LatestRowFinder {
     latest.forEach(
         (sessionId, row) ->
             pointers.put(sessionId, new SessionPointer(row.snapshotId(), row.createdAt(), now)));
-    return pointers;
+    return new FolderRows(pointers, sessions);
   }
 
   /**

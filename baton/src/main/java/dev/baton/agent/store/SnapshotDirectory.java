@@ -17,6 +17,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +30,7 @@ import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
+import tools.jackson.core.exc.JacksonIOException;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -158,6 +160,24 @@ record SnapshotDirectory(Path path, AtomicFiles.Sync rowSync) {
    * @return what was read, or null when the file is missing or cannot be read (logged)
    */
   static @Nullable HeaderRead readHeaderAt(Path rowFile, HeaderFields fields) {
+    try {
+      return readHeaderOrThrow(rowFile, fields);
+    } catch (IOException e) {
+      log.debug("skipping unreadable snapshot file {}", rowFile, e);
+      return null;
+    }
+  }
+
+  /**
+   * {@link #readHeaderAt}, for a pass that must not take a file it could not read for one that
+   * holds no row: the per-boot verification, which would otherwise leave a committed row's session
+   * pointing at an older one for the whole boot.
+   *
+   * @return what was read, or null when the file is missing
+   * @throws IOException when the file cannot be opened or read (too many open files, say)
+   */
+  static @Nullable HeaderRead readHeaderOrThrow(Path rowFile, HeaderFields fields)
+      throws IOException {
     String snapshotId = null;
     String sessionId = null;
     String parentId = null;
@@ -186,9 +206,9 @@ record SnapshotDirectory(Path path, AtomicFiles.Sync rowSync) {
       }
     } catch (NoSuchFileException e) {
       return null;
-    } catch (IOException e) {
-      log.debug("skipping unreadable snapshot file {}", rowFile, e);
-      return null;
+    } catch (JacksonIOException e) {
+      // Jackson wraps a failed read of the stream; that is the file's fault no more than an open.
+      throw e.getCause();
     } catch (JacksonException | IllegalArgumentException e) {
       log.debug("snapshot file {} is not valid JSON", rowFile, e);
     }
@@ -341,7 +361,9 @@ record SnapshotDirectory(Path path, AtomicFiles.Sync rowSync) {
    * Points a session at a row, with {@link AtomicFiles#replaceWithoutFlush}: a reader sees the old
    * pointer, none, or the new one, and nothing is forced to the device (see {@link
    * FileSessionStore} on why). A symbolic link planted in the pointer's place is deleted, never
-   * written through.
+   * written through. One planted at the new pointer's name ({@code <sessionId>.json.next}) is not
+   * followed either: it fails the write, and with it every save of a new row of that session, until
+   * it is removed. Planting either takes write access to the folder, which can delete rows anyway.
    *
    * @throws BatonException {@code INTERNAL} (not public) when it cannot be written; the pointer is
    *     then the old one, or missing with the leftover {@link #hasPointerFile} reports
@@ -383,7 +405,7 @@ record SnapshotDirectory(Path path, AtomicFiles.Sync rowSync) {
     try {
       AtomicFiles.promoteNext(files.get(0));
     } catch (IOException e) {
-      log.warn("could not write session pointer {}", files.get(0), e);
+      // Not logged here: each caller logs the failure once, as what it means to it.
       throw BatonException.internal(
           "cannot write the pointer of session " + SafeIds.quote(sessionId), e);
     }
@@ -401,19 +423,26 @@ record SnapshotDirectory(Path path, AtomicFiles.Sync rowSync) {
   }
 
   /**
-   * Removes every new pointer left beside an old one; the caller, holding the folder's lock, has
-   * just pointed every session that has rows at its latest row, so those left are of sessions
-   * without rows (a save that failed before its row).
+   * Removes every new pointer left beside an old one, except those of {@code sessionsWithRows}: the
+   * caller, holding the folder's lock, has just pointed every session with an intact row at its
+   * latest row, and found no row file at all naming any other session, so the pointers removed are
+   * of sessions without rows (a save that failed before its row). A session whose row files are all
+   * damaged keeps its new pointer, so that its reads keep scanning.
    *
    * @throws IOException when {@code .pointers} cannot be listed
    */
-  void removePendingPointers() throws IOException {
+  void removePendingPointersExceptOf(Set<String> sessionsWithRows) throws IOException {
     if (!Files.isDirectory(pointersDir(), LinkOption.NOFOLLOW_LINKS)) {
       return;
+    }
+    Set<Path> kept = new HashSet<>();
+    for (String sessionId : sessionsWithRows) {
+      pointerFiles(sessionId).forEach(file -> kept.add(AtomicFiles.nextOf(file).getFileName()));
     }
     try (Stream<Path> files = Files.list(pointersDir())) {
       files
           .filter(file -> file.getFileName().toString().endsWith(AtomicFiles.NEXT_SUFFIX))
+          .filter(file -> !kept.contains(file.getFileName()))
           .forEach(AtomicFiles::deleteQuietly);
     }
   }

@@ -159,7 +159,7 @@ class FileSessionStoreKillTest {
       AtomicLong saving = new AtomicLong();
       FileSessionStore.CommitStep fatal =
           switch (death) {
-            case HALT_AFTER_POINTER -> FileSessionStore.CommitStep.POINTER_WRITTEN;
+            case HALT_AFTER_POINTER -> FileSessionStore.CommitStep.POINTER_STEP_DONE;
             case HALT_AFTER_ROW -> FileSessionStore.CommitStep.ROW_WRITTEN;
             case SIGKILL -> null;
           };

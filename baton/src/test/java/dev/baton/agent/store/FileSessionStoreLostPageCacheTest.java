@@ -5,6 +5,7 @@ import static dev.baton.testing.SnapshotFixtures.row;
 import static dev.baton.testing.SnapshotFixtures.withParentId;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import dev.baton.Baton;
 import dev.baton.agent.SessionSnapshot;
@@ -18,10 +19,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -315,8 +318,9 @@ class FileSessionStoreLostPageCacheTest {
     Files.createDirectories(record.resolve("in-the-way"));
     Files.createDirectories(AtomicFiles.nextOf(pointer()).resolve("in-the-way"));
 
-    // Saved as in an unverified folder, s6 would be committed behind the pointer that the first
-    // store trusts.
+    // The save must fail, not take the folder for unverified and go on. The directory planted at
+    // the new pointer's name also makes the trusting store's reads scan, so what is checked is that
+    // no row s6 was written.
     assertThatThrownBy(() -> save(other, withParentId(row("s6", "sess-1", at(6)), "s5")))
         .isInstanceOfSatisfying(
             BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.INTERNAL));
@@ -462,5 +466,102 @@ class FileSessionStoreLostPageCacheTest {
 
     assertThat(pointedAt("sess-a")).isEqualTo("a3");
     assertThat(pointedAt("sess-b")).isEqualTo("b3");
+  }
+
+  @Test
+  void aRowFileTheVerificationCannotReadLeavesTheFolderUnverifiedAndItsNewPointerInPlace()
+      throws IOException {
+    byte[] namingS2 = saveFiveRowsKeepingThePointerAfterTheSecond(storeInBoot("boot-1"));
+    // A save of s5 killed after its row, before its pointer: the pointer names an older row.
+    byte[] namingS5 = Files.readAllBytes(pointer());
+    Files.write(pointer(), namingS2);
+    Files.write(pendingPointer(), namingS5);
+    Path s5 = dir.resolve("global/s5.json");
+    Files.setPosixFilePermissions(s5, Set.of());
+    assumeFalse(Files.isReadable(s5), "the user reads files whatever their permissions (root)");
+    try {
+      // Skipping the file, the pass would find s4 the latest, drop the new pointer, and record the
+      // boot, after which every read of this boot would trust the pointer and miss s5.
+      storeInBoot("boot-2").getLatestSnapshot(context, "sess-other");
+    } finally {
+      Files.setPosixFilePermissions(s5, Set.of(PosixFilePermission.OWNER_READ));
+    }
+
+    assertThat(Files.readAllLines(dir.resolve("global/.pointers/.verified-boots")))
+        .containsExactly("boot-1");
+    assertThat(pendingPointer()).exists();
+    assertThat(latestIn(storeInBoot("boot-3"))).isEqualTo("s5");
+  }
+
+  @Test
+  void theVerificationKeepsTheNewPointerOfASessionWhoseRowsAreAllDamaged() throws IOException {
+    save(storeInBoot("boot-1"), row("s1", "sess-1", at(1)));
+    Path s1 = dir.resolve("global/s1.json");
+    String whole = Files.readString(s1);
+    // Cut short after the session ID: the file still names its session.
+    Files.writeString(s1, whole.substring(0, whole.indexOf("sess-1") + 8));
+    byte[] naming = Files.readAllBytes(pointer());
+    Files.write(pendingPointer(), naming);
+
+    storeInBoot("boot-2").getLatestSnapshot(context, "sess-other");
+
+    assertThat(Files.readAllLines(dir.resolve("global/.pointers/.verified-boots")))
+        .containsExactly("boot-1", "boot-2");
+    assertThat(pendingPointer()).as("no pass found the session without rows").exists();
+  }
+
+  /**
+   * A store of a new boot whose verification of the folder failed, so that it saves as in an
+   * unverified folder for the next minute; nothing it needed is left in the way.
+   */
+  private FileSessionStore storeThatCouldNotVerify() throws IOException {
+    byte[] current = Files.readAllBytes(pointer());
+    Files.delete(pointer());
+    Path inTheWay = Files.createDirectories(pendingPointer().resolve("in-the-way"));
+    Instant now = Instant.parse("2026-01-01T00:00:00Z");
+    FileSessionStore store =
+        FileSessionStore.builder(dir).bootId("boot-2").clock(() -> now).build();
+    store.getLatestSnapshot(context, "sess-1");
+    Files.delete(inTheWay);
+    Files.delete(pendingPointer());
+    Files.write(pointer(), current);
+    assertThat(Files.readAllLines(dir.resolve("global/.pointers/.verified-boots")))
+        .containsExactly("boot-1");
+    return store;
+  }
+
+  @Test
+  void aSaveInAnUnverifiedFolderScansWhenANewPointerIsPending() throws IOException {
+    FileSessionStore first = storeInBoot("boot-1");
+    saveFiveRowsKeepingThePointerAfterTheSecond(first);
+    byte[] namingS5 = Files.readAllBytes(pointer());
+    save(first, withParentId(row("s7", "sess-1", at(7)), "s5"));
+    byte[] namingS7 = Files.readAllBytes(pointer());
+    FileSessionStore unverified = storeThatCouldNotVerify();
+    // The save of s7 was killed after its row, before its pointer.
+    Files.write(pointer(), namingS5);
+    Files.write(pendingPointer(), namingS7);
+
+    // Created after s5, before s7: taking the pointer, it would hide s7 from any store that trusts
+    // the pointers (with the fallback boot ID, every other process).
+    save(unverified, withParentId(row("s6", "sess-1", at(6)), "s5"));
+
+    assertThat(pointedAt()).isEqualTo("s7");
+    assertThat(pendingPointer()).doesNotExist();
+  }
+
+  @Test
+  void aSaveInAnUnverifiedFolderFailsBeforeItsRowWhenItsPointerCannotBeWritten()
+      throws IOException {
+    FileSessionStore first = storeInBoot("boot-1");
+    saveFiveRowsKeepingThePointerAfterTheSecond(first);
+    FileSessionStore unverified = storeThatCouldNotVerify();
+    Files.createDirectories(pendingPointer().resolve("in-the-way"));
+
+    assertThatThrownBy(() -> save(unverified, withParentId(row("s6", "sess-1", at(6)), "s5")))
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.INTERNAL));
+
+    assertThat(first.getSnapshot(context, "s6")).isNull();
   }
 }

@@ -25,6 +25,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -563,5 +568,52 @@ class FileSessionStoreLostPageCacheTest {
             BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.INTERNAL));
 
     assertThat(first.getSnapshot(context, "s6")).isNull();
+  }
+
+  @Test
+  void afterTheMinuteOneThreadRetriesAFailedVerificationWhileTheOthersScan() throws Exception {
+    save(storeInBoot("boot-1"), row("s1", "sess-1", at(1)));
+    Files.delete(pointer());
+    Files.createDirectories(pendingPointer().resolve("in-the-way"));
+    AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-01-01T00:00:00Z"));
+    FileSessionStore store = FileSessionStore.builder(dir).bootId("boot-2").clock(now::get).build();
+    assertThat(store.getLatestSnapshot(context, "sess-none")).isNull();
+    now.set(now.get().plus(FileSessionStore.VERIFICATION_RETRY));
+
+    // Two reads after the minute while the folder's lock is held elsewhere: the one that claims
+    // the retry waits for the lock; the other must not queue behind it to run the pass again.
+    CountDownLatch oneDone = new CountDownLatch(1);
+    ExecutorService readers = Executors.newFixedThreadPool(2);
+    try {
+      List<Future<SessionSnapshot>> reads = new ArrayList<>();
+      boolean answeredMeanwhile =
+          ProcessLock.hold(
+              dir.resolve("global"),
+              () -> {
+                for (int i = 0; i < 2; i++) {
+                  reads.add(
+                      readers.submit(
+                          () -> {
+                            try {
+                              return store.getLatestSnapshot(context, "sess-none");
+                            } finally {
+                              oneDone.countDown();
+                            }
+                          }));
+                }
+                try {
+                  // Only a guard against the deadlock the bug is: both readers would wait here.
+                  return oneDone.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                  throw new IllegalStateException(e);
+                }
+              });
+      assertThat(answeredMeanwhile).isTrue();
+      for (Future<SessionSnapshot> read : reads) {
+        assertThat(read.get()).isNull();
+      }
+    } finally {
+      readers.shutdownNow();
+    }
   }
 }

@@ -1,20 +1,14 @@
 package dev.baton;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
  * Runs a test class's {@code main} in a JVM whose file-name encoding is ASCII, as under {@code
@@ -52,12 +46,7 @@ public final class AsciiNamesJvm {
   /** Starts {@code main} with {@code args}; {@link Running#await} waits for it. */
   public static Running start(Class<?> main, String... args)
       throws IOException, URISyntaxException {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-cp");
-    command.add(testClassPath(main));
-    command.add(main.getName());
-    command.addAll(List.of(args));
+    List<String> command = TestJvm.command(main, List.of(), List.of(args));
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
     builder.environment().putAll(Map.of("LC_ALL", "C", "LANG", "C"));
     Process process = builder.start();
@@ -85,21 +74,5 @@ public final class AsciiNamesJvm {
       }
       return new Result(process.exitValue(), output.join());
     }
-  }
-
-  /** The class path of the tests, whether they run on the class path or the module path. */
-  private static String testClassPath(Class<?> main) throws URISyntaxException {
-    return Stream.of(
-            System.getProperty("java.class.path"),
-            System.getProperty("jdk.module.path"),
-            location(main),
-            location(Baton.class))
-        .filter(Objects::nonNull)
-        .filter(entry -> !entry.isEmpty())
-        .collect(Collectors.joining(File.pathSeparator));
-  }
-
-  private static String location(Class<?> type) throws URISyntaxException {
-    return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
   }
 }

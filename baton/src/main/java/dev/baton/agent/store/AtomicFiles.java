@@ -1,12 +1,14 @@
 package dev.baton.agent.store;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -22,8 +24,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The file operations of the file store: private directories, reads that treat a missing file as
- * absent, writes that a concurrent reader sees either entirely or not at all, and the removal of
- * temporary files a killed writer left behind.
+ * absent, writes that a concurrent reader sees either entirely or not at all (one kind forced to
+ * the device, one kind that no file system flushes on its own), and the removal of temporary files
+ * a killed writer left behind.
  *
  * <p>Forcing a directory to the device is done where the file system has POSIX permissions (the JDK
  * cannot open a directory on Windows, where NTFS journals names anyway) and skipped elsewhere.
@@ -41,6 +44,9 @@ final class AtomicFiles {
    */
   static final Duration STALE_TEMP_AGE = Duration.ofMinutes(1);
 
+  /** The suffix of the file {@link #replaceWithoutFlush} writes before renaming it into place. */
+  static final String NEXT_SUFFIX = ".next";
+
   /** How much of a write survives a crash. */
   enum Sync {
     /** Nothing is forced: after a power loss the file may be old, new, or empty. */
@@ -53,6 +59,12 @@ final class AtomicFiles {
 
   private static final Set<StandardOpenOption> NEW_FILE =
       Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+  private static final Set<OpenOption> NEXT_FILE =
+      Set.of(
+          StandardOpenOption.CREATE,
+          StandardOpenOption.WRITE,
+          StandardOpenOption.TRUNCATE_EXISTING,
+          LinkOption.NOFOLLOW_LINKS);
   private static final FileAttribute<?>[] OWNER_ONLY_FILE = {
     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))
   };
@@ -103,7 +115,7 @@ final class AtomicFiles {
    * read-modify-write serialise themselves (FileSessionStore holds a {@link ProcessLock}).
    *
    * @param sync what to force to the device: {@link Sync#CONTENT_AND_NAME} is worth its cost for
-   *     data, {@link Sync#NONE} for hints that can be rebuilt
+   *     data, {@link Sync#NONE} for records that can be rebuilt
    */
   static void write(Path target, byte[] content, Sync sync) throws IOException {
     String random = Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36);
@@ -133,6 +145,62 @@ final class AtomicFiles {
       // The rename lives in the directory: until it is forced, a power loss may undo it.
       syncDirectory(temp.getParent());
     }
+  }
+
+  /**
+   * Replaces {@code target} with {@code content} without forcing anything to the device and without
+   * renaming over an existing file: the bytes go to {@link #nextOf next of the target}, a new file,
+   * or a leftover of a replacement cut short, truncated and written over; the target is then
+   * deleted, and the next file renamed to its free name. A reader sees the old file, no file, or
+   * the new one, never a mix of two. Renaming over a file, or truncating one and writing it again,
+   * makes ext4 write the new file out at once ({@code auto_da_alloc}), and the next journal commit,
+   * that of the caller's next fsync, wait for it: a write of a hint would cost as much as a write
+   * of data. A rename to a free name starts no such write. A symbolic link in the target's place is
+   * deleted, never written through.
+   *
+   * <p>Only one writer at a time may replace a given file (the caller holds a lock). If this is cut
+   * short (a failure, or a kill of the process) after the target is deleted, the target is missing
+   * and its next file is left: {@link #nextOf} names it, so the caller can tell a file that is gone
+   * for that reason from one that never was. At every step the target or its next file exists, once
+   * either did: a later replacement writes over a leftover next file rather than deleting it, and a
+   * symbolic link in its place fails the write.
+   */
+  static void replaceWithoutFlush(Path target, byte[] content) throws IOException {
+    writeNext(target, content);
+    promoteNext(target);
+  }
+
+  /**
+   * The first step of {@link #replaceWithoutFlush}: writes {@code content} to the {@link #nextOf
+   * next file} of {@code target}, leaving the target as it is.
+   */
+  static void writeNext(Path target, byte[] content) throws IOException {
+    Path next = nextOf(target);
+    // A next file left by a replacement cut short is written over, never deleted first: when the
+    // target is gone it is the only sign that the file existed, and a failure or a kill between a
+    // deletion and a new file would erase that sign.
+    try (FileChannel channel = FileChannel.open(next, NEXT_FILE, ownerOnlyFile(target))) {
+      ByteBuffer buffer = ByteBuffer.wrap(content);
+      while (buffer.hasRemaining()) {
+        channel.write(buffer);
+      }
+    }
+  }
+
+  /**
+   * The second step of {@link #replaceWithoutFlush}: deletes {@code target} and renames its {@link
+   * #nextOf next file}, written by {@link #writeNext}, to the free name.
+   */
+  static void promoteNext(Path target) throws IOException {
+    Files.deleteIfExists(target);
+    Files.move(nextOf(target), target, StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  /**
+   * Where {@link #replaceWithoutFlush} writes the new bytes of {@code target}: {@code <name>.next}.
+   */
+  static Path nextOf(Path target) {
+    return target.resolveSibling(target.getFileName() + NEXT_SUFFIX);
   }
 
   /** Forces a directory's entries to the device, where the file system allows (see above). */
@@ -176,6 +244,20 @@ final class AtomicFiles {
   static byte @Nullable [] readIfExists(Path file) throws IOException {
     try {
       return Files.readAllBytes(file);
+    } catch (NoSuchFileException e) {
+      return null;
+    }
+  }
+
+  /**
+   * The bytes of {@code file} itself, or null when it does not exist: a symbolic link is not
+   * followed but fails the read, so a link planted in a folder cannot make it read a file
+   * elsewhere.
+   */
+  static byte @Nullable [] readIfExistsNoFollow(Path file) throws IOException {
+    try (InputStream in =
+        Files.newInputStream(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+      return in.readAllBytes();
     } catch (NoSuchFileException e) {
       return null;
     }

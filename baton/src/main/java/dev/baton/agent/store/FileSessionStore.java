@@ -5,6 +5,9 @@ import dev.baton.agent.SessionStore;
 import dev.baton.agent.SnapshotSubscriber;
 import dev.baton.agent.StatusSubscription;
 import dev.baton.core.ActionContext;
+import dev.baton.core.BatonException;
+import dev.baton.core.Cancellation;
+import dev.baton.core.Status;
 import dev.baton.internal.store.RowHeader;
 import dev.baton.internal.store.SnapshotRules;
 import dev.baton.internal.store.StatusSubscribers;
@@ -14,8 +17,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
@@ -30,22 +38,87 @@ import org.slf4j.LoggerFactory;
  * a two-space indent. The prefix is {@code global} unless {@link Builder#snapshotPathPrefix}
  * derives one for each call, so rows never sit in {@code dir} itself. Each session has a pointer
  * file, {@code <dir>/<prefix>/.pointers/<sessionId>.json}, holding {@code {"currentSnapshotId",
- * "currentCreatedAt", "updatedAt"}}: its latest row. Directories are created with mode 0700 where
- * the file system has POSIX permissions. This is Genkit Go's layout, file names included, for every
- * ID of at most 232 UTF-8 bytes that the JVM can name a file by; see IDs below for the others.
+ * "currentCreatedAt", "updatedAt"}}, its latest row, and a checksum of them, {@code "crc32c"},
+ * which Genkit Go ignores (see Pointers below). Directories are created with mode 0700 where the
+ * file system has POSIX permissions. This is Genkit Go's layout, file names included, for every ID
+ * of at most 232 UTF-8 bytes that the JVM can name a file by; see IDs below for the others. Baton
+ * adds files of its own to each folder: {@code .lock} (see Writes), {@code
+ * .pointers/.verified-boots} and, while a save moves a pointer, {@code
+ * .pointers/<sessionId>.json.next} (see Pointers).
  *
  * <p><b>Writes.</b> {@code saveSnapshot} follows the {@link SessionStore} contract and calls its
  * update exactly once: one lock serialises this instance's read-modify-writes, file I/O included. A
- * file is written to {@code <name>.<random>.tmp} beside it, forced to the device (row files only),
- * and renamed over the target, so a reader sees the old file or the new one, never a torn write; a
- * leftover temporary file is never read as a row. A row's folder is then forced to the device too
- * (unless {@link Builder#syncDirectories} turns that off), so that a committed row survives a power
- * loss, not only a crash of the process. Pointers are renamed into place too, without any fsync; on
- * ext4 that rename makes the kernel flush the pointer (its {@code auto_da_alloc} safeguard), which
- * is what keeps a pointer from lagging its rows after a crash. Between processes, an exclusive lock
- * on the folder's {@code .lock} file serialises read-modify-writes and pointer rebuilds, so an
- * abort written by one process is never undone by another's heartbeat and a pointer never moves
- * back.
+ * row is written to {@code <name>.<random>.tmp} beside it, forced to the device, and renamed over
+ * the target, so a reader sees the old row or the new one, never a torn write; a leftover temporary
+ * file is never read as a row. The row's folder is then forced to the device too (unless {@link
+ * Builder#syncDirectories} turns that off), so that a committed row survives a power loss, not only
+ * a crash of the process. That is the one durable write of a commit: the pointer is written without
+ * one (below). Between processes, an exclusive lock on the folder's {@code .lock} file serialises
+ * read-modify-writes and pointer rebuilds, so an abort written by one process is never undone by
+ * another's heartbeat and a pointer never moves back.
+ *
+ * <p><b>Pointers.</b> A pointer is a hint that spares a scan of the folder; the rows are the truth.
+ * A save of a new row writes the row, then the session's pointer, as Genkit Go does, so a pointer
+ * never names a row that does not exist yet. The new pointer is written before the row, though,
+ * beside the old one as {@code <sessionId>.json.next}, a name Genkit Go never reads, and put in the
+ * old one's place after the row: while it stands beside the old one (the save is between the two,
+ * or was killed or failed there), no Baton reader trusts the old pointer, and the next save or a
+ * reader that meets it scans and points the session at its latest row, under the folder's lock. A
+ * save whose pointer cannot be put in place after its row still succeeds, since its row is
+ * committed; the pointer left beside keeps readers scanning. In a folder whose pointers are
+ * verified (below), a pointer that cannot be written fails the save before its row is written. A
+ * pointer is never written in place, where a reader could meet old and new bytes mixed: Baton's
+ * checksum (see {@link SessionPointer}) would reject such a mix, but Genkit Go ignores the
+ * checksum, and a mix of {@code "turn-09"} and {@code "turn-10"} can read {@code "turn-00"},
+ * another row of the session, which Go would return. Nor is it renamed over the old one, as Go
+ * writes it: renaming over a file makes ext4 write the new one out at once ({@code auto_da_alloc})
+ * and the next journal commit, the row's, wait for it, which made a commit cost about as much as
+ * two. The old pointer is deleted and the new one, written beside it before the row, renamed to the
+ * free name after it ({@link AtomicFiles#replaceWithoutFlush}), which starts no write: a reader,
+ * Baton's or Go's, sees the old pointer, none (and scans), or the new one. None of it is forced to
+ * the device. A pointer write cut short between the two steps leaves no pointer but the {@code
+ * <name>.json.next} beside it, which tells a save that the session has rows; a later pointer write
+ * writes over that leftover rather than deleting it, so at no point is neither left.
+ *
+ * <p>A crash of the process loses no page cache, so every pointer it wrote stays. A crash of the
+ * machine may lose any unforced write: a pointer may come back older than its rows, damaged, or not
+ * at all. So a folder's pointers are trusted only during a boot in which they were verified: in
+ * each boot, the first lookup of a latest snapshot or the first new row in a folder lists the
+ * folder once, under the folder's lock, points every session at its latest row as the row headers
+ * tell, and records the boot in {@code .pointers/.verified-boots}; each store keeps the folders it
+ * knows to be verified in memory, so the record is read once. The boot is recorded only if every
+ * pointer the pass rewrote was written. A boot is named by Linux's boot ID, which the kernel draws
+ * anew on every boot; where there is none, each JVM counts as a boot of its own, since a process
+ * cannot outlive a crash of its machine. After the verification, a whole pointer with no new one
+ * beside it names its session's latest row, and a session without a pointer has no rows, so the
+ * first save of a new session needs no scan. The verification also removes new pointers left beside
+ * old ones. Where the pointers could not be verified (a read-only {@code .pointers}, say) no reader
+ * trusts them, and a failed pointer write is logged and the save goes on; the verification is tried
+ * again a minute later, not on every call. A save that cannot read the record of verified boots
+ * fails before its row is written, since other processes may trust the pointers.
+ *
+ * <p><b>One machine per folder.</b> A folder must be written by the processes of one kernel, that
+ * is of one machine: a boot ID speaks for one page cache. Processes on several machines sharing a
+ * network file system, or sandboxes with kernels of their own (virtual-machine containers), must
+ * each write a folder of their own; otherwise a pointer write that one machine loses in a crash may
+ * sit in a folder that another machine's boot has verified, and hide a committed row there.
+ * Containers that share their host's kernel count as that machine. A reader writes too (it verifies
+ * pointers, records its boot and repairs pointers), so a process on another machine may read the
+ * folder only where it cannot write it, as through a read-only mount: it then scans.
+ *
+ * <p><b>Genkit Go.</b> Genkit Go reads a pointer, then the row it names, and accepts the row if it
+ * exists and belongs to the session; otherwise it scans. Reading a folder this store writes, it
+ * sees whole pointers or none, each naming a row that exists: the latest, or, between a save's row
+ * and its pointer, the one before it, as a read a moment earlier would. Only in the moment between
+ * deleting a pointer and renaming its successor into place does it find none and scan; its scan
+ * then rewrites the pointer by a rename of its own, without a lock, and if a save commits a newer
+ * row meanwhile, that rename can leave a pointer naming the older row, which later Go readers
+ * follow until a Baton read or save repairs it (Baton never trusts a pointer without its checksum).
+ * After a crash of the machine, until the folder is verified, Go may follow a stale pointer, as it
+ * may with its own store, which does not force its pointers either. A Go writer takes no lock: its
+ * pointers, which carry no checksum, are never trusted here, but a Go process killed between its
+ * row and its pointer leaves the pointer this store wrote, naming an older row; let only Baton
+ * write a folder that Baton reads.
  *
  * <p><b>Leftovers.</b> A writer killed mid-write leaves its temporary file. {@link Builder#build()}
  * looks through every folder under {@code dir} and removes those, and a scan of a prefix folder
@@ -63,17 +136,21 @@ import org.slf4j.LoggerFactory;
  * written under an ASCII locale still loads under a UTF-8 one.
  *
  * <p><b>Latest snapshot.</b> {@code getLatestSnapshot} reads the session's pointer and the row it
- * names, and trusts them when that row is intact and belongs to the session. Otherwise (no pointer,
- * or a stale or corrupt one, or a damaged row) it scans the prefix directory, reading only {@code
- * snapshotId}, {@code sessionId} and {@code createdAt} of each row file and skipping files that
- * vanish, decodes the most recent intact row of the session in full, and rewrites the pointer. A
- * damaged row of the session (one its pointer names that cannot be read, or whose file names the
- * session but is not a valid row, or holds another snapshot than its name stands for) is logged and
- * passed over, so the session resumes from its newest intact row; when the session has rows and
- * none is intact, the call fails with {@code DATA_LOSS} instead of answering that the session does
- * not exist. A save moves the pointer only for a new row, and only when that row is more recent (by
- * {@code createdAt}, then ID) than the one the pointer names, or when the session has no pointer; a
- * rewrite (heartbeat, abort, finalisation) never moves it.
+ * names, and trusts them when the folder's pointers are verified for this boot, the pointer is
+ * whole, and the row exists, is intact and belongs to the session. Otherwise (no pointer, or a
+ * damaged, stale or foreign one, or one naming a row that was never written, or a damaged row, or a
+ * folder whose pointers could not be verified, as a read-only one) it scans the prefix directory,
+ * reading only the header of each row file ({@code snapshotId}, {@code sessionId} and {@code
+ * createdAt}, which the store writes before the conversation) and skipping files that vanish,
+ * decodes the most recent intact row of the session in full, and repairs the pointer. A damaged row
+ * of the session (one its pointer names that cannot be read, or whose file names the session but is
+ * not a valid row, or holds another snapshot than its name stands for) is logged and passed over,
+ * so the session resumes from its newest intact row; when the session has rows and none is intact,
+ * the call fails with {@code DATA_LOSS} instead of answering that the session does not exist. A
+ * save moves the pointer only for a new row, and only when that row is more recent (by {@code
+ * createdAt}, then ID) than the one the pointer names, or when the session has no pointer; a
+ * pointer that is not whole, or names a row that was never written, is replaced by what a scan
+ * finds. A rewrite (heartbeat, abort, finalisation) never moves it.
  *
  * <p><b>Retention.</b> With {@link Builder#maxPersistedChainLength}, each save follows {@code
  * parentId} links back from the saved row and deletes the rows past the newest {@code n}; deletion
@@ -105,9 +182,31 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
   private final Function<ActionContext, String> prefix;
   private final int maxChainLength;
   private final AtomicFiles.Sync rowSync;
+  private final String bootId;
+  private final Set<Path> verifiedFolders = ConcurrentHashMap.newKeySet();
+
+  /** The folders whose verification failed, with when to try again. */
+  private final Map<Path, Instant> unverifiable = new ConcurrentHashMap<>();
+
+  private final InstantSource clock;
+  private final Consumer<CommitStep> commitSteps;
   private final ReentrantLock lock = new ReentrantLock();
   private final StatusSubscribers<RowRef> subscribers;
   private final @Nullable SnapshotPoller poller;
+
+  /** The steps of a save of a new row, in order, for tests that kill a writer between them. */
+  enum CommitStep {
+    /** The row is committed; its session's new pointer, if it needs one, is not yet promoted. */
+    ROW_WRITTEN,
+    /**
+     * The save is past its pointer step, whatever that did: promoted the new pointer, left it
+     * pending when the promotion failed, or nothing, when the row needed no new pointer.
+     */
+    POINTER_STEP_DONE
+  }
+
+  /** How long reads and saves leave a folder whose pointers could not be verified unverified. */
+  static final Duration VERIFICATION_RETRY = Duration.ofMinutes(1);
 
   /** A row as subscriptions name it: its directory and ID. */
   private record RowRef(SnapshotDirectory directory, String snapshotId) {}
@@ -118,6 +217,9 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
         Boolean.FALSE.equals(builder.syncDirectories)
             ? AtomicFiles.Sync.CONTENT
             : AtomicFiles.Sync.CONTENT_AND_NAME;
+    this.bootId = builder.bootId != null ? builder.bootId : BootId.read();
+    this.commitSteps = builder.commitSteps != null ? builder.commitSteps : step -> {};
+    this.clock = builder.clock != null ? builder.clock : InstantSource.system();
     this.prefix =
         builder.snapshotPathPrefix != null ? builder.snapshotPathPrefix : c -> DEFAULT_PREFIX;
     this.maxChainLength =
@@ -137,7 +239,7 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
 
   /**
    * A builder for a store rooted at {@code dir}, which is created if missing when the store is
-   * built.
+   * built. Only processes of one machine may write the folder (see the class comment).
    *
    * @throws IllegalArgumentException when {@code dir} is the empty path
    */
@@ -171,10 +273,16 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
     SnapshotRules.requireSessionId(sessionId);
     SafeIds.requireSessionId(sessionId);
     SnapshotDirectory directory = directory(context);
+    if (!Files.isDirectory(directory.path())) {
+      return null;
+    }
     LatestRowFinder finder = new LatestRowFinder(directory, sessionId);
-    SessionSnapshot pointed = finder.pointedRow();
-    if (pointed != null || !Files.isDirectory(directory.path())) {
-      return pointed;
+    if (pointersTrusted(directory, context.cancellation())
+        && !directory.pointerPending(sessionId)) {
+      SessionSnapshot pointed = finder.pointedRow();
+      if (pointed != null) {
+        return pointed;
+      }
     }
     // The scan takes no lock, so a session without a pointer never holds up saves; a save racing it
     // is missed as it would be by a read a moment earlier.
@@ -189,26 +297,152 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
   }
 
   /**
-   * After a scan, under the save locks of this process and of the folder: points the session at the
-   * row the scan found, unless a valid pointer names a row at least as recent (a repair never moves
-   * a pointer back past a save that advanced it meanwhile, in any process); and removes the
-   * temporary files writers left behind, when the scan saw some. Best effort: a folder this process
-   * cannot lock (read-only, say) keeps serving scans.
+   * Whether the folder's whole pointers can be trusted: they were verified against the rows during
+   * this boot, here or by another process. If not, verifies them now, under the folder's lock (not
+   * this store's, so saves to other folders go on). False when that fails (a read-only folder,
+   * say): reads then scan, and the verification is not tried again for {@link #VERIFICATION_RETRY}.
+   *
+   * @throws BatonException when {@code cancellation} fires or the thread is interrupted meanwhile
+   */
+  private boolean pointersTrusted(SnapshotDirectory directory, Cancellation cancellation) {
+    Path folder = directory.path();
+    try {
+      if (isVerified(directory)) {
+        return true;
+      }
+    } catch (BatonException unreadable) {
+      log.debug("cannot tell whether the pointers in {} are verified", folder, unreadable);
+    }
+    Instant retryAt = unverifiable.get(folder);
+    if (retryAt != null) {
+      Instant now = clock.instant();
+      // Only the thread that claims the retry runs the pass: the others would each run it again,
+      // one after another under the folder's lock, while it fails.
+      if (now.isBefore(retryAt)
+          || !unverifiable.replace(folder, retryAt, now.plus(VERIFICATION_RETRY))) {
+        return false;
+      }
+    }
+    try {
+      ProcessLock.hold(
+          folder,
+          () -> {
+            verifyPointers(directory, cancellation);
+            return null;
+          });
+      unverifiable.remove(folder);
+      return true;
+    } catch (BatonException e) {
+      LatestRowFinder.throwIfStopped(cancellation);
+      if (e.status() == Status.CANCELLED) {
+        throw e;
+      }
+      if (unverifiable.put(folder, clock.instant().plus(VERIFICATION_RETRY)) == null) {
+        log.warn(
+            "could not verify the session pointers in {}; reads scan it, trying again every {}",
+            folder,
+            VERIFICATION_RETRY,
+            e);
+      } else {
+        log.debug("could not verify the session pointers in {}", folder, e);
+      }
+      return false;
+    }
+  }
+
+  /**
+   * Whether the folder's pointers were verified during this boot, as this store knows or finds.
+   *
+   * @throws BatonException {@code INTERNAL} (not public) when the record cannot be read
+   */
+  private boolean isVerified(SnapshotDirectory directory) {
+    if (verifiedFolders.contains(directory.path())) {
+      return true;
+    }
+    boolean verified;
+    try {
+      verified = directory.pointersVerifiedIn(bootId);
+    } catch (IOException e) {
+      throw BatonException.internal("cannot read whether session pointers were verified", e);
+    }
+    if (verified) {
+      verifiedFolders.add(directory.path());
+    }
+    return verified;
+  }
+
+  /**
+   * Unless it was done during this boot, points every session of the folder at its latest row, as
+   * one pass over the row headers finds it, and records that it was done, only once every pointer
+   * it rewrote was written. Pointers are never forced to the device, so after a crash of the
+   * machine any of them may be older than its rows, damaged, or gone; the rows, forced before each
+   * save returned, are the truth. The caller holds the folder's lock.
+   *
+   * @throws BatonException {@code INTERNAL} (not public) when the folder cannot be listed, or a
+   *     pointer or the record cannot be written: the folder then stays unverified; or the
+   *     cancellation's error, or {@code CANCELLED} when the thread is interrupted, between two
+   *     files
+   */
+  private void verifyPointers(SnapshotDirectory directory, Cancellation cancellation) {
+    if (isVerified(directory)) {
+      return;
+    }
+    LatestRowFinder.FolderRows rows = LatestRowFinder.latestOfEachSession(directory, cancellation);
+    int rewritten = 0;
+    for (Map.Entry<String, SessionPointer> session : rows.latest().entrySet()) {
+      SessionPointer current = directory.readPointer(session.getKey());
+      SessionPointer right = session.getValue();
+      if (current == null
+          || directory.pointerPending(session.getKey())
+          || !current.currentSnapshotId().equals(right.currentSnapshotId())
+          || !current.currentCreatedAt().equals(right.currentCreatedAt())) {
+        directory.writePointer(session.getKey(), right);
+        rewritten++;
+      }
+    }
+    try {
+      // Every session with an intact row now points at its latest; those no row file names have
+      // none, so a new pointer of theirs was left by a save that failed before its row.
+      directory.removePendingPointersExceptOf(rows.sessionsWithRows());
+      directory.recordPointersVerified(bootId);
+    } catch (IOException e) {
+      throw BatonException.internal("cannot record that session pointers were verified", e);
+    }
+    verifiedFolders.add(directory.path());
+    log.info(
+        "verified the pointers of {} sessions in {} for this boot, rewriting {}",
+        rows.latest().size(),
+        directory.path(),
+        rewritten);
+  }
+
+  /**
+   * After a scan, under the folder's lock: points the session at its latest row, and removes the
+   * temporary files writers left behind, when the scan saw some. The scan took no lock, so rows may
+   * have been committed since it ran: when the pointer does not name an intact row of the session,
+   * or a new pointer left beside it says it may be stale, the folder is scanned again under the
+   * lock, and the pointer set to what that finds; a pointer that does is moved only forward, to the
+   * row found. Best effort: a folder this process cannot lock (read-only, say) keeps serving scans.
    */
   private void tidyAfterScan(
       SnapshotDirectory directory,
       String sessionId,
       @Nullable SessionSnapshot found,
       boolean sweepTemps) {
-    lock.lock();
     try {
       ProcessLock.hold(
           directory.path(),
           () -> {
             if (found != null) {
-              SessionSnapshot current = new LatestRowFinder(directory, sessionId).pointedRow();
-              if (current == null || SnapshotRules.isMoreRecent(found, current)) {
-                directory.writePointer(sessionId, pointerTo(found));
+              LatestRowFinder finder = new LatestRowFinder(directory, sessionId);
+              boolean pending = directory.pointerPending(sessionId);
+              SessionSnapshot pointed = pending ? null : finder.pointedRow();
+              SessionSnapshot latest =
+                  pointed == null
+                      ? finder.scan(Cancellation.never())
+                      : SnapshotRules.isMoreRecent(found, pointed) ? found : null;
+              if (latest != null) {
+                directory.writePointer(sessionId, pointerTo(latest));
               }
             }
             if (sweepTemps) {
@@ -218,8 +452,6 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
           });
     } catch (RuntimeException e) {
       log.debug("could not tidy the folder of session {} after a scan", sessionId, e);
-    } finally {
-      lock.unlock();
     }
   }
 
@@ -231,6 +463,15 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
     String id = SnapshotRules.idOrMinted(snapshotId);
     SafeIds.requireSnapshotId(id);
     SnapshotDirectory directory = directory(context);
+    // Outside this store's lock, so that a long verification holds up no save to another folder.
+    // A save that ends a cancelled turn (an abort, say) must still be written, so the verification
+    // ignores the turn's cancellation; an interrupted thread still fails the save with CANCELLED,
+    // since it cannot take the folder's lock.
+    try {
+      pointersTrusted(directory, Cancellation.never());
+    } catch (BatonException interrupted) {
+      log.debug("saving to {} without verifying its pointers", directory.path(), interrupted);
+    }
     lock.lock();
     try {
       return ProcessLock.hold(directory.path(), () -> readModifyWrite(directory, id, update));
@@ -250,11 +491,20 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
     // toPersist guarantees a session ID; it names the pointer file, so check it before writing.
     String sessionId = Objects.requireNonNull(row.sessionId());
     SafeIds.requireSessionId(sessionId);
+    // Only a new row moves the pointer: the new pointer is written beside the old one before the
+    // row, so that no failure or kill between the row and the pointer hides the row, and put in
+    // the old one's place after it, so that Genkit Go never reads a pointer to a missing row.
+    boolean trusted = existing == null && isVerified(directory);
+    boolean prepared = existing == null && preparePointer(directory, sessionId, row, trusted);
     directory.writeRow(row);
-    subscribers.publish(new RowRef(directory, id), row.statusOrCompleted());
-    if (existing == null) {
-      advancePointer(directory, sessionId, row);
+    commitSteps.accept(CommitStep.ROW_WRITTEN);
+    if (prepared) {
+      promotePointer(directory, sessionId, row);
     }
+    if (existing == null) {
+      commitSteps.accept(CommitStep.POINTER_STEP_DONE);
+    }
+    subscribers.publish(new RowRef(directory, id), row.statusOrCompleted());
     if (maxChainLength > 0) {
       prune(directory, row);
     }
@@ -264,8 +514,9 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
   /**
    * {@inheritDoc}
    *
-   * <p>A row that exists but cannot be read counts as missing. The poller re-reads the row in the
-   * folder this call resolved, under the prefix of its context.
+   * <p>A row whose header cannot be read (a file that is missing, unreadable, or damaged before the
+   * end of its header fields) counts as missing; damage past them goes unseen here. The poller
+   * re-reads the row in the folder this call resolved, under the prefix of its context.
    *
    * @throws dev.baton.core.BatonException {@code INVALID_ARGUMENT} for an unsafe ID or prefix
    */
@@ -321,18 +572,58 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
     return new SnapshotDirectory(dir, rowSync);
   }
 
-  /** Points the session at a new row if it has no pointer or the row is more recent. */
-  private static void advancePointer(
-      SnapshotDirectory directory, String sessionId, SessionSnapshot row) {
-    SessionPointer current = directory.readPointer(sessionId);
-    if (current == null
-        || SnapshotRules.isMoreRecent(
-            row.createdAt(),
-            row.snapshotId(),
-            current.currentCreatedAt(),
-            current.currentSnapshotId())) {
-      directory.writePointer(sessionId, pointerTo(row));
+  /**
+   * Writes the session's new pointer beside the old one, before the save's row, if the row will be
+   * more recent than the one the pointer names (the save verified the folder's pointers first, if
+   * it could). Leaves a pointer naming a more recent row that exists. Scans when the pointer cannot
+   * be compared with (damaged, Genkit Go's, or missing, unless the folder was verified during this
+   * boot, where that means a session without rows), names a row that was never written, or may be
+   * stale (a new pointer stands beside it already). The same in a folder not verified here: another
+   * process may have verified it and trust its pointers (with the fallback boot ID, each process is
+   * a boot of its own). The caller holds the save locks of this process and of the folder.
+   *
+   * @param trusted whether the folder's pointers are verified during this boot
+   * @return whether a new pointer was written, to be promoted after the row
+   * @throws BatonException {@code INTERNAL} (not public) when it cannot be written: the save fails
+   *     before its row is written, since a row committed behind a pointer that another process
+   *     trusts would be hidden from its reads
+   */
+  private boolean preparePointer(
+      SnapshotDirectory directory, String sessionId, SessionSnapshot row, boolean trusted) {
+    boolean pending = directory.pointerPending(sessionId);
+    SessionPointer current = pending ? null : directory.readPointer(sessionId);
+    SessionSnapshot target;
+    if (current != null && isMoreRecent(row, current)) {
+      target = row;
+    } else if (current != null && directory.rowExists(current.currentSnapshotId())) {
+      return false;
+    } else if (trusted && current == null && !pending && !directory.hasPointerFile(sessionId)) {
+      target = row;
+    } else {
+      SessionSnapshot latest = new LatestRowFinder(directory, sessionId).scan(Cancellation.never());
+      target = latest != null && SnapshotRules.isMoreRecent(latest, row) ? latest : row;
     }
+    directory.preparePointer(sessionId, pointerTo(target));
+    return true;
+  }
+
+  /**
+   * Puts the pointer {@link #preparePointer} wrote in the old one's place, once the row is written.
+   * A failure is logged and the save succeeds, since its row is committed: the new pointer stays
+   * beside the old one, so readers scan.
+   */
+  private void promotePointer(SnapshotDirectory directory, String sessionId, SessionSnapshot row) {
+    try {
+      directory.promotePointer(sessionId);
+    } catch (BatonException unwritten) {
+      log.warn(
+          "saved snapshot {}; its session's pointer is left pending", row.snapshotId(), unwritten);
+    }
+  }
+
+  private static boolean isMoreRecent(SessionSnapshot row, SessionPointer pointer) {
+    return SnapshotRules.isMoreRecent(
+        row.createdAt(), row.snapshotId(), pointer.currentCreatedAt(), pointer.currentSnapshotId());
   }
 
   private static SessionPointer pointerTo(SessionSnapshot row) {
@@ -379,6 +670,9 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
     private @Nullable Integer maxPersistedChainLength;
     private @Nullable Duration pollInterval;
     private @Nullable Boolean syncDirectories;
+    private @Nullable String bootId;
+    private @Nullable Consumer<CommitStep> commitSteps;
+    private @Nullable InstantSource clock;
 
     private Builder(Path dir) {
       this.dir = dir;
@@ -435,6 +729,32 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
     public Builder syncDirectories(boolean sync) {
       checkUnset(syncDirectories, "syncDirectories");
       this.syncDirectories = sync;
+      return this;
+    }
+
+    /**
+     * Stands in for the ID of the machine's boot, which the store otherwise reads when it is built
+     * (see {@link BootId}), so that a test can play a crash of the machine by opening the folder
+     * again under another ID. Not an option for users: a folder must be written by the processes of
+     * one machine (see the class comment), and the boot ID is what makes that safe.
+     */
+    Builder bootId(String id) {
+      checkUnset(bootId, "bootId");
+      this.bootId = id;
+      return this;
+    }
+
+    /** Stands in for the system clock, which times the retry of a failed verification. */
+    Builder clock(InstantSource source) {
+      checkUnset(clock, "clock");
+      this.clock = source;
+      return this;
+    }
+
+    /** Runs after each step of a save of a new row; for tests that kill a writer between them. */
+    Builder onCommitStep(Consumer<CommitStep> hook) {
+      checkUnset(commitSteps, "onCommitStep");
+      this.commitSteps = hook;
       return this;
     }
 

@@ -3,7 +3,6 @@ package dev.baton.agent.store;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.core.BatonException;
 import dev.baton.core.Cancellation;
-import dev.baton.core.Json;
 import dev.baton.core.Status;
 import dev.baton.internal.store.RowHeader;
 import java.io.IOException;
@@ -11,13 +10,14 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tools.jackson.core.JacksonException;
-import tools.jackson.core.JsonParser;
-import tools.jackson.core.JsonToken;
 
 /**
  * Finds a session's latest intact row in a snapshot directory, for {@link
@@ -69,25 +69,22 @@ final class LatestRowFinder {
     staleTemps = listing.hasStaleTemps();
     List<Candidate> candidates = new ArrayList<>();
     for (Path file : listing.rowFiles()) {
-      cancellation.throwIfCancelled();
-      RowHeader header = SnapshotDirectory.readHeaderAt(file);
-      if (header == null) {
-        if (sessionId.equals(sessionIdInDamaged(file))) {
-          countDamaged(file, "it is not valid JSON");
-        }
+      throwIfStopped(cancellation);
+      SnapshotDirectory.HeaderRead read =
+          SnapshotDirectory.readHeaderAt(file, SnapshotDirectory.HeaderFields.RANK);
+      if (read == null || !sessionId.equals(read.header().sessionId())) {
         continue;
       }
-      if (!sessionId.equals(header.sessionId())) {
+      if (!read.intact()) {
+        countDamaged(file, "it is not valid JSON");
         continue;
       }
-      String id = header.snapshotId();
-      Instant createdAt = header.createdAt();
-      if (id == null || createdAt == null || !SafeIds.isSafe(id)) {
-        countDamaged(file, "it lacks a valid snapshotId or createdAt");
-      } else if (!directory.isFileOf(file, id)) {
-        countDamaged(file, "it holds snapshot " + SafeIds.quote(id) + ", which belongs elsewhere");
+      RowHeader header = read.header();
+      Candidate candidate = candidateOf(directory, file, header);
+      if (candidate == null) {
+        countDamaged(file, problemOf(header));
       } else {
-        candidates.add(new Candidate(id, createdAt));
+        candidates.add(candidate);
       }
     }
     candidates.sort(MOST_RECENT_FIRST);
@@ -98,6 +95,85 @@ final class LatestRowFinder {
       }
     }
     return null;
+  }
+
+  /**
+   * What one pass over a folder's row headers found: the latest row of each session with an intact
+   * one, as a pointer to it, and every session that some row file names, intact or damaged.
+   */
+  record FolderRows(Map<String, SessionPointer> latest, Set<String> sessionsWithRows) {}
+
+  /**
+   * The latest row of every session with rows in the directory, as the row headers tell, so that
+   * one pass over the folder can verify every pointer in it; it reads the headers as the scan does,
+   * never a whole row. A row whose header passes for the latest but which cannot be decoded in full
+   * is still named: a read of that session then finds it damaged and scans. A file it cannot read
+   * fails the pass rather than being skipped, since it may be a session's latest row.
+   *
+   * @throws BatonException as {@link #throwIfStopped}, between two files; {@code INTERNAL} (not
+   *     public) when the folder cannot be listed or a row file in it cannot be read
+   */
+  static FolderRows latestOfEachSession(SnapshotDirectory directory, Cancellation cancellation) {
+    Map<String, Candidate> latest = new HashMap<>();
+    Set<String> sessions = new HashSet<>();
+    for (Path file : directory.list().rowFiles()) {
+      throwIfStopped(cancellation);
+      SnapshotDirectory.HeaderRead read;
+      try {
+        read = SnapshotDirectory.readHeaderOrThrow(file, SnapshotDirectory.HeaderFields.RANK);
+      } catch (IOException e) {
+        log.warn("cannot read snapshot file {}", file, e);
+        throw BatonException.internal("cannot read a snapshot file", e);
+      }
+      String sessionId = read == null ? null : read.header().sessionId();
+      if (read == null || sessionId == null || !SafeIds.isSafe(sessionId)) {
+        continue;
+      }
+      sessions.add(sessionId);
+      Candidate candidate = read.intact() ? candidateOf(directory, file, read.header()) : null;
+      if (candidate != null) {
+        latest.merge(sessionId, candidate, (a, b) -> MOST_RECENT_FIRST.compare(a, b) <= 0 ? a : b);
+      }
+    }
+    Instant now = Instant.now();
+    Map<String, SessionPointer> pointers = new HashMap<>();
+    latest.forEach(
+        (sessionId, row) ->
+            pointers.put(sessionId, new SessionPointer(row.snapshotId(), row.createdAt(), now)));
+    return new FolderRows(pointers, sessions);
+  }
+
+  /**
+   * Throws when {@code cancellation} fires or the thread is interrupted ({@code CANCELLED}): a pass
+   * over a large folder stops between two files. An interrupted thread could not read them anyway,
+   * since the JDK closes a file channel that an interrupt reaches.
+   */
+  static void throwIfStopped(Cancellation cancellation) {
+    cancellation.throwIfCancelled();
+    if (Thread.currentThread().isInterrupted()) {
+      throw BatonException.from(new InterruptedException("reading a snapshot folder"));
+    }
+  }
+
+  /**
+   * The candidate a row file stands for, or null when its header lacks a valid {@code snapshotId}
+   * or {@code createdAt}, or names a snapshot whose file this is not.
+   */
+  private static @Nullable Candidate candidateOf(
+      SnapshotDirectory directory, Path file, RowHeader header) {
+    String id = header.snapshotId();
+    Instant createdAt = header.createdAt();
+    return id != null && createdAt != null && SafeIds.isSafe(id) && directory.isFileOf(file, id)
+        ? new Candidate(id, createdAt)
+        : null;
+  }
+
+  /** Why {@link #candidateOf} refused a header. */
+  private static String problemOf(RowHeader header) {
+    String id = header.snapshotId();
+    return id == null || header.createdAt() == null || !SafeIds.isSafe(id)
+        ? "it lacks a valid snapshotId or createdAt"
+        : "it holds snapshot " + SafeIds.quote(id) + ", which belongs elsewhere";
   }
 
   /** Whether some row of the session was found damaged. */
@@ -136,34 +212,5 @@ final class LatestRowFinder {
   private void countDamaged(Path file, String problem) {
     log.warn("snapshot file {} of session {} is damaged: {}", file, sessionId, problem);
     damaged = true;
-  }
-
-  /**
-   * The top-level {@code sessionId} of a file that does not parse, read up to the point where the
-   * damage starts: a row cut short still names its session, since the store writes it near the top.
-   * Null when it names none there, or cannot be read.
-   */
-  private static @Nullable String sessionIdInDamaged(Path file) {
-    try {
-      byte[] bytes = AtomicFiles.readIfExists(file);
-      if (bytes == null) {
-        return null;
-      }
-      try (JsonParser parser = Json.mapper().createParser(bytes)) {
-        if (parser.nextToken() != JsonToken.START_OBJECT) {
-          return null;
-        }
-        while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
-          String name = parser.currentName();
-          if (parser.nextToken() == JsonToken.VALUE_STRING && "sessionId".equals(name)) {
-            return parser.getString();
-          }
-          parser.skipChildren();
-        }
-      }
-    } catch (IOException | JacksonException damageReached) {
-      // What came before the damage named no session.
-    }
-    return null;
   }
 }

@@ -2,8 +2,10 @@ package dev.baton.agent.store;
 
 import dev.baton.core.BatonException;
 import java.io.IOException;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.channels.FileLockInterruptionException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.ConcurrentHashMap;
@@ -42,10 +44,12 @@ final class ProcessLock {
 
   /**
    * Runs {@code body} holding the directory's lock, creating the directory (mode 0700) if missing.
-   * Waits, without a bound, for a thread of this JVM or another process that holds it.
+   * Waits, without a bound, for a thread of this JVM or another process that holds it, unless the
+   * thread is interrupted.
    *
-   * @throws BatonException {@code INTERNAL} (not public) when the folder cannot be created or
-   *     locked; the message names no path, the cause does
+   * @throws BatonException {@code CANCELLED} when the thread is interrupted before it holds the
+   *     lock; {@code INTERNAL} (not public) when the folder cannot be created or locked; the
+   *     message names no path, the cause does
    */
   static <T> T hold(Path directory, Supplier<T> body) {
     Path key;
@@ -56,18 +60,31 @@ final class ProcessLock {
       throw cannotLock(e);
     }
     InProcessLock inProcess = LOCKS.compute(key, (k, held) -> enter(held));
-    inProcess.lock.lock();
+    try {
+      inProcess.lock.lockInterruptibly();
+    } catch (InterruptedException e) {
+      leave(key);
+      Thread.currentThread().interrupt();
+      throw BatonException.from(e);
+    }
     try (FileChannel channel =
             FileChannel.open(
                 key.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         FileLock lock = channel.lock()) {
       return body.get();
+    } catch (ClosedByInterruptException | FileLockInterruptionException e) {
+      // The JDK closes a channel that an interrupt reaches: the thread was interrupted.
+      throw BatonException.from(new InterruptedException("waiting for a snapshot folder's lock"));
     } catch (IOException e) {
       throw cannotLock(e);
     } finally {
       inProcess.lock.unlock();
-      LOCKS.computeIfPresent(key, (k, held) -> --held.users == 0 ? null : held);
+      leave(key);
     }
+  }
+
+  private static void leave(Path key) {
+    LOCKS.computeIfPresent(key, (k, held) -> --held.users == 0 ? null : held);
   }
 
   private static InProcessLock enter(@Nullable InProcessLock held) {

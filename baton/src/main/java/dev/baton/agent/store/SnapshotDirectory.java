@@ -1,11 +1,13 @@
 package dev.baton.agent.store;
 
 import dev.baton.agent.SessionSnapshot;
+import dev.baton.agent.SnapshotStatus;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.Status;
 import dev.baton.internal.store.RowHeader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -15,8 +17,10 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -24,6 +28,9 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.core.exc.JacksonIOException;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -33,9 +40,11 @@ import tools.jackson.databind.JsonNode;
  * validate IDs with {@link SafeIds} first. Each ID is looked up under its name and then, if it has
  * one, its {@linkplain FileNames#alternate alternate} name; a write leaves only the first.
  *
- * <p>Every file is replaced atomically, so reading needs no lock: a reader sees a whole old file or
- * a whole new one. Rows are written with {@code rowSync}; pointers are not forced to the device at
- * all, because a lost or stale pointer only costs a scan.
+ * <p>Rows and pointers are replaced by a rename, so reading needs no lock: a reader sees a whole
+ * old row or a whole new one, and a whole old pointer, none, or a whole new one. Rows are written
+ * with {@code rowSync}. Pointers are not forced to the device at all: a lost or stale one is found
+ * by the verification {@link FileSessionStore} runs once per boot, and one a crash of the machine
+ * left damaged fails its checksum; either costs a scan.
  *
  * <p>Errors name snapshots, never paths, since their messages reach callers; the paths go to the
  * log. A row file that is not a valid row, or that holds another snapshot than the one its name
@@ -48,6 +57,33 @@ record SnapshotDirectory(Path path, AtomicFiles.Sync rowSync) {
   private static final Logger log = LoggerFactory.getLogger(SnapshotDirectory.class);
   private static final String JSON_SUFFIX = ".json";
   private static final String POINTERS = ".pointers";
+  private static final String VERIFIED_BOOTS = ".verified-boots";
+  private static final int MAX_VERIFIED_BOOTS = 16;
+
+  /** The bit of each header field in {@link HeaderFields#mask}. */
+  private static final Map<String, Integer> HEADER_BITS =
+      Map.of("snapshotId", 1, "sessionId", 2, "createdAt", 4, "parentId", 8, "status", 16);
+
+  /** The header fields a read needs; it stops reading a row file once it holds them all. */
+  enum HeaderFields {
+    /** {@code snapshotId}, {@code sessionId} and {@code createdAt}: what ranks a session's rows. */
+    RANK(0b111),
+    /** Every field of {@link RowHeader}. */
+    ALL(0b11111);
+
+    private final int mask;
+
+    HeaderFields(int mask) {
+      this.mask = mask;
+    }
+  }
+
+  /**
+   * What a read of a row file's header found: the fields it read, and whether the file was valid
+   * JSON as far as the read went. A damaged file's header holds the fields before the damage: a row
+   * cut short still names its session, since the store writes {@code sessionId} near the top.
+   */
+  record HeaderRead(RowHeader header, boolean intact) {}
 
   /** What a listing of the directory found. */
   record Listing(List<Path> rowFiles, boolean hasStaleTemps) {}
@@ -98,23 +134,86 @@ record SnapshotDirectory(Path path, AtomicFiles.Sync rowSync) {
   @Nullable RowHeader readHeader(String snapshotId) {
     List<Path> files = rowFiles(snapshotId);
     // Only an ID with an alternate name costs a look for which file exists.
-    for (Path file : files.subList(0, files.size() - 1)) {
-      if (Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
-        return readHeaderAt(file);
+    Path file = files.get(files.size() - 1);
+    for (Path candidate : files.subList(0, files.size() - 1)) {
+      if (Files.exists(candidate, LinkOption.NOFOLLOW_LINKS)) {
+        file = candidate;
+        break;
       }
     }
-    return readHeaderAt(files.get(files.size() - 1));
+    HeaderRead read = readHeaderAt(file, HeaderFields.ALL);
+    return read != null && read.intact() ? read.header() : null;
   }
 
-  /** The header of the row file at {@code rowFile}, or null (logged) as for {@link #readHeader}. */
-  static @Nullable RowHeader readHeaderAt(Path rowFile) {
+  /** Whether the row has a file. */
+  boolean rowExists(String snapshotId) {
+    return rowFiles(snapshotId).stream()
+        .anyMatch(file -> Files.exists(file, LinkOption.NOFOLLOW_LINKS));
+  }
+
+  /**
+   * Reads the header of the row file at {@code rowFile}: streams the top-level fields, skipping the
+   * others, and stops as soon as it holds {@code fields}, so that a scan reads the first block of a
+   * row and never decodes its conversation, which the store writes after the header. The one header
+   * decoder of the store: the scan, the verification of pointers, retention and the poller use it.
+   *
+   * @return what was read, or null when the file is missing or cannot be read (logged)
+   */
+  static @Nullable HeaderRead readHeaderAt(Path rowFile, HeaderFields fields) {
     try {
-      byte[] bytes = AtomicFiles.readIfExists(rowFile);
-      return bytes == null ? null : Json.mapper().readValue(bytes, RowHeader.class);
-    } catch (IOException | JacksonException e) {
+      return readHeaderOrThrow(rowFile, fields);
+    } catch (IOException e) {
       log.debug("skipping unreadable snapshot file {}", rowFile, e);
       return null;
     }
+  }
+
+  /**
+   * {@link #readHeaderAt}, for a pass that must not take a file it could not read for one that
+   * holds no row: the per-boot verification, which would otherwise leave a committed row's session
+   * pointing at an older one for the whole boot.
+   *
+   * @return what was read, or null when the file is missing
+   * @throws IOException when the file cannot be opened or read (too many open files, say)
+   */
+  static @Nullable HeaderRead readHeaderOrThrow(Path rowFile, HeaderFields fields)
+      throws IOException {
+    String snapshotId = null;
+    String sessionId = null;
+    String parentId = null;
+    Instant createdAt = null;
+    SnapshotStatus status = null;
+    boolean intact = false;
+    try (InputStream in = Files.newInputStream(rowFile);
+        JsonParser parser = Json.mapper().createParser(in)) {
+      if (parser.nextToken() == JsonToken.START_OBJECT) {
+        int seen = 0;
+        while ((seen & fields.mask) != fields.mask
+            && parser.nextToken() == JsonToken.PROPERTY_NAME) {
+          String name = parser.currentName();
+          parser.nextToken();
+          switch (name) {
+            case "snapshotId" -> snapshotId = parser.readValueAs(String.class);
+            case "sessionId" -> sessionId = parser.readValueAs(String.class);
+            case "createdAt" -> createdAt = parser.readValueAs(Instant.class);
+            case "parentId" -> parentId = parser.readValueAs(String.class);
+            case "status" -> status = parser.readValueAs(SnapshotStatus.class);
+            default -> parser.skipChildren();
+          }
+          seen |= HEADER_BITS.getOrDefault(name, 0);
+        }
+        intact = true;
+      }
+    } catch (NoSuchFileException e) {
+      return null;
+    } catch (JacksonIOException e) {
+      // Jackson wraps a failed read of the stream; that is the file's fault no more than an open.
+      throw e.getCause();
+    } catch (JacksonException | IllegalArgumentException e) {
+      log.debug("snapshot file {} is not valid JSON", rowFile, e);
+    }
+    return new HeaderRead(
+        new RowHeader(snapshotId, sessionId, parentId, createdAt, status), intact);
   }
 
   /** Whether {@code file}, found by a listing, is where the row {@code snapshotId} belongs. */
@@ -221,39 +320,173 @@ record SnapshotDirectory(Path path, AtomicFiles.Sync rowSync) {
     return folders;
   }
 
-  /** A session's pointer, or null when it is missing or unreadable (logged). */
+  /**
+   * A session's pointer, or null when it is missing, unreadable, a symbolic link, damaged, or one
+   * this store did not write (see {@link SessionPointer#fromFileContent}); logged.
+   */
   @Nullable SessionPointer readPointer(String sessionId) {
     for (Path file : pointerFiles(sessionId)) {
+      byte[] bytes;
       try {
-        byte[] bytes = AtomicFiles.readIfExists(file);
-        if (bytes != null) {
-          return Json.mapper().readValue(bytes, SessionPointer.class);
-        }
-      } catch (IOException | JacksonException e) {
+        bytes = AtomicFiles.readIfExistsNoFollow(file);
+      } catch (IOException e) {
         log.debug("ignoring unreadable session pointer {}", file, e);
         return null;
+      }
+      if (bytes != null) {
+        SessionPointer pointer = SessionPointer.fromFileContent(bytes);
+        if (pointer == null) {
+          log.debug("ignoring session pointer {}: damaged, or not written by Baton", file);
+        }
+        return pointer;
       }
     }
     return null;
   }
 
   /**
-   * Points a session at a row. Best-effort: on failure the stale pointer is deleted, so that the
-   * next read scans instead of trusting it; a failure of both is logged.
+   * Whether the session has a pointer file, whole or not, or what a pointer write cut short left
+   * (see {@link AtomicFiles#replaceWithoutFlush}): in a folder verified during this boot, false
+   * means the session has no rows.
+   */
+  boolean hasPointerFile(String sessionId) {
+    return pointerFiles(sessionId).stream()
+        .anyMatch(
+            file ->
+                Files.exists(file, LinkOption.NOFOLLOW_LINKS)
+                    || Files.exists(AtomicFiles.nextOf(file), LinkOption.NOFOLLOW_LINKS));
+  }
+
+  /**
+   * Points a session at a row, with {@link AtomicFiles#replaceWithoutFlush}: a reader sees the old
+   * pointer, none, or the new one, and nothing is forced to the device (see {@link
+   * FileSessionStore} on why). A symbolic link planted in the pointer's place is deleted, never
+   * written through. One planted at the new pointer's name ({@code <sessionId>.json.next}) is not
+   * followed either: it fails the write, and with it every save of a new row of that session, until
+   * it is removed. Planting either takes write access to the folder, which can delete rows anyway.
+   *
+   * @throws BatonException {@code INTERNAL} (not public) when it cannot be written; the pointer is
+   *     then the old one, or missing with the leftover {@link #hasPointerFile} reports
    */
   void writePointer(String sessionId, SessionPointer pointer) {
-    List<Path> files = pointerFiles(sessionId);
+    preparePointer(sessionId, pointer);
+    promotePointer(sessionId);
+  }
+
+  /**
+   * The first half of {@link #writePointer}: writes the new pointer beside the old one, as {@code
+   * <sessionId>.json.next}, which Genkit Go never reads. While it stands, the pointer may be older
+   * than a committed row ({@link #pointerPending}): a save writes it before its row, and promotes
+   * it after.
+   *
+   * @throws BatonException {@code INTERNAL} (not public) when it cannot be written
+   */
+  void preparePointer(String sessionId, SessionPointer pointer) {
+    Path file = pointerFiles(sessionId).get(0);
     try {
       AtomicFiles.createPrivateDirectories(pointersDir());
-      AtomicFiles.write(
-          files.get(0),
-          Json.writePretty(pointer).getBytes(StandardCharsets.UTF_8),
-          AtomicFiles.Sync.NONE);
-      files.subList(1, files.size()).forEach(AtomicFiles::deleteQuietly);
+      AtomicFiles.writeNext(file, pointer.toFileContent());
     } catch (IOException e) {
-      log.warn("could not write session pointer {}; removing it", files.get(0), e);
-      files.forEach(AtomicFiles::deleteQuietly);
+      log.warn("could not write session pointer {}", AtomicFiles.nextOf(file), e);
+      throw BatonException.internal(
+          "cannot write the pointer of session " + SafeIds.quote(sessionId), e);
     }
+  }
+
+  /**
+   * The second half of {@link #writePointer}: puts the pointer {@link #preparePointer} wrote in the
+   * old one's place.
+   *
+   * @throws BatonException {@code INTERNAL} (not public) when that fails; the new pointer then
+   *     stays beside the old one, or alone
+   */
+  void promotePointer(String sessionId) {
+    List<Path> files = pointerFiles(sessionId);
+    try {
+      AtomicFiles.promoteNext(files.get(0));
+    } catch (IOException e) {
+      // Not logged here: each caller logs the failure once, as what it means to it.
+      throw BatonException.internal(
+          "cannot write the pointer of session " + SafeIds.quote(sessionId), e);
+    }
+    files.subList(1, files.size()).forEach(AtomicFiles::deleteQuietly);
+  }
+
+  /**
+   * Whether a new pointer of the session stands beside the old one, {@link #preparePointer written}
+   * but not promoted: a save is between its row and its pointer, or was killed or failed there, or
+   * a pointer write was cut short. The pointer may then be older than a committed row.
+   */
+  boolean pointerPending(String sessionId) {
+    return Files.exists(
+        AtomicFiles.nextOf(pointerFiles(sessionId).get(0)), LinkOption.NOFOLLOW_LINKS);
+  }
+
+  /**
+   * Removes every new pointer left beside an old one, except those of {@code sessionsWithRows}: the
+   * caller, holding the folder's lock, has just pointed every session with an intact row at its
+   * latest row, and found no row file at all naming any other session, so the pointers removed are
+   * of sessions without rows (a save that failed before its row). A session whose row files are all
+   * damaged keeps its new pointer, so that its reads keep scanning.
+   *
+   * @throws IOException when {@code .pointers} cannot be listed
+   */
+  void removePendingPointersExceptOf(Set<String> sessionsWithRows) throws IOException {
+    if (!Files.isDirectory(pointersDir(), LinkOption.NOFOLLOW_LINKS)) {
+      return;
+    }
+    Set<Path> kept = new HashSet<>();
+    for (String sessionId : sessionsWithRows) {
+      pointerFiles(sessionId).forEach(file -> kept.add(AtomicFiles.nextOf(file).getFileName()));
+    }
+    try (Stream<Path> files = Files.list(pointersDir())) {
+      files
+          .filter(file -> file.getFileName().toString().endsWith(AtomicFiles.NEXT_SUFFIX))
+          .filter(file -> !kept.contains(file.getFileName()))
+          .forEach(AtomicFiles::deleteQuietly);
+    }
+  }
+
+  /**
+   * Whether this folder's pointers were verified against its rows during the boot {@code bootId}
+   * (see {@link BootId}): since then, every pointer was written in that boot and none was lost, so
+   * a whole one names its session's latest row, unless a new pointer is {@link #pointerPending
+   * pending}, or names a row that was never written (one Genkit Go wrote).
+   *
+   * @throws IOException when the record cannot be read: a save must not take that for "not
+   *     verified", since other processes may trust the pointers
+   */
+  boolean pointersVerifiedIn(String bootId) throws IOException {
+    return verifiedBoots().contains(bootId);
+  }
+
+  /**
+   * Records that this folder's pointers were verified during the boot {@code bootId}, keeping the
+   * last {@value #MAX_VERIFIED_BOOTS} boots. Not forced to the device: a crash of the machine
+   * starts a new boot anyway.
+   *
+   * @throws IOException when the record cannot be written
+   */
+  void recordPointersVerified(String bootId) throws IOException {
+    List<String> boots = new ArrayList<>(verifiedBoots());
+    boots.remove(bootId);
+    boots.add(bootId);
+    List<String> kept = boots.subList(Math.max(0, boots.size() - MAX_VERIFIED_BOOTS), boots.size());
+    AtomicFiles.createPrivateDirectories(pointersDir());
+    AtomicFiles.write(
+        verifiedBootsFile(),
+        (String.join("\n", kept) + "\n").getBytes(StandardCharsets.UTF_8),
+        AtomicFiles.Sync.NONE);
+  }
+
+  /** The boots recorded by {@link #recordPointersVerified}. */
+  private List<String> verifiedBoots() throws IOException {
+    byte[] bytes = AtomicFiles.readIfExists(verifiedBootsFile());
+    return bytes == null ? List.of() : new String(bytes, StandardCharsets.UTF_8).lines().toList();
+  }
+
+  private Path verifiedBootsFile() {
+    return pointersDir().resolve(VERIFIED_BOOTS);
   }
 
   /**

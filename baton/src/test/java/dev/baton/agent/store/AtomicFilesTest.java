@@ -50,6 +50,52 @@ class AtomicFilesTest {
   }
 
   @Test
+  void replaceWithoutFlushLeavesTheNewBytesAndNothingBeside() throws IOException {
+    Path pointer = dir.resolve("sess-1.json");
+    AtomicFiles.replaceWithoutFlush(pointer, bytes("a much longer first pointer"));
+    // A leftover of a replacement cut short is not in the way.
+    Files.writeString(AtomicFiles.nextOf(pointer), "left by a kill");
+
+    AtomicFiles.replaceWithoutFlush(pointer, bytes("second"));
+
+    assertThat(pointer).hasContent("second");
+    assertThat(AtomicFiles.nextOf(pointer)).doesNotExist();
+    try (Stream<Path> files = Files.list(dir)) {
+      assertThat(files).containsExactly(pointer);
+    }
+  }
+
+  @Test
+  void aLeftoverNextFileIsWrittenOverNeverDeletedBeforeTheNewBytesAreIn() throws IOException {
+    Path pointer = dir.resolve("sess-1.json");
+    // What a replacement cut short between deleting the target and renaming leaves: the next file
+    // alone, the only sign that the target existed. Deleting it before a new one is written would
+    // leave neither, if that replacement were cut short too.
+    Path next = Files.writeString(AtomicFiles.nextOf(pointer), "left by a kill");
+    // A second name for the leftover's file: it sees the new bytes only if they went into it.
+    Path sameFile = Files.createLink(dir.resolve("same-file"), next);
+
+    AtomicFiles.replaceWithoutFlush(pointer, bytes("second"));
+
+    assertThat(pointer).hasContent("second");
+    assertThat(sameFile).hasContent("second");
+  }
+
+  @Test
+  void aSymbolicLinkIsReplacedNeverWrittenThroughNorReadThrough() throws IOException {
+    Path elsewhere = Files.writeString(dir.resolve("elsewhere"), "theirs");
+    Path pointer = Files.createSymbolicLink(dir.resolve("sess-1.json"), elsewhere);
+
+    assertThatThrownBy(() -> AtomicFiles.readIfExistsNoFollow(pointer))
+        .isInstanceOf(IOException.class);
+    AtomicFiles.replaceWithoutFlush(pointer, bytes("ours"));
+
+    assertThat(Files.isSymbolicLink(pointer)).isFalse();
+    assertThat(AtomicFiles.readIfExistsNoFollow(pointer)).isEqualTo(bytes("ours"));
+    assertThat(elsewhere).hasContent("theirs");
+  }
+
+  @Test
   void writtenFilesAreReadableByTheOwnerOnly() throws IOException {
     assumeTrue(dir.getFileSystem().supportedFileAttributeViews().contains("posix"));
     Path target = dir.resolve("row.json");

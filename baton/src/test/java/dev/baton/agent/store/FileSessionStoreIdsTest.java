@@ -43,7 +43,7 @@ class FileSessionStoreIdsTest {
     try (Stream<Path> paths = Files.walk(dir)) {
       return paths
           .filter(Files::isRegularFile)
-          .filter(p -> !p.getFileName().toString().equals(".lock"))
+          .filter(p -> !FileSessionStoreTest.BOOKKEEPING.contains(p.getFileName().toString()))
           .map(p -> dir.relativize(p).toString().replace('\\', '/'))
           .sorted()
           .toList();
@@ -184,9 +184,14 @@ class FileSessionStoreIdsTest {
     }
   }
 
+  /** The only file in a folder, leaving out the store's bookkeeping. */
   private static Path onlyFileIn(Path folder) throws IOException {
     try (Stream<Path> files = Files.list(folder)) {
-      List<Path> all = files.toList();
+      List<Path> all =
+          files
+              .filter(
+                  file -> !FileSessionStoreTest.BOOKKEEPING.contains(file.getFileName().toString()))
+              .toList();
       assertThat(all).hasSize(1);
       return all.get(0);
     }

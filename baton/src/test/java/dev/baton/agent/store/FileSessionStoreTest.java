@@ -28,6 +28,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -44,6 +45,12 @@ import tools.jackson.databind.JsonNode;
  * prefixes, session pointers, retention and polling.
  */
 class FileSessionStoreTest extends SessionStoreContract {
+  /**
+   * The files of the store's own bookkeeping in a folder: the cross-process lock and the record of
+   * the boots in which the pointers were verified.
+   */
+  static final Set<String> BOOKKEEPING = Set.of(".lock", ".verified-boots");
+
   private static final Duration FAST_POLL = Duration.ofMillis(5);
   private static final Function<ActionContext, String> TENANT_PREFIX =
       context -> String.valueOf(context.auth().get("tenant"));
@@ -76,6 +83,7 @@ class FileSessionStoreTest extends SessionStoreContract {
     return Json.parse(Files.readString(global().resolve(".pointers").resolve(sessionId + ".json")));
   }
 
+  /** Points a session at a row as Genkit Go writes a pointer: without a checksum. */
   private void pointTo(String sessionId, String snapshotId) throws IOException {
     Files.writeString(
         global().resolve(".pointers").resolve(sessionId + ".json"),
@@ -87,14 +95,14 @@ class FileSessionStoreTest extends SessionStoreContract {
   }
 
   /**
-   * Every regular file under the store directory but the cross-process lock files, relative to it,
-   * with {@code /} separators.
+   * Every regular file under the store directory but its {@linkplain #BOOKKEEPING bookkeeping},
+   * relative to it, with {@code /} separators.
    */
   private List<String> filesOnDisk() throws IOException {
     try (Stream<Path> paths = Files.walk(dir)) {
       return paths
           .filter(Files::isRegularFile)
-          .filter(p -> !p.getFileName().toString().equals(".lock"))
+          .filter(p -> !BOOKKEEPING.contains(p.getFileName().toString()))
           .map(p -> dir.relativize(p).toString().replace('\\', '/'))
           .sorted()
           .toList();
@@ -387,6 +395,7 @@ class FileSessionStoreTest extends SessionStoreContract {
     assertThat(pointerOf("sess-1").path("currentSnapshotId").asString()).isEqualTo("s1");
     assertThat(pointerOf("sess-1").path("currentCreatedAt").asString()).isEqualTo(at(1).toString());
     assertThat(pointerOf("sess-1").path("updatedAt").isString()).isTrue();
+    assertThat(pointerOf("sess-1").path("crc32c").asString()).matches("[0-9a-f]{8}");
 
     save(row("s2", "sess-1", at(2)));
     Snapshots.abort(context(), store(), "s1", at(3));
@@ -395,7 +404,21 @@ class FileSessionStoreTest extends SessionStoreContract {
   }
 
   @Test
-  void fastPathTrustsPointer() throws IOException {
+  void fastPathTrustsAWholePointerWrittenInThisBoot() throws IOException {
+    save(row("s1", "sess-1", at(1)));
+    Path pointer = global().resolve(".pointers/sess-1.json");
+    byte[] namingS1 = Files.readAllBytes(pointer);
+    save(row("s2", "sess-1", at(2)));
+
+    Files.write(pointer, namingS1);
+
+    assertThat(store().getLatestSnapshot(context(), "sess-1"))
+        .extracting(SessionSnapshot::snapshotId)
+        .isEqualTo("s1");
+  }
+
+  @Test
+  void pointerWithoutChecksumIsVerifiedByAScanAndRewritten() throws IOException {
     save(row("s1", "sess-1", at(1)));
     save(row("s2", "sess-1", at(2)));
 
@@ -403,7 +426,9 @@ class FileSessionStoreTest extends SessionStoreContract {
 
     assertThat(store().getLatestSnapshot(context(), "sess-1"))
         .extracting(SessionSnapshot::snapshotId)
-        .isEqualTo("s1");
+        .isEqualTo("s2");
+    assertThat(pointerOf("sess-1").path("currentSnapshotId").asString()).isEqualTo("s2");
+    assertThat(pointerOf("sess-1").path("crc32c").isString()).isTrue();
   }
 
   @Test

@@ -3,6 +3,8 @@ package dev.baton.agent.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.baton.core.BatonException;
+import dev.baton.core.Status;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,6 +12,7 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,6 +46,37 @@ class ProcessLockTest {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+  }
+
+  @Test
+  void aThreadWaitingForTheLockStopsWithCancelledWhenInterrupted() throws Exception {
+    CountDownLatch release = holdOnAnotherThread(dir);
+    AtomicInteger ran = new AtomicInteger();
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    Thread thread =
+        Thread.ofPlatform()
+            .start(
+                () -> {
+                  try {
+                    ProcessLock.hold(dir, ran::incrementAndGet);
+                  } catch (RuntimeException e) {
+                    failure.set(e);
+                  }
+                });
+    await().atMost(Duration.ofSeconds(10)).until(() -> thread.getState() == Thread.State.WAITING);
+
+    thread.interrupt();
+    thread.join(10_000);
+    boolean stoppedWhileHeld = !thread.isAlive();
+    release.countDown();
+    thread.join(10_000);
+
+    assertThat(stoppedWhileHeld).as("stopped while the lock was still held").isTrue();
+    assertThat(ran).hasValue(0);
+    assertThat(failure.get())
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.CANCELLED));
+    assertThat(ProcessLock.hold(dir, ran::incrementAndGet)).isEqualTo(1);
   }
 
   @Test

@@ -59,7 +59,13 @@ async function main() {
   // An abort of a run that would go on for ever.
   const blocked = await chat.chat().detach('[block] forever');
   report.abortAnswer = await blocked.abort();
-  const aborted = await blocked.wait({ intervalMs: 50 });
+  let aborted = await blocked.wait({ intervalMs: 50 });
+  // The abort itself writes only the status (the store contract leaves finishReason empty); the
+  // worker's finaliser adds the reason once the cancelled run has unwound, so read until it is there.
+  for (let reads = 0; !aborted.finishReason && reads < 600; reads++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    aborted = await chat.getSnapshot(blocked.snapshotId);
+  }
   report.aborted = { status: aborted.status, finishReason: aborted.finishReason };
 
   // A failed turn and a refused init arrive as AgentErrors with their status.

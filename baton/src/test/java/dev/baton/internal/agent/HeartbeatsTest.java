@@ -99,10 +99,17 @@ class HeartbeatsTest {
     for (Thread thread : threads) {
       thread.join();
     }
-    for (int i = 1; i < runs.length; i += 2) {
-      Counting run = runs[i];
-      await().until(() -> run.beats.get() >= 1);
-    }
+    // One wait for all of them: each wait of its own would first sleep Awaitility's poll delay.
+    await()
+        .until(
+            () -> {
+              for (int i = 1; i < runs.length; i += 2) {
+                if (runs[i].beats.get() < 1) {
+                  return false;
+                }
+              }
+              return true;
+            });
     for (int i = 1; i < runs.length; i += 2) {
       heartbeats.remove(runs[i]);
     }

@@ -11,6 +11,8 @@ import org.jspecify.annotations.Nullable;
  * @param maxInputTokens the token trigger, 0 when disabled
  * @param maxMessages the message trigger and cap, 0 when disabled
  * @param preserveRecent the window of a drop
+ * @param explicitPreserveRecent whether the configuration set {@code preserveRecent}, which lets a
+ *     token overage that dedupe and truncation left drop messages
  * @param maxToolResponseChars the cap on every tool response, negative when disabled
  * @param dedupe the dedupe strategy, or null
  * @param truncation the truncation strategy, or null
@@ -23,6 +25,7 @@ record CompressionSettings(
     int maxInputTokens,
     int maxMessages,
     int preserveRecent,
+    boolean explicitPreserveRecent,
     int maxToolResponseChars,
     @Nullable Dedupe dedupe,
     @Nullable Truncation truncation,
@@ -72,6 +75,7 @@ record CompressionSettings(
         config.maxInputTokens(),
         config.maxMessages(),
         preserveRecent,
+        config.preserveRecent() != 0,
         maxToolResponseChars,
         dedupe(config.dedupeToolResponses()),
         truncation(config.truncateToolResponses()),

@@ -89,7 +89,7 @@ record CompressionSettings(
     if (dedupe == null) {
       return null;
     }
-    requireNotNegative("dedupeToolResponses.keepRecent", dedupe.keepRecent());
+    requireNotNegative("deduplicateToolResponses.keepRecent", dedupe.keepRecent());
     return new Dedupe(
         dedupe.matchBy() == null ? CompressionDedupeMatch.NAME_AND_INPUT : dedupe.matchBy(),
         orDefault(dedupe.keepRecent(), DEFAULT_KEEP_RECENT),
@@ -102,8 +102,7 @@ record CompressionSettings(
     }
     if (truncation.maxChars() <= 0) {
       throw invalid(
-          "truncateToolResponses.maxChars is required and must be positive, got "
-              + truncation.maxChars());
+          "toolResponses.maxChars is required and must be positive, got " + truncation.maxChars());
     }
     return new Truncation(
         truncation.maxChars(),

@@ -1,5 +1,6 @@
 package dev.baton.middleware;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.baton.ai.Hooks;
 import dev.baton.ai.Message;
@@ -119,6 +120,12 @@ import org.jspecify.annotations.Nullable;
  * calls receive the compressed view. Metadata is recorded on the history messages it receives
  * unchanged; messages that an outer middleware rewrote are compressed as they were rewritten.
  *
+ * <p><b>By name</b> ({@code genkit-middleware-exp/contextCompression}), its JSON config has
+ * Genkit's field names, so a configuration written for Genkit works as it is: the components'
+ * names, but for {@code deduplicateToolResponses} ({@link #dedupeToolResponses}) and {@code
+ * toolResponses} ({@link #truncateToolResponses}), as in {@code {"maxInputTokens": 80000,
+ * "deduplicateToolResponses": {}, "toolResponses": {"maxChars": 2000}}}.
+ *
  * <p>Immutable and thread-safe. The middleware never modifies the messages it receives, so one
  * history is safe to share between concurrent calls. An invalid configuration fails the generate
  * call with {@code INVALID_ARGUMENT} when the middleware builds its hooks, as Agents does.
@@ -132,9 +139,9 @@ import org.jspecify.annotations.Nullable;
  * @param maxToolResponseChars the cap on every tool response, output and text content together; 0
  *     means the default of 400,000, a negative value disables the cap
  * @param dedupeToolResponses replaces older duplicate tool responses when compression runs; null
- *     disables it
+ *     disables it. JSON: {@code deduplicateToolResponses}
  * @param truncateToolResponses truncates older tool responses when compression runs; null disables
- *     it
+ *     it. JSON: {@code toolResponses}
  * @param summarize folds older messages into a summary when compression runs; null disables it
  * @param skipSummarizationThreshold the fraction of the context, between 0 and 1, that dedupe and
  *     truncation must save (and get under {@link #maxInputTokens}) for the summary to be skipped; 0
@@ -166,12 +173,15 @@ public record ContextCompression(
                 + " to 400000. Set it negative to disable the cap.")
         @Defaulted
         int maxToolResponseChars,
-    @JsonPropertyDescription(
+    @JsonProperty("deduplicateToolResponses")
+        @JsonPropertyDescription(
             "Replaces older duplicate tool responses with a notice when compression runs. Unset"
                 + " disables it.")
         @Nullable CompressionDedupe dedupeToolResponses,
-    @JsonPropertyDescription(
-            "Truncates older tool responses when compression runs. Unset disables it.")
+    @JsonProperty("toolResponses")
+        @JsonPropertyDescription(
+            "Truncates older tool responses when compression runs, leaving the newest tool"
+                + " messages intact. Unset disables it.")
         @Nullable CompressionToolTruncation truncateToolResponses,
     @JsonPropertyDescription(
             "Folds older messages into a summary written by a model when compression runs. Unset"

@@ -231,29 +231,66 @@ final class CompressionRun {
   }
 
   /**
-   * Summarises, or drops, older messages when the settings call for it and something new can be
-   * covered; the stats completed with what it did.
+   * Summarises older messages when a summary is due and something new can be covered, or else drops
+   * them as {@link #dropWindow} rules; the stats completed with what it did.
    */
   private CompressionStats compact(CompressionStats stats, long tokensBefore, long tokens) {
     CompressionSettings.Summarizer summarizer = settings.summarizer();
-    boolean summarize =
-        summarizer != null
-            && !skipSummary(tokensBefore, tokens)
-            && !outOfReach(tokens, stats.messagesBefore());
-    if (!summarize && !overTokens(tokens) && !overMessages(stats.messagesBefore())) {
-      return stats;
+    boolean summaryDue = summarizer != null && !skipSummary(tokensBefore, tokens);
+    if (summarizer != null && summaryDue && !outOfReach(tokens, stats.messagesBefore())) {
+      int window = shrink(summarizer.preserveRecent(), tokens);
+      Plan plan = plan(window, true);
+      int dropWindow = shrink(settings.preserveRecent(), tokens);
+      if (plan == null && overTokens(tokensBefore) && dropWindow < window) {
+        // The summary's window holds the whole conversation: over budget, the smaller window of a
+        // drop is summarised rather than the conversation left whole.
+        window = dropWindow;
+        plan = plan(window, true);
+      }
+      if (plan != null) {
+        String summary = summarize(summarizer, plan);
+        // An empty summary is none written: what to drop is decided as without one.
+        if (!summary.isEmpty()) {
+          return record(stats, tokens, plan, window, summary);
+        }
+      }
     }
-    int window =
-        shrink(
-            summarizer != null && summarize
-                ? summarizer.preserveRecent()
-                : settings.preserveRecent(),
-            tokens);
-    Plan plan = plan(window, summarize || settings.dropNotice().text() != null);
-    if (plan == null) {
-      return stats;
+    int window = dropWindow(stats, tokensBefore, tokens, summaryDue);
+    Plan plan = window > 0 ? plan(window, settings.dropNotice().text() != null) : null;
+    return plan == null ? stats : record(stats, tokens, plan, window, "");
+  }
+
+  /**
+   * The window of a drop once nothing was summarised, or 0 for none, by Genkit's rule. A token
+   * overage drops down to {@code preserveRecent} only when no strategy is configured, when a
+   * summary was due but none was written, or when {@code preserveRecent} was set and the cheap
+   * strategies (or, with a summariser, a skipped summary) did not meet the token budget. Otherwise
+   * {@code maxMessages}, when set, caps the view on its own, its window shrinking as {@code
+   * preserveRecent}'s does when the context is far over the token budget.
+   */
+  private int dropWindow(
+      CompressionStats stats, long tokensBefore, long tokens, boolean summaryDue) {
+    boolean hasSummarizer = settings.summarizer() != null;
+    boolean noStrategy =
+        settings.dedupe() == null && settings.truncation() == null && !hasSummarizer;
+    boolean budgetMet =
+        hasSummarizer
+            ? !summaryDue
+            : stats.deduplicated() + stats.truncated() > 0 && !overTokens(tokens);
+    if ((settings.explicitPreserveRecent() && !budgetMet)
+        || (overTokens(tokensBefore) && (noStrategy || summaryDue))) {
+      return shrink(settings.preserveRecent(), tokens);
     }
-    String summary = summarizer != null && summarize ? summarize(summarizer, plan) : "";
+    if (settings.maxMessages() > 0) {
+      int fixed = history.systemEnd() + (settings.dropNotice().text() == null ? 0 : 1);
+      return shrink(Math.max(1, settings.maxMessages() - fixed), tokens);
+    }
+    return 0;
+  }
+
+  /** Marks the plan's boundary with the summary (empty for a drop) and the completed stats. */
+  private CompressionStats record(
+      CompressionStats stats, long tokens, Plan plan, int window, String summary) {
     CompressionMetadata.Boundary boundary =
         summary.isEmpty()
             ? new CompressionMetadata.Boundary(
@@ -357,10 +394,12 @@ final class CompressionRun {
 
   /**
    * Where to cut: the longest tail window holding at most {@code window} non-system messages with
-   * which the view fits {@code maxMessages}, but at least the newest message, widened so it does
-   * not start with a tool response; null when it would cover nothing new. The boundary is never the
-   * user message that started the tool loop: that stays in the tail, or, when the window has moved
-   * past it into the tool rounds it started, in view as the anchor.
+   * which the view fits {@code maxMessages}, but at least the newest message; null when it would
+   * cover nothing new. A window that would start at a tool response is widened to the request, or,
+   * when that would break {@code maxMessages}, narrowed past the round; the newest round is kept
+   * whatever the cap. The boundary is never the user message that started the tool loop: that stays
+   * in the tail, or, when the window has moved past it into the tool rounds it started, in view as
+   * the anchor.
    */
   private @Nullable Plan plan(int window, boolean insertsMessage) {
     int n = history.size();
@@ -369,30 +408,43 @@ final class CompressionRun {
       return null;
     }
     int currentUser = anchorCandidate();
-    int protectedInTail = 0;
+    int protectedBefore = 0;
     for (int i = tailStart; i < n; i++) {
-      protectedInTail += history.isProtected(i) ? 1 : 0;
+      protectedBefore += history.isProtected(i) ? 1 : 0;
     }
     int fixed = history.systemEnd() + history.keptBefore().length + (insertsMessage ? 1 : 0);
     int start = n;
     int nonSystem = 0;
-    int protectedInWindow = 0;
     while (start > tailStart) {
       int candidate = start - 1;
       int nonSystemWith = nonSystem + (history.message(candidate).role() == Role.SYSTEM ? 0 : 1);
-      int protectedWith = protectedInWindow + (history.isProtected(candidate) ? 1 : 0);
-      int anchor = currentUser >= 0 && currentUser < candidate ? 1 : 0;
-      int viewSize = fixed + protectedInTail - protectedWith + anchor + n - candidate;
-      if (nonSystemWith > window || overMessages(viewSize)) {
+      int protectedWithout = protectedBefore - (history.isProtected(candidate) ? 1 : 0);
+      if (nonSystemWith > window
+          || overMessages(viewSize(candidate, fixed, protectedWithout, currentUser))) {
         break;
       }
       start = candidate;
       nonSystem = nonSystemWith;
-      protectedInWindow = protectedWith;
+      protectedBefore = protectedWithout;
     }
-    start = Math.min(start, n - 1);
-    while (start > tailStart && history.message(start).role() == Role.TOOL) {
-      start--;
+    if (start == n) {
+      start = n - 1;
+      protectedBefore -= history.isProtected(start) ? 1 : 0;
+    }
+    if (history.message(start).role() == Role.TOOL) {
+      int widened = start;
+      int protectedBeforeWidened = protectedBefore;
+      while (widened > tailStart && history.message(widened).role() == Role.TOOL) {
+        widened--;
+        protectedBeforeWidened -= history.isProtected(widened) ? 1 : 0;
+      }
+      int narrowed = start;
+      while (narrowed < n && history.message(narrowed).role() == Role.TOOL) {
+        narrowed++;
+      }
+      boolean breaksCap =
+          overMessages(viewSize(widened, fixed, protectedBeforeWidened, currentUser));
+      start = narrowed < n && breaksCap ? narrowed : widened;
     }
     int boundary = -1;
     int previous = -1;
@@ -415,6 +467,15 @@ final class CompressionRun {
       return null;
     }
     return new Plan(boundary, covered, anchorUser, anchorUser && currentUser >= tailStart);
+  }
+
+  /**
+   * The size of the view whose tail window starts at {@code from}, with {@code protectedBefore}
+   * protected messages of the tail before it.
+   */
+  private int viewSize(int from, int fixed, int protectedBefore, int currentUser) {
+    int anchor = currentUser >= 0 && currentUser < from ? 1 : 0;
+    return fixed + protectedBefore + anchor + history.size() - from;
   }
 
   /**

@@ -11,6 +11,8 @@ import org.jspecify.annotations.Nullable;
  * @param maxInputTokens the token trigger, 0 when disabled
  * @param maxMessages the message trigger and cap, 0 when disabled
  * @param preserveRecent the window of a drop
+ * @param explicitPreserveRecent whether the configuration set {@code preserveRecent}, which lets a
+ *     token overage that dedupe and truncation left drop messages
  * @param maxToolResponseChars the cap on every tool response, negative when disabled
  * @param dedupe the dedupe strategy, or null
  * @param truncation the truncation strategy, or null
@@ -23,6 +25,7 @@ record CompressionSettings(
     int maxInputTokens,
     int maxMessages,
     int preserveRecent,
+    boolean explicitPreserveRecent,
     int maxToolResponseChars,
     @Nullable Dedupe dedupe,
     @Nullable Truncation truncation,
@@ -72,6 +75,7 @@ record CompressionSettings(
         config.maxInputTokens(),
         config.maxMessages(),
         preserveRecent,
+        config.preserveRecent() != 0,
         maxToolResponseChars,
         dedupe(config.dedupeToolResponses()),
         truncation(config.truncateToolResponses()),
@@ -85,7 +89,7 @@ record CompressionSettings(
     if (dedupe == null) {
       return null;
     }
-    requireNotNegative("dedupeToolResponses.keepRecent", dedupe.keepRecent());
+    requireNotNegative("deduplicateToolResponses.keepRecent", dedupe.keepRecent());
     return new Dedupe(
         dedupe.matchBy() == null ? CompressionDedupeMatch.NAME_AND_INPUT : dedupe.matchBy(),
         orDefault(dedupe.keepRecent(), DEFAULT_KEEP_RECENT),
@@ -98,8 +102,7 @@ record CompressionSettings(
     }
     if (truncation.maxChars() <= 0) {
       throw invalid(
-          "truncateToolResponses.maxChars is required and must be positive, got "
-              + truncation.maxChars());
+          "toolResponses.maxChars is required and must be positive, got " + truncation.maxChars());
     }
     return new Truncation(
         truncation.maxChars(),

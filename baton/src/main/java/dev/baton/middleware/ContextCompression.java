@@ -1,5 +1,6 @@
 package dev.baton.middleware;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.baton.ai.Hooks;
 import dev.baton.ai.Message;
@@ -33,24 +34,32 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@link #summarize} has a model fold older messages into a summary, unless the first two
  *       saved at least {@link #skipSummarizationThreshold} of the context and brought it under
  *       {@link #maxInputTokens}, or no summary could get it under budget (below);
- *   <li>when nothing was summarised and the context is still over either budget, older messages are
- *       dropped, and a notice ({@link #DEFAULT_TRUNCATION_NOTICE}, {@link #truncationNotice}, or
- *       none with {@link #noTruncationNotice}) tells the model that context was removed.
+ *   <li>when nothing was summarised, older messages are dropped, and a notice ({@link
+ *       #DEFAULT_TRUNCATION_NOTICE}, {@link #truncationNotice}, or none with {@link
+ *       #noTruncationNotice}) tells the model that context was removed. As in Genkit, a context
+ *       over {@link #maxInputTokens} is cut down to {@link #preserveRecent} only when no strategy
+ *       is configured, when a summary was due but none was written (an empty summary counts as
+ *       none), or when {@link #preserveRecent} is set and dedupe and truncation (with a summariser:
+ *       a skipped summary) left it over budget. Otherwise a conversation is cut down to {@link
+ *       #maxMessages} when that is set, and kept whole when not, even over {@link #maxInputTokens}.
  * </ol>
  *
- * <p>A compaction (step 3 or 4) keeps the newest {@link #preserveRecent} non-system messages for a
- * drop, and the summariser's window for a summary; the window is halved (to no less than 1) when
- * the context is over 1.5 times {@link #maxInputTokens}, cut to at most 2 when it is over twice,
- * and shrunk further so the view fits {@link #maxMessages}. It always keeps at least the newest
- * message, and never starts with a tool response separated from its request: a window that would is
- * widened to the model message that made the request (so the view can exceed {@link #maxMessages}
- * by the newest turn). A compaction that would cover nothing new is skipped, so a conversation that
- * cannot get under budget does not compact again and again. Nor is it summarised again and again:
- * when what every compaction keeps (the leading system messages, the protected messages and the
- * newest message, plus the summary itself against {@link #maxMessages}) is over the budget the
- * context is over, no summary can get under it, so messages are dropped instead, as without a
- * summariser, rather than paying for a summary on every iteration. Compression runs at most once
- * per iteration. A drop replaces any earlier summary: the view then shows the notice.
+ * <p>A compaction (step 3 or 4) keeps the newest non-system messages of its window: the
+ * summariser's for a summary, or, when that window holds the whole conversation and the context is
+ * over {@link #maxInputTokens}, {@link #preserveRecent}'s; {@link #preserveRecent}'s for a drop, or
+ * all that fit {@link #maxMessages} when that alone caps the view. The window is halved (to no less
+ * than 1) when the context is over 1.5 times {@link #maxInputTokens}, cut to at most 2 when it is
+ * over twice, and shrunk further so the view fits {@link #maxMessages}. It always keeps at least
+ * the newest message, and never starts with a tool response separated from its request: a window
+ * that would is widened to the model message that made the request or, when that would put the view
+ * over {@link #maxMessages}, narrowed past the round (only the newest round is kept whatever the
+ * cap). A compaction that would cover nothing new is skipped, so a conversation that cannot get
+ * under budget does not compact again and again. Nor is it summarised again and again: when what
+ * every compaction keeps (the leading system messages, the protected messages and the newest
+ * message, plus the summary itself against {@link #maxMessages}) is over the budget the context is
+ * over, no summary can get under it, so messages are dropped instead, as without a summariser,
+ * rather than paying for a summary on every iteration. Compression runs at most once per iteration.
+ * A drop replaces any earlier summary: the view then shows the notice.
  *
  * <p>{@link #maxToolResponseChars} caps every tool response in view on every iteration, whether or
  * not a trigger fires.
@@ -111,6 +120,12 @@ import org.jspecify.annotations.Nullable;
  * calls receive the compressed view. Metadata is recorded on the history messages it receives
  * unchanged; messages that an outer middleware rewrote are compressed as they were rewritten.
  *
+ * <p><b>By name</b> ({@code genkit-middleware-exp/contextCompression}), its JSON config has
+ * Genkit's field names, so a configuration written for Genkit works as it is: the components'
+ * names, but for {@code deduplicateToolResponses} ({@link #dedupeToolResponses}) and {@code
+ * toolResponses} ({@link #truncateToolResponses}), as in {@code {"maxInputTokens": 80000,
+ * "deduplicateToolResponses": {}, "toolResponses": {"maxChars": 2000}}}.
+ *
  * <p>Immutable and thread-safe. The middleware never modifies the messages it receives, so one
  * history is safe to share between concurrent calls. An invalid configuration fails the generate
  * call with {@code INVALID_ARGUMENT} when the middleware builds its hooks, as Agents does.
@@ -119,13 +134,14 @@ import org.jspecify.annotations.Nullable;
  * @param maxMessages the message-count trigger, and the most messages a compaction keeps in view; 0
  *     disables it
  * @param preserveRecent how many of the newest non-system messages a drop keeps, and the default
- *     window of {@link #summarize}; 0 means the default of 4
+ *     window of {@link #summarize}; 0 means the default of 4. Set, it also lets a token overage
+ *     that dedupe and truncation leave drop messages
  * @param maxToolResponseChars the cap on every tool response, output and text content together; 0
  *     means the default of 400,000, a negative value disables the cap
  * @param dedupeToolResponses replaces older duplicate tool responses when compression runs; null
- *     disables it
+ *     disables it. JSON: {@code deduplicateToolResponses}
  * @param truncateToolResponses truncates older tool responses when compression runs; null disables
- *     it
+ *     it. JSON: {@code toolResponses}
  * @param summarize folds older messages into a summary when compression runs; null disables it
  * @param skipSummarizationThreshold the fraction of the context, between 0 and 1, that dedupe and
  *     truncation must save (and get under {@link #maxInputTokens}) for the summary to be skipped; 0
@@ -157,12 +173,15 @@ public record ContextCompression(
                 + " to 400000. Set it negative to disable the cap.")
         @Defaulted
         int maxToolResponseChars,
-    @JsonPropertyDescription(
+    @JsonProperty("deduplicateToolResponses")
+        @JsonPropertyDescription(
             "Replaces older duplicate tool responses with a notice when compression runs. Unset"
                 + " disables it.")
         @Nullable CompressionDedupe dedupeToolResponses,
-    @JsonPropertyDescription(
-            "Truncates older tool responses when compression runs. Unset disables it.")
+    @JsonProperty("toolResponses")
+        @JsonPropertyDescription(
+            "Truncates older tool responses when compression runs, leaving the newest tool"
+                + " messages intact. Unset disables it.")
         @Nullable CompressionToolTruncation truncateToolResponses,
     @JsonPropertyDescription(
             "Folds older messages into a summary written by a model when compression runs. Unset"

@@ -145,10 +145,11 @@ class ContextCompressionHistoryTest extends ContextCompressionTestSupport {
 
     GenerateResponse response = generate(chat(3), "go", compression().maxMessages(6).build());
 
-    assertThat(record(response.history().get(2)).path("summary").isString()).isTrue();
-    assertThat(record(response.history().get(2)).path("summary").asString()).isEmpty();
+    assertThat(record(response.history().get(1)).path("summary").isString()).isTrue();
+    assertThat(record(response.history().get(1)).path("summary").asString()).isEmpty();
     assertThat(brief(ContextCompression.resolveHistory(response.history())))
-        .containsExactly(NOTICE, "model:m2", "user:u3", "model:m3", "user:go", "model:ok");
+        .containsExactly(
+            NOTICE, "user:u2", "model:m2", "user:u3", "model:m3", "user:go", "model:ok");
   }
 
   @Test
@@ -403,7 +404,7 @@ class ContextCompressionHistoryTest extends ContextCompressionTestSupport {
             Json.parse(
                 "{\"trigger\":\"maxMessages\",\"tokensBefore\":4,\"tokensAfter\":"
                     + stats.path("tokensAfter").asLong()
-                    + ",\"messagesBefore\":7,\"messagesAfter\":5,\"deduplicated\":0,"
-                    + "\"truncated\":0,\"summarized\":0,\"dropped\":3,\"preserveRecent\":4}"));
+                    + ",\"messagesBefore\":7,\"messagesAfter\":6,\"deduplicated\":0,"
+                    + "\"truncated\":0,\"summarized\":0,\"dropped\":2,\"preserveRecent\":5}"));
   }
 }

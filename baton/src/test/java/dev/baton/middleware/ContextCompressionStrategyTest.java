@@ -128,13 +128,20 @@ class ContextCompressionStrategyTest extends ContextCompressionTestSupport {
     GenerateResponse response =
         generate(threeLookups(), "go", cheapThenSummary(0.5).maxMessages(8).build());
 
+    // Eight messages would start at r1's result; with its request they would be nine.
     assertThat(summarizer.calls()).isZero();
     assertThat(sent(0))
         .containsExactly(
-            NOTICE, "call(r3)", "result(r3)=" + "C".repeat(4000), "model:thinking", "user:go");
-    JsonNode boundary = record(response.history().get(4));
+            NOTICE,
+            "call(r2)",
+            "result(r2)=" + truncated("B".repeat(100), 4000),
+            "call(r3)",
+            "result(r3)=" + "C".repeat(4000),
+            "model:thinking",
+            "user:go");
+    JsonNode boundary = record(response.history().get(2));
     assertThat(boundary.path("summary").asString()).isEmpty();
-    assertThat(boundary.path("stats").path("dropped").asInt()).isEqualTo(5);
+    assertThat(boundary.path("stats").path("dropped").asInt()).isEqualTo(3);
   }
 
   @Test

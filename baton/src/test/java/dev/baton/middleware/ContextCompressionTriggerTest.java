@@ -73,7 +73,8 @@ class ContextCompressionTriggerTest extends ContextCompressionTestSupport {
 
     assertThat(sent(0)).hasSize(7);
     assertThat(atTheCap.response().custom().has(CompressionMetadata.KEY)).isFalse();
-    assertThat(sent(1)).containsExactly(NOTICE, "model:m2", "user:u3", "model:m3", "user:go");
+    assertThat(sent(1))
+        .containsExactly(NOTICE, "user:u2", "model:m2", "user:u3", "model:m3", "user:go");
     assertThat(overIt.response().custom().path(CompressionMetadata.KEY).path("trigger").asString())
         .isEqualTo("maxMessages");
   }

@@ -106,7 +106,7 @@ class JsInteropTest {
         AgentOptions.builder().sessionStore(InMemorySessionStore.create()).build());
     served.baton.defineAgent(
         "stateless", InlinePrompt.builder().model("echo").build(), AgentOptions.DEFAULTS);
-    served.start();
+    served.start(b -> b.agentAt("/api/chat", "chat"));
 
     NodeFixture.Run run =
         NodeFixture.node(

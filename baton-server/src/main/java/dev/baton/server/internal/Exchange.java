@@ -23,7 +23,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -47,17 +46,12 @@ import tools.jackson.databind.node.ObjectNode;
 public final class Exchange {
   private static final Logger log = LoggerFactory.getLogger(Exchange.class);
 
-  /**
-   * What every exchange of one handler shares.
-   *
-   * @param namedAgents the agents mounted by name, the only remote agents served
-   */
+  /** What every exchange of one handler shares. */
   public record Settings(
       Registry registry,
       List<ContextProvider> providers,
       RequestBody body,
       Failures failures,
-      Set<String> namedAgents,
       Duration keepAliveInterval) {}
 
   /** How the exchange ends: the output, or the error it failed with. */
@@ -293,7 +287,7 @@ public final class Exchange {
    */
   private boolean isUnnamedRemoteAgent() {
     return route.type() != ActionType.FLOW
-        && !settings.namedAgents().contains(route.name())
+        && !route.named()
         && settings.registry().lookup(ActionType.AGENT, route.name()).orElse(null)
             instanceof RemoteAgent;
   }

@@ -87,6 +87,14 @@ async function main() {
   await stateless.send('one');
   const two = await stateless.send('two');
   report.stateless = { messages: stateless.messages.length, text: two.text, snapshotId: two.snapshotId };
+
+  // A detach the client-managed agent cannot take is refused with its status.
+  try {
+    await remoteAgent({ url: `${base}/agents/stateless` }).chat().detach('in the background');
+    report.detachRefused = 'no error';
+  } catch (e) {
+    report.detachRefused = describeError(e);
+  }
 }
 
 main().then(

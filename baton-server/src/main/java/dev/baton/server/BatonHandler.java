@@ -45,13 +45,13 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>Errors</b> come in two tiers. A turn that fails is a result: 200 with {@code finishReason:
  * "failed"}, its {@code error} and the snapshot to continue from. A request that cannot run (a
- * malformed body, an init the agent refuses, an unknown snapshot, a refused credential) is an
- * error: in a stream, the error frame; otherwise an HTTP status from Genkit's table (400 for {@code
- * INVALID_ARGUMENT} and {@code FAILED_PRECONDITION}, 401, 403, 404, 409, 429, 499, 500, 501, 503,
- * 504) with a JSON body {@code {"status", "message"}}. A body over the size limit is the one
- * exception: 413, status {@code INVALID_ARGUMENT}. Only public messages are sent; any other becomes
- * its status's generic text (unless messages are exposed, by default when {@code GENKIT_ENV=dev}),
- * and no stack trace is ever sent.
+ * malformed body, an init the agent refuses, an unknown snapshot, a detach the agent cannot take, a
+ * refused credential) is an error: in a stream, the error frame; otherwise an HTTP status from
+ * Genkit's table (400 for {@code INVALID_ARGUMENT} and {@code FAILED_PRECONDITION}, 401, 403, 404,
+ * 409, 429, 499, 500, 501, 503, 504) with a JSON body {@code {"status", "message"}}. A body over
+ * the size limit is the one exception: 413, status {@code INVALID_ARGUMENT}. Only public messages
+ * are sent; any other becomes its status's generic text (unless messages are exposed, by default
+ * when {@code GENKIT_ENV=dev}), and no stack trace is ever sent.
  *
  * <p><b>Clients that go away.</b> A client that closes its connection cancels its run, unless the
  * run detached: a detached run outlives its request.

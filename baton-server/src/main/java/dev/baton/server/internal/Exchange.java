@@ -142,10 +142,27 @@ public final class Exchange {
       StreamCallback<JsonNode> chunks) {
     try {
       JsonNode input = data != null ? data : Json.nodes().nullNode();
-      return new Succeeded(action.runJson(context, input, init, chunks));
+      JsonNode output = action.runJson(context, input, init, chunks);
+      return isRefusedDetach(input, output)
+          ? new Failed(GenkitHttp.errorOf(output.path("error")))
+          : new Succeeded(output);
     } catch (Throwable failure) {
       return new Failed(settings.failures().classify(failure));
     }
+  }
+
+  /**
+   * Whether a turn asked to detach and did not: the agent cannot run work in the background (it has
+   * no store, or one that cannot subscribe to snapshots), or it could not save the pending
+   * snapshot. An agent answers that with a failed output, as Genkit Go's runtime does; on the wire
+   * it is an error, as a Genkit JS server sends it, since Genkit JS's client reads a failed answer
+   * to a detach as a missing snapshot and throws an error without a status.
+   */
+  private boolean isRefusedDetach(JsonNode input, JsonNode output) {
+    return route.type() == ActionType.AGENT
+        && input.path("detach").asBoolean(false)
+        && "failed".equals(output.path("finishReason").asString(""))
+        && output.path("error").isObject();
   }
 
   private void stream(

@@ -168,6 +168,8 @@ class GenkitCliTest {
     assertThat(attributes(echoRoot))
         .containsEntry("genkit:type", "action")
         .containsEntry("genkit:metadata:subtype", "flow")
+        .containsEntry("genkit:key", "/flow/echo")
+        .containsEntry("genkit:metadata:context", "{}")
         .containsEntry("genkit:path", "/{echo,t:flow}")
         .containsEntry("genkit:state", "success")
         .containsEntry("genkit:input", "\"bob\"");
@@ -179,6 +181,8 @@ class GenkitCliTest {
     JsonNode model = span(agentSpans, "echoModel");
     assertThat(attributes(agentRoot))
         .containsEntry("genkit:metadata:subtype", "agent")
+        .containsEntry("genkit:key", "/agent/serverAgent")
+        .containsEntry("genkit:metadata:context", "{}")
         .containsEntry("genkit:isRoot", true)
         .containsEntry("genkit:path", "/{serverAgent,t:action}")
         .containsEntry("genkit:metadata:agent:sessionId", firstOutput.path("sessionId").asString())
@@ -193,6 +197,7 @@ class GenkitCliTest {
         .isEqualTo("util");
     assertThat(attributes(model))
         .containsEntry("genkit:metadata:subtype", "model")
+        .containsEntry("genkit:key", "/model/echoModel")
         // The path Genkit JS writes for the same turn (spec/interop.md 1.3).
         .containsEntry(
             "genkit:path",

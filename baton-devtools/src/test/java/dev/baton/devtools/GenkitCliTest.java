@@ -206,11 +206,15 @@ class GenkitCliTest {
         .containsEntry("gen_ai.operation.name", "chat")
         .containsEntry("gen_ai.request.model", "echoModel");
 
-    // Stopping the runtime (SIGTERM) removes its runtime file; genkit start then exits with it.
+    // Stopping the runtime (SIGTERM) removes its runtime file; genkit start then exits with it, as
+    // cleanly as with a Genkit JS runtime: a runtime that exits with any status but 0 makes the CLI
+    // print "app process exited with code <n>" with a stack trace, and exit 1.
     ProcessHandle java = ProcessHandle.of(runtime.path("pid").asLong()).orElseThrow();
     java.destroy();
     await().atMost(Duration.ofSeconds(30)).until(() -> !Files.exists(runtimeFile));
     assertThat(start.waitFor(30, TimeUnit.SECONDS)).as(output()).isTrue();
+    assertThat(start.exitValue()).as(output()).isZero();
+    assertThat(output()).doesNotContain("exited with code");
   }
 
   private Process startCli() throws IOException {

@@ -1,8 +1,8 @@
 // Drives agents served by baton-server with Genkit JS's own remoteAgent client, for the interop
 // test. Usage: node client.cjs <base URL>. It prints one JSON report of what the client saw; the
-// Java test checks it. The Baton side serves "chat" (server-managed, abortable) and "stateless"
-// (client-managed) on a model that echoes the user's text, fails on "[fail]" and waits until
-// aborted on "[block]".
+// Java test checks it. The Baton side serves "chat" (server-managed, abortable) at /api/chat, a
+// route of its choosing, and "stateless" (client-managed) at its default route, /agents/stateless,
+// on a model that echoes the user's text, fails on "[fail]" and waits until aborted on "[block]".
 'use strict';
 
 const { remoteAgent } = require('genkit/beta/client');
@@ -15,7 +15,7 @@ function describeError(e) {
 }
 
 async function main() {
-  const chat = remoteAgent({ url: `${base}/agents/chat` });
+  const chat = remoteAgent({ url: `${base}/api/chat` });
 
   // Several turns of one chat: the client resumes each from the last snapshot.
   const session = chat.chat();
@@ -87,6 +87,14 @@ async function main() {
   await stateless.send('one');
   const two = await stateless.send('two');
   report.stateless = { messages: stateless.messages.length, text: two.text, snapshotId: two.snapshotId };
+
+  // A detach the client-managed agent cannot take is refused with its status.
+  try {
+    await remoteAgent({ url: `${base}/agents/stateless` }).chat().detach('in the background');
+    report.detachRefused = 'no error';
+  } catch (e) {
+    report.detachRefused = describeError(e);
+  }
 }
 
 main().then(

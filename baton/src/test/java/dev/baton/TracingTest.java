@@ -63,6 +63,21 @@ class TracingTest {
   }
 
   @Test
+  void everyActionSpanCarriesItsRegistryKeyAsGenkitJsLabelsIt() {
+    Flow<String, String, Void> inner =
+        baton.defineFlow("inner", String.class, String.class, (ctx, in) -> in);
+    Flow<String, String, Void> outer =
+        baton.defineFlow("outer", String.class, String.class, (ctx, in) -> inner.run(ctx, in));
+
+    outer.run("x");
+
+    SpanData innerSpan = exporter.getFinishedSpanItems().get(0);
+    SpanData outerSpan = exporter.getFinishedSpanItems().get(1);
+    assertThat(attr(outerSpan, "genkit:key")).isEqualTo("/flow/outer");
+    assertThat(attr(innerSpan, "genkit:key")).isEqualTo("/flow/inner");
+  }
+
+  @Test
   void contentIsLeftOutUnlessAskedFor() {
     Baton quiet =
         Baton.builder()

@@ -19,6 +19,8 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import sun.misc.Signal;
+import sun.misc.SignalHandler;
 
 /**
  * Genkit's developer tools for a Baton instance: with it, {@code genkit start -- <your java
@@ -43,6 +45,12 @@ import org.slf4j.LoggerFactory;
  * command from the directory {@code genkit start} runs in: a command that changes directory writes
  * its file where the CLI does not look.
  *
+ * <p>{@code genkit start} stops its runtime with SIGTERM and reports any exit status but 0 as a
+ * crash. While the dev tools run, SIGTERM therefore ends the JVM with status 0, as a Genkit JS
+ * runtime ends, once the shutdown hooks have run (the JVM's own handling exits with 143); {@link
+ * #close()} gives SIGTERM back to the handling it had before. The {@code java} that {@code genkit
+ * start} runs is the one on the CLI's {@code PATH}; see the package documentation.
+ *
  * <p>Traces reach the CLI when the instance was built with a {@link BatonTelemetry}: the reflection
  * API hands it the telemetry server the CLI announces (unless {@code GENKIT_TELEMETRY_SERVER} is
  * set, which wins), and waits for the spans sent there before it answers a run (its OTLP export, if
@@ -64,6 +72,8 @@ public final class DevTools implements AutoCloseable {
   private final @Nullable ReflectionServer server;
   private final @Nullable RuntimeFile runtimeFile;
   private @Nullable Thread shutdownHook;
+  // The SIGTERM handling before the dev tools replaced it, given back on close.
+  private @Nullable SignalHandler previousSigterm;
   private boolean closed;
 
   private DevTools(@Nullable ReflectionServer server, @Nullable RuntimeFile runtimeFile) {
@@ -145,6 +155,7 @@ public final class DevTools implements AutoCloseable {
     log.info("Genkit reflection API at {} (runtime file {})", server.url(), file.path());
     DevTools devTools = new DevTools(server, file);
     devTools.installShutdownHook();
+    devTools.exitCleanlyOnSigterm();
     return devTools;
   }
 
@@ -166,13 +177,18 @@ public final class DevTools implements AutoCloseable {
   public void close() {
     ReflectionServer running;
     Thread hook;
+    SignalHandler sigterm;
     synchronized (this) {
       running = closed ? null : server;
       hook = shutdownHook;
+      sigterm = previousSigterm;
       closed = true;
     }
     if (running == null) {
       return;
+    }
+    if (sigterm != null) {
+      Signal.handle(new Signal("TERM"), sigterm);
     }
     if (runtimeFile != null) {
       runtimeFile.delete();
@@ -192,6 +208,19 @@ public final class DevTools implements AutoCloseable {
     Thread hook = new Thread(this::close, "baton-devtools-shutdown");
     shutdownHook = hook;
     Runtime.getRuntime().addShutdownHook(hook);
+  }
+
+  /**
+   * Makes SIGTERM exit with status 0 through {@link System#exit}, which runs the shutdown hooks as
+   * the JVM's own handling does, this class's included.
+   */
+  private synchronized void exitCleanlyOnSigterm() {
+    try {
+      previousSigterm = Signal.handle(new Signal("TERM"), signal -> System.exit(0));
+    } catch (IllegalArgumentException unavailable) {
+      // No SIGTERM on this platform, or the JVM keeps it (-Xrs): its own handling stays.
+      log.debug("SIGTERM keeps the JVM's own handling: {}", unavailable.getMessage());
+    }
   }
 
   private static @Nullable BatonTelemetry telemetryOf(Baton baton) {

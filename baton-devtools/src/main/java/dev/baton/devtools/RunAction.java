@@ -36,9 +36,10 @@ import tools.jackson.databind.node.ObjectNode;
  * bidirectional actions (agents) as the session init and is ignored by the others, as in Genkit JS;
  * {@code context} is Genkit's action context, whose {@code auth} object becomes the run's auth
  * context (the form a Baton server's context providers give, {@link ActionContext#auth()}); a
- * context without an {@code auth} object is taken as the auth context itself. The context is
- * recorded as {@code genkit:metadata:context} with what became the auth context, and {@code
- * secrets}, redacted; {@code telemetryLabels} become attributes of the root span.
+ * context without an {@code auth} object is taken as the auth context itself. The root span records
+ * the context as {@code genkit:metadata:context} ({@code {}} for none, as Genkit JS records it),
+ * with what became the auth context, and {@code secrets}, redacted; {@code telemetryLabels} become
+ * attributes of the root span too.
  *
  * <p>The answer's headers go out as soon as the action's root span starts, carrying {@code
  * X-Genkit-Trace-Id}, {@code X-Genkit-Span-Id} and {@code X-Genkit-Version}, so the CLI follows the
@@ -156,21 +157,24 @@ final class RunAction {
       if (labels.isObject()) {
         labels.properties().forEach(e -> attributes.put(e.getKey(), text(e.getValue())));
       }
+      ObjectNode traced = Json.object();
       if (body.path("context") instanceof ObjectNode actionContext && !actionContext.isEmpty()) {
         boolean nested = actionContext.path("auth").isObject();
         ObjectNode auth = nested ? (ObjectNode) actionContext.get("auth") : actionContext;
         context = context.withAuth(authMap(auth));
-        ObjectNode traced = actionContext.deepCopy();
+        traced = actionContext.deepCopy();
         if (nested) {
           traced.put("auth", REDACTED);
         } else {
-          List.copyOf(traced.propertyNames()).forEach(name -> traced.put(name, REDACTED));
+          for (String name : List.copyOf(traced.propertyNames())) {
+            traced.put(name, REDACTED);
+          }
         }
         if (traced.has("secrets")) {
           traced.put("secrets", REDACTED);
         }
-        attributes.put("genkit:metadata:context", Json.write(traced));
       }
+      attributes.put("genkit:metadata:context", Json.write(traced));
       return context.with(
           RootSpanHooks.KEY,
           new RootSpanHooks(

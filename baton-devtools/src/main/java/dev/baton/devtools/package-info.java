@@ -7,6 +7,11 @@
  * Baton baton = Baton.builder().openTelemetry(BatonTelemetry.fromEnvironment()).build();
  * DevTools.start(baton); // serves only when GENKIT_ENV=dev
  * }</pre>
+ *
+ * <p>{@code genkit start -- java ...} runs the command without a shell, with the {@code java} on
+ * the CLI's own {@code PATH}, which must be Java 21 or newer: an older one (a system's default Java
+ * 17, say) stops at once with an {@code UnsupportedClassVersionError}. Give the path of a newer one
+ * ({@code genkit start -- "$JAVA_HOME/bin/java" ...}) or put it first on the {@code PATH}.
  */
 @NullMarked
 package dev.baton.devtools;

@@ -168,6 +168,8 @@ class GenkitCliTest {
     assertThat(attributes(echoRoot))
         .containsEntry("genkit:type", "action")
         .containsEntry("genkit:metadata:subtype", "flow")
+        .containsEntry("genkit:key", "/flow/echo")
+        .containsEntry("genkit:metadata:context", "{}")
         .containsEntry("genkit:path", "/{echo,t:flow}")
         .containsEntry("genkit:state", "success")
         .containsEntry("genkit:input", "\"bob\"");
@@ -179,6 +181,8 @@ class GenkitCliTest {
     JsonNode model = span(agentSpans, "echoModel");
     assertThat(attributes(agentRoot))
         .containsEntry("genkit:metadata:subtype", "agent")
+        .containsEntry("genkit:key", "/agent/serverAgent")
+        .containsEntry("genkit:metadata:context", "{}")
         .containsEntry("genkit:isRoot", true)
         .containsEntry("genkit:path", "/{serverAgent,t:action}")
         .containsEntry("genkit:metadata:agent:sessionId", firstOutput.path("sessionId").asString())
@@ -193,6 +197,7 @@ class GenkitCliTest {
         .isEqualTo("util");
     assertThat(attributes(model))
         .containsEntry("genkit:metadata:subtype", "model")
+        .containsEntry("genkit:key", "/model/echoModel")
         // The path Genkit JS writes for the same turn (spec/interop.md 1.3).
         .containsEntry(
             "genkit:path",
@@ -201,11 +206,15 @@ class GenkitCliTest {
         .containsEntry("gen_ai.operation.name", "chat")
         .containsEntry("gen_ai.request.model", "echoModel");
 
-    // Stopping the runtime (SIGTERM) removes its runtime file; genkit start then exits with it.
+    // Stopping the runtime (SIGTERM) removes its runtime file; genkit start then exits with it, as
+    // cleanly as with a Genkit JS runtime: a runtime that exits with any status but 0 makes the CLI
+    // print "app process exited with code <n>" with a stack trace, and exit 1.
     ProcessHandle java = ProcessHandle.of(runtime.path("pid").asLong()).orElseThrow();
     java.destroy();
     await().atMost(Duration.ofSeconds(30)).until(() -> !Files.exists(runtimeFile));
     assertThat(start.waitFor(30, TimeUnit.SECONDS)).as(output()).isTrue();
+    assertThat(start.exitValue()).as(output()).isZero();
+    assertThat(output()).doesNotContain("exited with code");
   }
 
   private Process startCli() throws IOException {

@@ -314,6 +314,11 @@ class ReflectionApiTest {
     SpanData root = rootSpan("echo");
     assertThat(root.getTraceId()).isEqualTo(traceId);
     assertThat(response.headers().firstValue("X-Genkit-Span-Id")).hasValue(root.getSpanId());
+    // As Genkit JS labels a run's root span: its action's key, and the context it ran with ("{}"
+    // when the request gave none).
+    assertThat(root.getAttributes().get(AttributeKey.stringKey("genkit:key")))
+        .isEqualTo("/flow/echo");
+    assertThat(tracedContext(root)).isEqualTo(Json.object());
   }
 
   @Test

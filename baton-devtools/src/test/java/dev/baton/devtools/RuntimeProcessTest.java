@@ -17,13 +17,13 @@ import tools.jackson.databind.JsonNode;
 /**
  * A runtime in a JVM of its own, as {@code genkit start} runs it: started from a subdirectory of
  * the project, it writes its runtime file under the project root the CLI would find; stopped with
- * SIGTERM, which is all the CLI ever sends, it removes the file itself.
+ * SIGTERM, which is all the CLI ever sends, it removes the file itself and exits with status 0.
  */
 class RuntimeProcessTest {
   @TempDir Path project;
 
   @Test
-  void sigtermRemovesTheRuntimeFile() throws Exception {
+  void sigtermRemovesTheRuntimeFileAndExitsCleanly() throws Exception {
     Files.writeString(project.resolve("pom.xml"), "<project/>");
     Path workingDirectory = Files.createDirectories(project.resolve("app"));
     ProcessBuilder builder =
@@ -55,6 +55,8 @@ class RuntimeProcessTest {
       runtimeProcess.destroy();
       assertThat(runtimeProcess.waitFor(30, TimeUnit.SECONDS)).isTrue();
       assertThat(file).doesNotExist();
+      // As a Genkit JS runtime exits on SIGTERM; the JVM's own handling would exit with 143.
+      assertThat(runtimeProcess.exitValue()).isZero();
     } finally {
       runtimeProcess.destroyForcibly();
     }

@@ -1,18 +1,16 @@
 package dev.baton.server;
 
 import dev.baton.Baton;
-import dev.baton.core.ActionType;
 import dev.baton.server.internal.Drain;
 import dev.baton.server.internal.Exchange;
 import dev.baton.server.internal.Failures;
 import dev.baton.server.internal.RequestBody;
 import dev.baton.server.internal.Route;
+import dev.baton.server.internal.Routes;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -30,10 +28,12 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>Routes</b>, all {@code POST}: {@code /agents/<name>} runs one turn; {@code
  * /agents/<name>/getSnapshot}, {@code /waitForSnapshot} and {@code /abort} run the agent's
- * companions, which exist when its store supports them; {@code /flows/<name>} runs a flow. Only the
- * agents and flows the builder mounts are served; any other path is left to the next handler. A
- * mounted route whose action does not exist answers 404, and so does a remote agent that was not
- * mounted by name (see {@link Builder#allAgents()}).
+ * companions, which exist when its store supports them; {@code /flows/<name>} runs a flow. The
+ * application may serve an agent or a flow at a route of its own instead, as Genkit's servers let
+ * it ({@link Builder#agentAt}, {@link Builder#flowAt}); an agent's companions then answer at the
+ * same suffixes of that route. Only the agents and flows the builder mounts are served; any other
+ * path is left to the next handler. A mounted route whose action does not exist answers 404, and so
+ * does a remote agent that was not mounted by name (see {@link Builder#allAgents()}).
  *
  * <p><b>Envelope.</b> The body is {@code {"data": <input>, "init": <init>}}; {@code init} is for
  * turns only (an {@code AgentInit}; {@code {}} or none is a fresh session). The answer is {@code
@@ -45,13 +45,13 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>Errors</b> come in two tiers. A turn that fails is a result: 200 with {@code finishReason:
  * "failed"}, its {@code error} and the snapshot to continue from. A request that cannot run (a
- * malformed body, an init the agent refuses, an unknown snapshot, a refused credential) is an
- * error: in a stream, the error frame; otherwise an HTTP status from Genkit's table (400 for {@code
- * INVALID_ARGUMENT} and {@code FAILED_PRECONDITION}, 401, 403, 404, 409, 429, 499, 500, 501, 503,
- * 504) with a JSON body {@code {"status", "message"}}. A body over the size limit is the one
- * exception: 413, status {@code INVALID_ARGUMENT}. Only public messages are sent; any other becomes
- * its status's generic text (unless messages are exposed, by default when {@code GENKIT_ENV=dev}),
- * and no stack trace is ever sent.
+ * malformed body, an init the agent refuses, an unknown snapshot, a detach the agent cannot take, a
+ * refused credential) is an error: in a stream, the error frame; otherwise an HTTP status from
+ * Genkit's table (400 for {@code INVALID_ARGUMENT} and {@code FAILED_PRECONDITION}, 401, 403, 404,
+ * 409, 429, 499, 500, 501, 503, 504) with a JSON body {@code {"status", "message"}}. A body over
+ * the size limit is the one exception: 413, status {@code INVALID_ARGUMENT}. Only public messages
+ * are sent; any other becomes its status's generic text (unless messages are exposed, by default
+ * when {@code GENKIT_ENV=dev}), and no stack trace is ever sent.
  *
  * <p><b>Clients that go away.</b> A client that closes its connection cancels its run, unless the
  * run detached: a detached run outlives its request.
@@ -79,18 +79,14 @@ public final class BatonHandler extends Handler.Abstract.NonBlocking implements 
   public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(30);
 
   private final Exchange.Settings settings;
-  private final boolean allAgents;
-  private final Set<String> agents;
-  private final @Nullable Set<String> flows;
+  private final Routes routes;
   private final Duration shutdownGrace;
   // New on every start, so that a stopped handler can start again.
   private volatile Drain drain = new Drain();
   private volatile @Nullable ScheduledExecutorService keepAlives;
 
   private BatonHandler(Builder builder) {
-    this.allAgents = builder.allAgents;
-    this.agents = Set.copyOf(builder.agents);
-    this.flows = builder.allFlows ? null : Set.copyOf(builder.flows);
+    this.routes = builder.routes.build();
     this.shutdownGrace = builder.shutdownGrace;
     boolean expose =
         builder.exposeErrorMessages != null
@@ -102,7 +98,6 @@ public final class BatonHandler extends Handler.Abstract.NonBlocking implements 
             List.copyOf(builder.providers),
             new RequestBody(builder.maxRequestBytes),
             new Failures(expose),
-            agents,
             builder.keepAliveInterval);
   }
 
@@ -113,22 +108,15 @@ public final class BatonHandler extends Handler.Abstract.NonBlocking implements 
 
   @Override
   public boolean handle(Request request, Response response, Callback callback) {
-    Route route = Route.of(Request.getPathInContext(request));
+    Route route = routes.resolve(Request.getPathInContext(request));
     ScheduledExecutorService timer = keepAlives;
     // No timer: the handler is not started.
-    if (route == null || !mounts(route) || timer == null) {
+    if (route == null || timer == null) {
       return false;
     }
     Exchange exchange = new Exchange(settings, drain, timer, route, request, response, callback);
     Thread.ofVirtual().name("baton-request " + route).start(exchange::run);
     return true;
-  }
-
-  private boolean mounts(Route route) {
-    if (route.type() == ActionType.FLOW) {
-      return flows == null || flows.contains(route.name());
-    }
-    return allAgents || agents.contains(route.name());
   }
 
   /** Starts a graceful shutdown; see the class comment. */
@@ -170,11 +158,8 @@ public final class BatonHandler extends Handler.Abstract.NonBlocking implements 
   /** Configures a {@link BatonHandler}. Not thread-safe; build once. */
   public static final class Builder {
     private final Baton baton;
-    private final Set<String> agents = new HashSet<>();
-    private final Set<String> flows = new HashSet<>();
+    private final Routes.Builder routes = Routes.builder();
     private final List<ContextProvider> providers = new ArrayList<>();
-    private boolean allAgents;
-    private boolean allFlows;
     private long maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES;
     private Duration keepAliveInterval = DEFAULT_KEEP_ALIVE_INTERVAL;
     private Duration shutdownGrace = DEFAULT_SHUTDOWN_GRACE;
@@ -191,25 +176,57 @@ public final class BatonHandler extends Handler.Abstract.NonBlocking implements 
      * would make this server an open proxy. A left-out one answers 404, as an unknown agent does.
      */
     public Builder allAgents() {
-      this.allAgents = true;
+      routes.allAgents();
       return this;
     }
 
-    /** Serves these agents (with their companions), remote agents included. */
+    /**
+     * Serves these agents at {@code /agents/<name>} (with their companions), remote ones included.
+     */
     public Builder agents(String... names) {
-      agents.addAll(List.of(names));
+      routes.agents(List.of(names));
+      return this;
+    }
+
+    /**
+     * Serves an agent at a route of the application's choosing, as Genkit's servers let it: turns
+     * at {@code route}, and the companions the agent has at {@code route + "/getSnapshot"}, {@code
+     * "/waitForSnapshot"} and {@code "/abort"}, where Genkit's clients look for them: {@code
+     * agentAt("/api/researcher", "researcher")}, say. A remote agent is served too, as with {@link
+     * #agents}. The agent is served at its default route only if also mounted there ({@link
+     * #agents}, {@link #allAgents}); a chosen route wins over the default layout.
+     *
+     * @param route an absolute path within the handler's context, such as {@code /api/researcher}:
+     *     non-empty segments, no trailing slash, query or fragment
+     * @throws IllegalArgumentException when the route is not such a path, or it or one of its
+     *     companions' routes is taken by another chosen route
+     */
+    public Builder agentAt(String route, String name) {
+      routes.agentAt(route, name);
       return this;
     }
 
     /** Serves every flow of the instance, those defined after the handler included. */
     public Builder allFlows() {
-      this.allFlows = true;
+      routes.allFlows();
       return this;
     }
 
-    /** Serves these flows. */
+    /** Serves these flows at {@code /flows/<name>}. */
     public Builder flows(String... names) {
-      flows.addAll(List.of(names));
+      routes.flows(List.of(names));
+      return this;
+    }
+
+    /**
+     * Serves a flow at a route of the application's choosing. The flow is served at its default
+     * route only if also mounted there ({@link #flows}, {@link #allFlows}).
+     *
+     * @param route an absolute path within the handler's context, as for {@link #agentAt}
+     * @throws IllegalArgumentException when the route is not such a path, or is taken
+     */
+    public Builder flowAt(String route, String name) {
+      routes.flowAt(route, name);
       return this;
     }
 

@@ -5,10 +5,11 @@
  *
  * <p>{@link dev.baton.server.BatonHandler} answers {@code POST /agents/<name>} (one turn per
  * request), its companions {@code /agents/<name>/getSnapshot}, {@code /waitForSnapshot} and {@code
- * /abort}, and {@code POST /flows/<name>}: a body {@code {"data": <input>, "init": <init>}} in,
- * {@code {"result": <output>}} out, or Server-Sent Events with {@code ?stream=true} or {@code
- * Accept: text/event-stream}. {@link dev.baton.server.ContextProvider}s turn each request into the
- * auth context agents, tools and middleware read, or refuse it; {@link
+ * /abort}, and {@code POST /flows/<name>}, or routes the application chooses ({@code agentAt},
+ * {@code flowAt}): a body {@code {"data": <input>, "init": <init>}} in, {@code {"result":
+ * <output>}} out, or Server-Sent Events with {@code ?stream=true} or {@code Accept:
+ * text/event-stream}. {@link dev.baton.server.ContextProvider}s turn each request into the auth
+ * context agents, tools and middleware read, or refuse it; {@link
  * dev.baton.server.ContextProviders} has bearer-token and API-key ones.
  *
  * <pre>{@code

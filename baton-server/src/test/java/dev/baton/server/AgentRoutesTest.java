@@ -176,6 +176,27 @@ class AgentRoutesTest {
   }
 
   @Test
+  void aDetachTheAgentCannotTakeIsRefusedAsAnErrorAsGenkitJsRefusesIt() {
+    served.agent("stateless", AgentOptions.DEFAULTS);
+    served.start();
+    JsonNode detach =
+        envelope(Map.of("message", Message.user("in the background"), "detach", true), Map.of());
+
+    Answer plain = post(served.url("/agents/stateless"), detach);
+    assertThat(plain.status()).isEqualTo(400);
+    assertThat(plain.json().get("status").stringValue()).isEqualTo("FAILED_PRECONDITION");
+    assertThat(plain.json().get("message").stringValue())
+        .contains("detach requires a session store");
+
+    Answer streamed = post(served.url("/agents/stateless?stream=true"), detach);
+    assertThat(streamed.status()).isEqualTo(200);
+    assertThat(streamed.frames()).hasSize(1);
+    assertThat(streamed.lastFrame().at("/error/status").stringValue())
+        .isEqualTo("FAILED_PRECONDITION");
+    assertThat(served.model.calls()).isZero();
+  }
+
+  @Test
   void aTurnWithoutInputOrWithInputOfTheWrongShapeIsRefused() {
     serverManaged();
     served.start();

@@ -144,7 +144,8 @@ final class FuzzCases {
   /** A valid input with one node replaced by a value of another type, or data of another type. */
   private Case wrongTypes() {
     ObjectNode input = input();
-    if (random.nextInt(4) == 0) {
+    boolean detach = random.nextInt(4) == 0;
+    if (detach) {
       input.set("detach", randomValue(0));
     }
     JsonNode data;
@@ -172,12 +173,15 @@ final class FuzzCases {
       }
     }
     // Jackson may read some of these as values (a number as text, say): the turn then runs, or
-    // fails as a turn with the input's own error.
+    // fails as a turn with the input's own error. A detach read as true is refused by the agent
+    // without a store.
     return new Case(
         "wrong types",
         agentPath(),
         Json.write(envelope(data)),
-        Set.of(Status.OK, Status.INVALID_ARGUMENT),
+        detach
+            ? Set.of(Status.OK, Status.INVALID_ARGUMENT, Status.FAILED_PRECONDITION)
+            : Set.of(Status.OK, Status.INVALID_ARGUMENT),
         false);
   }
 

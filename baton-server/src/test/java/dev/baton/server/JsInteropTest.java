@@ -106,7 +106,7 @@ class JsInteropTest {
         AgentOptions.builder().sessionStore(InMemorySessionStore.create()).build());
     served.baton.defineAgent(
         "stateless", InlinePrompt.builder().model("echo").build(), AgentOptions.DEFAULTS);
-    served.start();
+    served.start(b -> b.agentAt("/api/chat", "chat"));
 
     NodeFixture.Run run =
         NodeFixture.node(
@@ -140,6 +140,12 @@ class JsInteropTest {
     assertThat(report.at("/stateless/messages").intValue()).isEqualTo(4);
     assertThat(report.at("/stateless/text").stringValue()).isEqualTo("echo: two");
     assertThat(report.at("/stateless/snapshotId").isMissingNode()).isTrue();
+    // Refused as a Genkit JS server refuses it, the detach throws with its status in the message
+    // (the JS client puts no status on the error; a failed output would read as a missing
+    // snapshot).
+    assertThat(report.at("/detachRefused/message").stringValue())
+        .startsWith("FAILED_PRECONDITION: ")
+        .contains("detach requires a session store");
   }
 
   @Test

@@ -122,6 +122,56 @@ class RemoteDelegationTest {
   }
 
   @Test
+  void aRemoteAgentWhoseServerRefusesToDetachIsDelegatedToInlineAndTheRefusalCostsNoSlot() {
+    // Client-managed, so it cannot run in the background; the remote agent declares nothing.
+    served.agent("researcher", AgentOptions.DEFAULTS);
+    served.start();
+    served.model.respond(say("tides follow the moon"));
+    Agent researcher =
+        client.defineRemoteAgent(
+            "researcher",
+            served.url("/agents/researcher"),
+            AgentOptions.builder().description("Researches one question.").build());
+    Agent orchestrator =
+        client.defineAgent(
+            "orchestrator",
+            InlinePrompt.builder()
+                .model("orch")
+                .use(
+                    Agents.builder().agents(researcher.ref()).async(true).maxDelegations(1).build())
+                .build(),
+            AgentOptions.DEFAULTS);
+    JsonNode[] seen = new JsonNode[2];
+    script.add(
+        r ->
+            call(
+                "delegate_to_researcher",
+                Json.object().put("task", "Why tides?").put("background", true)));
+    script.add(
+        r -> {
+          seen[0] = toolOutput(r);
+          return call("delegate_to_researcher", Json.object().put("task", "Why tides?"));
+        });
+    script.add(
+        r -> {
+          seen[1] = toolOutput(r);
+          return say("done");
+        });
+
+    orchestrator.runText("Why tides?");
+
+    assertThat(seen[0].path("response").asString())
+        .startsWith("Error calling agent \"researcher\": ")
+        .contains("detach requires a session store")
+        .endsWith(
+            "If this agent lacks a session store that supports background work, delegate to it"
+                + " without \"background\" instead.");
+    assertThat(seen[1].path("response").asString())
+        .as("the refused launch gave its slot back")
+        .isEqualTo("tides follow the moon");
+  }
+
+  @Test
   void anOrchestratorDelegatesToARemoteAgentInlineAndInTheBackground() {
     served.agent("researcher", researcherOptions(InMemorySessionStore.create()));
     served.start();

@@ -168,7 +168,7 @@ class ServerFuzzTest {
         seen = Status.OK;
         JsonNode error = outcome.at("/result/error");
         // A failed turn is a result; its error must still be the client's mistake (a bad input,
-        // or a detach sent to an agent without a store).
+        // or one the agent cannot act on).
         if (!error.isMissingNode()
             && !Set.of("INVALID_ARGUMENT", "FAILED_PRECONDITION")
                 .contains(error.path("status").asString(""))) {

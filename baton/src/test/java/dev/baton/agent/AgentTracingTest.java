@@ -63,6 +63,11 @@ class AgentTracingTest {
     assertThat(attr(root, "genkit:metadata:subtype")).isEqualTo("agent");
     assertThat(attr(root, "genkit:metadata:agent:sessionId")).isEqualTo(output.sessionId());
     assertThat(attr(root, "genkit:init")).isEqualTo("{}");
+    // Action spans carry their registry key, as Genkit JS's do; steps and utilities have none.
+    assertThat(attr(root, "genkit:key")).isEqualTo("/agent/chat");
+    assertThat(attr(span("pm"), "genkit:key")).isEqualTo("/model/pm");
+    assertThat(attr(first, "genkit:key")).isNull();
+    assertThat(attr(span("generate"), "genkit:key")).isNull();
     assertThat(attr(first, "genkit:metadata:agent:sessionId")).isNull();
     for (SpanData turn : List.of(first, second)) {
       assertThat(turn.getParentSpanId()).isEqualTo(root.getSpanId());

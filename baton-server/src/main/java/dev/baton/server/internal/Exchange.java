@@ -23,7 +23,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -47,17 +46,12 @@ import tools.jackson.databind.node.ObjectNode;
 public final class Exchange {
   private static final Logger log = LoggerFactory.getLogger(Exchange.class);
 
-  /**
-   * What every exchange of one handler shares.
-   *
-   * @param namedAgents the agents mounted by name, the only remote agents served
-   */
+  /** What every exchange of one handler shares. */
   public record Settings(
       Registry registry,
       List<ContextProvider> providers,
       RequestBody body,
       Failures failures,
-      Set<String> namedAgents,
       Duration keepAliveInterval) {}
 
   /** How the exchange ends: the output, or the error it failed with. */
@@ -148,10 +142,27 @@ public final class Exchange {
       StreamCallback<JsonNode> chunks) {
     try {
       JsonNode input = data != null ? data : Json.nodes().nullNode();
-      return new Succeeded(action.runJson(context, input, init, chunks));
+      JsonNode output = action.runJson(context, input, init, chunks);
+      return isRefusedDetach(input, output)
+          ? new Failed(GenkitHttp.errorOf(output.path("error")))
+          : new Succeeded(output);
     } catch (Throwable failure) {
       return new Failed(settings.failures().classify(failure));
     }
+  }
+
+  /**
+   * Whether a turn asked to detach and did not: the agent cannot run work in the background (it has
+   * no store, or one that cannot subscribe to snapshots), or it could not save the pending
+   * snapshot. An agent answers that with a failed output, as Genkit Go's runtime does; on the wire
+   * it is an error, as a Genkit JS server sends it, since Genkit JS's client reads a failed answer
+   * to a detach as a missing snapshot and throws an error without a status.
+   */
+  private boolean isRefusedDetach(JsonNode input, JsonNode output) {
+    return route.type() == ActionType.AGENT
+        && input.path("detach").asBoolean(false)
+        && "failed".equals(output.path("finishReason").asString(""))
+        && output.path("error").isObject();
   }
 
   private void stream(
@@ -293,7 +304,7 @@ public final class Exchange {
    */
   private boolean isUnnamedRemoteAgent() {
     return route.type() != ActionType.FLOW
-        && !settings.namedAgents().contains(route.name())
+        && !route.named()
         && settings.registry().lookup(ActionType.AGENT, route.name()).orElse(null)
             instanceof RemoteAgent;
   }

@@ -21,8 +21,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Opens OpenTelemetry spans around action runs with the attributes Genkit's tools read: {@code
- * genkit:type}, {@code genkit:metadata:subtype}, {@code genkit:name}, {@code genkit:path}, {@code
- * genkit:isRoot}, {@code genkit:input}, {@code genkit:output} and {@code genkit:state}.
+ * genkit:type}, {@code genkit:metadata:subtype}, {@code genkit:name}, {@code genkit:key} (an
+ * action's registry key, such as {@code /flow/echo}), {@code genkit:path}, {@code genkit:isRoot},
+ * {@code genkit:input}, {@code genkit:output} and {@code genkit:state}.
  *
  * <p>Baton depends on the OpenTelemetry API only: with no SDK installed every span is a no-op.
  * Inputs and outputs ({@code genkit:input}, {@code genkit:output}) are recorded only when content
@@ -47,6 +48,7 @@ public final class Tracing {
   private static final class Keys {
     static final AttributeKey<String> NAME = AttributeKey.stringKey("genkit:name");
     static final AttributeKey<String> TYPE = AttributeKey.stringKey("genkit:type");
+    static final AttributeKey<String> KEY = AttributeKey.stringKey("genkit:key");
     static final AttributeKey<String> PATH = AttributeKey.stringKey("genkit:path");
     static final AttributeKey<String> SUBTYPE = AttributeKey.stringKey("genkit:metadata:subtype");
     static final AttributeKey<Boolean> IS_ROOT = AttributeKey.booleanKey("genkit:isRoot");
@@ -221,6 +223,10 @@ public final class Tracing {
         .setAttribute(Keys.PATH, root || subtype == null ? path : withSubtype(path, subtype));
     if (subtype != null) {
       builder.setAttribute(Keys.SUBTYPE, subtype);
+      if (genkitType.equals("action")) {
+        // As Genkit JS labels every action's span, the root's and those nested below it alike.
+        builder.setAttribute(Keys.KEY, "/" + subtype + "/" + name);
+      }
     }
     if (root) {
       builder.setAttribute(Keys.IS_ROOT, true);

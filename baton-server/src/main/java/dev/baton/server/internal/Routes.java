@@ -1,0 +1,137 @@
+package dev.baton.server.internal;
+
+import dev.baton.core.ActionType;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What a handler serves where: the routes the application chose for agents and flows, and the
+ * default layout, {@code /agents/<name>} and {@code /flows/<name>}, for those it mounted by name or
+ * all at once. A chosen route wins over the default layout. Immutable and thread-safe; the builder
+ * is not thread-safe.
+ */
+public final class Routes {
+  private final Map<String, Route> chosen;
+  private final boolean allAgents;
+  private final Set<String> agents;
+  private final boolean allFlows;
+  private final Set<String> flows;
+
+  private Routes(Builder builder) {
+    this.chosen = Map.copyOf(builder.chosen);
+    this.allAgents = builder.allAgents;
+    this.agents = Set.copyOf(builder.agents);
+    this.allFlows = builder.allFlows;
+    this.flows = Set.copyOf(builder.flows);
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The route a request's path (within the handler's context) reaches, or null for none. */
+  public @Nullable Route resolve(String path) {
+    Route route = chosen.get(path);
+    if (route != null) {
+      return route;
+    }
+    Route laidOut = Route.inDefaultLayout(path);
+    if (laidOut == null) {
+      return null;
+    }
+    boolean flow = laidOut.type() == ActionType.FLOW;
+    boolean named = (flow ? flows : agents).contains(laidOut.name());
+    if (!named && !(flow ? allFlows : allAgents)) {
+      return null;
+    }
+    return new Route(laidOut.type(), laidOut.name(), path, named);
+  }
+
+  /** Collects the routes. */
+  public static final class Builder {
+    private final Map<String, Route> chosen = new HashMap<>();
+    private final Set<String> agents = new HashSet<>();
+    private final Set<String> flows = new HashSet<>();
+    private boolean allAgents;
+    private boolean allFlows;
+
+    private Builder() {}
+
+    public void allAgents() {
+      allAgents = true;
+    }
+
+    public void agents(List<String> names) {
+      agents.addAll(names);
+    }
+
+    public void allFlows() {
+      allFlows = true;
+    }
+
+    public void flows(List<String> names) {
+      flows.addAll(names);
+    }
+
+    /** Serves an agent at {@code path}, and its companions at the path's companion suffixes. */
+    public void agentAt(String path, String name) {
+      Objects.requireNonNull(path, "route");
+      Objects.requireNonNull(name, "name");
+      Map<String, Route> routes = new LinkedHashMap<>();
+      routes.put(path, new Route(ActionType.AGENT, name, path, true));
+      Route.COMPANIONS.forEach(
+          (suffix, type) -> routes.put(path + suffix, new Route(type, name, path + suffix, true)));
+      choose(path, routes);
+    }
+
+    /** Serves a flow at {@code path}. */
+    public void flowAt(String path, String name) {
+      Objects.requireNonNull(path, "route");
+      Objects.requireNonNull(name, "name");
+      choose(path, Map.of(path, new Route(ActionType.FLOW, name, path, true)));
+    }
+
+    private void choose(String path, Map<String, Route> routes) {
+      checkPath(path);
+      for (Route route : routes.values()) {
+        Route taken = chosen.get(route.path());
+        if (taken != null) {
+          throw new IllegalArgumentException(
+              "the route "
+                  + route.path()
+                  + " is taken: it serves "
+                  + taken.type().key(taken.name()));
+        }
+      }
+      chosen.putAll(routes);
+    }
+
+    public Routes build() {
+      return new Routes(this);
+    }
+  }
+
+  /**
+   * A chosen route is an absolute path of non-empty segments, with no query, fragment, {@code .} or
+   * {@code ..}: the path a request names, decoded, within the handler's context.
+   */
+  private static void checkPath(String path) {
+    boolean valid = path.startsWith("/") && !path.contains("?") && !path.contains("#");
+    for (String segment : path.substring(valid ? 1 : 0).split("/", -1)) {
+      valid &= !segment.isEmpty() && !segment.equals(".") && !segment.equals("..");
+    }
+    if (!valid) {
+      throw new IllegalArgumentException(
+          "not a route: \""
+              + path
+              + "\"; a route is an absolute path of non-empty segments, such as /api/researcher,"
+              + " without a trailing slash, query or fragment");
+    }
+  }
+}

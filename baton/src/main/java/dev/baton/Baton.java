@@ -151,6 +151,7 @@ public final class Baton {
    * the tool loop. The prompt is also registered, at {@code /executable-prompt/<name>}.
    *
    * @throws IllegalStateException unless the instance was built with {@code experimental()}
+   * @throws BatonException {@link Status#ALREADY_EXISTS} when an agent, or a prompt, has the name
    */
   public Agent defineAgent(String name, InlinePrompt prompt, AgentOptions options) {
     requireExperimental("defineAgent");

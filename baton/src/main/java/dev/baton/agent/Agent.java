@@ -95,8 +95,15 @@ public interface Agent extends Action<AgentInput, AgentOutput, AgentStreamChunk>
   @Nullable SessionSnapshot getLatestSnapshot(String sessionId);
 
   /**
-   * Waits until a snapshot settles (completed, failed, aborted or expired) and returns it. Reads
-   * tolerate a few transient store failures; the wait ends early when the context is cancelled.
+   * Waits until a snapshot settles ({@link SessionSnapshot#isSettled()}) and returns it: completed,
+   * failed, expired, or aborted with its finish reason. The wait goes on through {@code aborting}:
+   * an aborted row without a finish reason is a worker still saving its progress, and the wait ends
+   * when that save lands or the worker stops heartbeating. Reads tolerate a few transient store
+   * failures; the wait ends early when the context is cancelled.
+   *
+   * <p>A remote agent waits on its server's waitForSnapshot route. A server without one (Genkit JS)
+   * is polled instead, and there the wait ends at the first status past {@code pending}: an aborted
+   * row may come back before it has settled.
    *
    * @throws BatonException as {@link #getSnapshot}, and {@code CANCELLED} when the context is
    *     cancelled

@@ -41,7 +41,10 @@ public enum SnapshotStatus {
     throw new IllegalArgumentException("unknown snapshot status \"" + wireName + "\"");
   }
 
-  /** Whether waiting for this snapshot is over: every status but {@link #PENDING}. */
+  /**
+   * Whether the status is past {@link #PENDING}. An {@link #ABORTED} row may still be saving its
+   * progress: {@link SessionSnapshot#isSettled()} tells whether waiting for it is over.
+   */
   public boolean isTerminal() {
     return this != PENDING;
   }

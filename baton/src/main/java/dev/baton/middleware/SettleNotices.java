@@ -113,7 +113,7 @@ final class SettleNotices {
             case PENDING -> null;
             case EXPIRED -> "expired";
             case FAILED -> "failed";
-            case ABORTED -> row.finishReason() == null ? null : "aborted";
+            case ABORTED -> row.isSettled() ? "aborted" : null;
             case COMPLETED -> TaskResults.completedStatus(row.finishReason());
           };
       return status;

@@ -114,7 +114,7 @@ final class TaskContinuation {
         }
       }
       case ABORTED, FAILED -> {
-        if (row.status() == SnapshotStatus.ABORTED && row.finishReason() == null) {
+        if (!row.isSettled()) {
           delegation.refund();
           return refusal(
               id,

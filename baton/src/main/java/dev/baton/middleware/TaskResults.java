@@ -114,8 +114,8 @@ final class TaskResults {
                   + " (it resumes from before the task started), or delegate the task again if the"
                   + " result is still needed.");
       case ABORTED ->
-          // Shaped rows settle a dead worker's abort, so no finish reason means still saving.
-          row.finishReason() == null
+          // Shaped rows settle a dead worker's abort, so an unsettled one is still saving.
+          !row.isSettled()
               ? Report.error(
                   task.toString(),
                   label,

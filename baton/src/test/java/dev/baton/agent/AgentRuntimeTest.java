@@ -14,6 +14,7 @@ import dev.baton.ai.ModelResponseChunk;
 import dev.baton.ai.Part;
 import dev.baton.ai.Role;
 import dev.baton.core.ActionContext;
+import dev.baton.core.ActionType;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.Status;
@@ -39,6 +40,28 @@ class AgentRuntimeTest extends AgentTestSupport {
     assertThatThrownBy(() -> plain.defineAgent("a", InlinePrompt.builder().model("pm").build()))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("Baton.defineAgent: experimental features are not enabled");
+  }
+
+  @Test
+  void definingAnAgentTwiceNamesTheAgentNotItsPrompt() {
+    InlinePrompt prompt = InlinePrompt.builder().model("pm").build();
+    baton.defineAgent("a", prompt);
+
+    assertThatThrownBy(() -> baton.defineAgent("a", prompt))
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.ALREADY_EXISTS))
+        .hasMessage("an agent named \"a\" is already defined");
+  }
+
+  @Test
+  void aPromptAgentRefusedForATakenNameLeavesNoPromptBehind() {
+    baton.defineCustomAgent("a", AgentRunner::result, AgentOptions.DEFAULTS);
+
+    assertThatThrownBy(() -> baton.defineAgent("a", InlinePrompt.builder().model("pm").build()))
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.ALREADY_EXISTS))
+        .hasMessage("an agent named \"a\" is already defined");
+    assertThat(baton.registry().lookup(ActionType.EXECUTABLE_PROMPT, "a")).isEmpty();
   }
 
   @Test

@@ -7,6 +7,7 @@ import dev.baton.core.ActionContext;
 import dev.baton.core.StreamCallback;
 import dev.baton.testing.ForwardingSessionStore;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -16,7 +17,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A wait on an aborted run still saving its progress returns soon after the save lands, although
- * the save changes only the finish reason, which no status notification reports.
+ * the save changes only the finish reason, which no status notification reports; until then the row
+ * reads as not settled.
  */
 class WaitForAbortedRunTest extends AgentTestSupport {
 
@@ -35,36 +37,42 @@ class WaitForAbortedRunTest extends AgentTestSupport {
     }
   }
 
-  @Test
-  void aWaitOnAnAbortingRunReturnsAtThePollIntervalNotTheHeartbeatInterval() throws Exception {
-    CountingStore counting = new CountingStore(store);
-    CountDownLatch entered = new CountDownLatch(1);
-    CountDownLatch saving = new CountDownLatch(1);
-    // A run that, once aborted, takes its time to stop (and so to save its progress).
-    Agent slow =
-        baton.defineCustomAgent(
-            "slow",
-            runner -> {
-              runner.run(
-                  (ctx, input) -> {
-                    entered.countDown();
-                    CountDownLatch cancelled = new CountDownLatch(1);
-                    try (var onCancel = ctx.cancellation().onCancel(cancelled::countDown)) {
-                      cancelled.await();
-                      saving.await();
-                    } catch (InterruptedException e) {
-                      throw new AssertionError(e);
-                    }
-                    ctx.cancellation().throwIfCancelled();
-                    return TurnResult.STOP;
-                  });
-              return runner.result();
-            },
-            AgentOptions.builder()
-                .sessionStore(counting)
-                .heartbeat(Duration.ofSeconds(30), Duration.ofSeconds(60))
-                .waitPollInterval(Duration.ofMillis(20))
-                .build());
+  private final CountingStore counting = new CountingStore(store);
+  private final CountDownLatch entered = new CountDownLatch(1);
+  private final CountDownLatch saving = new CountDownLatch(1);
+
+  /**
+   * A run that, once aborted, takes its time to stop (and so to save its progress): until the test
+   * opens {@link #saving}.
+   */
+  private Agent slowToStop() {
+    return baton.defineCustomAgent(
+        "slow",
+        runner -> {
+          runner.run(
+              (ctx, input) -> {
+                entered.countDown();
+                CountDownLatch cancelled = new CountDownLatch(1);
+                try (var onCancel = ctx.cancellation().onCancel(cancelled::countDown)) {
+                  cancelled.await();
+                  saving.await();
+                } catch (InterruptedException e) {
+                  throw new AssertionError(e);
+                }
+                ctx.cancellation().throwIfCancelled();
+                return TurnResult.STOP;
+              });
+          return runner.result();
+        },
+        AgentOptions.builder()
+            .sessionStore(counting)
+            .heartbeat(Duration.ofSeconds(30), Duration.ofSeconds(60))
+            .waitPollInterval(Duration.ofMillis(20))
+            .build());
+  }
+
+  /** Starts a detached run of the agent and aborts it once it is working; returns its snapshot. */
+  private String detachAndAbort(Agent slow) throws InterruptedException {
     AgentOutput detached =
         slow.run(
             baton.context(),
@@ -73,16 +81,41 @@ class WaitForAbortedRunTest extends AgentTestSupport {
             StreamCallback.discard());
     assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
     assertThat(slow.abort(detached.snapshotId())).isEqualTo(SnapshotStatus.ABORTED);
+    return Objects.requireNonNull(detached.snapshotId());
+  }
+
+  @Test
+  void aWaitOnAnAbortingRunReturnsAtThePollIntervalNotTheHeartbeatInterval() throws Exception {
+    Agent slow = slowToStop();
+    String snapshotId = detachAndAbort(slow);
 
     int before = counting.reads.get();
     CompletableFuture<SessionSnapshot> waiting =
-        CompletableFuture.supplyAsync(() -> slow.waitForSnapshot(detached.snapshotId()));
+        CompletableFuture.supplyAsync(() -> slow.waitForSnapshot(snapshotId));
     // The wait has read the row as still saving, more than once, before the save lands.
     await().atMost(Duration.ofSeconds(10)).until(() -> counting.reads.get() >= before + 3);
     saving.countDown();
 
     SessionSnapshot settled = waiting.get(10, TimeUnit.SECONDS);
     assertThat(settled.status()).isEqualTo(SnapshotStatus.ABORTED);
+    assertThat(settled.finishReason()).isEqualTo(AgentFinishReason.ABORTED);
+  }
+
+  @Test
+  void anAbortedRowStillBeingSavedIsNotSettledAndTheWaitReturnsItSettled() throws Exception {
+    Agent slow = slowToStop();
+    String snapshotId = detachAndAbort(slow);
+
+    SessionSnapshot aborting = slow.getSnapshot(snapshotId);
+    assertThat(aborting.status()).isEqualTo(SnapshotStatus.ABORTED);
+    assertThat(aborting.isSettled()).as("read while its worker saves its progress").isFalse();
+
+    CompletableFuture<SessionSnapshot> waiting =
+        CompletableFuture.supplyAsync(() -> slow.waitForSnapshot(snapshotId));
+    saving.countDown();
+
+    SessionSnapshot settled = waiting.get(10, TimeUnit.SECONDS);
+    assertThat(settled.isSettled()).isTrue();
     assertThat(settled.finishReason()).isEqualTo(AgentFinishReason.ABORTED);
   }
 }

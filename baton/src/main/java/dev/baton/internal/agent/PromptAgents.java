@@ -20,8 +20,10 @@ import dev.baton.ai.Role;
 import dev.baton.ai.ToolRequestPart;
 import dev.baton.ai.ToolResponsePart;
 import dev.baton.core.ActionContext;
+import dev.baton.core.ActionType;
 import dev.baton.core.BatonException;
 import dev.baton.core.Registry;
+import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
 import dev.baton.internal.ai.Generate;
 import dev.baton.internal.ai.PromptScaffolding;
@@ -46,9 +48,20 @@ import org.jspecify.annotations.Nullable;
 public final class PromptAgents {
   private PromptAgents() {}
 
-  /** Registers a prompt under the agent's name and an agent that runs it every turn. */
+  /**
+   * Registers a prompt under the agent's name and an agent that runs it every turn.
+   *
+   * @throws BatonException {@code ALREADY_EXISTS} when an agent has the name; nothing is registered
+   *     then
+   */
   public static LocalAgent define(
       Registry registry, String name, InlinePrompt prompt, AgentOptions options) {
+    // Checked before the prompt is registered: the prompt's key would otherwise be the one refused,
+    // or the prompt would stay registered without its agent.
+    if (registry.lookup(ActionType.AGENT, name).isPresent()) {
+      throw BatonException.of(
+          Status.ALREADY_EXISTS, "an agent named \"%s\" is already defined", name);
+    }
     ExecutablePrompt executable =
         registry.register(ExecutablePrompt.create(name, options.description(), prompt));
     return LocalAgent.define(registry, name, function(executable, null), options);

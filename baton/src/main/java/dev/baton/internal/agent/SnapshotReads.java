@@ -125,11 +125,11 @@ final class SnapshotReads {
               e);
           continue;
         }
-        // A shaped aborted row without a finish reason is still being saved by a live worker.
-        aborting = row.statusOrCompleted() == SnapshotStatus.ABORTED && row.finishReason() == null;
-        if (row.statusOrCompleted().isTerminal() && !aborting) {
+        if (row.isSettled()) {
           return row;
         }
+        // A shaped aborted row that has not settled is still being saved by a live worker.
+        aborting = row.statusOrCompleted() == SnapshotStatus.ABORTED;
         if (Duration.between(lastProgressLog, Instant.now()).compareTo(Duration.ofSeconds(30))
             > 0) {
           log.info("agent {}: still waiting for snapshot {}", agent, row.snapshotId());

@@ -61,13 +61,7 @@ public final class Snapshots {
             context,
             snapshotId,
             existing ->
-                existing != null && isUnsettled(existing) ? existing.withHeartbeatAt(now) : null);
+                existing != null && !existing.isSettled() ? existing.withHeartbeatAt(now) : null);
     return saved != null;
-  }
-
-  private static boolean isUnsettled(SessionSnapshot row) {
-    SnapshotStatus status = row.statusOrCompleted();
-    return status == SnapshotStatus.PENDING
-        || (status == SnapshotStatus.ABORTED && row.finishReason() == null);
   }
 }

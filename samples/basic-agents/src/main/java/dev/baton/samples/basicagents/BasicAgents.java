@@ -5,9 +5,12 @@ import dev.baton.agent.Agent;
 import dev.baton.agent.AgentConnection;
 import dev.baton.agent.AgentFinishReason;
 import dev.baton.agent.AgentInit;
+import dev.baton.agent.AgentInput;
 import dev.baton.agent.AgentOutput;
 import dev.baton.agent.AgentStreamChunk;
 import dev.baton.ai.Role;
+import dev.baton.core.Flow;
+import dev.baton.core.StreamCallback;
 import dev.baton.devtools.DevTools;
 import dev.baton.otel.BatonTelemetry;
 import java.io.BufferedReader;
@@ -19,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A terminal chat with one of two orchestrators, picked at start (or by the first argument, {@code
@@ -32,23 +36,31 @@ import java.util.concurrent.CountDownLatch;
  *       state changes, and for every status update).
  * </ul>
  *
- * <p>{@code /quit} or end of input ends the chat. Sessions are kept in memory, or in PostgreSQL
- * when {@code BATON_POSTGRES_URL} is set (see {@link Sessions}). Started by {@code genkit start --
- * <command>}, it also serves Genkit's reflection API, so the Developer UI lists, runs and traces
- * its agents, and it keeps serving after the chat ends.
+ * <p>A first line that picks neither is the first request, to the coordinator. {@code /quit} or end
+ * of input ends the chat. Sessions are kept in memory, or in PostgreSQL when {@code
+ * BATON_POSTGRES_URL} is set (see {@link Sessions}). Started by {@code genkit start -- <command>},
+ * it also serves Genkit's reflection API, so the Developer UI lists, runs and traces its agents,
+ * and the CLI runs the {@code ask} flow ({@link #defineAskFlow}); it keeps serving after the chat
+ * ends.
  */
 public final class BasicAgents {
   private BasicAgents() {}
 
   public static void main(String[] args) throws IOException {
-    System.exit(run(args, System.in, System.out, System.getenv()));
+    // No console: the streams are redirected, and no terminal echoes what is piped in. (JDK 22 to
+    // 24 answer a console for redirected streams too; there piped lines go unechoed.)
+    boolean echo = System.console() == null;
+    System.exit(run(args, System.in, System.out, System.getenv(), echo));
   }
 
   /**
    * Runs the chat; returns the process exit code, 2 when the environment or the arguments are
    * incomplete.
+   *
+   * @param echo whether to print each line read after its prompt (see {@link Console})
    */
-  static int run(String[] args, InputStream in, PrintStream out, Map<String, String> env)
+  static int run(
+      String[] args, InputStream in, PrintStream out, Map<String, String> env, boolean echo)
       throws IOException {
     Provider provider;
     try {
@@ -58,38 +70,52 @@ public final class BasicAgents {
       return 2;
     }
     BufferedReader lines = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-    String choice = args.length > 0 ? args[0] : ask(lines, out);
-    if (!choice.equals(COORDINATOR) && !choice.equals(COMMANDER)) {
-      out.println("Unknown orchestrator \"" + choice + "\": pick coordinator or commander.");
+    Console console = new Console(out, echo);
+    Choice choice = args.length > 0 ? new Choice(args[0], null) : ask(lines, console);
+    if (!choice.orchestrator().equals(COORDINATOR) && !choice.orchestrator().equals(COMMANDER)) {
+      out.println(
+          "Unknown orchestrator \"" + choice.orchestrator() + "\": pick coordinator or commander.");
       return 2;
     }
     try (Sessions sessions = Sessions.choose(env);
         BatonTelemetry telemetry = BatonTelemetry.builder().environment(env).build()) {
-      return chat(lines, out, provider, sessions, telemetry, choice);
+      return chat(lines, console, out, provider, sessions, telemetry, choice);
     }
   }
 
   private static final String COORDINATOR = "coordinator";
   private static final String COMMANDER = "commander";
 
-  /** Asks which orchestrator to talk to; the coordinator unless the answer names the commander. */
-  private static String ask(BufferedReader lines, PrintStream out) throws IOException {
-    out.print(
-        "Talk to 1) the coordinator, who delegates and waits, or 2) the incident commander, who"
-            + " works in the background? [1] ");
-    out.flush();
-    String answer = lines.readLine();
+  /** The orchestrator to talk to, and the first request if the user has already made it. */
+  private record Choice(String orchestrator, @Nullable String firstRequest) {}
+
+  /**
+   * Asks which orchestrator to talk to: the commander for "2" or its name, the coordinator for "1",
+   * its name or nothing. Any other answer is a request, typed or piped before the question was
+   * read: it goes to the coordinator as the first request rather than being lost.
+   */
+  private static Choice ask(BufferedReader lines, Console console) throws IOException {
+    String answer =
+        console.ask(
+            lines,
+            "Talk to 1) the coordinator, who delegates and waits, or 2) the incident commander,"
+                + " who works in the background? [1] ");
     String picked = answer == null ? "" : answer.strip();
-    return picked.equals("2") || picked.equals(COMMANDER) ? COMMANDER : COORDINATOR;
+    return switch (picked) {
+      case "2", COMMANDER -> new Choice(COMMANDER, null);
+      case "", "1", COORDINATOR -> new Choice(COORDINATOR, null);
+      default -> new Choice(COORDINATOR, picked);
+    };
   }
 
   private static int chat(
       BufferedReader lines,
+      Console console,
       PrintStream out,
       Provider provider,
       Sessions sessions,
       BatonTelemetry telemetry,
-      String choice)
+      Choice choice)
       throws IOException {
     Baton.Builder builder = Baton.builder().experimental().openTelemetry(telemetry);
     if (provider.plugin() != null) {
@@ -99,9 +125,8 @@ public final class BasicAgents {
     if (provider.isDemo()) {
       DemoModel.define(baton);
     }
-    Console console = new Console(out);
     Agent orchestrator;
-    if (choice.equals(COMMANDER)) {
+    if (choice.orchestrator().equals(COMMANDER)) {
       // The demo's investigators are quick; real ones take seconds, like the seed's sample.
       Duration slowness = provider.isDemo() ? Duration.ofMillis(150) : Duration.ofSeconds(1);
       orchestrator =
@@ -121,8 +146,9 @@ public final class BasicAgents {
       out.println(
           "Set GEMINI_API_KEY, or OPENAI_API_KEY / OPENAI_BASE_URL, to talk to a real model.");
     }
+    defineAskFlow(baton, orchestrator);
     // Under "genkit start -- <this command>" (GENKIT_ENV=dev) the Genkit CLI and Developer UI
-    // list, run and trace the agents; otherwise this does nothing.
+    // list, run and trace the agents and the flow; otherwise this does nothing.
     try (DevTools devTools = DevTools.start(baton)) {
       devTools
           .url()
@@ -140,24 +166,49 @@ public final class BasicAgents {
     }
   }
 
+  /**
+   * For {@code genkit flow:run ask '"<request>"'}: one request to the orchestrator, in a session of
+   * its own; answers the orchestrator's reply, or fails with the turn's error.
+   */
+  static Flow<String, String, Void> defineAskFlow(Baton baton, Agent orchestrator) {
+    return baton.defineFlow(
+        "ask",
+        String.class,
+        String.class,
+        (context, request) -> {
+          AgentOutput output =
+              orchestrator.run(
+                  context, AgentInput.text(request), AgentInit.NEW, StreamCallback.discard());
+          if (output.isFailed() && output.error() != null) {
+            throw output.error().toException();
+          }
+          return output.text();
+        });
+  }
+
   /** The chat itself: one turn per line until {@code /quit} or the end of input. */
   private static int converse(
-      BufferedReader lines, PrintStream out, Agent orchestrator, Console console, String choice)
+      BufferedReader lines, PrintStream out, Agent orchestrator, Console console, Choice choice)
       throws IOException {
     AgentConnection chat = orchestrator.connect(AgentInit.NEW);
+    String first = choice.firstRequest();
+    if (first != null) {
+      console.say("\nyou> " + first + "\n");
+    }
     boolean failed = false;
-    String line;
+    int turns = 0;
     while (!failed) {
-      out.print("\nyou> ");
-      out.flush();
-      if ((line = lines.readLine()) == null || line.strip().equals("/quit")) {
+      String line = first != null ? first : console.ask(lines, "\nyou> ");
+      first = null;
+      if (line == null || line.strip().equals("/quit")) {
         break;
       }
       if (line.isBlank()) {
         continue;
       }
       chat.sendText(line.strip());
-      failed = streamTurn(chat, console, choice, orchestrator);
+      failed = streamTurn(chat, console, choice.orchestrator(), orchestrator);
+      turns++;
     }
     AgentOutput output = chat.output();
     if (output.isFailed() && output.error() != null) {
@@ -166,7 +217,10 @@ public final class BasicAgents {
       out.println("Last-good snapshot: " + output.snapshotId());
       return 1;
     }
-    out.println("\nSession " + output.sessionId() + ", last snapshot " + output.snapshotId() + ".");
+    out.println(
+        turns == 0
+            ? "\nNo request made, so no session was saved."
+            : "\nSession " + output.sessionId() + ", last snapshot " + output.snapshotId() + ".");
     return 0;
   }
 

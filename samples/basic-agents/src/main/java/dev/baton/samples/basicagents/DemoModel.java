@@ -35,7 +35,11 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class DemoModel {
   static final String NAME = "demo/scripted";
-  private static final Pattern SERVICE = Pattern.compile("[a-z][a-z0-9]*-api");
+  private static final String WAIT = "wait_for_background_tasks";
+
+  /** A service's name, as incidents give it: checkout-api, payments-db, auth-service. */
+  private static final Pattern SERVICE =
+      Pattern.compile("\\b[a-z][a-z0-9]*-(?:api|app|cache|db|queue|service|svc|web|worker)\\b");
 
   private DemoModel() {}
 
@@ -93,10 +97,11 @@ final class DemoModel {
       return commander(talk, stream);
     }
     if (system.contains(IncidentRoom.LOG_ANALYST_SYSTEM)) {
-      return investigate(talk, "query_logs", "Failure signature for ");
+      return investigate(
+          talk, "query_logs", "Failure signature for ", "No errors or warnings in the logs of ");
     }
     if (system.contains(IncidentRoom.DEPLOY_AUDITOR_SYSTEM)) {
-      return investigate(talk, "recent_deploys", "Suspect deploy for ");
+      return investigate(talk, "recent_deploys", "Suspect deploy for ", "No recent deploys of ");
     }
     return text("(scripted demo) " + talk.task());
   }
@@ -149,22 +154,10 @@ final class DemoModel {
 
   private static ModelResponse commander(
       Conversation talk, StreamCallback<ModelResponseChunk> stream) {
-    String service = service(talk.task());
     if (talk.fresh()) {
-      return calls(
-          tool(
-              "delegate_to_log_analyst",
-              Json.object()
-                  .put("task", "Scan the logs of " + service)
-                  .put("background", true)
-                  .put("name", "logs")),
-          tool(
-              "delegate_to_deploy_auditor",
-              Json.object()
-                  .put("task", "Audit the recent deploys of " + service)
-                  .put("background", true)
-                  .put("name", "deploys")));
+      return startOrFollowUp(talk, stream);
     }
+    String service = Objects.requireNonNullElse(service(talk.task()), "the service");
     ToolResponse last = talk.lastToolResponses().get(0);
     JsonNode output = last.output() == null ? Json.object() : last.output();
     switch (last.name()) {
@@ -172,23 +165,24 @@ final class DemoModel {
         return calls(post("Investigating " + service + ": log scan and deploy audit started."));
       }
       case "read_status_board" -> {
-        return calls(post("Interim: " + settledSoFar(talk) + " Still waiting on the rest."));
+        return calls(
+            post("Interim: " + findings(talk.lastOutputOf(WAIT)) + " Still waiting on the rest."));
       }
-      case "wait_for_background_tasks" -> {
+      case WAIT -> {
         if (output.path("timedOut").asBoolean()) {
           return calls(tool("read_status_board", Json.object()));
         }
-        return calls(post("Resolved: " + settledSoFar(talk)));
+        return calls(post("Resolved: " + findings(output)));
       }
       case "post_status" -> {
-        JsonNode lastWait = talk.lastOutputOf("wait_for_background_tasks");
+        JsonNode lastWait = talk.lastOutputOf(WAIT);
         if (lastWait == null) {
           return calls(wait(talk.taskIds(), 1));
         }
         if (lastWait.path("timedOut").asBoolean()) {
           return calls(wait(talk.taskIds(), 0));
         }
-        return streamed("Incident summary for " + service + ": " + settledSoFar(talk), stream);
+        return streamed("Incident summary for " + service + ": " + findings(lastWait), stream);
       }
       default -> {
         return text("Standing by.");
@@ -196,9 +190,46 @@ final class DemoModel {
     }
   }
 
-  /** What the investigations that completed have found, from the latest reports. */
-  private static String settledSoFar(Conversation talk) {
-    JsonNode reports = talk.lastOutputOf("wait_for_background_tasks");
+  /**
+   * A new request: the service it names is investigated, in the background, unless this session has
+   * investigated it already. A follow-up about the incident in hand ("Any update?") is answered
+   * from the findings so far, and a request that names no service and follows none asks which.
+   */
+  private static ModelResponse startOrFollowUp(
+      Conversation talk, StreamCallback<ModelResponseChunk> stream) {
+    String named = service(talk.task());
+    String incident = talk.earlierService();
+    JsonNode reports = talk.lastOutputInSession(WAIT);
+    if (incident != null && reports != null && (named == null || named.equals(incident))) {
+      return streamed(
+          "Nothing new on "
+              + incident
+              + " since the last update. The findings: "
+              + findings(reports),
+          stream);
+    }
+    String service = named != null ? named : incident;
+    if (service == null) {
+      return streamed(
+          "Which service is affected? Name it, as in: checkout-api is throwing 500s.", stream);
+    }
+    return calls(
+        tool(
+            "delegate_to_log_analyst",
+            Json.object()
+                .put("task", "Scan the logs of " + service)
+                .put("background", true)
+                .put("name", "logs")),
+        tool(
+            "delegate_to_deploy_auditor",
+            Json.object()
+                .put("task", "Audit the recent deploys of " + service)
+                .put("background", true)
+                .put("name", "deploys")));
+  }
+
+  /** What the investigations that completed have found, from a wait's reports. */
+  private static String findings(@Nullable JsonNode reports) {
     List<String> found = new ArrayList<>();
     if (reports != null) {
       for (JsonNode report : reports.path("tasks")) {
@@ -210,19 +241,22 @@ final class DemoModel {
     return found.isEmpty() ? "no findings yet." : String.join("; ", found) + ".";
   }
 
-  private static ModelResponse investigate(Conversation talk, String tool, String finding) {
-    String service = service(talk.task());
+  private static ModelResponse investigate(
+      Conversation talk, String tool, String finding, String nothingFound) {
+    String service = Objects.requireNonNullElse(service(talk.task()), "the service");
     if (talk.fresh()) {
       return calls(tool(tool, Json.object().put("service", service)));
     }
-    JsonNode lines = talk.lastToolResponses().get(0).output();
-    String first = lines == null ? "" : lines.path("lines").path(0).asString("nothing found");
-    return text(finding + service + ": " + first);
+    JsonNode output = talk.lastToolResponses().get(0).output();
+    JsonNode first = output == null ? Json.object() : output.path("lines").path(0);
+    return text(
+        first.isString() ? finding + service + ": " + first.asString() : nothingFound + service);
   }
 
-  private static String service(String text) {
+  /** The first service a text names, or null. */
+  private static @Nullable String service(String text) {
     Matcher matcher = SERVICE.matcher(text);
-    return matcher.find() ? matcher.group() : "checkout-api";
+    return matcher.find() ? matcher.group() : null;
   }
 
   private static Part post(String message) {
@@ -233,7 +267,7 @@ final class DemoModel {
     ObjectNode input = Json.object().put("timeoutSeconds", timeoutSeconds);
     ArrayNode ids = input.putArray("taskIds");
     taskIds.forEach(ids::add);
-    return tool("wait_for_background_tasks", input);
+    return tool(WAIT, input);
   }
 
   // ---- shared ---------------------------------------------------------------------------------
@@ -266,13 +300,40 @@ final class DemoModel {
           .toList();
     }
 
+    /** The messages since the request that started this turn. */
+    List<Message> thisTurn() {
+      for (int i = messages().size() - 1; i >= 0; i--) {
+        if (messages().get(i).role() == Role.USER) {
+          return messages().subList(i + 1, messages().size());
+        }
+      }
+      return messages();
+    }
+
     /** The output of the newest response of a tool in this turn, or null. */
     @Nullable JsonNode lastOutputOf(String tool) {
-      for (int i = messages().size() - 1; i >= 0; i--) {
+      return newestOutputOf(tool, thisTurn());
+    }
+
+    /** The output of the newest response of a tool in the whole session, or null. */
+    @Nullable JsonNode lastOutputInSession(String tool) {
+      return newestOutputOf(tool, messages());
+    }
+
+    /** The service named by the newest request before this turn's that names one, or null. */
+    @Nullable String earlierService() {
+      for (int i = messages().size() - 2; i >= 0; i--) {
         Message message = messages().get(i);
-        if (message.role() == Role.USER) {
-          return null;
+        String named = message.role() == Role.USER ? service(message.text()) : null;
+        if (named != null) {
+          return named;
         }
+      }
+      return null;
+    }
+
+    private static @Nullable JsonNode newestOutputOf(String tool, List<Message> messages) {
+      for (Message message : messages.reversed()) {
         for (ToolResponsePart part : message.toolResponses()) {
           if (part.toolResponse().name().equals(tool)) {
             return part.toolResponse().output();
@@ -285,7 +346,7 @@ final class DemoModel {
     /** The task IDs this turn's launches returned. */
     List<String> taskIds() {
       List<String> ids = new ArrayList<>();
-      for (Message message : messages()) {
+      for (Message message : thisTurn()) {
         for (ToolResponsePart part : message.toolResponses()) {
           JsonNode output = part.toolResponse().output();
           if (part.toolResponse().name().startsWith("delegate_to_")

@@ -23,7 +23,9 @@ class BasicAgentsTest {
 
     assertThat(text)
         .contains("Talk to 1) the coordinator")
+        .contains("? [1] 1\n")
         .contains("Model: scripted demo model (no provider configured)")
+        .contains("\nyou> Explain binary search\n  → researcher: ")
         .contains("  → researcher: Find the key facts about: Explain binary search")
         .contains("  → coder: Write a short example of: Explain binary search")
         .contains("  ← researcher finished")
@@ -44,21 +46,27 @@ class BasicAgentsTest {
   }
 
   @Test
+  void aFirstLineThatPicksNoOrchestratorIsTheFirstRequestToTheCoordinator() throws Exception {
+    String text = run("Explain binary search\n/quit\n");
+
+    assertThat(text)
+        .contains("? [1] Explain binary search\n")
+        .contains("\nyou> Explain binary search\n  → researcher: ")
+        .contains("coordinator> Here is what the team found.")
+        .contains("The researcher's notes cover Explain binary search: ");
+  }
+
+  @Test
+  void inputThatEndsBeforeAnyRequestSaysSo() throws Exception {
+    String text = run("1\n");
+
+    assertThat(text).contains("No request made, so no session was saved.").doesNotContain("null");
+  }
+
+  @Test
   void theCommanderBackgroundsItsInvestigatorsAndFoldsThemInAsTheySettle() throws Exception {
-    ByteArrayOutputStream captured = new ByteArrayOutputStream();
-    byte[] input =
-        "checkout-api is throwing 500s and customers can't pay\n/quit\n"
-            .getBytes(StandardCharsets.UTF_8);
+    String text = runCommander("checkout-api is throwing 500s and customers can't pay\n/quit\n");
 
-    int exit =
-        BasicAgents.run(
-            new String[] {"commander"},
-            new ByteArrayInputStream(input),
-            new PrintStream(captured, true, StandardCharsets.UTF_8),
-            Map.of());
-
-    String text = captured.toString(StandardCharsets.UTF_8);
-    assertThat(exit).as(text).isZero();
     assertThat(text)
         .doesNotContain("Talk to 1)")
         .containsPattern("\\[task] log_analyst [0-9a-f]{8} pending")
@@ -78,6 +86,59 @@ class BasicAgentsTest {
         .isLessThan(text.indexOf("commander> Incident summary"));
   }
 
+  @Test
+  void theCommanderInvestigatesTheServiceItIsGiven() throws Exception {
+    String text = runCommander("payments-db latency is spiking\n/quit\n");
+
+    assertThat(text).contains("\nyou> payments-db latency is spiking\n");
+    String incident = text.substring(text.indexOf("you> payments-db latency is spiking"));
+    assertThat(incident)
+        .contains("[status] Investigating payments-db: log scan and deploy audit started.")
+        .contains(
+            "commander> Incident summary for payments-db: No errors or warnings in the logs of"
+                + " payments-db; No recent deploys of payments-db.")
+        .doesNotContain("checkout-api");
+  }
+
+  @Test
+  void theCommanderAnswersAFollowUpFromWhatItHasAlreadyFound() throws Exception {
+    String text =
+        runCommander("checkout-api is throwing 500s and customers can't pay\nAny update?\n/quit\n");
+
+    assertThat(text).contains("\nyou> Any update?\n");
+    String followUp = text.substring(text.indexOf("you> Any update?"));
+    assertThat(followUp)
+        .contains(
+            "commander> Nothing new on checkout-api since the last update. The findings: Failure"
+                + " signature for checkout-api: 12:01:07 ERROR checkout-api POST /pay 500")
+        .doesNotContain("[task]")
+        .doesNotContain("[status]");
+    assertThat(text.split("\\[status] Investigating", -1)).as("investigations launched").hasSize(2);
+  }
+
+  @Test
+  void theCommanderAsksWhichServiceWhenTheRequestNamesNone() throws Exception {
+    String text = runCommander("the site is down\n/quit\n");
+
+    assertThat(text)
+        .contains("commander> Which service is affected? Name it, as in: checkout-api is throwing")
+        .doesNotContain("[task]");
+  }
+
+  private static String runCommander(String input) throws Exception {
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    int exit =
+        BasicAgents.run(
+            new String[] {"commander"},
+            new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
+            new PrintStream(captured, true, StandardCharsets.UTF_8),
+            Map.of(),
+            true);
+    String text = captured.toString(StandardCharsets.UTF_8);
+    assertThat(exit).as(text).isZero();
+    return text;
+  }
+
   private static String run(String input) throws Exception {
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
     int exit =
@@ -85,7 +146,8 @@ class BasicAgentsTest {
             new String[0],
             new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
             new PrintStream(captured, true, StandardCharsets.UTF_8),
-            Map.of());
+            Map.of(),
+            true);
     String text = captured.toString(StandardCharsets.UTF_8);
     assertThat(exit).as(text).isZero();
     return text;
@@ -108,7 +170,8 @@ class BasicAgentsTest {
               new String[] {"coordinator"},
               new ByteArrayInputStream(input),
               new PrintStream(captured, true, StandardCharsets.UTF_8),
-              Map.of("BATON_POSTGRES_URL", url, "BATON_POSTGRES_SCHEMA", schema));
+              Map.of("BATON_POSTGRES_URL", url, "BATON_POSTGRES_SCHEMA", schema),
+              true);
 
       String text = captured.toString(StandardCharsets.UTF_8);
       assertThat(exit).as(text).isZero();
@@ -165,7 +228,8 @@ class BasicAgentsTest {
             new String[] {"coordinator"},
             new ByteArrayInputStream(new byte[0]),
             new PrintStream(captured, true, StandardCharsets.UTF_8),
-            env);
+            env,
+            true);
 
     assertThat(exit).isEqualTo(2);
     assertThat(captured.toString(StandardCharsets.UTF_8))

@@ -29,7 +29,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * with the rest.
  *
  * <p><b>IDs.</b> A Java string may hold a lone surrogate, which UTF-8 cannot encode: the JDK's
- * encoders (a JDBC driver's, a file system's) write {@code ?} in its place, so {@code "s-\ud800"}
+ * encoders (a JDBC driver's, a file system's) write {@code ?} in its place, so <code>"s-&#92;ud800"</code>
  * would become the key of row {@code "s-?"}, another session's. Every call refuses such an ID with
  * {@code INVALID_ARGUMENT} before it reads or writes anything, whether it is a snapshot ID, a
  * session ID or the parent ID of a saved row.

@@ -173,8 +173,10 @@ class AuthTest {
   void aPrincipalThatIsNotANonEmptyStringIsRefusedAsAServerFault() {
     chat();
     // A provider that binds a user ID as a number, an empty name or a user object: none of them
-    // binds the session to anyone, so running the request would put it among everyone's.
-    List<Object> principals = List.of(42L, "", new StringBuilder("alice"));
+    // binds the session to anyone, so running the request would put it among everyone's. A name
+    // with a lone surrogate (from a token's JSON claims, say) would share the sessions of the name
+    // with "?" in its place.
+    List<Object> principals = List.of(42L, "", new StringBuilder("alice"), "carol-\ud800");
     served.start(
         b ->
             b.contextProvider(

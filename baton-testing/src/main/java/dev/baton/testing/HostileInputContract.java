@@ -29,10 +29,10 @@ import org.junit.jupiter.params.provider.EnumSource;
  * with the rest.
  *
  * <p><b>IDs.</b> A Java string may hold a lone surrogate, which UTF-8 cannot encode: the JDK's
- * encoders (a JDBC driver's, a file system's) write {@code ?} in its place, so <code>"s-&#92;ud800"</code>
- * would become the key of row {@code "s-?"}, another session's. Every call refuses such an ID with
- * {@code INVALID_ARGUMENT} before it reads or writes anything, whether it is a snapshot ID, a
- * session ID or the parent ID of a saved row.
+ * encoders (a JDBC driver's, a file system's) write {@code ?} in its place, so <code>"s-&#92;ud800"
+ * </code> would become the key of row {@code "s-?"}, another session's. Every call refuses such an
+ * ID with {@code INVALID_ARGUMENT} before it reads or writes anything, whether it is a snapshot ID,
+ * a session ID or the parent ID of a saved row.
  *
  * <p><b>Damaged rows.</b> A disk fault, a bad migration or a hand edit can leave a row the store
  * cannot read as it was saved. Reading it by ID is {@code DATA_LOSS}; reading its session's latest

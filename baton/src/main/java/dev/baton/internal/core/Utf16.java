@@ -3,8 +3,9 @@ package dev.baton.internal.core;
 /**
  * Whether text is well-formed UTF-16: every surrogate is half of a high-low pair. Text that is not
  * cannot be encoded in UTF-8 as it is: the JDK's encoders put {@code ?} in place of a lone
- * surrogate, so <code>"a&#92;ud800"</code> and {@code "a?"} would become the same key in a database, a file
- * name or a hash. Baton refuses such IDs and principals rather than let them alias others.
+ * surrogate, so <code>"a&#92;ud800"</code> and {@code "a?"} would become the same key in a
+ * database, a file name or a hash. Baton refuses such IDs and principals rather than let them alias
+ * others.
  *
  * <p>Internal: not an API (see the package comment). Stateless and thread-safe.
  */

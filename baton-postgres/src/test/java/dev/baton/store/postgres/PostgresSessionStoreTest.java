@@ -363,7 +363,7 @@ class PostgresSessionStoreTest extends SessionStoreContract {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"", "/", "///", "tab\there"})
+  @ValueSource(strings = {"", "/", "///", "tab\there", "org-\ud800"})
   void emptyOrInvalidTenantsRejected(String tenant) throws SQLException {
     PostgresSessionStore store = schema.open(options -> options.tenant(context -> tenant));
 

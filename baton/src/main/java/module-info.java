@@ -33,7 +33,8 @@ module dev.baton {
       dev.baton.googleai;
   exports dev.baton.internal.core to
       dev.baton.store.postgres,
-      dev.baton.devtools;
+      dev.baton.devtools,
+      dev.baton.server;
   exports dev.baton.internal.store to
       dev.baton.store.postgres;
   exports dev.baton.internal.agent to

@@ -14,9 +14,13 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.component.Graceful;
 import org.jspecify.annotations.Nullable;
@@ -64,6 +68,16 @@ import org.jspecify.annotations.Nullable;
  * left: their snapshots stay pending, expire once this process is gone, and are continued (by
  * {@code continue_task}, or {@code AgentInit.continueFrom}) against any server that shares the
  * store.
+ *
+ * <p><b>In a server of your own.</b> Jetty's HTTP/1 connections reuse a header field parsed earlier
+ * on the same connection when a new one matches it, and by default they match values without regard
+ * to case: behind a proxy or gateway that sends several users' requests over one connection, a
+ * credential would be read as an earlier request's credential that differs from it only in case. A
+ * handler with context providers therefore refuses to start ({@link IllegalStateException}) on a
+ * server with an HTTP/1 connector whose {@code HttpConfiguration} has a header cache that is not
+ * case-sensitive; set {@code setHeaderCacheCaseSensitive(true)} on it (or {@code
+ * setHeaderCacheSize(0)}), as {@link BatonServer} does. Connectors added after the start are not
+ * checked.
  *
  * <p>Every request runs on a virtual thread of its own, whatever the server's thread pool.
  * Thread-safe.
@@ -137,11 +151,34 @@ public final class BatonHandler extends Handler.Abstract.NonBlocking implements 
 
   @Override
   protected void doStart() throws Exception {
+    requireCaseSensitiveHeaderCache();
     drain = new Drain();
     keepAlives =
         Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("baton-keep-alive").factory());
     super.doStart();
+  }
+
+  /** See "In a server of your own" in the class comment. */
+  private void requireCaseSensitiveHeaderCache() {
+    Server server = getServer();
+    if (server == null || settings.providers().isEmpty()) {
+      return;
+    }
+    for (Connector connector : server.getConnectors()) {
+      HttpConnectionFactory http = connector.getConnectionFactory(HttpConnectionFactory.class);
+      HttpConfiguration config = http == null ? null : http.getHttpConfiguration();
+      if (config != null
+          && config.getHeaderCacheSize() > 0
+          && !config.isHeaderCacheCaseSensitive()) {
+        throw new IllegalStateException(
+            "BatonHandler has context providers, which read credentials from headers, but connector "
+                + connector
+                + " matches cached header values without regard to case, so one connection could"
+                + " read a token as another that differs from it only in case; call"
+                + " setHeaderCacheCaseSensitive(true) on its HttpConfiguration");
+      }
+    }
   }
 
   @Override

@@ -26,7 +26,9 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * }</pre>
  *
  * <p>To serve Baton beside other handlers, or with TLS or HTTP/2, mount the {@link BatonHandler} in
- * a {@code Server} of your own instead. Thread-safe.
+ * a {@code Server} of your own instead, with {@code
+ * HttpConfiguration.setHeaderCacheCaseSensitive(true)} on its HTTP/1 connectors when the handler
+ * has context providers (see {@link BatonHandler}). Thread-safe.
  */
 public final class BatonServer implements AutoCloseable {
   private static final Duration LAST_FRAMES = Duration.ofSeconds(10);
@@ -54,6 +56,10 @@ public final class BatonServer implements AutoCloseable {
     HttpConfiguration config = new HttpConfiguration();
     config.setSendServerVersion(false);
     config.setSendXPoweredBy(false);
+    // Jetty reuses a header field it parsed earlier on the same connection when a new one matches
+    // it, by default without regard to case: behind a proxy that multiplexes users onto one
+    // connection, "Bearer abc" would then be read as an earlier user's "Bearer ABC".
+    config.setHeaderCacheCaseSensitive(true);
     ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(config));
     connector.setHost(host);
     connector.setPort(port);

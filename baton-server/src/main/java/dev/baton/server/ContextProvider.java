@@ -10,11 +10,12 @@ import org.jspecify.annotations.Nullable;
  * providers in order, before the action, and merges their maps (a later key wins).
  *
  * <p>To bind the request to a principal, put it under {@link
- * dev.baton.core.ActionContext#PRINCIPAL} as a non-empty string: a server-managed agent's sessions
- * then belong to the principal that started them, and another principal's IDs answer as unknown
- * ones. Anything else under that key binds no one, so the handler refuses the request as its own
- * misconfiguration ({@code INTERNAL}, logged) rather than run it unbound. A tenant key that a
- * store's prefix or tenant function reads (say {@code "tenant"}) scopes the store the same way.
+ * dev.baton.core.ActionContext#PRINCIPAL} as a non-empty, well-formed string (no lone surrogate): a
+ * server-managed agent's sessions then belong to the principal that started them, and another
+ * principal's IDs answer as unknown ones. Anything else under that key binds no one, so the request
+ * is refused as the server's own misconfiguration ({@code INTERNAL}, logged) rather than run
+ * unbound or in another principal's sessions. A tenant key that a store's prefix or tenant function
+ * reads (say {@code "tenant"}) scopes the store the same way.
  *
  * <p>Implementations must be thread-safe: requests call them concurrently.
  */

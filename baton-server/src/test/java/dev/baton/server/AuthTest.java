@@ -3,6 +3,7 @@ package dev.baton.server;
 import static dev.baton.server.TestHttp.envelope;
 import static dev.baton.server.TestHttp.post;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.agent.AgentInput;
 import dev.baton.agent.AgentOptions;
@@ -26,6 +27,11 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -167,8 +173,10 @@ class AuthTest {
   void aPrincipalThatIsNotANonEmptyStringIsRefusedAsAServerFault() {
     chat();
     // A provider that binds a user ID as a number, an empty name or a user object: none of them
-    // binds the session to anyone, so running the request would put it among everyone's.
-    List<Object> principals = List.of(42L, "", new StringBuilder("alice"));
+    // binds the session to anyone, so running the request would put it among everyone's. A name
+    // with a lone surrogate (from a token's JSON claims, say) would share the sessions of the name
+    // with "?" in its place.
+    List<Object> principals = List.of(42L, "", new StringBuilder("alice"), "carol-\ud800");
     served.start(
         b ->
             b.contextProvider(
@@ -187,6 +195,76 @@ class AuthTest {
       }
     }
     assertThat(served.model.calls()).isZero();
+  }
+
+  @Test
+  void tokensThatDifferOnlyInCaseAreNotConfusedOnOneConnection() throws Exception {
+    chat();
+    served.start(
+        b ->
+            b.contextProvider(
+                ContextProviders.bearerToken(
+                    token ->
+                        switch (token) {
+                          case "Case-Key-7f" -> Map.of(ActionContext.PRINCIPAL, "alice");
+                          case "case-key-7f" -> Map.of(ActionContext.PRINCIPAL, "mallory");
+                          default -> null;
+                        })));
+    served.model.respondText("alice's answer");
+    String snapshot =
+        post(served.url("/agents/chat"), envelope(HELLO), "Authorization", "Bearer Case-Key-7f")
+            .json()
+            .at("/result/snapshotId")
+            .stringValue();
+    String read = Json.write(envelope(Map.of("snapshotId", snapshot)));
+
+    // A proxy forwards three users' requests over one kept-alive connection.
+    try (KeepAliveConnection proxy = new KeepAliveConnection(served.server().uri())) {
+      Answer alices =
+          proxy.post("/agents/chat/getSnapshot", read, "Authorization: Bearer Case-Key-7f");
+      Answer mallorys =
+          proxy.post("/agents/chat/getSnapshot", read, "Authorization: Bearer case-key-7f");
+      Answer invalid =
+          proxy.post("/agents/chat/getSnapshot", read, "Authorization: Bearer CASE-KEY-7F");
+
+      assertThat(alices.status()).isEqualTo(200);
+      assertThat(alices.json().at("/result/snapshotId").stringValue()).isEqualTo(snapshot);
+      assertThat(mallorys.status()).as(mallorys.body()).isEqualTo(404);
+      assertThat(invalid.status()).as(invalid.body()).isEqualTo(401);
+    }
+  }
+
+  @Test
+  void aHandlerWithContextProvidersRefusesAServerWhoseHeaderCacheIgnoresCase() throws Exception {
+    chat();
+    HttpConfiguration caseSensitive = new HttpConfiguration();
+    caseSensitive.setHeaderCacheCaseSensitive(true);
+
+    // Jetty's default configuration matches cached header values without regard to case.
+    assertThatThrownBy(() -> startAndStop(new HttpConfiguration(), bearer()))
+        .hasStackTraceContaining("setHeaderCacheCaseSensitive(true)");
+    startAndStop(caseSensitive, bearer());
+    // Without context providers the handler reads no credentials, and starts anywhere.
+    startAndStop(new HttpConfiguration(), null);
+  }
+
+  /** Mounts a handler of every agent in a server of one's own, starts it, and stops it. */
+  private void startAndStop(HttpConfiguration config, @Nullable ContextProvider provider)
+      throws Exception {
+    Server server = new Server();
+    ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(config));
+    connector.setHost("127.0.0.1");
+    server.addConnector(connector);
+    BatonHandler.Builder handler = BatonHandler.builder(served.baton).allAgents();
+    if (provider != null) {
+      handler.contextProvider(provider);
+    }
+    server.setHandler(handler.build());
+    try {
+      server.start();
+    } finally {
+      server.stop();
+    }
   }
 
   @Test

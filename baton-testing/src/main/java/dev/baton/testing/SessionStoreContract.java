@@ -65,6 +65,11 @@ import tools.jackson.databind.node.ObjectNode;
  *       is {@code INVALID_ARGUMENT}.
  *   <li>Abort and heartbeat as ordinary saves ({@link SnapshotFixtures#abort}, {@link
  *       SnapshotFixtures#heartbeat}).
+ *   <li>IDs: one that is not well-formed UTF-16 (a lone surrogate) is {@code INVALID_ARGUMENT} on
+ *       every call, as a snapshot, session or parent ID, and reaches no other row.
+ *   <li>When the store's test overrides {@link #damage}: a row damaged in storage is {@code
+ *       DATA_LOSS} by ID and for saves over it; its session's latest is {@code DATA_LOSS} or the
+ *       newest intact row.
  *   <li>When {@link #newStore()} returns a {@link SnapshotSubscriber}: a subscription starts with
  *       the current status, delivers later changes, ends at once for a missing snapshot and when
  *       closed, and a reader that fell behind still gets the latest status.
@@ -75,20 +80,22 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>Each test gets a fresh store from {@link #newStore()}, in a {@code @BeforeEach} method, so
  * fields a subclass initialises (a {@code @TempDir}, say) are ready when it is called. Snapshot and
- * session IDs are plain ASCII words that any store can use as keys or file names; {@link
- * SnapshotFixtures} builds the rows. Tests that wait for a subscription use {@link #timeout()} as
- * their bound and never sleep; they tolerate stores that deliver asynchronously and repeat a
- * status, as the contract allows.
+ * session IDs are plain ASCII words that any store can use as keys or file names, but for the tests
+ * of IDs, which also use {@code ?} and an emoji (a surrogate pair); {@link SnapshotFixtures} builds
+ * the rows. Tests that wait for a subscription use {@link #timeout()} as their bound and never
+ * sleep; they tolerate stores that deliver asynchronously and repeat a status, as the contract
+ * allows.
  *
  * <p>The tests are public so that a store that deliberately departs from one rule can override that
  * test and say why.
  *
  * <p>The store each test gets, the helpers, and the subscription and second-instance tests are
- * inherited from {@link StatusSubscriptionContract}; extending this class runs them all.
+ * inherited from {@link StatusSubscriptionContract}, the ID and damaged-row tests from {@link
+ * HostileInputContract}; extending this class runs them all.
  *
  * <p>JUnit creates an instance per test; its tests that need threads start and join their own.
  */
-public abstract non-sealed class SessionStoreContract extends StatusSubscriptionContract {
+public abstract non-sealed class SessionStoreContract extends HostileInputContract {
   private @Nullable SessionSnapshot get(String snapshotId) {
     return store().getSnapshot(context(), snapshotId);
   }

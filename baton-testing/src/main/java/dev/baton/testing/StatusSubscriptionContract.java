@@ -28,8 +28,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The part of the {@link SessionStoreContract} about watching a store's rows, and the fixture the
  * whole contract shares: the store each test gets from {@link #newStore()}, its {@link #context()},
- * the {@link #timeout()} and the helpers. Store tests extend {@link SessionStoreContract}, the only
- * class that extends this one, and so run these tests with the rest.
+ * the {@link #timeout()} and the helpers. Store tests extend {@link SessionStoreContract}, which
+ * extends this class through {@link HostileInputContract}, and so run these tests with the rest.
  *
  * <p>Its tests are the last two groups {@link SessionStoreContract} lists: subscriptions, when
  * {@link #newStore()} returns a {@link SnapshotSubscriber}, and a second instance over the same
@@ -38,7 +38,7 @@ import org.junit.jupiter.api.Test;
  *
  * <p>JUnit creates an instance per test.
  */
-public abstract sealed class StatusSubscriptionContract permits SessionStoreContract {
+public abstract sealed class StatusSubscriptionContract permits HostileInputContract {
   private final ActionContext defaultContext = Baton.builder().build().context();
   private SessionStore store;
 

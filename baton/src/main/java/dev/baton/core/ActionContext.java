@@ -26,7 +26,12 @@ public final class ActionContext {
    * then belong to the principal that started them: every read, wait, abort or turn on another
    * principal's session or snapshot answers as for an unknown ID ({@code NOT_FOUND}, or a fresh
    * session for a session ID), so IDs leak nothing. Calls without a principal see only sessions
-   * started without one.
+   * started without one, and may not name IDs of the form {@code p<32 hex digits>~...}, which
+   * stores use for principals' sessions ({@code INVALID_ARGUMENT}).
+   *
+   * <p>A principal must be well-formed UTF-16 (no lone surrogate): a server-managed agent fails a
+   * call whose principal is not with {@code INTERNAL}, since two such principals could otherwise
+   * share sessions.
    */
   public static final String PRINCIPAL = "principal";
 

@@ -13,6 +13,7 @@ import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
 import dev.baton.testing.ProgrammableModel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -154,6 +155,77 @@ class PrincipalSessionsTest extends AgentTestSupport {
 
     assertThat(after.getSnapshot(aliceAgain, alices.snapshotId()).state().messages()).hasSize(2);
     catchNotFound(() -> after.getSnapshot(bob, alices.snapshotId()));
+  }
+
+  @Test
+  void aPrincipalThatIsNotWellFormedIsRefusedAsAServerFaultAndReachesNoSession() {
+    Agent chat = chat(server().build());
+    model.respondText("carol's answer");
+    // The row a lone surrogate would alias if it became "?" on its way into the hash.
+    AgentOutput carols = turn(chat, as("carol-?"), "my plan", AgentInit.NEW);
+
+    for (String principal : List.of("carol-\ud800", "carol-\udfff", "\udc00\ud800")) {
+      ActionContext malformed = as(principal);
+      for (Runnable call :
+          List.<Runnable>of(
+              () -> chat.getSnapshot(malformed, carols.snapshotId()),
+              () -> chat.getLatestSnapshot(malformed, carols.sessionId()),
+              () -> chat.waitForSnapshot(malformed, carols.snapshotId()),
+              () -> chat.abort(malformed, carols.snapshotId()),
+              () -> turn(chat, malformed, "hi", AgentInit.ofSession(carols.sessionId())),
+              () -> turn(chat, malformed, "hi", AgentInit.NEW))) {
+        assertThatThrownBy(call::run)
+            .isInstanceOfSatisfying(
+                BatonException.class,
+                e -> {
+                  assertThat(e.status()).as(e.getMessage()).isEqualTo(Status.INTERNAL);
+                  assertThat(e.isPublic()).isFalse();
+                });
+      }
+    }
+    assertThat(model.calls()).isEqualTo(1);
+    assertThat(chat.getLatestSnapshot(as("carol-?"), carols.sessionId()).snapshotId())
+        .isEqualTo(carols.snapshotId());
+  }
+
+  @Test
+  void aStoresErrorsNameIdsAsThePrincipalWroteThemNotInTheirStoredForm(@TempDir Path dir)
+      throws Exception {
+    Agent filed =
+        baton.defineAgent(
+            "filed",
+            InlinePrompt.builder().model("pm").build(),
+            AgentOptions.builder().sessionStore(FileSessionStore.builder(dir).build()).build());
+    ActionContext alice = as("alice");
+    String stored = keyOf("alice", "");
+
+    // The file store refuses these IDs; with a principal it is handed them in the stored form.
+    for (String id : List.of("../escape", "bell\u0007", "../" + "x".repeat(100))) {
+      assertThat(messageOf(() -> filed.getSnapshot(alice, id)))
+          .isEqualTo(messageOf(() -> filed.getSnapshot(id)))
+          .doesNotContain(stored);
+      assertThat(messageOf(() -> turn(filed, alice, "hi", AgentInit.ofSession(id))))
+          .isEqualTo(messageOf(() -> turn(filed, baton.context(), "hi", AgentInit.ofSession(id))))
+          .doesNotContain(stored);
+    }
+    // A damaged row of hers is named as she knows it.
+    model.respondText("saved");
+    AgentOutput saved = turn(filed, alice, "remember me", AgentInit.NEW);
+    Files.writeString(
+        dir.resolve("global").resolve(keyOf("alice", saved.snapshotId()) + ".json"), "{");
+    assertThat(messageOf(() -> filed.getSnapshot(alice, saved.snapshotId())))
+        .contains("\"" + saved.snapshotId() + "\"")
+        .doesNotContain(stored);
+  }
+
+  /** The message of the BatonException {@code call} throws. */
+  private static String messageOf(Runnable call) {
+    try {
+      call.run();
+    } catch (BatonException e) {
+      return e.getMessage();
+    }
+    throw new AssertionError("expected a BatonException");
   }
 
   private static String keyOf(String principal, String id) {

@@ -1,6 +1,7 @@
 package dev.baton.store.postgres;
 
 import dev.baton.core.BatonException;
+import dev.baton.internal.store.SnapshotRules;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,10 +11,11 @@ import java.util.regex.Pattern;
  * Validation of the names the store keeps in key columns: snapshot IDs, session IDs and tenants,
  * and of the schema name it puts into SQL.
  *
- * <p>A valid ID is non-empty, at most {@value #MAX_BYTES} bytes in UTF-8, and has no control
- * character (below U+0020): PostgreSQL text cannot hold NUL, the keys of the session index must
- * stay well under the size of an index entry, and a notification payload names a row by its tenant
- * and ID. Path characters are fine here, unlike in the file store.
+ * <p>A valid ID is non-empty, well-formed UTF-16 (as in every store: the driver would send a lone
+ * surrogate as {@code ?}, aliasing another ID), at most {@value #MAX_BYTES} bytes in UTF-8, and has
+ * no control character (below U+0020): PostgreSQL text cannot hold NUL, the keys of the session
+ * index must stay well under the size of an index entry, and a notification payload names a row by
+ * its tenant and ID. Path characters are fine here, unlike in the file store.
  */
 final class Ids {
   /** The longest ID or tenant, in UTF-8 bytes. */
@@ -56,7 +58,7 @@ final class Ids {
     if (segments.isEmpty()) {
       throw BatonException.invalidArgument(
           "invalid tenant %s: it names no tenant; leave the tenant option out to use the default",
-          quote(raw));
+          SnapshotRules.quote(raw));
     }
     String tenant = String.join("/", segments);
     require("tenant", tenant);
@@ -72,7 +74,7 @@ final class Ids {
       throw new IllegalArgumentException(
           "schema must be a lower-case SQL identifier of at most 50 characters ([a-z_][a-z0-9_]*),"
               + " got "
-              + quote(name));
+              + SnapshotRules.quote(name));
     }
     return name;
   }
@@ -81,29 +83,15 @@ final class Ids {
     if (value.isEmpty()) {
       throw BatonException.invalidArgument("invalid %s: it is empty", what);
     }
+    // Before anything encodes it: the driver would send a lone surrogate as "?", another ID.
+    SnapshotRules.requireWellFormed(what, value);
     if (value.chars().anyMatch(c -> c < 0x20)) {
       throw BatonException.invalidArgument(
-          "invalid %s %s: it contains a control character", what, quote(value));
+          "invalid %s %s: it contains a control character", what, SnapshotRules.quote(value));
     }
     if (value.getBytes(StandardCharsets.UTF_8).length > MAX_BYTES) {
       throw BatonException.invalidArgument(
           "invalid %s: it is longer than %d bytes in UTF-8", what, MAX_BYTES);
     }
-  }
-
-  /** A value in double quotes, control characters escaped so a message stays one line. */
-  private static String quote(String value) {
-    StringBuilder quoted = new StringBuilder("\"");
-    value
-        .chars()
-        .forEach(
-            c -> {
-              if (c < 0x20) {
-                quoted.append(String.format("\\u%04x", c));
-              } else {
-                quoted.append((char) c);
-              }
-            });
-    return quoted.append('"').toString();
   }
 }

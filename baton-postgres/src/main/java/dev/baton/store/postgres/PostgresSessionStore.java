@@ -98,12 +98,13 @@ import org.jspecify.annotations.Nullable;
  * Builder#recheckInterval} as a safety net. Heartbeats, expiry and fencing are ordinary saves, so
  * they work across JVMs as they do in one.
  *
- * <p><b>Errors.</b> IDs must be non-empty, at most 256 bytes in UTF-8 and free of control
- * characters, and tenants likewise; others are {@code INVALID_ARGUMENT}. A database that cannot be
- * reached is {@code UNAVAILABLE}; a row or message that does not decode is {@code DATA_LOSS}; other
- * database failures are {@code INTERNAL}. Messages that reach clients never carry SQL or connection
- * details; those stay in the (non-public) causes. Calls check their context's cancellation before
- * they start.
+ * <p><b>Errors.</b> IDs must be non-empty, well-formed UTF-16 (no lone surrogate), at most 256
+ * bytes in UTF-8 and free of control characters, and tenants likewise; others are {@code
+ * INVALID_ARGUMENT}. A database that cannot be reached is {@code UNAVAILABLE}; a row or message
+ * that does not decode, or a row whose reference to its messages is impossible (a negative length,
+ * say), is {@code DATA_LOSS}, whether read, resumed or rewritten; other database failures are
+ * {@code INTERNAL}. Messages that reach clients never carry SQL or connection details; those stay
+ * in the (non-public) causes. Calls check their context's cancellation before they start.
  *
  * <p>Thread-safe. Instances over the same database and schema, in one JVM or many, share their rows
  * and see each other's status changes. {@link #close} stops the listener; it does not close the

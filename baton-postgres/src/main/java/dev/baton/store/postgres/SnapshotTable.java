@@ -226,8 +226,16 @@ final class SnapshotTable {
             .error(error == null ? null : decode(error, ErrorInfo.class, snapshotId))
             .state(state == null ? null : decode(state, SessionState.class, snapshotId))
             .build();
-    return new StoredRow(
-        snapshot, result.getObject("branch_id", UUID.class), result.getInt("history_length"));
+    UUID branchId = result.getObject("branch_id", UUID.class);
+    int historyLength = result.getInt("history_length");
+    // What the store writes: a branch exactly when the state has messages, and their count. Any
+    // other reference would read back as a state with fewer messages than were saved.
+    if (historyLength < 0
+        || (historyLength > 0) != (branchId != null)
+        || (historyLength > 0 && state == null)) {
+      throw corrupt(snapshotId, "has an impossible reference to its messages", null);
+    }
+    return new StoredRow(snapshot, branchId, historyLength);
   }
 
   private static @Nullable OffsetDateTime micros(@Nullable Instant instant) {
@@ -271,13 +279,22 @@ final class SnapshotTable {
     return AgentFinishReason.UNKNOWN;
   }
 
-  /** Decodes a JSON column; a value that does not decode is {@code DATA_LOSS}. */
+  /**
+   * Decodes a JSON column; a value that does not decode is {@code DATA_LOSS}, and so is JSON {@code
+   * null}, which the store never writes (an absent value is SQL {@code NULL}).
+   */
   static <T> T decode(String json, Class<T> type, String snapshotId) {
+    T value;
     try {
-      return Json.read(json, type);
+      value = Json.read(json, type);
     } catch (BatonException e) {
       throw corrupt(snapshotId, "holds JSON that is not a valid " + type.getSimpleName(), e);
     }
+    if (value == null) {
+      throw corrupt(
+          snapshotId, "holds JSON null where a " + type.getSimpleName() + " belongs", null);
+    }
+    return value;
   }
 
   private static BatonException corrupt(

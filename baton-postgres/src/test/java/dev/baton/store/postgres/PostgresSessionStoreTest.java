@@ -10,11 +10,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.baton.Baton;
+import dev.baton.agent.Agent;
+import dev.baton.agent.AgentInit;
+import dev.baton.agent.AgentInput;
+import dev.baton.agent.AgentOptions;
+import dev.baton.agent.AgentOutput;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionStore;
+import dev.baton.ai.InlinePrompt;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Status;
+import dev.baton.testing.ProgrammableModel;
 import dev.baton.testing.SessionStoreContract;
 import dev.baton.testing.SnapshotFixtures;
 import java.io.InputStream;
@@ -60,6 +68,23 @@ class PostgresSessionStoreTest extends SessionStoreContract {
   @Override
   protected SessionStore openSecondInstance() {
     return schema.open();
+  }
+
+  @Override
+  protected boolean damage(String snapshotId, RowDamage damage) throws SQLException {
+    String row = "snapshot_id = '" + snapshotId + "'";
+    schema.execute(
+        switch (damage) {
+          case UNDECODABLE -> "UPDATE {s}.baton_snapshots SET state = '[1, 2]' WHERE " + row;
+          case NULL_MESSAGE ->
+              "UPDATE {s}.baton_messages m SET message = 'null' FROM {s}.baton_snapshots s"
+                  + " WHERE s."
+                  + row
+                  + " AND m.branch_id = s.branch_id AND m.seq = s.history_length - 1";
+          case NEGATIVE_HISTORY_LENGTH ->
+              "UPDATE {s}.baton_snapshots SET history_length = -1 WHERE " + row;
+        });
+    return true;
   }
 
   @AfterEach
@@ -338,7 +363,7 @@ class PostgresSessionStoreTest extends SessionStoreContract {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"", "/", "///", "tab\there"})
+  @ValueSource(strings = {"", "/", "///", "tab\there", "org-\ud800"})
   void emptyOrInvalidTenantsRejected(String tenant) throws SQLException {
     PostgresSessionStore store = schema.open(options -> options.tenant(context -> tenant));
 
@@ -398,6 +423,72 @@ class PostgresSessionStoreTest extends SessionStoreContract {
                 assertThat(e.isPublic()).isFalse();
               });
     }
+  }
+
+  // ---- agents over hostile IDs and damaged rows ----
+
+  /**
+   * An agent on a programmable model, in a Baton instance of its own (a JVM, say), over a store.
+   */
+  private record Chat(Agent agent, ProgrammableModel model) {
+    static Chat over(SessionStore store) {
+      Baton baton = Baton.builder().experimental().build();
+      ProgrammableModel model = ProgrammableModel.define(baton.registry(), "pm");
+      Agent agent =
+          baton.defineAgent(
+              "chat",
+              InlinePrompt.builder().model("pm").build(),
+              AgentOptions.builder().sessionStore(store).build());
+      return new Chat(agent, model);
+    }
+
+    AgentOutput turn(String text, AgentInit init) {
+      return agent.run(AgentInput.text(text), init);
+    }
+  }
+
+  @Test
+  void aTurnOnASessionIdThatIsNotWellFormedIsRefusedNotResumedFromTheRowItAliases() {
+    Chat chat = Chat.over(store());
+    chat.model().respondText("hi");
+    AgentOutput aliased = chat.turn("hello", AgentInit.ofSession("?abc"));
+
+    assertFailsWith(
+        Status.INVALID_ARGUMENT, () -> chat.turn("hello", AgentInit.ofSession("\ud800abc")));
+    assertFailsWith(
+        Status.INVALID_ARGUMENT,
+        () -> chat.turn("hello", AgentInit.ofSnapshot(aliased.snapshotId() + "\udfff")));
+    assertThat(chat.model().calls()).isEqualTo(1);
+  }
+
+  @Test
+  void aMessageStoredAsJsonNullIsDataLossForReadsAndTurns() throws SQLException {
+    Chat chat = Chat.over(store());
+    chat.model().respondText("answer");
+    AgentOutput first = chat.turn("question", AgentInit.NEW);
+    schema.execute("UPDATE {s}.baton_messages SET message = 'null' WHERE seq = 1");
+    // A store that has not cached the history reads it from the table, as another JVM would.
+    Chat elsewhere = Chat.over(schema.open());
+
+    assertFailsWith(Status.DATA_LOSS, () -> elsewhere.agent().getSnapshot(first.snapshotId()));
+    assertFailsWith(
+        Status.DATA_LOSS, () -> elsewhere.turn("go on", AgentInit.ofSession(first.sessionId())));
+    assertThat(elsewhere.model().calls()).isZero();
+  }
+
+  @Test
+  void aNegativeHistoryLengthIsDataLossNotAnEmptyHistory() throws SQLException {
+    Chat chat = Chat.over(store());
+    chat.model().respondText("answer");
+    AgentOutput first = chat.turn("question", AgentInit.NEW);
+    schema.execute("UPDATE {s}.baton_snapshots SET history_length = -1");
+
+    assertFailsWith(Status.DATA_LOSS, () -> chat.agent().getSnapshot(first.snapshotId()));
+    assertFailsWith(
+        Status.DATA_LOSS, () -> chat.turn("go on", AgentInit.ofSession(first.sessionId())));
+    assertFailsWith(
+        Status.DATA_LOSS, () -> chat.turn("go on", AgentInit.ofSnapshot(first.snapshotId())));
+    assertThat(chat.model().calls()).isEqualTo(1);
   }
 
   @Test

@@ -12,6 +12,7 @@ import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
 import dev.baton.internal.agent.DetachedRuns;
 import dev.baton.internal.agent.RemoteAgent;
+import dev.baton.internal.core.Utf16;
 import dev.baton.internal.http.GenkitHttp;
 import dev.baton.server.ContextProvider;
 import dev.baton.server.RequestData;
@@ -266,17 +267,19 @@ public final class Exchange {
       }
     }
     Object principal = auth.get(ActionContext.PRINCIPAL);
-    if (principal != null && !(principal instanceof String name && !name.isEmpty())) {
+    if (principal != null
+        && !(principal instanceof String name && !name.isEmpty() && Utf16.isWellFormed(name))) {
       // Such a principal binds nothing, and the request would run in the namespace of calls
-      // without one: refuse it rather than fail open.
+      // without one, or, with a lone surrogate, in that of the name with "?" in its place: refuse
+      // it, before anything streams, rather than fail open.
       throw BatonException.internal(
           "the server is misconfigured: a context provider put "
-              + (principal instanceof String
-                  ? "an empty string"
+              + (principal instanceof String name
+                  ? name.isEmpty() ? "an empty string" : "a string with a lone surrogate"
                   : "a " + principal.getClass().getName())
               + " under \""
               + ActionContext.PRINCIPAL
-              + "\", where only a non-empty string binds a principal",
+              + "\", where only a non-empty, well-formed string binds a principal",
           null);
     }
     return auth;

@@ -38,7 +38,8 @@ import org.jspecify.annotations.Nullable;
  * snapshot ID gets a random UUID; a row without a session ID is rejected with {@code
  * INVALID_ARGUMENT}; an absent status is stored as {@code completed}; timestamps are stored as
  * given. {@code getLatestSnapshot} looks through the session's rows, picking the greatest {@code
- * createdAt} and then the greatest snapshot ID. Any string is a valid ID.
+ * createdAt} and then the greatest snapshot ID. Any string is a valid ID as long as it is
+ * well-formed UTF-16 (one with a lone surrogate is {@code INVALID_ARGUMENT}, as in every store).
  *
  * <p>Subscriptions ({@link #onSnapshotStatusChange}) start with the row's status and then get each
  * status a save gives the row, in the order of the saves; a subscription to a missing row is ended
@@ -95,8 +96,12 @@ public final class InMemorySessionStore implements SessionStore, SnapshotSubscri
 
   @Override
   public @Nullable SessionSnapshot getSnapshot(ActionContext context, String snapshotId) {
-    // Without the lock: see rows. A concurrent map refuses a null key, which finds nothing.
-    return snapshotId == null ? null : rows.get(snapshotId);
+    // Without the lock: see rows. A null ID, which the concurrent map would refuse, finds nothing.
+    if (snapshotId == null) {
+      return null;
+    }
+    SnapshotRules.requireWellFormed("snapshot ID", snapshotId);
+    return rows.get(snapshotId);
   }
 
   @Override
@@ -156,6 +161,7 @@ public final class InMemorySessionStore implements SessionStore, SnapshotSubscri
 
   @Override
   public StatusSubscription onSnapshotStatusChange(ActionContext context, String snapshotId) {
+    SnapshotRules.requireWellFormed("snapshot ID", snapshotId);
     // The read lock keeps saves out between reading the status and subscribing, so no change can
     // fall between the first value and the ones that follow.
     lock.readLock().lock();

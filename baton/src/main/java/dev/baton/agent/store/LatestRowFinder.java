@@ -5,6 +5,7 @@ import dev.baton.core.BatonException;
 import dev.baton.core.Cancellation;
 import dev.baton.core.Status;
 import dev.baton.internal.store.RowHeader;
+import dev.baton.internal.store.SnapshotRules;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -173,7 +174,7 @@ final class LatestRowFinder {
     String id = header.snapshotId();
     return id == null || header.createdAt() == null || !SafeIds.isSafe(id)
         ? "it lacks a valid snapshotId or createdAt"
-        : "it holds snapshot " + SafeIds.quote(id) + ", which belongs elsewhere";
+        : "it holds snapshot " + SnapshotRules.quote(id) + ", which belongs elsewhere";
   }
 
   /** Whether some row of the session was found damaged. */
@@ -190,7 +191,9 @@ final class LatestRowFinder {
   BatonException noIntactRow() {
     return new BatonException(
         Status.DATA_LOSS,
-        "session " + SafeIds.quote(sessionId) + " has snapshots, but none of them can be read");
+        "session "
+            + SnapshotRules.quote(sessionId)
+            + " has snapshots, but none of them can be read");
   }
 
   /** The row if it exists, is intact and belongs to the session; a damaged one is noted. */

@@ -1,6 +1,8 @@
 package dev.baton.agent.store;
 
 import dev.baton.core.BatonException;
+import dev.baton.internal.core.Utf16;
+import dev.baton.internal.store.SnapshotRules;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -9,17 +11,15 @@ import org.jspecify.annotations.Nullable;
  * Validation of the names the file store turns into paths: snapshot IDs (row files), session IDs
  * (pointer files) and the segments of a path prefix. The rules are Genkit Go's: a safe name is
  * non-empty, has no {@code /}, no {@code \}, no {@code ..} anywhere, does not start with {@code .},
- * and has no control character (below U+0020). One more is Baton's: it is valid Unicode, with no
- * lone surrogate, since a row is UTF-8 JSON and could not hold its own ID otherwise. Any length is
- * safe: {@link FileNames} gives every safe name a file. The rule on a leading dot also keeps row
- * names apart from the store's own {@code .pointers} directory.
+ * and has no control character (below U+0020). One more is every Baton store's: it is well-formed
+ * UTF-16, with no lone surrogate, since a row is UTF-8 JSON and could not hold its own ID otherwise
+ * (see {@link SnapshotRules}). Any length is safe: {@link FileNames} gives every safe name a file.
+ * The rule on a leading dot also keeps row names apart from the store's own {@code .pointers}
+ * directory.
  *
- * <p>Error messages quote the name with control characters and lone surrogates escaped, and
- * shortened past {@value #MAX_QUOTED} characters; they never name a path.
+ * <p>Error messages quote the name as {@link SnapshotRules#quote} does; they never name a path.
  */
 final class SafeIds {
-  private static final int MAX_QUOTED = 80;
-
   private SafeIds() {}
 
   /**
@@ -62,7 +62,7 @@ final class SafeIds {
       if (problem != null) {
         throw BatonException.invalidArgument(
             "invalid snapshot path prefix %s: segment %s %s",
-            quote(prefix), quote(segment), problem);
+            SnapshotRules.quote(prefix), SnapshotRules.quote(segment), problem);
       }
       segments.add(segment);
     }
@@ -70,7 +70,7 @@ final class SafeIds {
       throw BatonException.invalidArgument(
           "invalid snapshot path prefix %s: it names no directory; leave the prefix option out"
               + " to use the default",
-          quote(prefix));
+          SnapshotRules.quote(prefix));
     }
     return List.copyOf(segments);
   }
@@ -78,7 +78,8 @@ final class SafeIds {
   private static void require(String what, String name) {
     String problem = problem(name);
     if (problem != null) {
-      throw BatonException.invalidArgument("invalid %s %s: it %s", what, quote(name), problem);
+      throw BatonException.invalidArgument(
+          "invalid %s %s: it %s", what, SnapshotRules.quote(name), problem);
     }
   }
 
@@ -99,47 +100,9 @@ final class SafeIds {
     if (name.chars().anyMatch(c -> c < 0x20)) {
       return "contains a control character";
     }
-    if (hasLoneSurrogate(name)) {
-      return "is not valid Unicode (it has a lone surrogate)";
+    if (!Utf16.isWellFormed(name)) {
+      return "is not well-formed Unicode (it has a lone surrogate)";
     }
     return null;
-  }
-
-  private static boolean hasLoneSurrogate(String name) {
-    for (int i = 0; i < name.length(); i++) {
-      char c = name.charAt(i);
-      if (Character.isHighSurrogate(c)
-          && i + 1 < name.length()
-          && Character.isLowSurrogate(name.charAt(i + 1))) {
-        i++;
-      } else if (Character.isSurrogate(c)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /**
-   * A name in double quotes, shortened, with control characters and surrogates escaped, so an error
-   * message stays one short line of valid text.
-   */
-  static String quote(String name) {
-    StringBuilder quoted = new StringBuilder("\"");
-    String shown = name.length() <= MAX_QUOTED ? name : name.substring(0, MAX_QUOTED);
-    shown
-        .chars()
-        .forEach(
-            c -> {
-              if (c < 0x20 || Character.isSurrogate((char) c)) {
-                quoted.append(String.format("\\u%04x", c));
-              } else {
-                quoted.append((char) c);
-              }
-            });
-    quoted.append('"');
-    if (shown.length() < name.length()) {
-      quoted.append("… (").append(name.length()).append(" characters)");
-    }
-    return quoted.toString();
   }
 }

@@ -6,6 +6,7 @@ import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.Status;
 import dev.baton.internal.store.RowHeader;
+import dev.baton.internal.store.SnapshotRules;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -121,7 +122,7 @@ record SnapshotDirectory(Path path, AtomicFiles.Sync rowSync) {
       try {
         bytes = AtomicFiles.readIfExists(file);
       } catch (IOException e) {
-        throw BatonException.internal("cannot read snapshot " + SafeIds.quote(snapshotId), e);
+        throw BatonException.internal("cannot read snapshot " + SnapshotRules.quote(snapshotId), e);
       }
       if (bytes != null) {
         return decodeRow(snapshotId, file, bytes);
@@ -233,7 +234,8 @@ record SnapshotDirectory(Path path, AtomicFiles.Sync rowSync) {
       AtomicFiles.write(
           files.get(0), Json.writePretty(row).getBytes(StandardCharsets.UTF_8), rowSync);
     } catch (IOException e) {
-      throw BatonException.internal("cannot write snapshot " + SafeIds.quote(row.snapshotId()), e);
+      throw BatonException.internal(
+          "cannot write snapshot " + SnapshotRules.quote(row.snapshotId()), e);
     }
     files.subList(1, files.size()).forEach(AtomicFiles::deleteQuietly);
   }
@@ -389,7 +391,7 @@ record SnapshotDirectory(Path path, AtomicFiles.Sync rowSync) {
     } catch (IOException e) {
       log.warn("could not write session pointer {}", AtomicFiles.nextOf(file), e);
       throw BatonException.internal(
-          "cannot write the pointer of session " + SafeIds.quote(sessionId), e);
+          "cannot write the pointer of session " + SnapshotRules.quote(sessionId), e);
     }
   }
 
@@ -407,7 +409,7 @@ record SnapshotDirectory(Path path, AtomicFiles.Sync rowSync) {
     } catch (IOException e) {
       // Not logged here: each caller logs the failure once, as what it means to it.
       throw BatonException.internal(
-          "cannot write the pointer of session " + SafeIds.quote(sessionId), e);
+          "cannot write the pointer of session " + SnapshotRules.quote(sessionId), e);
     }
     files.subList(1, files.size()).forEach(AtomicFiles::deleteQuietly);
   }
@@ -515,7 +517,7 @@ record SnapshotDirectory(Path path, AtomicFiles.Sync rowSync) {
     log.warn("snapshot file {} is damaged: {}", file, problem, cause);
     return new BatonException(
         Status.DATA_LOSS,
-        "snapshot " + SafeIds.quote(snapshotId) + " is damaged: " + problem,
+        "snapshot " + SnapshotRules.quote(snapshotId) + " is damaged: " + problem,
         null,
         true,
         cause);

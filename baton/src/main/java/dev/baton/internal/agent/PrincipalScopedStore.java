@@ -6,12 +6,15 @@ import dev.baton.agent.SnapshotSubscriber;
 import dev.baton.agent.StatusSubscription;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
+import dev.baton.internal.core.Utf16;
 import dev.baton.internal.store.SnapshotRules;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
@@ -28,8 +31,17 @@ import org.jspecify.annotations.Nullable;
  * one, usually), and an abort or a wait answers as for an unknown ID.
  *
  * <p>A call without a principal reads and writes IDs as they are, as Genkit does, except that an ID
- * in the prefixed form, in either case, is refused ({@code INVALID_ARGUMENT} on a write, nothing
- * found on a read), so no call can reach a principal's rows by spelling out their stored IDs.
+ * in the prefixed form, in either case, is reserved: every call that names one, read or write, is
+ * refused with {@code INVALID_ARGUMENT}, whether a row of that ID exists or not, so no call can
+ * reach a principal's rows by spelling out their stored IDs, nor learn whether they exist.
+ *
+ * <p>A principal is well-formed UTF-16, as IDs are: its hash is of its UTF-8 form, in which a lone
+ * surrogate would become {@code ?}, so <code>"carol-&#92;ud800"</code> and {@code "carol-?"} would
+ * share their sessions. A call whose principal has a lone surrogate fails with {@code INTERNAL}, a
+ * non-public error: the principal comes from the server's context provider, not from the caller.
+ *
+ * <p>The wrapped store's errors name IDs as the caller wrote them: the prefix is taken out of their
+ * messages.
  *
  * <p>Thread-safe when the wrapped store is.
  */
@@ -52,13 +64,14 @@ class PrincipalScopedStore implements SessionStore {
 
   @Override
   public @Nullable SessionSnapshot getSnapshot(ActionContext context, String snapshotId) {
-    return seen(context, store.getSnapshot(context, storedId(context, snapshotId)));
+    return seen(context, withStoredId(context, snapshotId, id -> store.getSnapshot(context, id)));
   }
 
   @Override
   public @Nullable SessionSnapshot getLatestSnapshot(ActionContext context, String sessionId) {
     SnapshotRules.requireSessionId(sessionId);
-    return seen(context, store.getLatestSnapshot(context, storedId(context, sessionId)));
+    return seen(
+        context, withStoredId(context, sessionId, id -> store.getLatestSnapshot(context, id)));
   }
 
   @Override
@@ -82,33 +95,72 @@ class PrincipalScopedStore implements SessionStore {
           });
     }
     String prefix = prefix(principal.get());
+    String id = SnapshotRules.idOrMinted(snapshotId);
     SessionSnapshot saved =
-        store.saveSnapshot(
-            context,
-            prefix + SnapshotRules.idOrMinted(snapshotId),
-            existing -> {
-              SessionSnapshot next = update.apply(unprefixed(prefix, existing));
-              return next == null
-                  ? null
-                  : next.withSessionId(prefixed(prefix, next.sessionId())).toBuilder()
-                      .parentId(prefixed(prefix, next.parentId()))
-                      .build();
-            });
+        asWritten(
+            prefix,
+            id,
+            () ->
+                store.saveSnapshot(
+                    context,
+                    prefix + id,
+                    existing -> {
+                      SessionSnapshot next = update.apply(unprefixed(prefix, existing));
+                      return next == null
+                          ? null
+                          : next.withSessionId(prefixed(prefix, next.sessionId())).toBuilder()
+                              .parentId(prefixed(prefix, next.parentId()))
+                              .build();
+                    }));
     return unprefixed(prefix, saved);
   }
 
   /**
-   * The stored form of an ID for the call's principal.
+   * Checks the principal of a call before it uses the store, so that a call that would fail on its
+   * first store access fails before it does anything else (runs a turn, say).
+   *
+   * @throws BatonException {@code INTERNAL} when the principal is not well-formed UTF-16
+   */
+  static void requireWellFormedPrincipal(ActionContext context) {
+    context.principal().ifPresent(PrincipalScopedStore::requireWellFormed);
+  }
+
+  /**
+   * Calls the store with the stored form of {@code id} for the call's principal.
    *
    * @throws BatonException {@code INVALID_ARGUMENT} for an ID in the prefixed form without one
    */
-  final String storedId(ActionContext context, String id) {
+  final <T extends @Nullable Object> T withStoredId(
+      ActionContext context, String id, Function<String, T> call) {
     Optional<String> principal = context.principal();
-    if (principal.isPresent()) {
-      return prefix(principal.get()) + id;
+    if (principal.isEmpty()) {
+      requireUnprefixed(id);
+      return call.apply(id);
     }
-    requireUnprefixed(id);
-    return id;
+    String prefix = prefix(principal.get());
+    return asWritten(prefix, id, () -> call.apply(prefix + id));
+  }
+
+  /**
+   * Runs a call of the wrapped store that names {@code prefix + id}; an error whose message names
+   * the stored form is thrown again with the caller's form in its place: the ID as the store quoted
+   * it, and then any other prefixed ID (a row's session or parent ID).
+   */
+  private static <T extends @Nullable Object> T asWritten(
+      String prefix, String id, Supplier<T> call) {
+    try {
+      return call.get();
+    } catch (BatonException e) {
+      String message = e.getMessage();
+      if (message == null || !message.contains(prefix)) {
+        throw e;
+      }
+      String written =
+          message
+              .replace(SnapshotRules.quote(prefix + id), SnapshotRules.quote(id))
+              .replace(prefix, "");
+      throw new BatonException(e.status(), written, e.details(), e.isPublic(), e);
+    }
   }
 
   private static @Nullable SessionSnapshot seen(
@@ -165,12 +217,22 @@ class PrincipalScopedStore implements SessionStore {
   }
 
   static String prefix(String principal) {
+    requireWellFormed(principal);
     try {
       byte[] hash =
           MessageDigest.getInstance("SHA-256").digest(principal.getBytes(StandardCharsets.UTF_8));
       return "p" + HexFormat.of().formatHex(hash, 0, HASH_HEX_DIGITS / 2) + "~";
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every JDK has SHA-256", e);
+    }
+  }
+
+  private static void requireWellFormed(String principal) {
+    if (!Utf16.isWellFormed(principal)) {
+      throw BatonException.internal(
+          "the server is misconfigured: the principal of the call's auth context is not"
+              + " well-formed UTF-16 (it has a lone surrogate), so it cannot key its sessions",
+          null);
     }
   }
 
@@ -186,7 +248,8 @@ class PrincipalScopedStore implements SessionStore {
 
     @Override
     public StatusSubscription onSnapshotStatusChange(ActionContext context, String snapshotId) {
-      return subscriber.onSnapshotStatusChange(context, storedId(context, snapshotId));
+      return withStoredId(
+          context, snapshotId, id -> subscriber.onSnapshotStatusChange(context, id));
     }
   }
 }

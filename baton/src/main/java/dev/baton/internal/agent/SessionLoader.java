@@ -40,6 +40,11 @@ final class SessionLoader {
       AgentInit init,
       ActionContext context,
       Duration heartbeatTimeout) {
+    if (store != null) {
+      // The principal keys every row of the session: one the store cannot take fails the call
+      // now, rather than the save at the end of a turn that has already run.
+      PrincipalScopedStore.requireWellFormedPrincipal(context);
+    }
     boolean hasIds = init.sessionId() != null || init.snapshotId() != null;
     if (init.state() != null && hasIds) {
       throw BatonException.invalidArgument(

@@ -3,6 +3,7 @@ package dev.baton.internal.store;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.core.BatonException;
 import dev.baton.internal.core.RandomIds;
+import dev.baton.internal.core.Utf16;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -13,18 +14,72 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The parts of the {@link dev.baton.agent.SessionStore} contract that do not depend on where rows
- * live, so every Baton store applies them identically: which ID a save writes, the identity and
- * status rules of a saved row, the order that picks a session's latest row, and which rows a
- * retention limit deletes.
+ * live, so every Baton store applies them identically: which IDs a store accepts, which ID a save
+ * writes, the identity and status rules of a saved row, the order that picks a session's latest
+ * row, and which rows a retention limit deletes.
+ *
+ * <p>Every ID is well-formed UTF-16 (see {@link Utf16}): an ID with a lone surrogate is refused
+ * with {@code INVALID_ARGUMENT} by every call that takes one, since a store that encodes it in
+ * UTF-8 would keep it as another ID, with {@code ?} in place of the surrogate.
  *
  * <p>Internal: shared by Baton's stores, not an API (see the package comment).
  */
 public final class SnapshotRules {
+  /** The longest part of an ID that error messages quote. */
+  private static final int MAX_QUOTED = 80;
+
   private SnapshotRules() {}
 
-  /** The ID a save writes: the caller's, or a fresh UUID when it is null or empty. */
+  /**
+   * The ID a save writes: the caller's, or a fresh UUID when it is null or empty.
+   *
+   * @throws BatonException {@code INVALID_ARGUMENT} when the caller's is not well-formed UTF-16
+   */
   public static String idOrMinted(@Nullable String snapshotId) {
-    return snapshotId == null || snapshotId.isEmpty() ? RandomIds.uuid() : snapshotId;
+    if (snapshotId == null || snapshotId.isEmpty()) {
+      return RandomIds.uuid();
+    }
+    requireWellFormed("snapshot ID", snapshotId);
+    return snapshotId;
+  }
+
+  /**
+   * Checks an ID a store is given, or a tenant or prefix it keys rows by.
+   *
+   * @param what what the value is, for the message: "snapshot ID", "tenant"
+   * @throws BatonException {@code INVALID_ARGUMENT} when it is not well-formed UTF-16
+   */
+  public static void requireWellFormed(String what, String id) {
+    if (!Utf16.isWellFormed(id)) {
+      throw BatonException.invalidArgument(
+          "invalid %s %s: it is not well-formed Unicode (it has a lone surrogate)",
+          what, quote(id));
+    }
+  }
+
+  /**
+   * An ID in double quotes for an error message: control characters and surrogates escaped as
+   * <code>&#92;uXXXX</code>, and shortened past 80 characters (with the full length), so a message
+   * stays one short line of text that encodes as it reads.
+   */
+  public static String quote(String id) {
+    StringBuilder quoted = new StringBuilder("\"");
+    String shown = id.length() <= MAX_QUOTED ? id : id.substring(0, MAX_QUOTED);
+    shown
+        .chars()
+        .forEach(
+            c -> {
+              if (c < 0x20 || Character.isSurrogate((char) c)) {
+                quoted.append(String.format("\\u%04x", c));
+              } else {
+                quoted.append((char) c);
+              }
+            });
+    quoted.append('"');
+    if (shown.length() < id.length()) {
+      quoted.append("… (").append(id.length()).append(" characters)");
+    }
+    return quoted.toString();
   }
 
   /**
@@ -34,7 +89,8 @@ public final class SnapshotRules {
    * included, is kept as given.
    *
    * @throws BatonException {@code INVALID_ARGUMENT} "session ID is required" when the row would
-   *     have no session ID
+   *     have no session ID, and {@code INVALID_ARGUMENT} when its session or parent ID is not
+   *     well-formed UTF-16
    */
   public static SessionSnapshot toPersist(
       String snapshotId, @Nullable SessionSnapshot existing, SessionSnapshot next) {
@@ -42,8 +98,13 @@ public final class SnapshotRules {
         existing != null && !isEmpty(existing.sessionId())
             ? existing.sessionId()
             : next.sessionId();
-    if (isEmpty(sessionId)) {
+    if (sessionId == null || sessionId.isEmpty()) {
       throw sessionIdRequired();
+    }
+    requireWellFormed("session ID", sessionId);
+    String parentId = next.parentId();
+    if (parentId != null) {
+      requireWellFormed("parent ID", parentId);
     }
     return next.withSnapshotId(snapshotId)
         .withSessionId(sessionId)
@@ -53,12 +114,14 @@ public final class SnapshotRules {
   /**
    * Checks the argument of {@code getLatestSnapshot}.
    *
-   * @throws BatonException {@code INVALID_ARGUMENT} "session ID is required" when it is empty
+   * @throws BatonException {@code INVALID_ARGUMENT} "session ID is required" when it is empty, and
+   *     {@code INVALID_ARGUMENT} when it is not well-formed UTF-16
    */
   public static void requireSessionId(String sessionId) {
     if (sessionId.isEmpty()) {
       throw sessionIdRequired();
     }
+    requireWellFormed("session ID", sessionId);
   }
 
   /**

@@ -37,6 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The store contract, run with two instances over one directory polling every 5 ms (so the
@@ -65,6 +67,24 @@ class FileSessionStoreTest extends SessionStoreContract {
   @Override
   protected SessionStore openSecondInstance() {
     return FileSessionStore.builder(dir).pollInterval(FAST_POLL).build();
+  }
+
+  @Override
+  protected boolean damage(String snapshotId, RowDamage damage) throws IOException {
+    Path file = global().resolve(snapshotId + ".json");
+    ObjectNode row = (ObjectNode) Json.parse(Files.readString(file));
+    switch (damage) {
+      case UNDECODABLE -> row.set("state", Json.parse("[1, 2]"));
+      case NULL_MESSAGE -> {
+        ArrayNode messages = (ArrayNode) row.at("/state/messages");
+        messages.set(messages.size() - 1, Json.nodes().nullNode());
+      }
+      case NEGATIVE_HISTORY_LENGTH -> {
+        return false; // a row file holds its messages, not a count of them
+      }
+    }
+    Files.writeString(file, Json.write(row));
+    return true;
   }
 
   private FileSessionStore fileStore() {

@@ -54,6 +54,21 @@ public record AgentOutput(
   }
 
   /**
+   * The output of a failed invocation whose last turn answered but whose snapshot the store did not
+   * take: where to resume (the last snapshot committed), what went wrong, and the answer and the
+   * session's artifacts, so that the caller can show them or send the turn again.
+   */
+  public static AgentOutput failed(
+      String sessionId,
+      @Nullable String snapshotId,
+      ErrorInfo error,
+      @Nullable Message message,
+      List<Artifact> artifacts) {
+    return new AgentOutput(
+        sessionId, snapshotId, AgentFinishReason.FAILED, message, artifacts, null, error);
+  }
+
+  /**
    * The output of an invocation a budget stopped: its partial response, the session's artifacts,
    * where to continue (the {@code aborted} row that keeps the stopped turn's progress) and the
    * error it stopped with.

@@ -403,14 +403,8 @@ final class Invocation implements Connection.Source {
    */
   private AgentOutput uncommittedOutput(BatonException error, @Nullable Message answer) {
     LiveSession session = worker.session();
-    return new AgentOutput(
-        session.id(),
-        chain.tip(),
-        AgentFinishReason.FAILED,
-        answer,
-        session.artifacts(),
-        null,
-        reported(error));
+    return AgentOutput.failed(
+        session.id(), chain.tip(), reported(error), answer, session.artifacts());
   }
 
   private static @Nullable Message lastMessage(LiveSession session) {

@@ -23,9 +23,9 @@ import org.slf4j.LoggerFactory;
  * chained by {@code parentId}, and the pending row a detach hands the work over with. After the
  * hand-off no turn end writes a row: the detached run finalises the pending one instead.
  *
- * <p>A row's save is retried while the store fails transiently, for up to the agent's heartbeat
- * timeout ({@link StoreRetry}): the row's ID and content are fixed before the first attempt, so an
- * attempt that committed although it was reported failed is simply written again.
+ * <p>A turn end's save is retried while the store fails transiently, for up to the agent's
+ * heartbeat timeout ({@link StoreRetry}): the row's ID and content are fixed before the first
+ * attempt, so an attempt that committed although it was reported failed is simply written again.
  *
  * <p>Thread-safe: the worker saves turn ends while the client side reads the tip and detaches.
  */
@@ -88,6 +88,7 @@ final class SnapshotChain {
       String reserved, String sessionId, SessionState state, @Nullable AgentFinishReason reason) {
     return save(
         reserved,
+        retryBound,
         parent ->
             SessionSnapshot.completed(reserved, sessionId, parent, Instant.now(), reason, state));
   }
@@ -97,8 +98,8 @@ final class SnapshotChain {
    * row for a failed turn, an {@code aborted} one (finish reason {@code aborted}, so it reads as
    * settled) for a turn a budget stopped, with the state the turn reached (its input included) and
    * the error. It is the handle a caller continues the work from ({@code AgentInit.continueFrom});
-   * its parent is the last good snapshot. A failure to save is logged: the turn has failed anyway.
-   * Nothing is written for a client-managed agent or after the hand-off.
+   * its parent is the last good snapshot. The save is tried once, and a failure logged: the turn
+   * has failed anyway. Nothing is written for a client-managed agent or after the hand-off.
    *
    * @param reason {@link AgentFinishReason#FAILED} or {@link AgentFinishReason#ABORTED}
    * @return the saved row's ID, or null when nothing was saved
@@ -112,8 +113,11 @@ final class SnapshotChain {
     SnapshotStatus status =
         reason == AgentFinishReason.ABORTED ? SnapshotStatus.ABORTED : SnapshotStatus.FAILED;
     try {
+      // One attempt: the turn has failed whether or not its progress is kept, and a detach waits
+      // for this write.
       return save(
           reserved,
+          Duration.ZERO,
           parent ->
               SessionSnapshot.builder(reserved, Instant.now())
                   .sessionId(sessionId)
@@ -129,8 +133,9 @@ final class SnapshotChain {
     }
   }
 
+  /** Saves a row chained off the tip, retrying it for up to {@code retryFor}. */
   private @Nullable String save(
-      String reserved, Function<@Nullable String, SessionSnapshot> rowAfter) {
+      String reserved, Duration retryFor, Function<@Nullable String, SessionSnapshot> rowAfter) {
     if (store == null) {
       return null;
     }
@@ -144,7 +149,7 @@ final class SnapshotChain {
       try {
         saved =
             StoreRetry.call(
-                retryBound,
+                retryFor,
                 "agent \"" + agent + "\": save snapshot " + reserved,
                 () -> store.saveSnapshot(storeContext, reserved, existing -> row));
       } catch (RuntimeException e) {
@@ -161,8 +166,8 @@ final class SnapshotChain {
 
   /**
    * Hands the chain to a detached run: turn ends stop writing rows, and a pending row chained off
-   * the tip is saved under a new ID. A turn-end write in flight finishes first, so the pending row
-   * chains off it.
+   * the tip is saved under a new ID. A turn-end write in flight finishes first, its retries
+   * included, so the pending row chains off it.
    *
    * @throws BatonException with the store's own status and visibility when the pending row cannot
    *     be saved: an outage must not read as "cannot detach"

@@ -59,7 +59,8 @@ import tools.jackson.databind.node.ObjectNode;
  *       empty one, and lets the ID argument override the row's.
  *   <li>Writes: a null update writes nothing; an absent status is stored as {@code completed};
  *       timestamps and every other field are stored as given; rows handed out do not change
- *       afterwards; concurrent read-modify-writes of one row lose no update.
+ *       afterwards; concurrent read-modify-writes of one row lose no update; a row saved again
+ *       under its ID, as a retried write does, is left as it was.
  *   <li>The latest snapshot: greatest {@code createdAt}, then greatest ID, whatever the status;
  *       rewrites and heartbeats do not change it; an unknown session has none; an empty session ID
  *       is {@code INVALID_ARGUMENT}.
@@ -331,6 +332,39 @@ public abstract non-sealed class SessionStoreContract extends HostileInputContra
     assertThat(get("s1")).isEqualTo(stored);
     assertThat(get("s2")).isNull();
     assertThat(latest("sess-1")).isEqualTo(stored);
+  }
+
+  /**
+   * A write reported failed may have committed all the same (the connection dropped before the
+   * commit was acknowledged), and the runtime then saves the same row again under its ID: that
+   * leaves one row as the first save wrote it, still the session's latest, and a turn saved after
+   * it reads back its own history.
+   */
+  @Test
+  public void savingTheSameRowAgainLeavesItAsItWas() {
+    save(row("s1", "sess-1", at(1)).withState(history("q1", "a1")));
+    SessionSnapshot turn =
+        withParentId(row("s2", "sess-1", at(2)), "s1").withState(history("q1", "a1", "q2", "a2"));
+    SessionSnapshot first = save(turn);
+
+    assertThat(save(turn)).isEqualTo(first);
+
+    assertThat(get("s2")).isEqualTo(turn);
+    assertThat(latest("sess-1")).isEqualTo(turn);
+    SessionSnapshot next =
+        withParentId(row("s3", "sess-1", at(3)), "s2")
+            .withState(history("q1", "a1", "q2", "a2", "q3"));
+    save(next);
+    assertThat(get("s3")).isEqualTo(next);
+  }
+
+  /** A state of session sess-1 whose messages alternate user and model, with these texts. */
+  private static SessionState history(String... texts) {
+    List<Message> messages = new ArrayList<>();
+    for (int i = 0; i < texts.length; i++) {
+      messages.add(i % 2 == 0 ? Message.user(texts[i]) : Message.model(texts[i]));
+    }
+    return SessionState.empty().withSessionId("sess-1").withMessages(messages);
   }
 
   @Test

@@ -117,7 +117,9 @@ public final class AgentOptions {
   /**
    * How old a pending row's heartbeat may get before reads report it {@code expired} (default 60
    * s); also how long an aborted run that does not stop goes on beating, so its row reads as still
-   * saving for up to twice this long after the abort.
+   * saving for up to twice this long after the abort; and how long a store that fails transiently
+   * ({@code UNAVAILABLE}, {@code ABORTED}, {@code DEADLINE_EXCEEDED}) is retried to save a turn's
+   * end (after which the turn fails), a detached run's final row, or its watch for an abort.
    */
   public Duration heartbeatTimeout() {
     return heartbeatTimeout;

@@ -16,9 +16,11 @@ import org.jspecify.annotations.Nullable;
  *     snapshot when the failure came outside a turn. Absent for a client-managed agent
  * @param finishReason why the invocation ended: {@code aborted} when a budget stopped it ({@link
  *     dev.baton.ai.BudgetExceededException})
- * @param message the last message; absent on failure. An aborted invocation's is its partial
- *     response, the stopped run's last model message (absent when it stopped before its first)
- * @param artifacts the session's artifacts; absent on failure
+ * @param message the last message; absent on failure, except when the last turn answered but its
+ *     snapshot could not be saved, so that the caller can show the answer or send the turn again.
+ *     An aborted invocation's is its partial response, the stopped run's last model message (absent
+ *     when it stopped before its first)
+ * @param artifacts the session's artifacts; absent on failure, except as for {@code message}
  * @param state the session, for a client-managed agent only (on failure, the last good state)
  * @param error what went wrong, on a failed invocation, or what stopped an aborted one
  */
@@ -49,6 +51,21 @@ public record AgentOutput(
   public static AgentOutput failed(String sessionId, @Nullable String snapshotId, ErrorInfo error) {
     return new AgentOutput(
         sessionId, snapshotId, AgentFinishReason.FAILED, null, null, null, error);
+  }
+
+  /**
+   * The output of a failed invocation whose last turn answered but whose snapshot the store did not
+   * take: where to resume (the last snapshot committed), what went wrong, and the answer and the
+   * session's artifacts, so that the caller can show them or send the turn again.
+   */
+  public static AgentOutput failed(
+      String sessionId,
+      @Nullable String snapshotId,
+      ErrorInfo error,
+      @Nullable Message message,
+      List<Artifact> artifacts) {
+    return new AgentOutput(
+        sessionId, snapshotId, AgentFinishReason.FAILED, message, artifacts, null, error);
   }
 
   /**

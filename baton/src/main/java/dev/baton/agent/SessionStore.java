@@ -26,6 +26,12 @@ import org.jspecify.annotations.Nullable;
  * supports them without a method of its own. A store that also implements {@link
  * SnapshotSubscriber} supports detached runs and abort.
  *
+ * <p>A failure's status tells the runtime whether to try again: {@code UNAVAILABLE} (the store
+ * cannot be reached; report an outage so), {@code ABORTED} (a conflict) and {@code
+ * DEADLINE_EXCEEDED} are retried for a while, any other status is final. A write reported failed
+ * may have committed all the same, as when a connection drops before the commit is acknowledged;
+ * the runtime then saves the same row again under its ID, which must leave the row as it was.
+ *
  * <p>Every method takes the caller's context, as Go passes {@code ctx}: a store may scope rows by
  * tenant from its auth context, and should honour its cancellation in slow I/O. Implementations are
  * thread-safe: parallel invocations, heartbeats and waits use one store at once.

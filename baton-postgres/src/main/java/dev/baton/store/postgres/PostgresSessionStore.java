@@ -6,8 +6,6 @@ import dev.baton.agent.SnapshotSubscriber;
 import dev.baton.agent.StatusSubscription;
 import dev.baton.core.ActionContext;
 import dev.baton.internal.store.SnapshotRules;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
@@ -100,11 +98,12 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>Errors.</b> IDs must be non-empty, well-formed UTF-16 (no lone surrogate), at most 256
  * bytes in UTF-8 and free of control characters, and tenants likewise; others are {@code
- * INVALID_ARGUMENT}. A database that cannot be reached is {@code UNAVAILABLE}; a row or message
- * that does not decode, or a row whose reference to its messages is impossible (a negative length,
- * say), is {@code DATA_LOSS}, whether read, resumed or rewritten; other database failures are
- * {@code INTERNAL}. Messages that reach clients never carry SQL or connection details; those stay
- * in the (non-public) causes. Calls check their context's cancellation before they start.
+ * INVALID_ARGUMENT}. A database that cannot be reached, or a connection lost during a call, is
+ * {@code UNAVAILABLE}; a row or message that does not decode, or a row whose reference to its
+ * messages is impossible (a negative length, say), is {@code DATA_LOSS}, whether read, resumed or
+ * rewritten; other database failures are {@code INTERNAL}. Messages that reach clients never carry
+ * SQL or connection details; those stay in the (non-public) causes. Calls check their context's
+ * cancellation before they start.
  *
  * <p>Thread-safe. Instances over the same database and schema, in one JVM or many, share their rows
  * and see each other's status changes. {@link #close} stops the listener; it does not close the
@@ -273,21 +272,12 @@ public final class PostgresSessionStore implements SessionStore, SnapshotSubscri
     return Ids.tenant(tenant.apply(context));
   }
 
-  /** Work that needs the database: one read with a connection of the pool. */
-  @FunctionalInterface
-  private interface Read<T extends @Nullable Object> {
-    T apply(Connection connection) throws SQLException;
-  }
-
+  /** Runs a read with a connection of the pool. */
   private <T extends @Nullable Object> T withConnection(
-      String what, ActionContext context, Read<T> work) {
+      String what, ActionContext context, ConnectionWork<T> read) {
     context.cancellation().throwIfCancelled();
     schema.ensureCreated(dataSource);
-    try (Connection connection = dataSource.getConnection()) {
-      return work.apply(connection);
-    } catch (SQLException e) {
-      throw SqlErrors.translate(what, e);
-    }
+    return ConnectionWork.run(dataSource, what, read);
   }
 
   /**

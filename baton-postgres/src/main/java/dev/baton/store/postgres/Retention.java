@@ -6,6 +6,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.LinkedHashSet;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Keeps at most {@code maxChainLength} rows of each lineage, as the file store's {@code
@@ -69,19 +70,15 @@ final class Retention {
 
   /** Prunes the lineage of the row just saved, in a transaction of its own. */
   void prune(Connection connection, String tenant, String savedId) throws SQLException {
-    boolean autoCommit = connection.getAutoCommit();
-    connection.setAutoCommit(false);
-    try {
-      for (String sessionId : deleteOldRows(connection, tenant, savedId)) {
-        deleteDeadBranches(connection, tenant, sessionId);
-      }
-      connection.commit();
-    } catch (SQLException | RuntimeException e) {
-      connection.rollback();
-      throw e;
-    } finally {
-      connection.setAutoCommit(autoCommit);
-    }
+    Transactions.<@Nullable Void>run(
+        connection,
+        c -> {
+          for (String sessionId : deleteOldRows(c, tenant, savedId)) {
+            deleteDeadBranches(c, tenant, sessionId);
+          }
+          c.commit();
+          return null;
+        });
   }
 
   /** Deletes the rows of the lineage past the newest {@code maxChainLength}; their sessions. */

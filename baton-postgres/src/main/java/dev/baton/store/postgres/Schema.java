@@ -12,6 +12,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.locks.ReentrantLock;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The store's tables in one schema: their qualified names, the notification channel, and their
@@ -81,13 +82,15 @@ final class Schema {
       if (ready) {
         return;
       }
-      try (Connection connection = dataSource.getConnection()) {
-        if (!isComplete(connection)) {
-          createTables(connection);
-        }
-      } catch (SQLException e) {
-        throw SqlErrors.translate("create its tables", e);
-      }
+      ConnectionWork.<@Nullable Void>run(
+          dataSource,
+          "create its tables",
+          connection -> {
+            if (!isComplete(connection)) {
+              createTables(connection);
+            }
+            return null;
+          });
       ready = true;
     } finally {
       lock.unlock();
@@ -109,8 +112,16 @@ final class Schema {
   }
 
   private void createTables(Connection connection) throws SQLException {
-    boolean autoCommit = connection.getAutoCommit();
-    connection.setAutoCommit(false);
+    Transactions.<@Nullable Void>run(
+        connection,
+        c -> {
+          lockAndCreate(c);
+          return null;
+        });
+  }
+
+  /** Creates the tables unless another JVM did, under a lock that ends with the transaction. */
+  private void lockAndCreate(Connection connection) throws SQLException {
     try (Statement statement = connection.createStatement()) {
       try (PreparedStatement advisory =
           connection.prepareStatement("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))")) {
@@ -128,11 +139,6 @@ final class Schema {
         statement.execute(script());
       }
       connection.commit();
-    } catch (SQLException | RuntimeException e) {
-      connection.rollback();
-      throw e;
-    } finally {
-      connection.setAutoCommit(autoCommit);
     }
   }
 }

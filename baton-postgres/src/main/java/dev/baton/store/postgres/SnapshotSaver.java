@@ -68,24 +68,36 @@ final class SnapshotSaver {
    */
   @Nullable SessionSnapshot save(
       String tenant, String snapshotId, UnaryOperator<@Nullable SessionSnapshot> update) {
+    return ConnectionWork.run(
+        dataSource, "save snapshot", connection -> save(connection, tenant, snapshotId, update));
+  }
+
+  private @Nullable SessionSnapshot save(
+      Connection connection,
+      String tenant,
+      String snapshotId,
+      UnaryOperator<@Nullable SessionSnapshot> update)
+      throws SQLException {
     for (int attempt = 1; ; attempt++) {
       boolean lastAttempt = attempt == MAX_ATTEMPTS;
-      try (Connection connection = dataSource.getConnection()) {
-        Outcome outcome = inTransaction(connection, tenant, snapshotId, update);
-        switch (outcome) {
-          case Skipped skipped -> {
-            return null;
-          }
-          case Lost lost when !lastAttempt -> {}
-          case Lost lost -> throw SqlErrors.conflict("save snapshot", null);
-          case Written written -> {
-            afterCommit(connection, tenant, written);
-            return written.row();
-          }
-        }
+      Outcome outcome;
+      try {
+        outcome = inTransaction(connection, tenant, snapshotId, update);
       } catch (SQLException e) {
-        if (!SqlErrors.isRetryable(e) || attempt == MAX_ATTEMPTS) {
-          throw SqlErrors.translate("save snapshot", e);
+        if (!SqlErrors.isRetryable(e) || lastAttempt) {
+          throw e;
+        }
+        continue;
+      }
+      switch (outcome) {
+        case Skipped skipped -> {
+          return null;
+        }
+        case Lost lost when !lastAttempt -> {}
+        case Lost lost -> throw SqlErrors.conflict("save snapshot", null);
+        case Written written -> {
+          afterCommit(connection, tenant, written);
+          return written.row();
         }
       }
     }
@@ -97,22 +109,17 @@ final class SnapshotSaver {
       String snapshotId,
       UnaryOperator<@Nullable SessionSnapshot> update)
       throws SQLException {
-    boolean autoCommit = connection.getAutoCommit();
-    connection.setAutoCommit(false);
-    try {
-      Outcome outcome = readModifyWrite(connection, tenant, snapshotId, update);
-      if (outcome instanceof Written) {
-        connection.commit();
-      } else {
-        connection.rollback();
-      }
-      return outcome;
-    } catch (SQLException | RuntimeException e) {
-      rollbackQuietly(connection);
-      throw e;
-    } finally {
-      connection.setAutoCommit(autoCommit);
-    }
+    return Transactions.run(
+        connection,
+        c -> {
+          Outcome outcome = readModifyWrite(c, tenant, snapshotId, update);
+          if (outcome instanceof Written) {
+            c.commit();
+          } else {
+            c.rollback();
+          }
+          return outcome;
+        });
   }
 
   private Outcome readModifyWrite(
@@ -215,14 +222,6 @@ final class SnapshotSaver {
           log.warn("retention after saving snapshot {} failed; the rows stay for now", id, e);
         }
       }
-    }
-  }
-
-  private static void rollbackQuietly(Connection connection) {
-    try {
-      connection.rollback();
-    } catch (SQLException e) {
-      log.debug("rollback failed; the connection is likely broken", e);
     }
   }
 }

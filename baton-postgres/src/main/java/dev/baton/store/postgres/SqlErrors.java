@@ -2,6 +2,7 @@ package dev.baton.store.postgres;
 
 import dev.baton.core.BatonException;
 import dev.baton.core.Status;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLTransientConnectionException;
@@ -34,12 +35,27 @@ final class SqlErrors {
    * example "save snapshot").
    */
   static BatonException translate(String what, SQLException e) {
+    return translate(what, e, false);
+  }
+
+  /**
+   * The error to throw for {@code e}, which happened while the store was doing {@code what} on
+   * {@code connection}. A connection that has closed under the work means the database is
+   * unavailable whatever {@code e} says: a pool that closes a broken connection answers every later
+   * call with its own "connection is closed", which carries no SQL state.
+   */
+  static BatonException translate(String what, SQLException e, Connection connection) {
+    return translate(what, e, isClosed(connection));
+  }
+
+  private static BatonException translate(String what, SQLException e, boolean connectionLost) {
     String state = e.getSQLState() == null ? "" : e.getSQLState();
     if (Thread.currentThread().isInterrupted()) {
       return new BatonException(
           Status.CANCELLED, "PostgreSQL session store: " + what + " was interrupted", e);
     }
-    if (e instanceof SQLTransientConnectionException
+    if (connectionLost
+        || e instanceof SQLTransientConnectionException
         || e instanceof SQLNonTransientConnectionException
         || state.startsWith("08")
         || UNAVAILABLE_STATES.contains(state)) {
@@ -74,6 +90,14 @@ final class SqlErrors {
           e);
     }
     return hidden(Status.INTERNAL, what + " failed (SQLSTATE " + state + ")", e);
+  }
+
+  private static boolean isClosed(Connection connection) {
+    try {
+      return connection.isClosed();
+    } catch (SQLException e) {
+      return true;
+    }
   }
 
   /** The error for work that kept conflicting with other writers after every retry. */

@@ -55,19 +55,20 @@ final class StatusFeed implements StatusListener.Target, AutoCloseable {
   StatusSubscription subscribe(String tenant, String snapshotId) {
     listener.start();
     // The connection before the lock: a wait for the pool must not hold up deliveries.
-    try (Connection connection = dataSource.getConnection()) {
-      readAndDeliver.lock();
-      try {
-        SnapshotStatus status = table.status(connection, tenant, snapshotId);
-        return status == null
-            ? StatusSubscription.ended()
-            : subscribers.subscribe(new RowKey(tenant, snapshotId), status);
-      } finally {
-        readAndDeliver.unlock();
-      }
-    } catch (SQLException e) {
-      throw SqlErrors.translate("subscribe to a snapshot's status", e);
-    }
+    return ConnectionWork.run(
+        dataSource,
+        "subscribe to a snapshot's status",
+        connection -> {
+          readAndDeliver.lock();
+          try {
+            SnapshotStatus status = table.status(connection, tenant, snapshotId);
+            return status == null
+                ? StatusSubscription.ended()
+                : subscribers.subscribe(new RowKey(tenant, snapshotId), status);
+          } finally {
+            readAndDeliver.unlock();
+          }
+        });
   }
 
   @Override

@@ -89,6 +89,27 @@ class PostgresHistoryTest {
   }
 
   @Test
+  void aRowSavedAgainAsARetriedWriteDoesWritesNoMessageTwice() throws SQLException {
+    save("t1", null, 1, turn(1));
+    List<Message> second = plus(turn(1), turn(2).toArray(Message[]::new));
+    save("t2", "t1", 2, second);
+    long messages = messageRows();
+
+    // Saved again by this instance, then by one whose cache never saw the row: the first attempt
+    // of a retried write may have committed without this instance knowing it.
+    save("t2", "t1", 2, second);
+    save(schema.open(), "t2", "t1", 2, second);
+
+    assertThat(messageRows()).isEqualTo(messages);
+    assertThat(branches()).isOne();
+    assertThat(readFresh("t2")).isEqualTo(second);
+    List<Message> third = plus(second, turn(3).toArray(Message[]::new));
+    save("t3", "t2", 3, third);
+    assertThat(messageRows()).isEqualTo(messages + 2);
+    assertThat(readFresh("t3")).isEqualTo(third);
+  }
+
+  @Test
   void aThousandMessagesSavedOverManyTurnsAreEachStoredOnceAndReadBackExactly()
       throws SQLException {
     List<Message> history = List.of();

@@ -26,7 +26,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The background half of a detached invocation: it heartbeats the pending row, watches it for an
- * abort (which cancels the work), and when the work ends finalises the row in place.
+ * abort (which cancels the work), and when the work ends finalises the row in place. Starting the
+ * watch and the final write are retried while the store fails transiently, for up to the heartbeat
+ * timeout ({@link StoreRetry}).
  *
  * <p>Finalising is one atomic write. A row still pending becomes {@code completed} (finish reason:
  * the function's override, else the last turn's), {@code aborted} (finish reason {@code aborted})
@@ -89,7 +91,12 @@ final class DetachedRun implements Heartbeats.Beating {
     String id = pending.snapshotId();
     StatusSubscription subscription;
     try {
-      subscription = ((SnapshotSubscriber) store).onSnapshotStatusChange(storeContext, id);
+      // A run that cannot watch has to stop: a brief outage should not cost it.
+      subscription =
+          StoreRetry.call(
+              agent.options().heartbeatTimeout(),
+              "agent \"" + agent.name() + "\": watch " + id + " for an abort",
+              () -> ((SnapshotSubscriber) store).onSnapshotStatusChange(storeContext, id));
     } catch (RuntimeException e) {
       stopUnwatched(e);
       return;
@@ -192,13 +199,22 @@ final class DetachedRun implements Heartbeats.Beating {
     }
   }
 
+  /**
+   * Writes the row's final state, retried for up to a heartbeat timeout: the window in which the
+   * row, no longer beating, still reads as live. A retry after an attempt that committed finds the
+   * row settled and writes nothing.
+   */
   private void finalizeRow(@Nullable AgentResult result, @Nullable Throwable failure) {
     BatonException error = failure == null ? null : Invocation.asError(failure);
+    String id = pending.snapshotId();
     try {
-      store.saveSnapshot(
-          storeContext, pending.snapshotId(), existing -> finalRow(existing, result, error));
+      StoreRetry.call(
+          agent.options().heartbeatTimeout(),
+          "agent \"" + agent.name() + "\": finalise " + id,
+          () ->
+              store.saveSnapshot(storeContext, id, existing -> finalRow(existing, result, error)));
     } catch (RuntimeException e) {
-      log.error("agent {}: finalising {} failed", agent.name(), pending.snapshotId(), e);
+      log.error("agent {}: finalising {} failed", agent.name(), id, e);
     } finally {
       finalized.complete(null);
     }

@@ -109,7 +109,12 @@ final class Invocation implements Connection.Source {
     telemetry.describe(rootSpan.span());
     LiveSession session = new LiveSession(loaded.sessionId(), loaded.state());
     this.chain =
-        new SnapshotChain(agent.name(), agent.store(), clientContext, loaded.resumedSnapshotId());
+        new SnapshotChain(
+            agent.name(),
+            agent.store(),
+            clientContext,
+            loaded.resumedSnapshotId(),
+            agent.options().heartbeatTimeout());
     this.chunks =
         new ChunkStream(
             agent.options().streamTransform(),
@@ -340,6 +345,10 @@ final class Invocation implements Connection.Source {
       }
       // A failing stream callback cancels the work: its own error is the reason, not the cancel.
       BatonException closed = chunks.failure();
+      BatonException uncommitted = worker.uncommitted();
+      if (closed == null && uncommitted != null) {
+        return uncommittedOutput(uncommitted, lastMessage(worker.session()));
+      }
       if (closed == null && e.getCause() instanceof BudgetExceededException stopped) {
         return abortedOutput(stopped);
       }
@@ -351,6 +360,10 @@ final class Invocation implements Connection.Source {
     BatonException closed = chunks.failure();
     if (closed != null) {
       return failedOutput(closed);
+    }
+    BatonException uncommitted = worker.uncommitted();
+    if (uncommitted != null) {
+      return uncommittedOutput(uncommitted, result.message());
     }
     LiveSession session = worker.session();
     SessionState state = null;
@@ -380,6 +393,23 @@ final class Invocation implements Connection.Source {
       }
     }
     return AgentOutput.failed(worker.session().id(), chain.tip(), reported(error)).withState(state);
+  }
+
+  /**
+   * The output of an invocation whose last turn answered but whose snapshot the store would not
+   * take: failed, with the store's error and the last good snapshot, and, unlike other failures,
+   * with the answer and the artifacts, so the caller can show them or send the turn again. Nothing
+   * was acknowledged that was not committed; a turn by session ID continues from that snapshot.
+   */
+  private AgentOutput uncommittedOutput(BatonException error, @Nullable Message answer) {
+    LiveSession session = worker.session();
+    return AgentOutput.failed(
+        session.id(), chain.tip(), reported(error), answer, session.artifacts());
+  }
+
+  private static @Nullable Message lastMessage(LiveSession session) {
+    List<Message> messages = session.messages();
+    return messages.isEmpty() ? null : messages.get(messages.size() - 1);
   }
 
   /**

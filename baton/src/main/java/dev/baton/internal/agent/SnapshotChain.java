@@ -9,6 +9,7 @@ import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Cancellation;
 import dev.baton.core.ErrorInfo;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
@@ -22,6 +23,10 @@ import org.slf4j.LoggerFactory;
  * chained by {@code parentId}, and the pending row a detach hands the work over with. After the
  * hand-off no turn end writes a row: the detached run finalises the pending one instead.
  *
+ * <p>A turn end's save is retried while the store fails transiently, for up to the agent's
+ * heartbeat timeout ({@link StoreRetry}): the row's ID and content are fixed before the first
+ * attempt, so an attempt that committed although it was reported failed is simply written again.
+ *
  * <p>Thread-safe: the worker saves turn ends while the client side reads the tip and detaches.
  */
 final class SnapshotChain {
@@ -30,6 +35,7 @@ final class SnapshotChain {
   private final String agent;
   private final @Nullable SessionStore store;
   private final ActionContext storeContext;
+  private final Duration retryBound;
   // Guards the tip and the hand-off. A lock rather than a monitor: it is held across the store
   // write (an fsync, say), which would pin a virtual thread's carrier before JDK 24.
   private final ReentrantLock lock = new ReentrantLock();
@@ -40,16 +46,19 @@ final class SnapshotChain {
    * @param clientContext the client's context: store calls keep its auth (for tenancy) but not its
    *     cancellation, since they outlive the client
    * @param resumed the snapshot the invocation resumed, or null
+   * @param retryBound how long a row's save is retried while the store fails transiently
    */
   SnapshotChain(
       String agent,
       @Nullable SessionStore store,
       ActionContext clientContext,
-      @Nullable String resumed) {
+      @Nullable String resumed,
+      Duration retryBound) {
     this.agent = agent;
     this.store = store;
     this.storeContext = clientContext.withCancellation(Cancellation.never());
     this.tip = resumed;
+    this.retryBound = retryBound;
   }
 
   /** The context store calls run in. */
@@ -68,15 +77,18 @@ final class SnapshotChain {
   }
 
   /**
-   * Saves a turn's end under the ID reserved for it. A failure is logged, not fatal: the turn
-   * simply has no snapshot. Nothing is written for a client-managed agent or after the hand-off.
+   * Saves a turn's end under the ID reserved for it. Nothing is written for a client-managed agent
+   * or after the hand-off.
    *
    * @return the saved row's ID, or null when nothing was saved
+   * @throws BatonException with the store's status and visibility when the row could not be saved
+   *     (an outage that outlasted the retries is {@code UNAVAILABLE}): the turn is not done
    */
   @Nullable String saveTurnEnd(
       String reserved, String sessionId, SessionState state, @Nullable AgentFinishReason reason) {
     return save(
         reserved,
+        retryBound,
         parent ->
             SessionSnapshot.completed(reserved, sessionId, parent, Instant.now(), reason, state));
   }
@@ -86,8 +98,8 @@ final class SnapshotChain {
    * row for a failed turn, an {@code aborted} one (finish reason {@code aborted}, so it reads as
    * settled) for a turn a budget stopped, with the state the turn reached (its input included) and
    * the error. It is the handle a caller continues the work from ({@code AgentInit.continueFrom});
-   * its parent is the last good snapshot. As for a turn end, a failure to save is logged, and
-   * nothing is written for a client-managed agent or after the hand-off.
+   * its parent is the last good snapshot. The save is tried once, and a failure logged: the turn
+   * has failed anyway. Nothing is written for a client-managed agent or after the hand-off.
    *
    * @param reason {@link AgentFinishReason#FAILED} or {@link AgentFinishReason#ABORTED}
    * @return the saved row's ID, or null when nothing was saved
@@ -100,21 +112,30 @@ final class SnapshotChain {
       ErrorInfo error) {
     SnapshotStatus status =
         reason == AgentFinishReason.ABORTED ? SnapshotStatus.ABORTED : SnapshotStatus.FAILED;
-    return save(
-        reserved,
-        parent ->
-            SessionSnapshot.builder(reserved, Instant.now())
-                .sessionId(sessionId)
-                .parentId(parent)
-                .status(status)
-                .finishReason(reason)
-                .error(error)
-                .state(state)
-                .build());
+    try {
+      // One attempt: the turn has failed whether or not its progress is kept, and a detach waits
+      // for this write.
+      return save(
+          reserved,
+          Duration.ZERO,
+          parent ->
+              SessionSnapshot.builder(reserved, Instant.now())
+                  .sessionId(sessionId)
+                  .parentId(parent)
+                  .status(status)
+                  .finishReason(reason)
+                  .error(error)
+                  .state(state)
+                  .build());
+    } catch (BatonException e) {
+      log.warn("agent {}: saving the progress of a turn that did not finish failed", agent, e);
+      return null;
+    }
   }
 
+  /** Saves a row chained off the tip, retrying it for up to {@code retryFor}. */
   private @Nullable String save(
-      String reserved, Function<@Nullable String, SessionSnapshot> rowAfter) {
+      String reserved, Duration retryFor, Function<@Nullable String, SessionSnapshot> rowAfter) {
     if (store == null) {
       return null;
     }
@@ -124,16 +145,20 @@ final class SnapshotChain {
         return null;
       }
       SessionSnapshot row = rowAfter.apply(tip);
+      SessionSnapshot saved;
       try {
-        SessionSnapshot saved = store.saveSnapshot(storeContext, reserved, existing -> row);
-        if (saved != null) {
-          tip = saved.snapshotId();
-        }
-        return saved == null ? null : saved.snapshotId();
+        saved =
+            StoreRetry.call(
+                retryFor,
+                "agent \"" + agent + "\": save snapshot " + reserved,
+                () -> store.saveSnapshot(storeContext, reserved, existing -> row));
       } catch (RuntimeException e) {
-        log.warn("agent {}: saving the snapshot of a turn failed", agent, e);
-        return null;
+        throw storeFailure("save the turn's snapshot", e);
       }
+      if (saved != null) {
+        tip = saved.snapshotId();
+      }
+      return saved == null ? null : saved.snapshotId();
     } finally {
       lock.unlock();
     }
@@ -141,12 +166,11 @@ final class SnapshotChain {
 
   /**
    * Hands the chain to a detached run: turn ends stop writing rows, and a pending row chained off
-   * the tip is saved under a new ID. A turn-end write in flight finishes first, so the pending row
-   * chains off it.
+   * the tip is saved under a new ID. A turn-end write in flight finishes first, its retries
+   * included, so the pending row chains off it.
    *
    * @throws BatonException with the store's own status and visibility when the pending row cannot
-   *     be saved: an outage must not read as "cannot detach", and a store's message (a file path,
-   *     say) must not reach a client
+   *     be saved: an outage must not read as "cannot detach"
    */
   SessionSnapshot handOff(SessionStore store, String sessionId, String pendingId) {
     String parent;
@@ -161,14 +185,22 @@ final class SnapshotChain {
     try {
       store.saveSnapshot(storeContext, pendingId, existing -> pending);
     } catch (RuntimeException e) {
-      BatonException cause = BatonException.from(e);
-      throw new BatonException(
-          cause.status(),
-          "agent \"" + agent + "\": detach: save pending snapshot: " + cause.getMessage(),
-          cause.details(),
-          cause.isPublic(),
-          e);
+      throw storeFailure("detach: save pending snapshot", e);
     }
     return pending;
+  }
+
+  /**
+   * A store's failure as this chain reports it: the store's status and visibility, so that an
+   * outage reads as one and a store's message (a file path, say) does not reach a client.
+   */
+  private BatonException storeFailure(String what, RuntimeException e) {
+    BatonException cause = BatonException.from(e);
+    return new BatonException(
+        cause.status(),
+        "agent \"" + agent + "\": " + what + ": " + cause.getMessage(),
+        cause.details(),
+        cause.isPublic(),
+        e);
   }
 }

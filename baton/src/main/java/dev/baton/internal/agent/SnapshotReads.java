@@ -76,12 +76,14 @@ final class SnapshotReads {
    * The waitForSnapshot companion: returns once the snapshot is terminal (completed, failed,
    * aborted or expired; none of those is an error). Store notifications only trigger a re-read; the
    * wait also re-reads every heartbeat interval while subscribed, so an expired worker ends it, and
-   * every poll interval without a subscription. Up to three transient read failures in a row are
+   * every poll interval without a subscription. Up to three transient failures in a row are
    * tolerated, each followed by a re-read after the poll interval; NOT_FOUND, INVALID_ARGUMENT and
-   * FAILED_PRECONDITION end the wait at once. A read that takes longer than {@code waitReadTimeout}
-   * is given up and counts as a transient failure. An aborted row whose worker is still saving its
-   * progress is not settled yet: the wait returns when the worker's last write lands (read every
-   * poll interval, since that write leaves the status as it was), or when it stops beating.
+   * FAILED_PRECONDITION end the wait at once. A subscription that fails counts as such a failure
+   * and is made again before the next read, so a wait that starts during a brief outage rides it
+   * out as reads do. A read that takes longer than {@code waitReadTimeout} is given up and counts
+   * as a transient failure. An aborted row whose worker is still saving its progress is not settled
+   * yet: the wait returns when the worker's last write lands (read every poll interval, since that
+   * write leaves the status as it was), or when it stops beating.
    *
    * @throws BatonException {@code CANCELLED} when the caller's context is cancelled
    */
@@ -90,12 +92,8 @@ final class SnapshotReads {
     if (snapshotId == null) {
       throw BatonException.invalidArgument("waitForSnapshot: snapshotId is required");
     }
-    // Subscribed before the first read, so a change between the two cannot go unnoticed.
-    StatusSubscription subscription =
-        store instanceof SnapshotSubscriber subscriber
-            ? subscriber.onSnapshotStatusChange(context, snapshotId)
-            : StatusSubscription.ended();
-    try (subscription) {
+    StatusSubscription subscription = null;
+    try {
       int failures = 0;
       // An aborted row whose worker is saving its progress changes only its finish reason when the
       // save lands, which no status notification reports: poll it at the poll interval.
@@ -103,10 +101,17 @@ final class SnapshotReads {
       Instant lastProgressLog = Instant.now();
       for (boolean first = true; ; first = false) {
         if (!first) {
-          awaitChange(context, subscription, failures > 0 || aborting);
+          awaitChange(
+              context,
+              subscription == null ? StatusSubscription.ended() : subscription,
+              failures > 0 || aborting);
         }
         SessionSnapshot row;
         try {
+          // Subscribed before the read, so a change between the two cannot go unnoticed.
+          if (subscription == null) {
+            subscription = subscribe(context, snapshotId);
+          }
           row = boundedRead(context, request);
           failures = 0;
         } catch (RuntimeException e) {
@@ -119,7 +124,7 @@ final class SnapshotReads {
             throw error;
           }
           log.debug(
-              "waitForSnapshot: transient read failure {}/{}",
+              "waitForSnapshot: transient failure {}/{}",
               failures,
               TRANSIENT_FAILURES_TOLERATED,
               e);
@@ -136,7 +141,18 @@ final class SnapshotReads {
           lastProgressLog = Instant.now();
         }
       }
+    } finally {
+      if (subscription != null) {
+        subscription.close();
+      }
     }
+  }
+
+  /** The row's status changes, or an ended subscription when the store cannot notify. */
+  private StatusSubscription subscribe(ActionContext context, String snapshotId) {
+    return store instanceof SnapshotSubscriber subscriber
+        ? subscriber.onSnapshotStatusChange(context, snapshotId)
+        : StatusSubscription.ended();
   }
 
   /**

@@ -34,7 +34,8 @@ import org.jspecify.annotations.Nullable;
  * thread; the reason is also read by the detached run that finalises the work. The agent's model
  * calls count in its session and, when a usage tree grows, in the turn's node ({@link
  * InvocationUsage}). A turn that a budget stops ({@link BudgetExceededException}) ends {@code
- * aborted}, keeping its progress; any other error fails it.
+ * aborted}, keeping its progress; any other error fails it. So does a turn-end snapshot the store
+ * would not take: a turn is done only once its snapshot is committed.
  */
 final class Worker {
   /** What the client sends the loop: an input, or the end of its input. */
@@ -60,6 +61,9 @@ final class Worker {
   private final LinkedTransferQueue<Mail> inbox = new LinkedTransferQueue<>();
   private final CompletableFuture<AgentResult> result = new CompletableFuture<>();
   private volatile @Nullable AgentFinishReason lastTurnReason;
+  // Why the last turn's end was not saved, or null: read by the output once the function returns.
+  // Written by the worker's thread only.
+  private volatile @Nullable BatonException uncommitted;
   private SessionState lastGood;
   private int turnIndex;
 
@@ -143,6 +147,14 @@ final class Worker {
     return lastTurnReason;
   }
 
+  /**
+   * Why the last turn's end could not be saved, or null when it was (or nothing was to be): the
+   * invocation must not report that turn done, even if the agent function went on.
+   */
+  @Nullable BatonException uncommitted() {
+    return uncommitted;
+  }
+
   /** The state after the last turn that completed: what a client-managed failure reports. */
   SessionState lastGood() {
     return lastGood;
@@ -186,6 +198,8 @@ final class Worker {
   /** Runs one turn: its span, its message, the function, then the turn-end snapshot. */
   void runTurn(TurnFunction turn, AgentInput input) {
     patcher.startTurn();
+    // The last turn decides: one that commits saves what earlier ones did, one that fails says why.
+    uncommitted = null;
     String reserved = agent.store() == null ? "" : RandomIds.uuid();
     String parent = chain.tip();
     TurnContext turnContext = new TurnContext(reserved, parent == null ? "" : parent, turnIndex);
@@ -251,12 +265,22 @@ final class Worker {
     sendTurnEnd(ended, saved);
   }
 
-  /** A turn that returned: the turn-end snapshot, and what the next turn starts from. */
+  /**
+   * A turn that returned: the turn-end snapshot, and what the next turn starts from. A snapshot the
+   * store did not take fails the turn, with the last good snapshot on its turn end.
+   */
   private Map<String, SessionState> endTurn(
       ActionContext ctx, String reserved, @Nullable AgentFinishReason reason) {
     usage.endTurn(reason);
     SessionState committed = session.state();
-    String saved = chain.saveTurnEnd(reserved, session.id(), committed, reason);
+    String saved;
+    try {
+      saved = chain.saveTurnEnd(reserved, session.id(), committed, reason);
+    } catch (BatonException e) {
+      uncommitted = e;
+      sendTurnEnd(AgentFinishReason.FAILED, chain.tip());
+      throw e;
+    }
     TraceSpan span = TraceSpan.of(ctx);
     if (saved != null && span != null) {
       span.setMetadata("agent:snapshotId", saved);

@@ -47,19 +47,20 @@ import org.jspecify.annotations.Nullable;
  * <p>A compaction (step 3 or 4) keeps the newest non-system messages of its window: the
  * summariser's for a summary, or, when that window holds the whole conversation and the context is
  * over {@link #maxInputTokens}, {@link #preserveRecent}'s; {@link #preserveRecent}'s for a drop, or
- * all that fit {@link #maxMessages} when that alone caps the view. The window is halved (to no less
- * than 1) when the context is over 1.5 times {@link #maxInputTokens}, cut to at most 2 when it is
- * over twice, and shrunk further so the view fits {@link #maxMessages}. It always keeps at least
- * the newest message, and never starts with a tool response separated from its request: a window
- * that would is widened to the model message that made the request or, when that would put the view
- * over {@link #maxMessages}, narrowed past the round (only the newest round is kept whatever the
- * cap). A compaction that would cover nothing new is skipped, so a conversation that cannot get
- * under budget does not compact again and again. Nor is it summarised again and again: when what
- * every compaction keeps (the leading system messages, the protected messages and the newest
- * message, plus the summary itself against {@link #maxMessages}) is over the budget the context is
- * over, no summary can get under it, so messages are dropped instead, as without a summariser,
- * rather than paying for a summary on every iteration. Compression runs at most once per iteration.
- * A drop replaces any earlier summary: the view then shows the notice.
+ * all that fit {@link #maxMessages} when that alone caps the view. As in Genkit, the window is
+ * halved, but not below 2, when the context before dedupe and truncation is at least 1.5 times
+ * {@link #maxInputTokens}, and cut to 2 when it is at least twice (a smaller window stays as it
+ * is); it is shrunk further so the view fits {@link #maxMessages}. It always keeps at least the
+ * newest message, and never starts with a tool response separated from its request: a window that
+ * would is widened to the model message that made the request or, when that would put the view over
+ * {@link #maxMessages}, narrowed past the round (only the newest round is kept whatever the cap). A
+ * compaction that would cover nothing new is skipped, so a conversation that cannot get under
+ * budget does not compact again and again. Nor is it summarised again and again: when what every
+ * compaction keeps (the leading system messages, the protected messages and the newest message,
+ * plus the summary itself against {@link #maxMessages}) is over the budget the context is over, no
+ * summary can get under it, so messages are dropped instead, as without a summariser, rather than
+ * paying for a summary on every iteration. Compression runs at most once per iteration. A drop
+ * replaces any earlier summary: the view then shows the notice.
  *
  * <p>{@link #maxToolResponseChars} caps every tool response in view on every iteration, whether or
  * not a trigger fires.

@@ -10,6 +10,8 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -245,6 +247,68 @@ class ContextCompressionDropRuleTest extends ContextCompressionTestSupport {
             "model:m10",
             "user:go");
     assertThat(sent(1)).containsExactly(NOTICE, "model:m9", "user:u10", "model:m10", "user:go");
+  }
+
+  @ParameterizedTest(name = "preserveRecent {0} at {1} tokens of 1000 keeps {2}")
+  @CsvSource({
+    "4, 1499, 4",
+    "4, 1500, 2",
+    "3, 1500, 2",
+    "8, 1999, 4",
+    "3, 1999, 2",
+    "6, 2000, 2",
+    "1, 2500, 1"
+  })
+  @DisplayName("Far over the token budget, the window is halved but not below 2, then cut to 2")
+  void theWindowShrinksFarOverTheTokenBudget(int preserveRecent, int tokens, int window) {
+    model.respondText("ok");
+    List<Message> history = new ArrayList<>(chat(10));
+    // The context is what m10 reports plus the estimate of m10 and the prompt after it.
+    int estimated = (int) TokenEstimator.tokens("m10".length() + "go".length());
+    history.set(19, CompressionMetadata.withInputTokens(history.get(19), tokens - estimated));
+
+    GenerateResponse response =
+        generate(
+            history,
+            "go",
+            compression().maxInputTokens(1000).preserveRecent(preserveRecent).build());
+
+    assertThat(stats(response).path("tokensBefore").asInt()).isEqualTo(tokens);
+    assertThat(stats(response).path("preserveRecent").asInt()).isEqualTo(window);
+    assertThat(sent(0)).hasSize(window + 1);
+  }
+
+  @Test
+  @DisplayName("The window shrinks by the context as it was before dedupe and truncation")
+  void theWindowShrinksByTheContextBeforeTheCheapStrategies() {
+    model.respondText("ok");
+    List<Message> history =
+        new ArrayList<>(
+            List.of(
+                Message.user("start"),
+                call("r1", "a"),
+                result("r1", "A".repeat(4000)),
+                call("r2", "a"),
+                result("r2", "A".repeat(4000)),
+                Message.model("thinking")));
+    history.set(5, CompressionMetadata.withInputTokens(history.get(5), 2000));
+
+    // Dedupe takes some 950 tokens off twice the budget: still over it, the context drops to
+    // preserveRecent, whose 3 are cut to 2 as the context was twice the budget before dedupe.
+    GenerateResponse response =
+        generate(
+            history,
+            "go",
+            compression()
+                .maxInputTokens(1000)
+                .preserveRecent(3)
+                .dedupeToolResponses(CompressionDedupe.builder().build())
+                .build());
+
+    assertThat(stats(response).path("deduplicated").asInt()).isEqualTo(1);
+    assertThat(stats(response).path("tokensBefore").asInt()).isGreaterThanOrEqualTo(2000);
+    assertThat(stats(response).path("tokensAfter").asInt()).isLessThan(1500);
+    assertThat(sent(0)).containsExactly(NOTICE, "model:thinking", "user:go");
   }
 
   @Test

@@ -125,8 +125,12 @@ class ContextCompressionStrategyTest extends ContextCompressionTestSupport {
   void messagesAreDroppedWhenNothingWasSummarisedAndStillOverBudget() {
     model.respondText("ok");
 
+    // Some 3020 tokens against 2100: under 1.5 times the budget, the window is not shrunk.
     GenerateResponse response =
-        generate(threeLookups(), "go", cheapThenSummary(0.5).maxMessages(8).build());
+        generate(
+            threeLookups(),
+            "go",
+            cheapThenSummary(0.5).maxInputTokens(2100).maxMessages(8).build());
 
     // Eight messages would start at r1's result; with its request they would be nine.
     assertThat(summarizer.calls()).isZero();

@@ -261,12 +261,13 @@ final class CompressionRun {
   }
 
   /**
-   * The window of a drop once nothing was summarised, or 0 for none, by Genkit's rule. A token
-   * overage drops down to {@code preserveRecent} only when no strategy is configured, when a
-   * summary was due but none was written, or when {@code preserveRecent} was set and the cheap
-   * strategies (or, with a summariser, a skipped summary) did not meet the token budget. Otherwise
-   * {@code maxMessages}, when set, caps the view on its own, its window shrinking as {@code
-   * preserveRecent}'s does when the context is far over the token budget.
+   * The window of a drop once nothing was summarised, or 0 for none, by Genkit's rule. The drop
+   * keeps {@code preserveRecent}'s window when the context was over the token budget and either no
+   * strategy is configured or a summary was due (one that came back empty was not written); and,
+   * whichever trigger fired, when {@code preserveRecent} was set and the budget was not met:
+   * without a summariser, dedupe and truncation changed nothing or left the context over the token
+   * budget; with one, the summary was not skipped. Otherwise {@code maxMessages}, when set, caps
+   * the view on its own. Either window is shrunk as {@link #shrink} says.
    */
   private int dropWindow(
       CompressionStats stats, long tokensBefore, long tokens, boolean summaryDue) {

@@ -36,12 +36,14 @@ import org.jspecify.annotations.Nullable;
  *       {@link #maxInputTokens}, or no summary could get it under budget (below);
  *   <li>when nothing was summarised, older messages are dropped, and a notice ({@link
  *       #DEFAULT_TRUNCATION_NOTICE}, {@link #truncationNotice}, or none with {@link
- *       #noTruncationNotice}) tells the model that context was removed. As in Genkit, a context
- *       over {@link #maxInputTokens} is cut down to {@link #preserveRecent} only when no strategy
- *       is configured, when a summary was due but none was written (an empty summary counts as
- *       none), or when {@link #preserveRecent} is set and dedupe and truncation (with a summariser:
- *       a skipped summary) left it over budget. Otherwise a conversation is cut down to {@link
- *       #maxMessages} when that is set, and kept whole when not, even over {@link #maxInputTokens}.
+ *       #noTruncationNotice}) tells the model that context was removed. As in Genkit, a drop keeps
+ *       {@link #preserveRecent}'s window when the context is over {@link #maxInputTokens} and
+ *       either no strategy is configured or a summary was due but none was written (an empty
+ *       summary counts as none); and, whichever trigger fired, when {@link #preserveRecent} is set
+ *       and the token budget was not met: without a summariser, when dedupe and truncation changed
+ *       nothing or left the context over {@link #maxInputTokens}; with one, whenever the summary
+ *       was not skipped. Otherwise a conversation is cut down to {@link #maxMessages} when that is
+ *       set, and kept whole when not, even over {@link #maxInputTokens}.
  * </ol>
  *
  * <p>A compaction (step 3 or 4) keeps the newest non-system messages of its window: the
@@ -135,8 +137,10 @@ import org.jspecify.annotations.Nullable;
  * @param maxMessages the message-count trigger, and the most messages a compaction keeps in view; 0
  *     disables it
  * @param preserveRecent how many of the newest non-system messages a drop keeps, and the default
- *     window of {@link #summarize}; 0 means the default of 4. Set, it also lets a token overage
- *     that dedupe and truncation leave drop messages
+ *     window of {@link #summarize}; 0 means the default of 4. Set, it also makes a drop keep this
+ *     window, on either trigger, where {@link #maxMessages} alone would cap the view or nothing
+ *     would: when dedupe and truncation changed nothing or left the context over {@link
+ *     #maxInputTokens}, or, with a summariser, whenever the summary was not skipped
  * @param maxToolResponseChars the cap on every tool response, output and text content together; 0
  *     means the default of 400,000, a negative value disables the cap
  * @param dedupeToolResponses replaces older duplicate tool responses when compression runs; null

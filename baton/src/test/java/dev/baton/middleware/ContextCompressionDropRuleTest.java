@@ -15,10 +15,11 @@ import org.junit.jupiter.params.provider.CsvSource;
 import tools.jackson.databind.JsonNode;
 
 /**
- * When ContextCompression drops older messages, once nothing was summarised: Genkit's rule, one
- * test per branch. A token overage drops messages only when no strategy is configured, when a
- * summary was due but none was written, or when {@code preserveRecent} is set and the cheap
- * strategies left the budget unmet; {@code maxMessages} caps the view on its own.
+ * When ContextCompression drops older messages, once nothing was summarised, and how many it keeps:
+ * Genkit's rule, one test per branch. A drop keeps {@code preserveRecent}'s window on a token
+ * overage with no strategy configured or a summary due but not written, and, on either trigger,
+ * when {@code preserveRecent} is set and the cheap strategies (with a summariser, a skipped
+ * summary) did not meet the token budget; otherwise {@code maxMessages} caps the view on its own.
  */
 class ContextCompressionDropRuleTest extends ContextCompressionTestSupport {
   private static final String NOTICE = "user:" + ContextCompression.DEFAULT_TRUNCATION_NOTICE;
@@ -73,7 +74,8 @@ class ContextCompressionDropRuleTest extends ContextCompressionTestSupport {
   void aTokenOverageLeftByTheCheapStrategiesDropsNothing() {
     model.respondText("ok");
 
-    // Truncating r1 leaves some 1280 tokens: over the budget, but the seed keeps the messages.
+    // Truncating r1 leaves some 1280 tokens: over the budget, yet with preserveRecent unset and
+    // no maxMessages, nothing caps the view and every message is kept.
     GenerateResponse response =
         generate(twoLookups(), "go", truncating().maxInputTokens(1000).build());
 
@@ -179,6 +181,58 @@ class ContextCompressionDropRuleTest extends ContextCompressionTestSupport {
     assertThat(sent(0))
         .containsExactly(
             longView("user:" + CompressedHistory.SUMMARY_INTRO + "S", "m1", "u2", "m2", "user:go"));
+  }
+
+  @Test
+  @DisplayName("On maxMessages, a summary due but not written drops to an explicit preserveRecent")
+  void onTheMessageBudgetASummaryNotWrittenDropsToAnExplicitPreserveRecent() {
+    summarizer.respondText("");
+    model.respondText("ok");
+
+    // No token budget: thirteen messages over ten, and the summary of all but two comes back empty.
+    GenerateResponse response =
+        generate(
+            chat(6),
+            "go",
+            compression()
+                .maxMessages(10)
+                .preserveRecent(2)
+                .summarize(CompressionSummarizer.builder().model("summarizer").build())
+                .build());
+
+    assertThat(summarizer.calls()).isEqualTo(1);
+    assertThat(sent(0)).containsExactly(NOTICE, "model:m6", "user:go");
+    assertThat(stats(response).path("preserveRecent").asInt()).isEqualTo(2);
+  }
+
+  @Test
+  @DisplayName("On maxMessages, a summary due but not written is capped at maxMessages")
+  void onTheMessageBudgetASummaryNotWrittenIsCappedAtMaxMessages() {
+    summarizer.respondText("");
+    model.respondText("ok");
+
+    // The summary's window is 6; without it, nine messages and the notice fill the cap of ten.
+    generate(
+        chat(6),
+        "go",
+        compression()
+            .maxMessages(10)
+            .summarize(CompressionSummarizer.builder().model("summarizer").build())
+            .build());
+
+    assertThat(summarizer.calls()).isEqualTo(1);
+    assertThat(sent(0))
+        .containsExactly(
+            NOTICE,
+            "user:u3",
+            "model:m3",
+            "user:u4",
+            "model:m4",
+            "user:u5",
+            "model:m5",
+            "user:u6",
+            "model:m6",
+            "user:go");
   }
 
   @Test

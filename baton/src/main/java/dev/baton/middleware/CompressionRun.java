@@ -249,7 +249,7 @@ final class CompressionRun {
       }
       if (plan != null) {
         String summary = summarize(summarizer, plan);
-        // An empty summary is none written: what to drop is decided as without one.
+        // An empty or failed summary is none written: what to drop is decided as without one.
         if (!summary.isEmpty()) {
           return record(stats, tokens, plan, window, summary);
         }
@@ -263,11 +263,11 @@ final class CompressionRun {
   /**
    * The window of a drop once nothing was summarised, or 0 for none, by Genkit's rule. The drop
    * keeps {@code preserveRecent}'s window when the context was over the token budget and either no
-   * strategy is configured or a summary was due (one that came back empty was not written); and,
-   * whichever trigger fired, when {@code preserveRecent} was set and the budget was not met:
-   * without a summariser, dedupe and truncation changed nothing or left the context over the token
-   * budget; with one, the summary was not skipped. Otherwise {@code maxMessages}, when set, caps
-   * the view on its own. Either window is shrunk as {@link #shrink} says.
+   * strategy is configured or a summary was due (one that came back empty or failed was not
+   * written); and, whichever trigger fired, when {@code preserveRecent} was set and the budget was
+   * not met: without a summariser, dedupe and truncation changed nothing or left the context over
+   * the token budget; with one, the summary was not skipped. Otherwise {@code maxMessages}, when
+   * set, caps the view on its own. Either window is shrunk as {@link #shrink} says.
    */
   private int dropWindow(
       CompressionStats stats, long tokensBefore, long tokens, boolean summaryDue) {

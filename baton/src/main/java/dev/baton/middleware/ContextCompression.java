@@ -38,12 +38,12 @@ import org.jspecify.annotations.Nullable;
  *       #DEFAULT_TRUNCATION_NOTICE}, {@link #truncationNotice}, or none with {@link
  *       #noTruncationNotice}) tells the model that context was removed. As in Genkit, a drop keeps
  *       {@link #preserveRecent}'s window when the context is over {@link #maxInputTokens} and
- *       either no strategy is configured or a summary was due but none was written (an empty
- *       summary counts as none); and, whichever trigger fired, when {@link #preserveRecent} is set
- *       and the token budget was not met: without a summariser, when dedupe and truncation changed
- *       nothing or left the context over {@link #maxInputTokens}; with one, whenever the summary
- *       was not skipped. Otherwise a conversation is cut down to {@link #maxMessages} when that is
- *       set, and kept whole when not, even over {@link #maxInputTokens}.
+ *       either no strategy is configured or a summary was due but none was written (an empty or
+ *       failed summary counts as none); and, whichever trigger fired, when {@link #preserveRecent}
+ *       is set and the token budget was not met: without a summariser, when dedupe and truncation
+ *       changed nothing or left the context over {@link #maxInputTokens}; with one, whenever the
+ *       summary was not skipped. Otherwise a conversation is cut down to {@link #maxMessages} when
+ *       that is set, and kept whole when not, even over {@link #maxInputTokens}.
  * </ol>
  *
  * <p>A compaction (step 3 or 4) keeps the newest non-system messages of its window: the

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.baton.ai.GenerateOptions;
 import dev.baton.ai.GenerateResponse;
 import dev.baton.ai.Message;
+import dev.baton.core.BatonException;
+import dev.baton.core.Status;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -181,6 +183,29 @@ class ContextCompressionDropRuleTest extends ContextCompressionTestSupport {
     assertThat(sent(0))
         .containsExactly(
             longView("user:" + CompressedHistory.SUMMARY_INTRO + "S", "m1", "u2", "m2", "user:go"));
+  }
+
+  @Test
+  @DisplayName("A summariser that fails is treated as a summary due but not written")
+  void aFailingSummariserDropsAsASummaryNotWritten() {
+    summarizer.step().fail(BatonException.of(Status.UNAVAILABLE, "the summariser is down"));
+    model.respondText("ok");
+
+    // As aSummaryDueButNotWrittenDropsToPreserveRecent: the call goes on without a summary.
+    GenerateResponse response =
+        generate(
+            longChat(5),
+            "go",
+            compression()
+                .maxInputTokens(100)
+                .summarize(CompressionSummarizer.builder().model("summarizer").build())
+                .build());
+
+    assertThat(summarizer.calls()).isEqualTo(1);
+    assertThat(response.text()).isEqualTo("ok");
+    assertThat(sent(0)).containsExactly(longView(NOTICE, "m4", "u5", "m5", "user:go"));
+    assertThat(stats(response).path("summarized").asInt()).isZero();
+    assertThat(stats(response).path("dropped").asInt()).isEqualTo(7);
   }
 
   @Test

@@ -238,18 +238,18 @@ final class CompressionRun {
     CompressionSettings.Summarizer summarizer = settings.summarizer();
     boolean summaryDue = summarizer != null && !skipSummary(tokensBefore, tokens);
     if (summarizer != null && summaryDue && !outOfReach(tokens, stats.messagesBefore())) {
-      int window = shrink(summarizer.preserveRecent(), tokens);
+      int window = shrink(summarizer.preserveRecent(), tokensBefore);
       Plan plan = plan(window, true);
-      int dropWindow = shrink(settings.preserveRecent(), tokens);
-      if (plan == null && overTokens(tokensBefore) && dropWindow < window) {
+      int fallbackWindow = shrink(settings.preserveRecent(), tokensBefore);
+      if (plan == null && overTokens(tokensBefore) && fallbackWindow < window) {
         // The summary's window holds the whole conversation: over budget, the smaller window of a
         // drop is summarised rather than the conversation left whole.
-        window = dropWindow;
+        window = fallbackWindow;
         plan = plan(window, true);
       }
       if (plan != null) {
         String summary = summarize(summarizer, plan);
-        // An empty summary is none written: what to drop is decided as without one.
+        // An empty or failed summary is none written: what to drop is decided as without one.
         if (!summary.isEmpty()) {
           return record(stats, tokens, plan, window, summary);
         }
@@ -261,12 +261,13 @@ final class CompressionRun {
   }
 
   /**
-   * The window of a drop once nothing was summarised, or 0 for none, by Genkit's rule. A token
-   * overage drops down to {@code preserveRecent} only when no strategy is configured, when a
-   * summary was due but none was written, or when {@code preserveRecent} was set and the cheap
-   * strategies (or, with a summariser, a skipped summary) did not meet the token budget. Otherwise
-   * {@code maxMessages}, when set, caps the view on its own, its window shrinking as {@code
-   * preserveRecent}'s does when the context is far over the token budget.
+   * The window of a drop once nothing was summarised, or 0 for none, by Genkit's rule. The drop
+   * keeps {@code preserveRecent}'s window when the context was over the token budget and either no
+   * strategy is configured or a summary was due (one that came back empty or failed was not
+   * written); and, whichever trigger fired, when {@code preserveRecent} was set and the budget was
+   * not met: without a summariser, dedupe and truncation changed nothing or left the context over
+   * the token budget; with one, the summary was not skipped. Otherwise {@code maxMessages}, when
+   * set, caps the view on its own. Either window is shrunk as {@link #shrink} says.
    */
   private int dropWindow(
       CompressionStats stats, long tokensBefore, long tokens, boolean summaryDue) {
@@ -279,11 +280,11 @@ final class CompressionRun {
             : stats.deduplicated() + stats.truncated() > 0 && !overTokens(tokens);
     if ((settings.explicitPreserveRecent() && !budgetMet)
         || (overTokens(tokensBefore) && (noStrategy || summaryDue))) {
-      return shrink(settings.preserveRecent(), tokens);
+      return shrink(settings.preserveRecent(), tokensBefore);
     }
     if (settings.maxMessages() > 0) {
       int fixed = history.systemEnd() + (settings.dropNotice().text() == null ? 0 : 1);
-      return shrink(Math.max(1, settings.maxMessages() - fixed), tokens);
+      return shrink(Math.max(1, settings.maxMessages() - fixed), tokensBefore);
     }
     return 0;
   }
@@ -382,14 +383,16 @@ final class CompressionRun {
         && (!overMessages || overMessages(kept + 1));
   }
 
-  /** The window, halved beyond 1.5 times the token budget and cut to 2 beyond twice. */
-  private int shrink(int window, long tokens) {
+  /**
+   * The window as Genkit shrinks it by the context before dedupe and truncation: from 1.5 times the
+   * token budget halved but not below 2, from twice cut to 2; never widened.
+   */
+  private int shrink(int window, long tokensBefore) {
     long budget = settings.maxInputTokens();
-    if (budget <= 0 || 2 * tokens <= 3 * budget) {
+    if (budget <= 0 || 2 * tokensBefore < 3 * budget) {
       return window;
     }
-    int halved = Math.max(1, window / 2);
-    return tokens > 2 * budget ? Math.min(halved, 2) : halved;
+    return Math.min(window, tokensBefore >= 2 * budget ? 2 : Math.max(2, window / 2));
   }
 
   /**

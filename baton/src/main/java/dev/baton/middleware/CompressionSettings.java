@@ -11,8 +11,9 @@ import org.jspecify.annotations.Nullable;
  * @param maxInputTokens the token trigger, 0 when disabled
  * @param maxMessages the message trigger and cap, 0 when disabled
  * @param preserveRecent the window of a drop
- * @param explicitPreserveRecent whether the configuration set {@code preserveRecent}, which lets a
- *     token overage that dedupe and truncation left drop messages
+ * @param explicitPreserveRecent whether the configuration set {@code preserveRecent}, which makes a
+ *     drop keep its window, on either trigger, when the cheap strategies (with a summariser, a
+ *     skipped summary) did not meet the token budget
  * @param maxToolResponseChars the cap on every tool response, negative when disabled
  * @param dedupe the dedupe strategy, or null
  * @param truncation the truncation strategy, or null

@@ -13,8 +13,9 @@ import org.jspecify.annotations.Nullable;
  * compaction, outside the tool loop (no tools, no middleware), with the reference's config as it
  * is: set the summary's output limit there. Its usage counts as any model call's does in the
  * session and in budgets, but it is not part of the generate response's {@code totalUsage}. A
- * failing summary call fails the generate call; an empty summary counts as none written, and
- * messages may be dropped instead.
+ * summary call that fails is logged at WARN and, as an empty summary, counts as none written:
+ * messages may be dropped instead. A cancelled generate call still fails, and so does a model that
+ * is not registered.
  *
  * <p>The summary covers the previous summary, if any, and every covered message that is not
  * protected, plus the text of a covered message carrying output-format instructions (which stays in

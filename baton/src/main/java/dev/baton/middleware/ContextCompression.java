@@ -36,30 +36,33 @@ import org.jspecify.annotations.Nullable;
  *       {@link #maxInputTokens}, or no summary could get it under budget (below);
  *   <li>when nothing was summarised, older messages are dropped, and a notice ({@link
  *       #DEFAULT_TRUNCATION_NOTICE}, {@link #truncationNotice}, or none with {@link
- *       #noTruncationNotice}) tells the model that context was removed. As in Genkit, a context
- *       over {@link #maxInputTokens} is cut down to {@link #preserveRecent} only when no strategy
- *       is configured, when a summary was due but none was written (an empty summary counts as
- *       none), or when {@link #preserveRecent} is set and dedupe and truncation (with a summariser:
- *       a skipped summary) left it over budget. Otherwise a conversation is cut down to {@link
- *       #maxMessages} when that is set, and kept whole when not, even over {@link #maxInputTokens}.
+ *       #noTruncationNotice}) tells the model that context was removed. As in Genkit, a drop keeps
+ *       {@link #preserveRecent}'s window when the context is over {@link #maxInputTokens} and
+ *       either no strategy is configured or a summary was due but none was written (an empty or
+ *       failed summary counts as none); and, whichever trigger fired, when {@link #preserveRecent}
+ *       is set and the token budget was not met: without a summariser, when dedupe and truncation
+ *       changed nothing or left the context over {@link #maxInputTokens}; with one, whenever the
+ *       summary was not skipped. Otherwise a conversation is cut down to {@link #maxMessages} when
+ *       that is set, and kept whole when not, even over {@link #maxInputTokens}.
  * </ol>
  *
  * <p>A compaction (step 3 or 4) keeps the newest non-system messages of its window: the
  * summariser's for a summary, or, when that window holds the whole conversation and the context is
  * over {@link #maxInputTokens}, {@link #preserveRecent}'s; {@link #preserveRecent}'s for a drop, or
- * all that fit {@link #maxMessages} when that alone caps the view. The window is halved (to no less
- * than 1) when the context is over 1.5 times {@link #maxInputTokens}, cut to at most 2 when it is
- * over twice, and shrunk further so the view fits {@link #maxMessages}. It always keeps at least
- * the newest message, and never starts with a tool response separated from its request: a window
- * that would is widened to the model message that made the request or, when that would put the view
- * over {@link #maxMessages}, narrowed past the round (only the newest round is kept whatever the
- * cap). A compaction that would cover nothing new is skipped, so a conversation that cannot get
- * under budget does not compact again and again. Nor is it summarised again and again: when what
- * every compaction keeps (the leading system messages, the protected messages and the newest
- * message, plus the summary itself against {@link #maxMessages}) is over the budget the context is
- * over, no summary can get under it, so messages are dropped instead, as without a summariser,
- * rather than paying for a summary on every iteration. Compression runs at most once per iteration.
- * A drop replaces any earlier summary: the view then shows the notice.
+ * all that fit {@link #maxMessages} when that alone caps the view. As in Genkit, the window is
+ * halved, but not below 2, when the context before dedupe and truncation is at least 1.5 times
+ * {@link #maxInputTokens}, and cut to 2 when it is at least twice (a smaller window stays as it
+ * is); it is shrunk further so the view fits {@link #maxMessages}. It always keeps at least the
+ * newest message, and never starts with a tool response separated from its request: a window that
+ * would is widened to the model message that made the request or, when that would put the view over
+ * {@link #maxMessages}, narrowed past the round (only the newest round is kept whatever the cap). A
+ * compaction that would cover nothing new is skipped, so a conversation that cannot get under
+ * budget does not compact again and again. Nor is it summarised again and again: when what every
+ * compaction keeps (the leading system messages, the protected messages and the newest message,
+ * plus the summary itself against {@link #maxMessages}) is over the budget the context is over, no
+ * summary can get under it, so messages are dropped instead, as without a summariser, rather than
+ * paying for a summary on every iteration. Compression runs at most once per iteration. A drop
+ * replaces any earlier summary: the view then shows the notice.
  *
  * <p>{@link #maxToolResponseChars} caps every tool response in view on every iteration, whether or
  * not a trigger fires.
@@ -134,8 +137,10 @@ import org.jspecify.annotations.Nullable;
  * @param maxMessages the message-count trigger, and the most messages a compaction keeps in view; 0
  *     disables it
  * @param preserveRecent how many of the newest non-system messages a drop keeps, and the default
- *     window of {@link #summarize}; 0 means the default of 4. Set, it also lets a token overage
- *     that dedupe and truncation leave drop messages
+ *     window of {@link #summarize}; 0 means the default of 4. Set, it also makes a drop keep this
+ *     window, on either trigger, where {@link #maxMessages} alone would cap the view or nothing
+ *     would: when dedupe and truncation changed nothing or left the context over {@link
+ *     #maxInputTokens}, or, with a summariser, whenever the summary was not skipped
  * @param maxToolResponseChars the cap on every tool response, output and text content together; 0
  *     means the default of 400,000, a negative value disables the cap
  * @param dedupeToolResponses replaces older duplicate tool responses when compression runs; null

@@ -15,11 +15,14 @@ import dev.baton.ai.TextPart;
 import dev.baton.ai.ToolRequestPart;
 import dev.baton.ai.ToolResponsePart;
 import dev.baton.core.ActionContext;
+import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.StreamCallback;
 import dev.baton.internal.ai.UsageListeners;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -28,12 +31,21 @@ import tools.jackson.databind.JsonNode;
  * Stateless.
  */
 final class Summarizer {
+  private static final Logger log = LoggerFactory.getLogger(Summarizer.class);
+
   private Summarizer() {}
 
   /**
    * The summary of the previous summary (empty for none) and the messages, as the model wrote it,
    * stripped. The model is called directly, outside the tool loop, with the reference's config as
    * it is; its usage is reported to the context's listeners ({@link UsageListeners}).
+   *
+   * <p>A model call that fails is logged at WARN and yields an empty summary, as in Genkit: the
+   * compression then goes on as when none was written, rather than failing a conversation that
+   * dropping messages can still carry on. A cancelled call still fails, and so does a model that is
+   * not registered, a configuration error that would otherwise hide behind drops for good.
+   *
+   * @throws BatonException the call's cancellation; {@code NOT_FOUND} for an unknown model
    */
   static String summarize(
       ActionContext context,
@@ -54,7 +66,17 @@ final class Summarizer {
             List.of(),
             null,
             OutputConfig.NONE);
-    ModelResponse response = model.run(context, request, StreamCallback.discard());
+    ModelResponse response;
+    try {
+      response = model.run(context, request, StreamCallback.discard());
+    } catch (RuntimeException e) {
+      context.cancellation().throwIfCancelled();
+      log.warn(
+          "context compression: the summariser {} failed; going on without a summary",
+          model.name(),
+          e);
+      return "";
+    }
     GenerationUsage usage = response.usage();
     if (usage != null) {
       UsageListeners.report(context, usage);

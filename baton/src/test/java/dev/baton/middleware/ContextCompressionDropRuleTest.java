@@ -5,18 +5,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.baton.ai.GenerateOptions;
 import dev.baton.ai.GenerateResponse;
 import dev.baton.ai.Message;
+import dev.baton.core.BatonException;
+import dev.baton.core.Status;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import tools.jackson.databind.JsonNode;
 
 /**
- * When ContextCompression drops older messages, once nothing was summarised: Genkit's rule, one
- * test per branch. A token overage drops messages only when no strategy is configured, when a
- * summary was due but none was written, or when {@code preserveRecent} is set and the cheap
- * strategies left the budget unmet; {@code maxMessages} caps the view on its own.
+ * When ContextCompression drops older messages, once nothing was summarised, and how many it keeps:
+ * Genkit's rule, one test per branch. A drop keeps {@code preserveRecent}'s window on a token
+ * overage with no strategy configured or a summary due but not written, and, on either trigger,
+ * when {@code preserveRecent} is set and the cheap strategies (with a summariser, a skipped
+ * summary) did not meet the token budget; otherwise {@code maxMessages} caps the view on its own.
  */
 class ContextCompressionDropRuleTest extends ContextCompressionTestSupport {
   private static final String NOTICE = "user:" + ContextCompression.DEFAULT_TRUNCATION_NOTICE;
@@ -71,7 +76,8 @@ class ContextCompressionDropRuleTest extends ContextCompressionTestSupport {
   void aTokenOverageLeftByTheCheapStrategiesDropsNothing() {
     model.respondText("ok");
 
-    // Truncating r1 leaves some 1280 tokens: over the budget, but the seed keeps the messages.
+    // Truncating r1 leaves some 1280 tokens: over the budget, yet with preserveRecent unset and
+    // no maxMessages, nothing caps the view and every message is kept.
     GenerateResponse response =
         generate(twoLookups(), "go", truncating().maxInputTokens(1000).build());
 
@@ -180,6 +186,81 @@ class ContextCompressionDropRuleTest extends ContextCompressionTestSupport {
   }
 
   @Test
+  @DisplayName("A summariser that fails is treated as a summary due but not written")
+  void aFailingSummariserDropsAsASummaryNotWritten() {
+    summarizer.step().fail(BatonException.of(Status.UNAVAILABLE, "the summariser is down"));
+    model.respondText("ok");
+
+    // As aSummaryDueButNotWrittenDropsToPreserveRecent: the call goes on without a summary.
+    GenerateResponse response =
+        generate(
+            longChat(5),
+            "go",
+            compression()
+                .maxInputTokens(100)
+                .summarize(CompressionSummarizer.builder().model("summarizer").build())
+                .build());
+
+    assertThat(summarizer.calls()).isEqualTo(1);
+    assertThat(response.text()).isEqualTo("ok");
+    assertThat(sent(0)).containsExactly(longView(NOTICE, "m4", "u5", "m5", "user:go"));
+    assertThat(stats(response).path("summarized").asInt()).isZero();
+    assertThat(stats(response).path("dropped").asInt()).isEqualTo(7);
+  }
+
+  @Test
+  @DisplayName("On maxMessages, a summary due but not written drops to an explicit preserveRecent")
+  void onTheMessageBudgetASummaryNotWrittenDropsToAnExplicitPreserveRecent() {
+    summarizer.respondText("");
+    model.respondText("ok");
+
+    // No token budget: thirteen messages over ten, and the summary of all but two comes back empty.
+    GenerateResponse response =
+        generate(
+            chat(6),
+            "go",
+            compression()
+                .maxMessages(10)
+                .preserveRecent(2)
+                .summarize(CompressionSummarizer.builder().model("summarizer").build())
+                .build());
+
+    assertThat(summarizer.calls()).isEqualTo(1);
+    assertThat(sent(0)).containsExactly(NOTICE, "model:m6", "user:go");
+    assertThat(stats(response).path("preserveRecent").asInt()).isEqualTo(2);
+  }
+
+  @Test
+  @DisplayName("On maxMessages, a summary due but not written is capped at maxMessages")
+  void onTheMessageBudgetASummaryNotWrittenIsCappedAtMaxMessages() {
+    summarizer.respondText("");
+    model.respondText("ok");
+
+    // The summary's window is 6; without it, nine messages and the notice fill the cap of ten.
+    generate(
+        chat(6),
+        "go",
+        compression()
+            .maxMessages(10)
+            .summarize(CompressionSummarizer.builder().model("summarizer").build())
+            .build());
+
+    assertThat(summarizer.calls()).isEqualTo(1);
+    assertThat(sent(0))
+        .containsExactly(
+            NOTICE,
+            "user:u3",
+            "model:m3",
+            "user:u4",
+            "model:m4",
+            "user:u5",
+            "model:m5",
+            "user:u6",
+            "model:m6",
+            "user:go");
+  }
+
+  @Test
   @DisplayName("A skipped summary leaves preserveRecent unused")
   void aSkippedSummaryLeavesPreserveRecentUnused() {
     model.respondText("ok");
@@ -245,6 +326,68 @@ class ContextCompressionDropRuleTest extends ContextCompressionTestSupport {
             "model:m10",
             "user:go");
     assertThat(sent(1)).containsExactly(NOTICE, "model:m9", "user:u10", "model:m10", "user:go");
+  }
+
+  @ParameterizedTest(name = "preserveRecent {0} at {1} tokens of 1000 keeps {2}")
+  @CsvSource({
+    "4, 1499, 4",
+    "4, 1500, 2",
+    "3, 1500, 2",
+    "8, 1999, 4",
+    "3, 1999, 2",
+    "6, 2000, 2",
+    "1, 2500, 1"
+  })
+  @DisplayName("Far over the token budget, the window is halved but not below 2, then cut to 2")
+  void theWindowShrinksFarOverTheTokenBudget(int preserveRecent, int tokens, int window) {
+    model.respondText("ok");
+    List<Message> history = new ArrayList<>(chat(10));
+    // The context is what m10 reports plus the estimate of m10 and the prompt after it.
+    int estimated = (int) TokenEstimator.tokens("m10".length() + "go".length());
+    history.set(19, CompressionMetadata.withInputTokens(history.get(19), tokens - estimated));
+
+    GenerateResponse response =
+        generate(
+            history,
+            "go",
+            compression().maxInputTokens(1000).preserveRecent(preserveRecent).build());
+
+    assertThat(stats(response).path("tokensBefore").asInt()).isEqualTo(tokens);
+    assertThat(stats(response).path("preserveRecent").asInt()).isEqualTo(window);
+    assertThat(sent(0)).hasSize(window + 1);
+  }
+
+  @Test
+  @DisplayName("The window shrinks by the context as it was before dedupe and truncation")
+  void theWindowShrinksByTheContextBeforeTheCheapStrategies() {
+    model.respondText("ok");
+    List<Message> history =
+        new ArrayList<>(
+            List.of(
+                Message.user("start"),
+                call("r1", "a"),
+                result("r1", "A".repeat(4000)),
+                call("r2", "a"),
+                result("r2", "A".repeat(4000)),
+                Message.model("thinking")));
+    history.set(5, CompressionMetadata.withInputTokens(history.get(5), 2000));
+
+    // Dedupe takes some 950 tokens off twice the budget: still over it, the context drops to
+    // preserveRecent, whose 3 are cut to 2 as the context was twice the budget before dedupe.
+    GenerateResponse response =
+        generate(
+            history,
+            "go",
+            compression()
+                .maxInputTokens(1000)
+                .preserveRecent(3)
+                .dedupeToolResponses(CompressionDedupe.builder().build())
+                .build());
+
+    assertThat(stats(response).path("deduplicated").asInt()).isEqualTo(1);
+    assertThat(stats(response).path("tokensBefore").asInt()).isGreaterThanOrEqualTo(2000);
+    assertThat(stats(response).path("tokensAfter").asInt()).isLessThan(1500);
+    assertThat(sent(0)).containsExactly(NOTICE, "model:thinking", "user:go");
   }
 
   @Test

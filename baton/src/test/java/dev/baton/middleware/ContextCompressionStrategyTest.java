@@ -1,6 +1,7 @@
 package dev.baton.middleware;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.ai.FinishReason;
 import dev.baton.ai.GenerateOptions;
@@ -13,10 +14,19 @@ import dev.baton.ai.Part;
 import dev.baton.ai.Role;
 import dev.baton.ai.ToolResponse;
 import dev.baton.ai.ToolResponsePart;
+import dev.baton.core.ActionContext;
+import dev.baton.core.BatonException;
 import dev.baton.core.Json;
+import dev.baton.core.Status;
 import dev.baton.internal.ai.UsageListeners;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -125,8 +135,12 @@ class ContextCompressionStrategyTest extends ContextCompressionTestSupport {
   void messagesAreDroppedWhenNothingWasSummarisedAndStillOverBudget() {
     model.respondText("ok");
 
+    // Some 3020 tokens against 2100: under 1.5 times the budget, the window is not shrunk.
     GenerateResponse response =
-        generate(threeLookups(), "go", cheapThenSummary(0.5).maxMessages(8).build());
+        generate(
+            threeLookups(),
+            "go",
+            cheapThenSummary(0.5).maxInputTokens(2100).maxMessages(8).build());
 
     // Eight messages would start at r1's result; with its request they would be nine.
     assertThat(summarizer.calls()).isZero();
@@ -406,6 +420,53 @@ class ContextCompressionStrategyTest extends ContextCompressionTestSupport {
     assertThat(summarizer.lastRequest().config()).isEqualTo(Json.parse("{\"maxOutputTokens\":64}"));
     assertThat(summarizer.lastRequest().tools()).isEmpty();
     assertThat(reported).extracting(GenerationUsage::inputTokens).contains(77);
+  }
+
+  @Test
+  @DisplayName("a call cancelled while the summariser runs fails instead of dropping messages")
+  void aCallCancelledDuringTheSummaryFails() throws InterruptedException {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch never = new CountDownLatch(1);
+    summarizer.step().signalOnEntry(entered).blockUntil(never).respondText("S");
+    model.respondText("ok");
+    ActionContext context = baton.context();
+    GenerateOptions options =
+        GenerateOptions.builder()
+            .model("pm")
+            .messages(chat(3))
+            .prompt("go")
+            .use(summarizing(CompressionSummarizer.builder().model("summarizer")))
+            .build();
+
+    CompletableFuture<GenerateResponse> call;
+    try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
+      call = CompletableFuture.supplyAsync(() -> baton.generate(context, options), executor);
+      entered.await();
+      context.cancellation().cancel();
+    }
+
+    assertThat(call)
+        .failsWithin(Duration.ZERO)
+        .withThrowableOfType(ExecutionException.class)
+        .havingCause()
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.CANCELLED));
+    assertThat(model.calls()).isZero();
+  }
+
+  @Test
+  @DisplayName("a summariser model that is not registered fails the call: it is configuration")
+  void anUnknownSummariserModelFailsTheCall() {
+    assertThatThrownBy(
+            () ->
+                generate(
+                    chat(3),
+                    "go",
+                    summarizing(CompressionSummarizer.builder().model("no-such-model"))))
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.NOT_FOUND))
+        .hasMessageContaining("no-such-model");
+    assertThat(model.calls()).isZero();
   }
 
   private static ContextCompression summarizing(CompressionSummarizer.Builder summarizer) {

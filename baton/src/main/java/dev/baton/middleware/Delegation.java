@@ -189,7 +189,7 @@ final class Delegation {
     try {
       AgentOutput output =
           target.run(context.withRegistry(registry), input, init, StreamCallback.discard());
-      Result result = results.fold(context, target.name(), invocation, output, label);
+      Result result = results.fold(context, target, invocation, output, label);
       mint(result);
       return result;
     } catch (RuntimeException e) {
@@ -250,7 +250,7 @@ final class Delegation {
       return Result.text(
           "Error calling agent \"" + agent + "\": " + output.error().message() + hint, label);
     }
-    Result result = results.fold(context, agent, invocation, output, label);
+    Result result = results.fold(context, target, invocation, output, label);
     mint(result);
     return result;
   }

@@ -31,6 +31,10 @@ abstract class AgentTestSupport {
   final InMemorySessionStore store = InMemorySessionStore.create();
 
   AgentOptions.Builder server() {
+    return server(store);
+  }
+
+  static AgentOptions.Builder server(SessionStore store) {
     return AgentOptions.builder()
         .sessionStore(store)
         .heartbeat(Duration.ofMillis(50), Duration.ofMillis(400))

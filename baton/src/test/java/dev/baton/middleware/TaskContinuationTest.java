@@ -77,6 +77,36 @@ class TaskContinuationTest extends BackgroundTestSupport {
   }
 
   @Test
+  void aFollowUpThatFailsIsReportedWithItsFailedRowThoughTheOutputNamesTheLastGoodSnapshot() {
+    Agent researcher = researcher();
+    researcherModel.respondText("found it");
+    researcherModel.step().fail(BatonException.of(Status.UNAVAILABLE, "model timeout"));
+    researcherModel.respondText("dug deeper");
+    Agent orchestrator =
+        orchestrator(AgentOptions.DEFAULTS, Agents.builder().agents(researcher.ref()).build());
+    script(
+        r -> calls(delegate("delegate_to_researcher", "d1", "find it")),
+        r -> calls(call("continue_task", "c1", task(taskId(r, "d1"), "dig deeper"))),
+        r -> calls(call("continue_task", "c2", task(taskId(r, "c1")))),
+        answer("done"));
+
+    orchestrator.runText("go");
+
+    String good = last("d1").path("taskId").asString();
+    JsonNode failed = last("c1");
+    assertThat(failed.path("status").asString()).isEqualTo("failed");
+    String handle = failed.path("taskId").asString();
+    assertThat(row(researcher, handle).status()).isEqualTo(SnapshotStatus.FAILED);
+    assertThat(row(researcher, handle).parentId()).isEqualTo(row(researcher, good).snapshotId());
+    JsonNode retried = last("c2");
+    assertThat(retried.path("response").asString())
+        .as("the failed follow-up was re-attempted, not refused as a completed task")
+        .isEqualTo("dug deeper");
+    assertThat(history(researcher, retried.path("taskId").asString()))
+        .containsExactly("find it", "found it", "dig deeper", "dug deeper");
+  }
+
+  @Test
   void aFailedTaskIsSteeredByInstructions() {
     Agent researcher = researcher();
     researcherModel.step().fail(BatonException.of(Status.UNAVAILABLE, "model timeout"));

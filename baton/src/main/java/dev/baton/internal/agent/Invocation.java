@@ -385,7 +385,8 @@ final class Invocation implements Connection.Source {
   /**
    * The output of an invocation a budget stopped: aborted, with the error, the run's partial
    * response as its message (none when the run stopped before its first model call), and the
-   * progress the stopped turn made (the state itself, for a client-managed agent).
+   * progress the stopped turn made: its aborted row (the last good snapshot when that could not be
+   * saved), or the state itself for a client-managed agent.
    */
   private AgentOutput abortedOutput(BudgetExceededException stopped) {
     LiveSession session = worker.session();
@@ -397,9 +398,10 @@ final class Invocation implements Connection.Source {
         return failedOutput(BatonException.from(e));
       }
     }
+    String row = chain.unfinished();
     return AgentOutput.aborted(
             session.id(),
-            chain.tip(),
+            row != null ? row : chain.tip(),
             partialMessage(stopped, session.messages()),
             session.artifacts(),
             reported(stopped))

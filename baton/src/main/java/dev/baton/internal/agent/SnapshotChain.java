@@ -17,10 +17,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The snapshots one invocation of a server-managed agent writes: a row at each turn's end (a {@code
- * failed} or {@code aborted} one, holding the progress, when the turn fails or a budget stops it),
- * chained by {@code parentId}, and the pending row a detach hands the work over with. After the
- * hand-off no turn end writes a row: the detached run finalises the pending one instead.
+ * The snapshots one invocation of a server-managed agent writes: a row at each turn's end, chained
+ * by {@code parentId}, and the pending row a detach hands the work over with. After the hand-off no
+ * turn end writes a row: the detached run finalises the pending one instead.
+ *
+ * <p>A turn that fails, or that a budget stops, leaves a {@code failed} or {@code aborted} row that
+ * holds its progress, a handle to continue from, on a branch of its own: the chain goes on from the
+ * last good row, as if the turn had not run, so that is what a failed turn answers and what the
+ * next turn chains off.
  *
  * <p>Thread-safe: the worker saves turn ends while the client side reads the tip and detaches.
  */
@@ -34,6 +38,7 @@ final class SnapshotChain {
   // write (an fsync, say), which would pin a virtual thread's carrier before JDK 24.
   private final ReentrantLock lock = new ReentrantLock();
   private @Nullable String tip;
+  private @Nullable String unfinished;
   private boolean handedOff;
 
   /**
@@ -57,11 +62,27 @@ final class SnapshotChain {
     return storeContext;
   }
 
-  /** The last snapshot of the chain, or null before the first. */
+  /**
+   * The last good snapshot: the last completed row of the chain, or the row the invocation resumed;
+   * null before the first.
+   */
   @Nullable String tip() {
     lock.lock();
     try {
       return tip;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * The row that keeps the progress of the last turn, when that turn did not finish and its row was
+   * saved; null otherwise.
+   */
+  @Nullable String unfinished() {
+    lock.lock();
+    try {
+      return unfinished;
     } finally {
       lock.unlock();
     }
@@ -86,8 +107,8 @@ final class SnapshotChain {
    * row for a failed turn, an {@code aborted} one (finish reason {@code aborted}, so it reads as
    * settled) for a turn a budget stopped, with the state the turn reached (its input included) and
    * the error. It is the handle a caller continues the work from ({@code AgentInit.continueFrom});
-   * its parent is the last good snapshot. As for a turn end, a failure to save is logged, and
-   * nothing is written for a client-managed agent or after the hand-off.
+   * its parent is the last good snapshot, which stays the chain's tip. As for a turn end, a failure
+   * to save is logged, and nothing is written for a client-managed agent or after the hand-off.
    *
    * @param reason {@link AgentFinishReason#FAILED} or {@link AgentFinishReason#ABORTED}
    * @return the saved row's ID, or null when nothing was saved
@@ -124,10 +145,13 @@ final class SnapshotChain {
         return null;
       }
       SessionSnapshot row = rowAfter.apply(tip);
+      unfinished = null;
       try {
         SessionSnapshot saved = store.saveSnapshot(storeContext, reserved, existing -> row);
-        if (saved != null) {
+        if (saved != null && row.statusOrCompleted() == SnapshotStatus.COMPLETED) {
           tip = saved.snapshotId();
+        } else if (saved != null) {
+          unfinished = saved.snapshotId();
         }
         return saved == null ? null : saved.snapshotId();
       } catch (RuntimeException e) {

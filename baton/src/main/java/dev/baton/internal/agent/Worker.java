@@ -236,7 +236,11 @@ final class Worker {
   // (for a background task, parked on the heap for as long as they last), and its size is that
   // of its locals, and the ends are code the JIT need not compile into it.
 
-  /** A turn that threw: its progress is kept as a failed or aborted row, a handle to continue. */
+  /**
+   * A turn that threw: its progress is kept as a failed or aborted row, a handle to continue. A
+   * failed turn's end names the last good snapshot, as its output does; one a budget stopped names
+   * its aborted row, which its output names too.
+   */
   private void endUnfinishedTurn(String reserved, RuntimeException e) {
     AgentFinishReason ended =
         e instanceof BudgetExceededException ? AgentFinishReason.ABORTED : AgentFinishReason.FAILED;
@@ -248,7 +252,7 @@ final class Worker {
             session.state(),
             ended,
             Invocation.asError(e).toPublicErrorInfo());
-    sendTurnEnd(ended, saved);
+    sendTurnEnd(ended, ended == AgentFinishReason.FAILED ? chain.tip() : saved);
   }
 
   /** A turn that returned: the turn-end snapshot, and what the next turn starts from. */

@@ -86,18 +86,15 @@ abstract class AgentTestSupport {
     private final AtomicInteger failingReads;
     private final AtomicInteger hangingReads;
 
-    FlakyStore(
-        InMemorySessionStore delegate,
-        AtomicBoolean down,
-        AtomicInteger failingReads,
-        AtomicInteger hangingReads) {
+    <S extends SessionStore & SnapshotSubscriber> FlakyStore(
+        S delegate, AtomicBoolean down, AtomicInteger failingReads, AtomicInteger hangingReads) {
       super(delegate);
       this.down = down;
       this.failingReads = failingReads;
       this.hangingReads = hangingReads;
     }
 
-    FlakyStore(InMemorySessionStore delegate, AtomicBoolean down) {
+    <S extends SessionStore & SnapshotSubscriber> FlakyStore(S delegate, AtomicBoolean down) {
       this(delegate, down, new AtomicInteger(), new AtomicInteger());
     }
 

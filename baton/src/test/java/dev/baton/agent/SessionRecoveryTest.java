@@ -3,6 +3,7 @@ package dev.baton.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.baton.agent.store.FileSessionStore;
 import dev.baton.agent.store.InMemorySessionStore;
 import dev.baton.ai.InlinePrompt;
 import dev.baton.ai.Message;
@@ -10,16 +11,23 @@ import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Status;
 import dev.baton.testing.ForwardingSessionStore;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * No failed or aborted turn strands a session: a failed turn answers the last good snapshot, as
- * Genkit does, while its {@code failed} row stays a handle to continue from; and a plain turn by
- * session ID, or from any snapshot ID the server returned, carries on from the last good state.
+ * Genkit does, while its {@code failed} row stays a handle to continue from; a plain turn by
+ * session ID, or from any snapshot ID the server returned, carries on from the last good state; and
+ * a session whose detached first input never saved its end still takes turns and can be continued.
  */
 class SessionRecoveryTest extends AgentTestSupport {
   @Test
@@ -155,6 +163,72 @@ class SessionRecoveryTest extends AgentTestSupport {
     assertThat(next.isFailed()).isFalse();
     assertThat(texts(model.lastRequest().messages()))
         .containsExactly("Be brief.", "one", "one back", "boom", "two");
+  }
+
+  @Test
+  void aPendingRowRecordsTheWorkItsRunWasHanded() {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch gate = new CountDownLatch(1);
+    Agent agent = gated("worker", entered, gate, server().build());
+    AgentOutput detached;
+    try (AgentConnection connection = agent.connect(AgentInit.NEW)) {
+      connection.sendText("first");
+      await().until(() -> entered.getCount() == 0);
+      connection.sendText("second");
+      connection.detach();
+      detached = connection.output();
+    }
+
+    assertThat(texts(agent.getSnapshot(detached.snapshotId()).state().messages()))
+        .as("the turn under way and the input waiting for its turn")
+        .containsExactly("first", "second");
+    gate.countDown();
+    assertThat(texts(agent.waitForSnapshot(detached.snapshotId()).state().messages()))
+        .containsExactly("first", "done", "second", "done");
+  }
+
+  /**
+   * A session whose first input was detached and whose run never saved its end (the store went
+   * away): the row expires with nothing committed before it, and is fenced with an abort. The
+   * session still takes turns, starting from empty, and a continuation re-runs the detached input.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"memory", "file"})
+  void aDetachedFirstInputWhoseRunNeverSavedItsEndStrandsNothing(String kind, @TempDir Path dir) {
+    AtomicBoolean down = new AtomicBoolean();
+    FlakyStore flaky =
+        kind.equals("memory")
+            ? new FlakyStore(InMemorySessionStore.create(), down)
+            : new FlakyStore(
+                FileSessionStore.builder(dir).pollInterval(Duration.ofMillis(10)).build(), down);
+    Agent agent = chat(server(flaky).build());
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch gate = new CountDownLatch(1);
+    model.step().signalOnEntry(entered).blockUntil(gate).respondText("lost answer");
+    AgentOutput detached =
+        agent.run(AgentInput.text("summarise the report").withDetach(true), AgentInit.NEW);
+    String id = detached.snapshotId();
+    await().until(() -> entered.getCount() == 0);
+    down.set(true);
+    gate.countDown();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> agent.getSnapshot(id).status() == SnapshotStatus.EXPIRED);
+    down.set(false);
+    assertThat(agent.abort(id)).isEqualTo(SnapshotStatus.ABORTED);
+    assertThat(agent.getSnapshot(id).parentId()).isNull();
+
+    model.respond(reply("hello to you"));
+    AgentOutput fresh = agent.runText("hello", AgentInit.ofSession(detached.sessionId()));
+    assertThat(fresh.text()).isEqualTo("hello to you");
+    assertThat(fresh.sessionId()).isEqualTo(detached.sessionId());
+    assertThat(texts(model.lastRequest().messages())).containsExactly("Be brief.", "hello");
+
+    model.respond(reply("the summary"));
+    AgentOutput continued = agent.run(AgentInput.retryTurn(), AgentInit.continueFrom(id));
+    assertThat(continued.text()).isEqualTo("the summary");
+    assertThat(texts(model.lastRequest().messages()))
+        .containsExactly("Be brief.", "summarise the report");
   }
 
   private static List<String> texts(List<Message> messages) {

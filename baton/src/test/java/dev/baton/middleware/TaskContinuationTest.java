@@ -282,13 +282,14 @@ class TaskContinuationTest extends BackgroundTestSupport {
     HeartbeatSwitch store = new HeartbeatSwitch(subStore);
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch stuck = new CountDownLatch(1);
+    AtomicBoolean hung = new AtomicBoolean();
     // A worker that hangs in a call that ignores cancellation: as good as dead.
     baton.defineModel(
         "stuck-model",
         ModelInfo.full("stuck"),
         (ctx, request, chunks) -> {
           String text = lastUserText(request);
-          if (text.equals("continue the work")) {
+          if (text.equals("continue the work") && hung.compareAndSet(false, true)) {
             entered.countDown();
             awaitUninterruptibly(stuck);
           }
@@ -353,9 +354,11 @@ class TaskContinuationTest extends BackgroundTestSupport {
     assertThat(fenced.status())
         .as("fenced: the dead worker's row is aborted, so it cannot write on")
         .isEqualTo(SnapshotStatus.ABORTED);
-    assertThat(last("again").path("response").asString())
-        .as("the fenced row saved nothing, so a bare retry has no turn to re-run")
-        .contains("saved no unfinished turn to re-attempt");
+    JsonNode again = last("again");
+    assertThat(again.path("response").asString()).isEqualTo("redone");
+    assertThat(history(researcher, again.path("taskId").asString()))
+        .as("the fenced row kept the work it was handed, so a bare retry re-runs it")
+        .containsExactly("start", "started", "continue the work", "redone");
   }
 
   private static void awaitUninterruptibly(CountDownLatch latch) {

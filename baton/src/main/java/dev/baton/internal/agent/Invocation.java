@@ -455,7 +455,7 @@ final class Invocation implements Connection.Source {
     LiveSession session = worker.session();
     SessionSnapshot pending;
     try {
-      pending = chain.handOff(store, session.id(), RandomIds.uuid());
+      pending = chain.handOff(store, session.id(), RandomIds.uuid(), worker::handedOver);
     } catch (BatonException e) {
       work.cancel();
       return failedOutput(e);

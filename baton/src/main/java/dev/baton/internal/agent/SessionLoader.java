@@ -132,8 +132,8 @@ final class SessionLoader {
       }
       case COMPLETED -> {}
     }
-    // A row that saved no state (a run aborted before its worker saved anything) carries on from
-    // the last good state before it.
+    // A row that saved no state (one an older Baton aborted before its worker saved anything)
+    // carries on from the last good state before it.
     SessionState state = row.state() != null ? row.state() : lastGood(store, row, context).state();
     return loaded(row, state, row.snapshotId());
   }

@@ -12,6 +12,7 @@ import dev.baton.core.ErrorInfo;
 import java.time.Instant;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -166,22 +167,28 @@ final class SnapshotChain {
   /**
    * Hands the chain to a detached run: turn ends stop writing rows, and a pending row chained off
    * the tip is saved under a new ID. A turn-end write in flight finishes first, so the pending row
-   * chains off it.
+   * chains off it and records the state that follows it.
    *
+   * @param handedOver the state the run is handed, read once the chain no longer moves; the pending
+   *     row records it, so that a run whose worker dies before its final write can be re-attempted
    * @throws BatonException with the store's own status and visibility when the pending row cannot
    *     be saved: an outage must not read as "cannot detach", and a store's message (a file path,
    *     say) must not reach a client
    */
-  SessionSnapshot handOff(SessionStore store, String sessionId, String pendingId) {
+  SessionSnapshot handOff(
+      SessionStore store, String sessionId, String pendingId, Supplier<SessionState> handedOver) {
     String parent;
+    SessionState state;
     lock.lock();
     try {
       handedOff = true;
       parent = tip;
+      state = handedOver.get();
     } finally {
       lock.unlock();
     }
-    SessionSnapshot pending = SessionSnapshot.pending(pendingId, sessionId, parent, Instant.now());
+    SessionSnapshot pending =
+        SessionSnapshot.pending(pendingId, sessionId, parent, Instant.now()).withState(state);
     try {
       store.saveSnapshot(storeContext, pendingId, existing -> pending);
     } catch (RuntimeException e) {

@@ -30,12 +30,14 @@ import dev.baton.testing.ProgrammableModel;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -148,6 +150,55 @@ class JsInteropTest {
         .contains("detach requires a session store");
   }
 
+  /**
+   * Ten turns, failing and succeeding in turn, through Genkit JS's client: by the snapshot each
+   * answer names, as the client resumes, and by session ID. A failed turn answers the last good
+   * snapshot, so neither way is ever stranded and the failed turns stay out of the conversation.
+   */
+  @Test
+  void genkitJsCarriesOnAfterEachFailedTurnBySnapshotAndBySession() {
+    echoModel();
+    served.baton.defineAgent(
+        "chat",
+        InlinePrompt.builder().model("echo").build(),
+        AgentOptions.builder().sessionStore(InMemorySessionStore.create()).build());
+    served.start();
+
+    NodeFixture.Run run =
+        NodeFixture.node(
+            "alternating.cjs",
+            List.of(served.url("/agents/chat").toString(), "js-alternating"),
+            Duration.ofSeconds(90));
+
+    assertThat(run.exit()).as(run.stderr() + run.stdout()).isZero();
+    JsonNode report = Json.parse(run.stdout().strip());
+    List<String> conversation = new ArrayList<>();
+    String lastGood = null;
+    for (int i = 0; i < 10; i++) {
+      JsonNode bySnapshot = report.at("/bySnapshot/" + i);
+      JsonNode bySession = report.at("/bySession/" + i);
+      if (i % 2 == 0) {
+        assertThat(bySnapshot.get("status").stringValue()).as("turn " + i).isEqualTo("UNAVAILABLE");
+        assertThat(bySession.get("status").stringValue()).as("turn " + i).isEqualTo("UNAVAILABLE");
+        assertThat(orNull(bySnapshot.get("snapshotId")))
+            .as("turn %d's failure names the last good snapshot", i)
+            .isEqualTo(lastGood);
+        assertThat(orNull(bySnapshot.get("held"))).isEqualTo(lastGood);
+      } else {
+        String echo = "echo: turn " + i;
+        assertThat(bySnapshot.get("text").stringValue()).as("turn " + i).isEqualTo(echo);
+        assertThat(bySession.get("text").stringValue()).as("turn " + i).isEqualTo(echo);
+        lastGood = bySnapshot.get("snapshotId").stringValue();
+        conversation.addAll(List.of("turn " + i, echo));
+      }
+    }
+    assertThat(report.get("chatMessages").intValue()).isEqualTo(conversation.size());
+    assertThat(Json.convert(report.get("bySnapshotHistory"), String[].class))
+        .containsExactlyElementsOf(conversation);
+    assertThat(Json.convert(report.get("bySessionHistory"), String[].class))
+        .containsExactlyElementsOf(conversation);
+  }
+
   @Test
   void aBatonRemoteAgentReadsAGenkitJsServer() {
     try (NodeFixture.Server js = NodeFixture.server("server.cjs")) {
@@ -255,6 +306,10 @@ class JsInteropTest {
       assertThat(seen[3].at("/tasks/0/status").stringValue()).isIn("aborting", "aborted");
       assertThat(seen[4].get("response").stringValue()).startsWith("Error: task " + aborted);
     }
+  }
+
+  private static @Nullable String orNull(JsonNode node) {
+    return node.isNull() ? null : node.stringValue();
   }
 
   private static Agent jsResearcher(Baton client, NodeFixture.Server js) {

@@ -30,6 +30,7 @@ import dev.baton.core.BatonException;
 import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
 import dev.baton.server.TestHttp.Answer;
+import dev.baton.testing.ProgrammableModel;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -119,11 +120,6 @@ class RemoteAgentTest {
     assertThatThrownBy(() -> agent.runText("go", AgentInit.ofSnapshot("nope")))
         .isInstanceOfSatisfying(
             BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.NOT_FOUND));
-    // A failed row is refused without the continuation flag, as locally.
-    assertThatThrownBy(() -> agent.runText("go", AgentInit.ofSnapshot(failed.snapshotId())))
-        .isInstanceOfSatisfying(
-            BatonException.class,
-            e -> assertThat(e.status()).isEqualTo(Status.FAILED_PRECONDITION));
   }
 
   @Test
@@ -135,8 +131,11 @@ class RemoteAgentTest {
     Agent agent = remote(RemoteAgentOptions.DEFAULTS);
 
     AgentOutput failed = agent.runText("research tides");
+    // The failed turn's progress is the session's latest row.
+    SessionSnapshot row = agent.getLatestSnapshot(failed.sessionId());
+    assertThat(row.status()).isEqualTo(SnapshotStatus.FAILED);
     AgentOutput retried =
-        agent.run(AgentInput.retryTurn(), AgentInit.continueFrom(failed.snapshotId()));
+        agent.run(AgentInput.retryTurn(), AgentInit.continueFrom(row.snapshotId()));
 
     assertThat(retried.finishReason()).isEqualTo(AgentFinishReason.STOP);
     assertThat(retried.text()).isEqualTo("second try worked");
@@ -144,6 +143,61 @@ class RemoteAgentTest {
     assertThat(served.model.lastRequest().messages())
         .extracting(Message::text)
         .containsOnlyOnce("research tides");
+  }
+
+  /**
+   * Ten turns, failing and succeeding in turn, through Baton's remote client: resumed from the
+   * snapshot each output names, and by session ID. A failed turn answers the last good snapshot, so
+   * neither way is ever stranded and the failed turns stay out of the conversation.
+   */
+  @Test
+  void theRemoteClientCarriesOnAfterEachFailedTurnBySnapshotAndBySession() {
+    researcher();
+    served.start();
+    served.model.fallback(
+        request -> {
+          String text = ProgrammableModel.lastUserText(request);
+          if (text.startsWith("[fail]")) {
+            throw BatonException.of(Status.UNAVAILABLE, "model overloaded");
+          }
+          return ModelResponse.of(Message.model("re: " + text), FinishReason.STOP);
+        });
+    Agent agent = remote(RemoteAgentOptions.DEFAULTS);
+
+    AgentInit bySnapshot = AgentInit.NEW;
+    AgentInit bySession = AgentInit.ofSession("alternating");
+    AgentOutput lastBySnapshot = null;
+    AgentOutput lastBySession = null;
+    List<String> conversation = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      String text = (i % 2 == 0 ? "[fail] turn " : "turn ") + i;
+      AgentOutput byId = agent.runText(text, bySnapshot);
+      lastBySession = agent.runText(text, bySession);
+      assertThat(byId.isFailed()).as("turn " + i).isEqualTo(i % 2 == 0);
+      assertThat(lastBySession.isFailed()).as("turn " + i).isEqualTo(i % 2 == 0);
+      if (byId.isFailed()) {
+        assertThat(byId.snapshotId())
+            .as("turn %d's failure names the last good snapshot", i)
+            .isEqualTo(lastBySnapshot == null ? null : lastBySnapshot.snapshotId());
+      } else {
+        assertThat(byId.text()).isEqualTo("re: " + text);
+        assertThat(lastBySession.text()).isEqualTo("re: " + text);
+        lastBySnapshot = byId;
+        conversation.addAll(List.of(text, "re: " + text));
+      }
+      // As Genkit JS's client does: resume from the snapshot the output named, if any.
+      if (byId.snapshotId() != null) {
+        bySnapshot = AgentInit.ofSnapshot(byId.snapshotId());
+      }
+    }
+
+    assertThat(agent.getSnapshot(lastBySnapshot.snapshotId()).state().messages())
+        .extracting(Message::text)
+        .containsExactlyElementsOf(conversation);
+    assertThat(agent.getLatestSnapshot("alternating").state().messages())
+        .extracting(Message::text)
+        .containsExactlyElementsOf(conversation);
+    assertThat(lastBySession.sessionId()).isEqualTo("alternating");
   }
 
   @Test

@@ -232,6 +232,45 @@ class RemoteDelegationTest {
         .isEqualTo(1000);
   }
 
+  /**
+   * The remote server answers the failed turn with the last good snapshot (here none), so the
+   * orchestrator finds the failed row that holds the turn's progress by the session, and continues
+   * it across the wire.
+   */
+  @Test
+  void aRemoteAgentsFailedTurnIsReportedWithItsFailedRowAndContinuedAcrossTheWire() {
+    served.agent("researcher", researcherOptions(InMemorySessionStore.create()));
+    served.start();
+    served.model.step().fail(BatonException.of(Status.UNAVAILABLE, "model overloaded"));
+    served.model.respond(say("tides follow the moon"));
+    Agent orchestrator = orchestrator(remoteResearcher(served));
+    JsonNode[] seen = new JsonNode[2];
+    script.add(r -> call("delegate_to_researcher", Json.object().put("task", "Why tides?")));
+    script.add(
+        r -> {
+          seen[0] = toolOutput(r);
+          return call(
+              "continue_task", Json.object().put("taskId", seen[0].get("taskId").stringValue()));
+        });
+    script.add(
+        r -> {
+          seen[1] = toolOutput(r);
+          return say("The moon.");
+        });
+
+    orchestrator.runText("Why tides?");
+
+    assertThat(seen[0].get("status").stringValue()).isEqualTo("failed");
+    String failedRow = seen[0].get("taskId").stringValue().substring("researcher:".length());
+    Agent researcher = served.baton.agent("researcher");
+    assertThat(researcher.getSnapshot(failedRow).status()).isEqualTo(SnapshotStatus.FAILED);
+    assertThat(seen[1].get("response").stringValue()).isEqualTo("tides follow the moon");
+    String continued = seen[1].get("taskId").stringValue().substring("researcher:".length());
+    assertThat(researcher.getSnapshot(continued).state().messages())
+        .extracting(Message::text)
+        .containsExactly("Why tides?", "tides follow the moon");
+  }
+
   @Test
   void aBackgroundTaskIsContinuedAfterItsServerDiedAndCameBack(@TempDir Path dir) {
     CrashableStore firstStore = new CrashableStore(fileStore(dir));

@@ -18,8 +18,11 @@ import tools.jackson.databind.JsonNode;
  *       starts a session under that ID when it has none.
  * </ul>
  *
- * <p>{@code continue} is Baton's extension for task continuation: it lets a snapshot that failed or
- * was aborted be resumed, from the progress it saved. Genkit servers reject it as an unknown field.
+ * <p>A snapshot that failed or was aborted is resumed from the last good state before it (that of
+ * its nearest completed ancestor, or an empty session when nothing was committed before it), so no
+ * failure makes a session unusable. {@code continue} is Baton's extension for task continuation: it
+ * resumes such a snapshot from the progress it saved instead. Genkit servers reject it as an
+ * unknown field.
  */
 public record AgentInit(
     @Nullable String sessionId,
@@ -61,7 +64,10 @@ public record AgentInit(
     return new AgentInit(null, null, state, null);
   }
 
-  /** Continues from a snapshot even when it failed or was aborted. */
+  /**
+   * Continues from a snapshot, from the progress it saved even when it failed or was aborted (its
+   * unfinished turn can then be re-attempted with {@link AgentInput#retryTurn()}).
+   */
   public static AgentInit continueFrom(String snapshotId) {
     return new AgentInit(null, requireId(snapshotId, "snapshot"), null, true);
   }

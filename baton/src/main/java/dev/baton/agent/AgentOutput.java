@@ -11,9 +11,10 @@ import org.jspecify.annotations.Nullable;
  *
  * @param sessionId the session's ID
  * @param snapshotId where to resume: the last turn-end snapshot, or the pending row of a detached
- *     run; on failure, the {@code failed} row that keeps the failed turn's progress (continue it
- *     with {@link AgentInit#continueFrom}; its parent is the last good snapshot), or the last good
- *     snapshot when the failure came outside a turn. Absent for a client-managed agent
+ *     run; on failure, the last good snapshot, as Genkit answers (absent when nothing was committed
+ *     before the failure). A turn that failed also keeps its progress in a {@code failed} row
+ *     chained off that snapshot, the session's latest row ({@link Agent#getLatestSnapshot}), which
+ *     {@link AgentInit#continueFrom} continues. Absent for a client-managed agent
  * @param finishReason why the invocation ended: {@code aborted} when a budget stopped it ({@link
  *     dev.baton.ai.BudgetExceededException})
  * @param message the last message; absent on failure, except when the last turn answered but its

@@ -12,9 +12,10 @@ import org.jspecify.annotations.Nullable;
  * <p>Timestamps are the caller's: a store saves what it is given and never stamps them itself. A
  * new row has {@code createdAt == updatedAt}; a rewrite that changes the state advances {@code
  * updatedAt}; a heartbeat changes only {@code heartbeatAt}. {@code parentId} records lineage and is
- * never used to find the latest row. {@code state} is absent on a pending row; a terminal row
- * carries the cumulative final state. {@code error} is set on failed rows (and on an aborted row
- * whose run also failed).
+ * never used to find the latest row. A pending row's {@code state} is the work its run was handed
+ * (the session, with the messages of the inputs it has yet to run), so the run can be re-attempted
+ * if its worker dies before its final write; a terminal row carries the cumulative final state.
+ * {@code error} is set on failed rows (and on an aborted row whose run also failed).
  *
  * <p>Build rows with {@link #pending}, {@link #completed} or {@link #builder}; {@code with…}
  * methods and {@link #toBuilder()} give modified copies. The canonical constructor is public only
@@ -35,7 +36,7 @@ public record SessionSnapshot(
 
   /**
    * A detached run's row as it starts: {@code pending}, created, updated and heartbeated at {@code
-   * at}, with no state yet.
+   * at}, with no state (the runtime adds the work it hands the run).
    */
   public static SessionSnapshot pending(
       String snapshotId, String sessionId, @Nullable String parentId, Instant at) {

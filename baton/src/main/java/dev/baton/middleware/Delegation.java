@@ -189,7 +189,7 @@ final class Delegation {
     try {
       AgentOutput output =
           target.run(context.withRegistry(registry), input, init, StreamCallback.discard());
-      Result result = results.fold(context, target.name(), invocation, output, label);
+      Result result = results.fold(context, target, invocation, output, label);
       mint(result);
       return result;
     } catch (RuntimeException e) {
@@ -248,7 +248,7 @@ final class Delegation {
         && output.error().statusCode() == Status.FAILED_PRECONDITION) {
       return refused(target, output.error().message(), label);
     }
-    Result result = results.fold(context, agent, invocation, output, label);
+    Result result = results.fold(context, target, invocation, output, label);
     mint(result);
     return result;
   }

@@ -1,11 +1,13 @@
 package dev.baton.middleware;
 
+import dev.baton.agent.Agent;
 import dev.baton.agent.AgentFinishReason;
 import dev.baton.agent.AgentOutput;
 import dev.baton.agent.Artifact;
 import dev.baton.agent.Session;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionState;
+import dev.baton.agent.SnapshotStatus;
 import dev.baton.ai.Message;
 import dev.baton.ai.Part;
 import dev.baton.ai.TextPart;
@@ -17,9 +19,12 @@ import dev.baton.middleware.TaskMessages.Report;
 import dev.baton.middleware.TaskMessages.Result;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.StringJoiner;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -31,6 +36,7 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Stateless apart from its configuration; thread-safe.
  */
 final class TaskResults {
+  private static final Logger log = LoggerFactory.getLogger(TaskResults.class);
   static final String INTERRUPTED =
       "interrupted for additional input and could not complete the task. Interactive sub-agent"
           + " interrupts are not currently supported; try delegating a more self-contained task.";
@@ -47,19 +53,20 @@ final class TaskResults {
   /**
    * A run's output as the model reads it. A run that settled with an answer is {@code completed};
    * an aborted one {@code aborted}; any other end {@code failed}, with an error text naming the
-   * task that holds its progress when the agent is server-managed. An interrupt is a dead end with
-   * no handle: no sub-agent runtime exists to answer it from.
+   * task that holds its progress when the agent is server-managed (see {@link #handle}). An
+   * interrupt is a dead end with no handle: no sub-agent runtime exists to answer it from.
    *
    * @param invocation the delegation's number in this generate call, naming its artifacts when no
    *     snapshot stands behind the run
    */
   Result fold(
       ActionContext context,
-      String agent,
+      Agent target,
       int invocation,
       AgentOutput output,
       @Nullable String label) {
-    String taskId = TaskId.of(agent, output.snapshotId());
+    String agent = target.name();
+    String taskId = TaskId.of(agent, handle(context, target, output));
     AgentFinishReason reason = output.finishReason();
     if (reason == AgentFinishReason.INTERRUPTED) {
       return Result.text("Sub-agent \"" + agent + "\" " + INTERRUPTED, label);
@@ -90,6 +97,32 @@ final class TaskResults {
         taskId,
         taskId == null ? null : status,
         label);
+  }
+
+  /**
+   * The snapshot that holds a run's progress. A Baton agent answers a failed turn with the last
+   * good snapshot, as Genkit does, and keeps the turn's progress in a {@code failed} row of the
+   * session chained off that snapshot: the session's latest row, which is the handle, since
+   * continuing it re-attempts the turn. Without one (a Genkit server, a failure outside a turn, a
+   * row the store could not save) the output's snapshot is the handle.
+   */
+  private static @Nullable String handle(ActionContext context, Agent target, AgentOutput output) {
+    String sessionId = output.sessionId();
+    if (!output.isFailed() || sessionId == null || output.state() != null) {
+      return output.snapshotId();
+    }
+    SessionSnapshot latest;
+    try {
+      latest = target.getLatestSnapshot(context, sessionId);
+    } catch (RuntimeException e) {
+      log.debug("agent {}: the failed run's row could not be read", target.name(), e);
+      return output.snapshotId();
+    }
+    return latest != null
+            && latest.statusOrCompleted() == SnapshotStatus.FAILED
+            && Objects.equals(latest.parentId(), output.snapshotId())
+        ? latest.snapshotId()
+        : output.snapshotId();
   }
 
   /**

@@ -126,33 +126,6 @@ class AgentRuntimeTest extends AgentTestSupport {
   }
 
   @Test
-  void aFailedTurnKeepsItsProgressInAFailedRowThatCanBeContinued() {
-    Agent agent = chat(server().build());
-    model.respond(reply("one back"));
-    AgentOutput first = agent.runText("one");
-    model.step().fail(BatonException.of(Status.UNAVAILABLE, "down"));
-    AgentOutput failed = agent.runText("boom", AgentInit.ofSnapshot(first.snapshotId()));
-
-    assertThat(failed.isFailed()).isTrue();
-    assertThat(failed.snapshotId()).isNotEqualTo(first.snapshotId());
-    SessionSnapshot row = agent.getSnapshot(failed.snapshotId());
-    assertThat(row.status()).isEqualTo(SnapshotStatus.FAILED);
-    assertThat(row.finishReason()).isEqualTo(AgentFinishReason.FAILED);
-    assertThat(row.parentId()).isEqualTo(first.snapshotId());
-    assertThat(row.error().message()).isEqualTo("down");
-    assertThat(texts(row.state().messages())).containsExactly("one", "one back", "boom");
-    assertThat(agent.getLatestSnapshot(first.sessionId()).snapshotId())
-        .isEqualTo(failed.snapshotId());
-
-    model.respond(reply("boom back"));
-    AgentOutput retried =
-        agent.run(AgentInput.retryTurn(), AgentInit.continueFrom(failed.snapshotId()));
-    assertThat(retried.text()).isEqualTo("boom back");
-    assertThat(texts(agent.getSnapshot(retried.snapshotId()).state().messages()))
-        .containsExactly("one", "one back", "boom", "boom back");
-  }
-
-  @Test
   void aPromptsScaffoldingIsNeverStoredWhileItsTrimmingAndReorderingPersist() {
     Message exampleQuestion = Message.user("example question");
     AtomicReference<UnaryOperator<List<Message>>> shape = new AtomicReference<>(h -> h);

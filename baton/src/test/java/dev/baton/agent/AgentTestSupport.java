@@ -31,6 +31,10 @@ abstract class AgentTestSupport {
   final InMemorySessionStore store = InMemorySessionStore.create();
 
   AgentOptions.Builder server() {
+    return server(store);
+  }
+
+  static AgentOptions.Builder server(SessionStore store) {
     return AgentOptions.builder()
         .sessionStore(store)
         .heartbeat(Duration.ofMillis(50), Duration.ofMillis(400))
@@ -82,18 +86,15 @@ abstract class AgentTestSupport {
     private final AtomicInteger failingReads;
     private final AtomicInteger hangingReads;
 
-    FlakyStore(
-        InMemorySessionStore delegate,
-        AtomicBoolean down,
-        AtomicInteger failingReads,
-        AtomicInteger hangingReads) {
+    <S extends SessionStore & SnapshotSubscriber> FlakyStore(
+        S delegate, AtomicBoolean down, AtomicInteger failingReads, AtomicInteger hangingReads) {
       super(delegate);
       this.down = down;
       this.failingReads = failingReads;
       this.hangingReads = hangingReads;
     }
 
-    FlakyStore(InMemorySessionStore delegate, AtomicBoolean down) {
+    <S extends SessionStore & SnapshotSubscriber> FlakyStore(S delegate, AtomicBoolean down) {
       this(delegate, down, new AtomicInteger(), new AtomicInteger());
     }
 

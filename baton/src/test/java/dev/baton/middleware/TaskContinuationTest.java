@@ -77,6 +77,36 @@ class TaskContinuationTest extends BackgroundTestSupport {
   }
 
   @Test
+  void aFollowUpThatFailsIsReportedWithItsFailedRowThoughTheOutputNamesTheLastGoodSnapshot() {
+    Agent researcher = researcher();
+    researcherModel.respondText("found it");
+    researcherModel.step().fail(BatonException.of(Status.UNAVAILABLE, "model timeout"));
+    researcherModel.respondText("dug deeper");
+    Agent orchestrator =
+        orchestrator(AgentOptions.DEFAULTS, Agents.builder().agents(researcher.ref()).build());
+    script(
+        r -> calls(delegate("delegate_to_researcher", "d1", "find it")),
+        r -> calls(call("continue_task", "c1", task(taskId(r, "d1"), "dig deeper"))),
+        r -> calls(call("continue_task", "c2", task(taskId(r, "c1")))),
+        answer("done"));
+
+    orchestrator.runText("go");
+
+    String good = last("d1").path("taskId").asString();
+    JsonNode failed = last("c1");
+    assertThat(failed.path("status").asString()).isEqualTo("failed");
+    String handle = failed.path("taskId").asString();
+    assertThat(row(researcher, handle).status()).isEqualTo(SnapshotStatus.FAILED);
+    assertThat(row(researcher, handle).parentId()).isEqualTo(row(researcher, good).snapshotId());
+    JsonNode retried = last("c2");
+    assertThat(retried.path("response").asString())
+        .as("the failed follow-up was re-attempted, not refused as a completed task")
+        .isEqualTo("dug deeper");
+    assertThat(history(researcher, retried.path("taskId").asString()))
+        .containsExactly("find it", "found it", "dig deeper", "dug deeper");
+  }
+
+  @Test
   void aFailedTaskIsSteeredByInstructions() {
     Agent researcher = researcher();
     researcherModel.step().fail(BatonException.of(Status.UNAVAILABLE, "model timeout"));
@@ -252,13 +282,14 @@ class TaskContinuationTest extends BackgroundTestSupport {
     HeartbeatSwitch store = new HeartbeatSwitch(subStore);
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch stuck = new CountDownLatch(1);
+    AtomicBoolean hung = new AtomicBoolean();
     // A worker that hangs in a call that ignores cancellation: as good as dead.
     baton.defineModel(
         "stuck-model",
         ModelInfo.full("stuck"),
         (ctx, request, chunks) -> {
           String text = lastUserText(request);
-          if (text.equals("continue the work")) {
+          if (text.equals("continue the work") && hung.compareAndSet(false, true)) {
             entered.countDown();
             awaitUninterruptibly(stuck);
           }
@@ -323,9 +354,11 @@ class TaskContinuationTest extends BackgroundTestSupport {
     assertThat(fenced.status())
         .as("fenced: the dead worker's row is aborted, so it cannot write on")
         .isEqualTo(SnapshotStatus.ABORTED);
-    assertThat(last("again").path("response").asString())
-        .as("the fenced row saved nothing, so a bare retry has no turn to re-run")
-        .contains("saved no unfinished turn to re-attempt");
+    JsonNode again = last("again");
+    assertThat(again.path("response").asString()).isEqualTo("redone");
+    assertThat(history(researcher, again.path("taskId").asString()))
+        .as("the fenced row kept the work it was handed, so a bare retry re-runs it")
+        .containsExactly("start", "started", "continue the work", "redone");
   }
 
   private static void awaitUninterruptibly(CountDownLatch latch) {

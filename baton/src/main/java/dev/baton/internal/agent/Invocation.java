@@ -415,7 +415,8 @@ final class Invocation implements Connection.Source {
   /**
    * The output of an invocation a budget stopped: aborted, with the error, the run's partial
    * response as its message (none when the run stopped before its first model call), and the
-   * progress the stopped turn made (the state itself, for a client-managed agent).
+   * progress the stopped turn made: its aborted row (the last good snapshot when that could not be
+   * saved), or the state itself for a client-managed agent.
    */
   private AgentOutput abortedOutput(BudgetExceededException stopped) {
     LiveSession session = worker.session();
@@ -427,9 +428,10 @@ final class Invocation implements Connection.Source {
         return failedOutput(BatonException.from(e));
       }
     }
+    String row = chain.unfinished();
     return AgentOutput.aborted(
             session.id(),
-            chain.tip(),
+            row != null ? row : chain.tip(),
             partialMessage(stopped, session.messages()),
             session.artifacts(),
             reported(stopped))
@@ -483,7 +485,7 @@ final class Invocation implements Connection.Source {
     LiveSession session = worker.session();
     SessionSnapshot pending;
     try {
-      pending = chain.handOff(store, session.id(), RandomIds.uuid());
+      pending = chain.handOff(store, session.id(), RandomIds.uuid(), worker::handedOver);
     } catch (BatonException e) {
       work.cancel();
       return failedOutput(e);

@@ -11,6 +11,8 @@ import dev.baton.core.Status;
 import dev.baton.internal.core.RandomIds;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -20,13 +22,22 @@ import org.jspecify.annotations.Nullable;
  * <p>Rules, checked in this order: {@code state} excludes both IDs; only a client-managed agent
  * takes {@code state}; only a server-managed one takes IDs; a {@code snapshotId} must exist and
  * belong to the {@code sessionId} given with it; a {@code sessionId} alone resumes the session's
- * latest row or starts the session under that ID. A resumed row must be completed: pending, failed
- * and aborted rows are refused (an expired row reads pending here), except that a {@linkplain
- * AgentInit#isContinuation() continuation} accepts failed and aborted rows and carries on from the
- * progress they saved.
+ * latest row or starts the session under that ID. A pending row is refused (an expired row reads
+ * pending here), since its run may still be writing.
+ *
+ * <p>A failed or aborted row never strands its session. A plain turn from one (the session's latest
+ * row, or the failed row an older Baton answered a failed turn with) carries on from the last good
+ * state: that of the row's nearest completed ancestor, or an empty session when nothing was
+ * committed before it. A {@linkplain AgentInit#isContinuation() continuation} carries on from the
+ * progress the row itself saved instead.
  */
 final class SessionLoader {
-  /** The session an invocation starts from. */
+  /**
+   * The session an invocation starts from.
+   *
+   * @param resumedSnapshotId the row the invocation carries on from, which its first turn's row
+   *     chains off; null when it starts from an empty session
+   */
   record Loaded(String sessionId, SessionState state, @Nullable String resumedSnapshotId) {}
 
   private SessionLoader() {}
@@ -107,23 +118,15 @@ final class SessionLoader {
       boolean continuation,
       ActionContext context,
       Duration heartbeatTimeout) {
-    SnapshotStatus status = row.statusOrCompleted();
-    switch (status) {
+    switch (row.statusOrCompleted()) {
       case PENDING, EXPIRED ->
           throw BatonException.failedPrecondition(
               "snapshot \"%s\" is still pending: its detached invocation is still running; wait"
                   + " for it to finalize or abort it before resuming",
               row.snapshotId());
-      case FAILED -> {
+      case FAILED, ABORTED -> {
         if (!continuation) {
-          throw BatonException.failedPrecondition(
-              "snapshot \"%s\" terminated with error: %s",
-              row.snapshotId(), row.error() == null ? "unknown error" : row.error().message());
-        }
-      }
-      case ABORTED -> {
-        if (!continuation) {
-          throw BatonException.failedPrecondition("snapshot \"%s\" was aborted", row.snapshotId());
+          return lastGood(store, row, context);
         }
         if (row.isAborting(Instant.now(), heartbeatTimeout)) {
           throw BatonException.failedPrecondition(
@@ -134,29 +137,43 @@ final class SessionLoader {
       }
       case COMPLETED -> {}
     }
-    SessionState state = row.state();
-    if (state == null) {
-      state = savedProgress(store, row, context);
-    }
-    // A legacy row without a session ID gets a fresh one.
-    String id = row.sessionId() != null && !row.sessionId().isEmpty() ? row.sessionId() : newId();
-    return new Loaded(id, state.withSessionId(id), row.snapshotId());
+    // A row that saved no state (one an older Baton aborted before its worker saved anything)
+    // carries on from the last good state before it.
+    SessionState state = row.state() != null ? row.state() : lastGood(store, row, context).state();
+    return loaded(row, state, row.snapshotId());
   }
 
   /**
-   * The state to continue a row that saved none (a run aborted before its worker saved its
-   * progress): its parent's, the last state committed before the run.
+   * Where a plain turn from a failed or aborted row carries on: the state of its nearest completed
+   * ancestor, or an empty session when nothing was committed before it. When retention has deleted
+   * the ancestors (or, in a store no Baton wrote, their lineage loops), the row's own saved
+   * progress is the most that is left.
    */
-  private static SessionState savedProgress(
-      SessionStore store, SessionSnapshot row, ActionContext context) {
-    SessionSnapshot parent =
-        row.parentId() == null ? null : store.getSnapshot(context, row.parentId());
-    if (parent == null || parent.state() == null) {
-      throw BatonException.failedPrecondition(
-          "snapshot \"%s\" saved no progress to continue from; start a new session",
-          row.snapshotId());
+  private static Loaded lastGood(SessionStore store, SessionSnapshot row, ActionContext context) {
+    Set<String> seen = new HashSet<>();
+    SessionSnapshot at = row;
+    while (seen.add(at.snapshotId())) {
+      String parentId = at.parentId();
+      if (parentId == null || parentId.isEmpty()) {
+        return loaded(row, SessionState.empty(), null);
+      }
+      SessionSnapshot parent = store.getSnapshot(context, parentId);
+      if (parent == null) {
+        break;
+      }
+      if (parent.statusOrCompleted() == SnapshotStatus.COMPLETED && parent.state() != null) {
+        return loaded(row, parent.state(), parent.snapshotId());
+      }
+      at = parent;
     }
-    return parent.state();
+    SessionState progress = row.state();
+    return loaded(row, progress != null ? progress : SessionState.empty(), row.snapshotId());
+  }
+
+  /** The session of a resumed row; a legacy row without a session ID gets a fresh one. */
+  private static Loaded loaded(SessionSnapshot row, SessionState state, @Nullable String resumed) {
+    String id = row.sessionId() != null && !row.sessionId().isEmpty() ? row.sessionId() : newId();
+    return new Loaded(id, state.withSessionId(id), resumed);
   }
 
   private static SessionStore requireStore(

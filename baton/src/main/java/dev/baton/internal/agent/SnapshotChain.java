@@ -13,15 +13,20 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The snapshots one invocation of a server-managed agent writes: a row at each turn's end (a {@code
- * failed} or {@code aborted} one, holding the progress, when the turn fails or a budget stops it),
- * chained by {@code parentId}, and the pending row a detach hands the work over with. After the
- * hand-off no turn end writes a row: the detached run finalises the pending one instead.
+ * The snapshots one invocation of a server-managed agent writes: a row at each turn's end, chained
+ * by {@code parentId}, and the pending row a detach hands the work over with. After the hand-off no
+ * turn end writes a row: the detached run finalises the pending one instead.
+ *
+ * <p>A turn that fails, or that a budget stops, leaves a {@code failed} or {@code aborted} row that
+ * holds its progress, a handle to continue from, on a branch of its own: the chain goes on from the
+ * last good row, as if the turn had not run, so that is what a failed turn answers and what the
+ * next turn chains off.
  *
  * <p>A turn end's save is retried while the store fails transiently, for up to the agent's
  * heartbeat timeout ({@link StoreRetry}): the row's ID and content are fixed before the first
@@ -40,6 +45,7 @@ final class SnapshotChain {
   // write (an fsync, say), which would pin a virtual thread's carrier before JDK 24.
   private final ReentrantLock lock = new ReentrantLock();
   private @Nullable String tip;
+  private @Nullable String unfinished;
   private boolean handedOff;
 
   /**
@@ -66,11 +72,27 @@ final class SnapshotChain {
     return storeContext;
   }
 
-  /** The last snapshot of the chain, or null before the first. */
+  /**
+   * The last good snapshot: the last completed row of the chain, or the row the invocation resumed;
+   * null before the first.
+   */
   @Nullable String tip() {
     lock.lock();
     try {
       return tip;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * The row that keeps the progress of the last turn, when that turn did not finish and its row was
+   * saved; null otherwise.
+   */
+  @Nullable String unfinished() {
+    lock.lock();
+    try {
+      return unfinished;
     } finally {
       lock.unlock();
     }
@@ -98,8 +120,9 @@ final class SnapshotChain {
    * row for a failed turn, an {@code aborted} one (finish reason {@code aborted}, so it reads as
    * settled) for a turn a budget stopped, with the state the turn reached (its input included) and
    * the error. It is the handle a caller continues the work from ({@code AgentInit.continueFrom});
-   * its parent is the last good snapshot. The save is tried once, and a failure logged: the turn
-   * has failed anyway. Nothing is written for a client-managed agent or after the hand-off.
+   * its parent is the last good snapshot, which stays the chain's tip. The save is tried once, and
+   * a failure logged: the turn has failed anyway. Nothing is written for a client-managed agent or
+   * after the hand-off.
    *
    * @param reason {@link AgentFinishReason#FAILED} or {@link AgentFinishReason#ABORTED}
    * @return the saved row's ID, or null when nothing was saved
@@ -145,6 +168,7 @@ final class SnapshotChain {
         return null;
       }
       SessionSnapshot row = rowAfter.apply(tip);
+      unfinished = null;
       SessionSnapshot saved;
       try {
         saved =
@@ -155,8 +179,10 @@ final class SnapshotChain {
       } catch (RuntimeException e) {
         throw storeFailure("save the turn's snapshot", e);
       }
-      if (saved != null) {
+      if (saved != null && row.statusOrCompleted() == SnapshotStatus.COMPLETED) {
         tip = saved.snapshotId();
+      } else if (saved != null) {
+        unfinished = saved.snapshotId();
       }
       return saved == null ? null : saved.snapshotId();
     } finally {
@@ -167,21 +193,27 @@ final class SnapshotChain {
   /**
    * Hands the chain to a detached run: turn ends stop writing rows, and a pending row chained off
    * the tip is saved under a new ID. A turn-end write in flight finishes first, its retries
-   * included, so the pending row chains off it.
+   * included, so the pending row chains off it and records the state that follows it.
    *
+   * @param handedOver the state the run is handed, read once the chain no longer moves; the pending
+   *     row records it, so that a run whose worker dies before its final write can be re-attempted
    * @throws BatonException with the store's own status and visibility when the pending row cannot
    *     be saved: an outage must not read as "cannot detach"
    */
-  SessionSnapshot handOff(SessionStore store, String sessionId, String pendingId) {
+  SessionSnapshot handOff(
+      SessionStore store, String sessionId, String pendingId, Supplier<SessionState> handedOver) {
     String parent;
+    SessionState state;
     lock.lock();
     try {
       handedOff = true;
       parent = tip;
+      state = handedOver.get();
     } finally {
       lock.unlock();
     }
-    SessionSnapshot pending = SessionSnapshot.pending(pendingId, sessionId, parent, Instant.now());
+    SessionSnapshot pending =
+        SessionSnapshot.pending(pendingId, sessionId, parent, Instant.now()).withState(state);
     try {
       store.saveSnapshot(storeContext, pendingId, existing -> pending);
     } catch (RuntimeException e) {

@@ -10,6 +10,7 @@ import dev.baton.agent.TurnEnd;
 import dev.baton.agent.TurnFunction;
 import dev.baton.agent.TurnResult;
 import dev.baton.ai.BudgetExceededException;
+import dev.baton.ai.Message;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Cancellation;
@@ -18,6 +19,9 @@ import dev.baton.internal.core.DefaultRegistry;
 import dev.baton.internal.core.RandomIds;
 import dev.baton.internal.core.TraceSpan;
 import dev.baton.internal.core.Tracing;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedTransferQueue;
@@ -59,6 +63,9 @@ final class Worker {
   // Lock-free: a detached run's inbox lives as long as its work, thousands at once in a fan-out,
   // and a LinkedBlockingQueue carries two locks and two conditions (about 200 bytes) besides.
   private final LinkedTransferQueue<Mail> inbox = new LinkedTransferQueue<>();
+  // The inputs offered and not yet taken into a turn's session, in order, guarded by itself: with
+  // the session, the work a detach hands over. Small: it holds what the loop has yet to take.
+  private final ArrayDeque<AgentInput> untaken = new ArrayDeque<>(2);
   private final CompletableFuture<AgentResult> result = new CompletableFuture<>();
   private volatile @Nullable AgentFinishReason lastTurnReason;
   // Why the last turn's end was not saved, or null: read by the output once the function returns.
@@ -129,7 +136,27 @@ final class Worker {
 
   /** Queues an input for the loop. */
   void offer(AgentInput input) {
-    inbox.add(new Input(input));
+    synchronized (untaken) {
+      untaken.add(input);
+      inbox.add(new Input(input));
+    }
+  }
+
+  /**
+   * The work a detached run is handed: the session as it stands, followed by the messages of the
+   * inputs still waiting for their turns, so that a run whose worker dies can be re-attempted.
+   */
+  SessionState handedOver() {
+    synchronized (untaken) {
+      SessionState state = session.state();
+      List<Message> messages = new ArrayList<>(state.messages());
+      for (AgentInput waiting : untaken) {
+        if (waiting.message() != null) {
+          messages.add(waiting.message());
+        }
+      }
+      return state.withMessages(messages);
+    }
   }
 
   /** No more input: the loop ends once it has taken what was sent. */
@@ -233,8 +260,11 @@ final class Worker {
       AgentInput input,
       String reserved,
       TurnContext turnContext) {
-    if (input.message() != null) {
-      session.addMessage(input.message());
+    synchronized (untaken) {
+      untaken.remove(input);
+      if (input.message() != null) {
+        session.addMessage(input.message());
+      }
     }
     TurnResult result;
     try {
@@ -250,7 +280,11 @@ final class Worker {
   // (for a background task, parked on the heap for as long as they last), and its size is that
   // of its locals, and the ends are code the JIT need not compile into it.
 
-  /** A turn that threw: its progress is kept as a failed or aborted row, a handle to continue. */
+  /**
+   * A turn that threw: its progress is kept as a failed or aborted row, a handle to continue. A
+   * failed turn's end names the last good snapshot, as its output does; one a budget stopped names
+   * its aborted row, which its output names too.
+   */
   private void endUnfinishedTurn(String reserved, RuntimeException e) {
     AgentFinishReason ended =
         e instanceof BudgetExceededException ? AgentFinishReason.ABORTED : AgentFinishReason.FAILED;
@@ -262,7 +296,7 @@ final class Worker {
             session.state(),
             ended,
             Invocation.asError(e).toPublicErrorInfo());
-    sendTurnEnd(ended, saved);
+    sendTurnEnd(ended, ended == AgentFinishReason.FAILED ? chain.tip() : saved);
   }
 
   /**

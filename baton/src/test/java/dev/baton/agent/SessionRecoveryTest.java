@@ -1,0 +1,252 @@
+package dev.baton.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.baton.agent.store.FileSessionStore;
+import dev.baton.agent.store.InMemorySessionStore;
+import dev.baton.ai.InlinePrompt;
+import dev.baton.ai.Message;
+import dev.baton.core.ActionContext;
+import dev.baton.core.BatonException;
+import dev.baton.core.Status;
+import dev.baton.testing.ForwardingSessionStore;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * No failed or aborted turn strands a session: a failed turn answers the last good snapshot, as
+ * Genkit does, while its {@code failed} row stays a handle to continue from; a plain turn by
+ * session ID, or from any snapshot ID the server returned, carries on from the last good state; and
+ * a session whose detached first input never saved its end still takes turns and can be continued.
+ */
+class SessionRecoveryTest extends AgentTestSupport {
+  @Test
+  void aFailedTurnAnswersTheLastGoodSnapshotAndKeepsItsProgressInAFailedRow() {
+    Agent agent = chat(server().build());
+    model.respond(reply("one back"));
+    model.step().fail(BatonException.of(Status.UNAVAILABLE, "down"));
+    List<TurnEnd> turnEnds = new ArrayList<>();
+    AgentOutput output;
+    try (AgentConnection connection = agent.connect(AgentInit.NEW)) {
+      connection.sendText("one");
+      connection.sendText("boom");
+      connection.close();
+      for (AgentStreamChunk chunk : connection.receive()) {
+        if (chunk.turnEnd() != null) {
+          turnEnds.add(chunk.turnEnd());
+        }
+      }
+      output = connection.output();
+    }
+
+    String good = turnEnds.get(0).snapshotId();
+    assertThat(turnEnds.get(1))
+        .as("the failed turn's end names the last good snapshot, as Genkit's does")
+        .isEqualTo(new TurnEnd(AgentFinishReason.FAILED, good));
+    assertThat(output.isFailed()).isTrue();
+    assertThat(output.snapshotId()).isEqualTo(good);
+    assertThat(output.error().message()).isEqualTo("down");
+    SessionSnapshot failed = agent.getLatestSnapshot(output.sessionId());
+    assertThat(failed.status()).isEqualTo(SnapshotStatus.FAILED);
+    assertThat(failed.parentId()).isEqualTo(good);
+    assertThat(texts(failed.state().messages())).containsExactly("one", "one back", "boom");
+
+    model.respond(reply("boom back"));
+    AgentOutput retried =
+        agent.run(AgentInput.retryTurn(), AgentInit.continueFrom(failed.snapshotId()));
+    assertThat(retried.text()).isEqualTo("boom back");
+    assertThat(texts(agent.getSnapshot(retried.snapshotId()).state().messages()))
+        .containsExactly("one", "one back", "boom", "boom back");
+  }
+
+  @Test
+  void aTurnBySessionOrFromAnyReturnedSnapshotAfterAFailureCarriesOnFromTheLastGoodState() {
+    Agent agent = chat(server().build());
+    model.respond(reply("one back"));
+    AgentOutput first = agent.runText("one");
+    model.step().fail(BatonException.of(Status.UNAVAILABLE, "down"));
+    agent.runText("boom", AgentInit.ofSnapshot(first.snapshotId()));
+    String failedRow = agent.getLatestSnapshot(first.sessionId()).snapshotId();
+
+    model.respond(reply("two back"));
+    AgentOutput bySession = agent.runText("two", AgentInit.ofSession(first.sessionId()));
+    assertThat(texts(model.lastRequest().messages()))
+        .containsExactly("Be brief.", "one", "one back", "two");
+    SessionSnapshot row = agent.getSnapshot(bySession.snapshotId());
+    assertThat(row.parentId()).isEqualTo(first.snapshotId());
+    assertThat(row.sessionId()).isEqualTo(first.sessionId());
+
+    // An older Baton answered the failed row itself: a client holding it still gets a turn.
+    model.respond(reply("three back"));
+    AgentOutput fromFailedRow = agent.runText("three", AgentInit.ofSnapshot(failedRow));
+    assertThat(fromFailedRow.isFailed()).isFalse();
+    assertThat(texts(model.lastRequest().messages()))
+        .containsExactly("Be brief.", "one", "one back", "three");
+    assertThat(agent.getSnapshot(fromFailedRow.snapshotId()).parentId())
+        .isEqualTo(first.snapshotId());
+  }
+
+  @Test
+  void aSessionWhoseFirstTurnFailedStartsAgainFromEmptyUnderItsOwnId() {
+    Agent agent = chat(server().build());
+    model.step().fail(BatonException.of(Status.UNAVAILABLE, "down"));
+    AgentOutput failed = agent.runText("hello");
+    assertThat(failed.isFailed()).isTrue();
+    assertThat(failed.snapshotId()).as("no good snapshot to answer").isNull();
+    assertThat(agent.getLatestSnapshot(failed.sessionId()).parentId()).isNull();
+
+    model.respond(reply("hi"));
+    AgentOutput again = agent.runText("hello again", AgentInit.ofSession(failed.sessionId()));
+
+    assertThat(again.text()).isEqualTo("hi");
+    assertThat(again.sessionId()).isEqualTo(failed.sessionId());
+    assertThat(texts(model.lastRequest().messages())).containsExactly("Be brief.", "hello again");
+    assertThat(agent.getSnapshot(again.snapshotId()).parentId()).isNull();
+  }
+
+  @Test
+  void aTurnBySessionAfterAnAbortedTurnCarriesOnFromTheLastGoodState() {
+    Agent agent = chat(server().build());
+    model.respond(reply("one back"));
+    AgentOutput first = agent.runText("one");
+    CountDownLatch entered = new CountDownLatch(1);
+    model.step().signalOnEntry(entered).blockUntil(new CountDownLatch(1)).respondText("never");
+    AgentOutput detached =
+        agent.run(
+            AgentInput.text("a long job").withDetach(true),
+            AgentInit.ofSnapshot(first.snapshotId()));
+    await().until(() -> entered.getCount() == 0);
+    agent.abort(detached.snapshotId());
+    await().until(() -> agent.getSnapshot(detached.snapshotId()).finishReason() != null);
+    assertThat(agent.getLatestSnapshot(first.sessionId()).status())
+        .isEqualTo(SnapshotStatus.ABORTED);
+
+    model.respond(reply("two back"));
+    AgentOutput bySession = agent.runText("two", AgentInit.ofSession(first.sessionId()));
+    assertThat(texts(model.lastRequest().messages()))
+        .containsExactly("Be brief.", "one", "one back", "two");
+    assertThat(agent.getSnapshot(bySession.snapshotId()).parentId()).isEqualTo(first.snapshotId());
+
+    // The detached output named the aborted row: a plain turn from it carries on the same way.
+    model.respond(reply("three back"));
+    agent.runText("three", AgentInit.ofSnapshot(detached.snapshotId()));
+    assertThat(texts(model.lastRequest().messages()))
+        .containsExactly("Be brief.", "one", "one back", "three");
+  }
+
+  @Test
+  void whenRetentionDeletedTheLastGoodSnapshotAPlainTurnCarriesOnFromTheFailedRowsProgress() {
+    Agent agent = chat(server().build());
+    model.respond(reply("one back"));
+    AgentOutput first = agent.runText("one");
+    model.step().fail(BatonException.of(Status.UNAVAILABLE, "down"));
+    agent.runText("boom", AgentInit.ofSnapshot(first.snapshotId()));
+    Agent forgetting =
+        baton.defineAgent(
+            "forgetting",
+            InlinePrompt.builder().model("pm").system("Be brief.").build(),
+            server(new Forgetful(store, first.snapshotId())).build());
+
+    model.respond(reply("two back"));
+    AgentOutput next = forgetting.runText("two", AgentInit.ofSession(first.sessionId()));
+
+    assertThat(next.isFailed()).isFalse();
+    assertThat(texts(model.lastRequest().messages()))
+        .containsExactly("Be brief.", "one", "one back", "boom", "two");
+  }
+
+  @Test
+  void aPendingRowRecordsTheWorkItsRunWasHanded() {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch gate = new CountDownLatch(1);
+    Agent agent = gated("worker", entered, gate, server().build());
+    AgentOutput detached;
+    try (AgentConnection connection = agent.connect(AgentInit.NEW)) {
+      connection.sendText("first");
+      await().until(() -> entered.getCount() == 0);
+      connection.sendText("second");
+      connection.detach();
+      detached = connection.output();
+    }
+
+    assertThat(texts(agent.getSnapshot(detached.snapshotId()).state().messages()))
+        .as("the turn under way and the input waiting for its turn")
+        .containsExactly("first", "second");
+    gate.countDown();
+    assertThat(texts(agent.waitForSnapshot(detached.snapshotId()).state().messages()))
+        .containsExactly("first", "done", "second", "done");
+  }
+
+  /**
+   * A session whose first input was detached and whose run never saved its end (the store went
+   * away): the row expires with nothing committed before it, and is fenced with an abort. The
+   * session still takes turns, starting from empty, and a continuation re-runs the detached input.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"memory", "file"})
+  void aDetachedFirstInputWhoseRunNeverSavedItsEndStrandsNothing(String kind, @TempDir Path dir) {
+    AtomicBoolean down = new AtomicBoolean();
+    FlakyStore flaky =
+        kind.equals("memory")
+            ? new FlakyStore(InMemorySessionStore.create(), down)
+            : new FlakyStore(
+                FileSessionStore.builder(dir).pollInterval(Duration.ofMillis(10)).build(), down);
+    Agent agent = chat(server(flaky).build());
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch gate = new CountDownLatch(1);
+    model.step().signalOnEntry(entered).blockUntil(gate).respondText("lost answer");
+    AgentOutput detached =
+        agent.run(AgentInput.text("summarise the report").withDetach(true), AgentInit.NEW);
+    String id = detached.snapshotId();
+    await().until(() -> entered.getCount() == 0);
+    down.set(true);
+    gate.countDown();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> agent.getSnapshot(id).status() == SnapshotStatus.EXPIRED);
+    down.set(false);
+    assertThat(agent.abort(id)).isEqualTo(SnapshotStatus.ABORTED);
+    assertThat(agent.getSnapshot(id).parentId()).isNull();
+
+    model.respond(reply("hello to you"));
+    AgentOutput fresh = agent.runText("hello", AgentInit.ofSession(detached.sessionId()));
+    assertThat(fresh.text()).isEqualTo("hello to you");
+    assertThat(fresh.sessionId()).isEqualTo(detached.sessionId());
+    assertThat(texts(model.lastRequest().messages())).containsExactly("Be brief.", "hello");
+
+    model.respond(reply("the summary"));
+    AgentOutput continued = agent.run(AgentInput.retryTurn(), AgentInit.continueFrom(id));
+    assertThat(continued.text()).isEqualTo("the summary");
+    assertThat(texts(model.lastRequest().messages()))
+        .containsExactly("Be brief.", "summarise the report");
+  }
+
+  private static List<String> texts(List<Message> messages) {
+    return messages.stream().map(Message::text).toList();
+  }
+
+  /** A store that has lost a row, as retention deletes one. */
+  private static final class Forgetful extends ForwardingSessionStore {
+    private final String forgotten;
+
+    Forgetful(InMemorySessionStore delegate, String forgotten) {
+      super(delegate);
+      this.forgotten = forgotten;
+    }
+
+    @Override
+    public @Nullable SessionSnapshot getSnapshot(ActionContext context, String snapshotId) {
+      return forgotten.equals(snapshotId) ? null : super.getSnapshot(context, snapshotId);
+    }
+  }
+}

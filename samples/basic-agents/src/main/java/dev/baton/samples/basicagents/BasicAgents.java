@@ -89,6 +89,8 @@ public final class BasicAgents {
    * streams too, and {@code Console.isTerminal()} tells; it is called reflectively because the
    * sample is compiled for Java 21, where a console exists only for a terminal.
    */
+  // A null console is the whole answer on JDK 21 only; from JDK 22 isTerminal() is asked as well.
+  @SuppressWarnings("SystemConsoleNull")
   private static boolean onATerminal() {
     java.io.Console console = System.console();
     if (console == null) {
@@ -174,12 +176,13 @@ public final class BasicAgents {
           .url()
           .ifPresent(url -> out.println("Serving Genkit's reflection API at " + url + "."));
       Choice choice = named != null ? new Choice(named, null) : ask(lines, console);
-      boolean commands = choice.orchestrator().equals(COMMANDER);
-      if (commands) {
+      Agent orchestrator = coordinator;
+      if (choice.orchestrator().equals(COMMANDER)) {
+        orchestrator = commander;
         out.println("Try: checkout-api is throwing 500s and customers can't pay");
       }
       out.println("Type a request, or /quit to leave.");
-      int exit = converse(lines, out, commands ? commander : coordinator, console, choice);
+      int exit = converse(lines, out, orchestrator, console, choice);
       if (devTools.isRunning()) {
         out.println("Input ended; still serving Genkit's Developer UI until stopped.");
         new CountDownLatch(1).await();

@@ -52,6 +52,10 @@ import tools.jackson.databind.JsonNode;
  */
 public final class Baton {
   private final Registry registry;
+  // Held while an agent is defined, so that agent definitions happen one at a time: defineAgent
+  // checks that no agent has the name before it registers the agent's prompt, and no other agent
+  // may take the name in between.
+  private final Object agentDefinitions = new Object();
 
   private Baton(Builder builder) {
     this.registry = DefaultRegistry.create(builder.tracing(), builder.experimental);
@@ -155,7 +159,9 @@ public final class Baton {
    */
   public Agent defineAgent(String name, InlinePrompt prompt, AgentOptions options) {
     requireExperimental("defineAgent");
-    return PromptAgents.define(registry, name, prompt, options);
+    synchronized (agentDefinitions) {
+      return PromptAgents.define(registry, name, prompt, options);
+    }
   }
 
   /** Defines a client-managed prompt agent with default options. */
@@ -172,7 +178,9 @@ public final class Baton {
   public Agent definePromptAgent(
       String name, @Nullable String promptName, @Nullable Object input, AgentOptions options) {
     requireExperimental("definePromptAgent");
-    return PromptAgents.defineFromPrompt(registry, name, promptName, input, options);
+    synchronized (agentDefinitions) {
+      return PromptAgents.defineFromPrompt(registry, name, promptName, input, options);
+    }
   }
 
   /**
@@ -182,7 +190,9 @@ public final class Baton {
    */
   public Agent defineCustomAgent(String name, AgentFunction function, AgentOptions options) {
     requireExperimental("defineCustomAgent");
-    return LocalAgent.define(registry, name, function, options);
+    synchronized (agentDefinitions) {
+      return LocalAgent.define(registry, name, function, options);
+    }
   }
 
   /**
@@ -205,7 +215,9 @@ public final class Baton {
   public Agent defineRemoteAgent(
       String name, URI url, AgentOptions options, RemoteAgentOptions remote) {
     requireExperimental("defineRemoteAgent");
-    return RemoteAgent.define(registry, name, url, options, remote);
+    synchronized (agentDefinitions) {
+      return RemoteAgent.define(registry, name, url, options, remote);
+    }
   }
 
   /** Defines a remote agent with default headers, routes and timeouts. */

@@ -1,5 +1,6 @@
 package dev.baton.agent;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import dev.baton.core.ErrorInfo;
 import java.time.Duration;
 import java.time.Instant;
@@ -100,7 +101,11 @@ public record SessionSnapshot(
    * #shaped}: there a dead worker's pending row reads {@code expired} and its aborted row has its
    * finish reason. A row read straight from a store is not, and keeps a dead worker's row
    * unsettled.
+   *
+   * <p>Derived from the row, not one of its fields: a JSON mapper writes no {@code settled}
+   * property, the user's own as well as Baton's.
    */
+  @JsonIgnore
   public boolean isSettled() {
     return switch (statusOrCompleted()) {
       case PENDING -> false;

@@ -6,6 +6,8 @@ import dev.baton.core.ErrorInfo;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 class SessionSnapshotTest {
   private static final Instant AT = Instant.parse("2026-01-01T00:00:00Z");
@@ -36,5 +38,13 @@ class SessionSnapshotTest {
 
     assertThat(aborted.shaped(AT.plusSeconds(30), timeout).isSettled()).isFalse();
     assertThat(aborted.shaped(AT.plusSeconds(61), timeout).isSettled()).isTrue();
+  }
+
+  @Test
+  void aMapperOfTheUsersOwnWritesNoSettledField() {
+    JsonNode written = JsonMapper.builder().build().valueToTree(PENDING);
+
+    assertThat(written.has("settled")).isFalse();
+    assertThat(written.path("status").asString()).isEqualTo("pending");
   }
 }

@@ -49,7 +49,9 @@ public final class PromptAgents {
   private PromptAgents() {}
 
   /**
-   * Registers a prompt under the agent's name and an agent that runs it every turn.
+   * Registers a prompt under the agent's name and an agent that runs it every turn. The caller
+   * defines agents one at a time ({@code Baton} does), so that no agent takes the name between the
+   * check and the registrations.
    *
    * @throws BatonException {@code ALREADY_EXISTS} when an agent has the name; nothing is registered
    *     then

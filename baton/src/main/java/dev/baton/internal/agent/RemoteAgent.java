@@ -334,7 +334,7 @@ public final class RemoteAgent implements Agent {
    * expired is the server's call, made with its own heartbeat timeout.
    */
   private static SessionSnapshot settledAfterAbort(SessionSnapshot row) {
-    return row.status() == SnapshotStatus.ABORTED && row.finishReason() == null
+    return row.status() == SnapshotStatus.ABORTED && !row.isSettled()
         ? row.shaped(Instant.now(), AgentOptions.DEFAULT_HEARTBEAT_TIMEOUT)
         : row;
   }

@@ -39,28 +39,27 @@ import org.jspecify.annotations.Nullable;
  * <p>A first line that picks neither is the first request, to the coordinator. {@code /quit} or end
  * of input ends the chat. Sessions are kept in memory, or in PostgreSQL when {@code
  * BATON_POSTGRES_URL} is set (see {@link Sessions}). Started by {@code genkit start -- <command>},
- * it also serves Genkit's reflection API, so the Developer UI lists, runs and traces its agents,
- * and the CLI runs the {@code ask} flow ({@link #defineAskFlow}); it keeps serving after the chat
- * ends.
+ * it also serves Genkit's reflection API, so the Developer UI lists, runs and traces the agents of
+ * both orchestrators, and the CLI runs the {@code ask} flow ({@link #defineAskFlow}), which goes to
+ * the orchestrator named by the first argument, else to the coordinator; it serves from before the
+ * question until it is stopped, after the chat ends too.
  */
 public final class BasicAgents {
   private BasicAgents() {}
 
   public static void main(String[] args) throws IOException {
-    // No console: the streams are redirected, and no terminal echoes what is piped in. (JDK 22 to
-    // 24 answer a console for redirected streams too; there piped lines go unechoed.)
-    boolean echo = System.console() == null;
-    System.exit(run(args, System.in, System.out, System.getenv(), echo));
+    System.exit(run(args, System.in, System.out, System.getenv(), onATerminal()));
   }
 
   /**
    * Runs the chat; returns the process exit code, 2 when the environment or the arguments are
    * incomplete.
    *
-   * @param echo whether to print each line read after its prompt (see {@link Console})
+   * @param terminal whether the input and output are a terminal, which shows each line as the user
+   *     types it
    */
   static int run(
-      String[] args, InputStream in, PrintStream out, Map<String, String> env, boolean echo)
+      String[] args, InputStream in, PrintStream out, Map<String, String> env, boolean terminal)
       throws IOException {
     Provider provider;
     try {
@@ -69,17 +68,38 @@ public final class BasicAgents {
       out.println(e.getMessage());
       return 2;
     }
-    BufferedReader lines = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-    Console console = new Console(out, echo);
-    Choice choice = args.length > 0 ? new Choice(args[0], null) : ask(lines, console);
-    if (!choice.orchestrator().equals(COORDINATOR) && !choice.orchestrator().equals(COMMANDER)) {
-      out.println(
-          "Unknown orchestrator \"" + choice.orchestrator() + "\": pick coordinator or commander.");
+    String named = args.length > 0 ? args[0] : null;
+    if (named != null && !named.equals(COORDINATOR) && !named.equals(COMMANDER)) {
+      out.println("Unknown orchestrator \"" + named + "\": pick coordinator or commander.");
       return 2;
     }
+    // Lines read are echoed unless something else shows them: a terminal, or the one Genkit's CLI
+    // (GENKIT_ENV=dev) runs in, whose input it forwards to the sample through a pipe.
+    boolean echo = !terminal && !"dev".equals(env.get("GENKIT_ENV"));
+    BufferedReader lines = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+    Console console = new Console(out, echo);
     try (Sessions sessions = Sessions.choose(env);
         BatonTelemetry telemetry = BatonTelemetry.builder().environment(env).build()) {
-      return chat(lines, console, out, provider, sessions, telemetry, choice);
+      return chat(lines, console, out, provider, sessions, telemetry, named);
+    }
+  }
+
+  /**
+   * Whether standard input and output are a terminal. From JDK 22 there is a console for redirected
+   * streams too, and {@code Console.isTerminal()} tells; it is called reflectively because the
+   * sample is compiled for Java 21, where a console exists only for a terminal.
+   */
+  // A null console is the whole answer on JDK 21 only; from JDK 22 isTerminal() is asked as well.
+  @SuppressWarnings("SystemConsoleNull")
+  private static boolean onATerminal() {
+    java.io.Console console = System.console();
+    if (console == null) {
+      return false;
+    }
+    try {
+      return (Boolean) java.io.Console.class.getMethod("isTerminal").invoke(console);
+    } catch (ReflectiveOperationException java21) {
+      return true;
     }
   }
 
@@ -108,6 +128,13 @@ public final class BasicAgents {
     };
   }
 
+  /**
+   * Defines both orchestrators and starts the dev tools before asking which one to talk to, so that
+   * under {@code genkit start} the Developer UI and {@code genkit flow:run} find the runtime while
+   * the question waits for an answer.
+   *
+   * @param named the orchestrator named on the command line, or null to ask
+   */
   private static int chat(
       BufferedReader lines,
       Console console,
@@ -115,7 +142,7 @@ public final class BasicAgents {
       Provider provider,
       Sessions sessions,
       BatonTelemetry telemetry,
-      Choice choice)
+      @Nullable String named)
       throws IOException {
     Baton.Builder builder = Baton.builder().experimental().openTelemetry(telemetry);
     if (provider.plugin() != null) {
@@ -125,19 +152,15 @@ public final class BasicAgents {
     if (provider.isDemo()) {
       DemoModel.define(baton);
     }
-    Agent orchestrator;
-    if (choice.orchestrator().equals(COMMANDER)) {
-      // The demo's investigators are quick; real ones take seconds, like the seed's sample.
-      Duration slowness = provider.isDemo() ? Duration.ofMillis(150) : Duration.ofSeconds(1);
-      orchestrator =
-          new IncidentRoom(console, slowness).define(baton, provider.model(), sessions.store());
-      out.println(
-          "Baton basic-agents: an incident commander with a log analyst and a deploy auditor.");
-      out.println("Try: checkout-api is throwing 500s and customers can't pay");
-    } else {
-      orchestrator = Team.define(baton, provider.model(), console, sessions.store());
-      out.println("Baton basic-agents: a coordinator with a researcher and a coder.");
-    }
+    Agent coordinator = Team.define(baton, provider.model(), console, sessions.store());
+    // The demo's investigators are quick; real ones take seconds, like the seed's sample.
+    Duration slowness = provider.isDemo() ? Duration.ofMillis(150) : Duration.ofSeconds(1);
+    Agent commander =
+        new IncidentRoom(console, slowness).define(baton, provider.model(), sessions.store());
+    defineAskFlow(baton, COMMANDER.equals(named) ? commander : coordinator);
+    out.println(
+        "Baton basic-agents: a coordinator with a researcher and a coder, and an incident"
+            + " commander with a log analyst and a deploy auditor.");
     out.println("Model: " + provider.label());
     if (sessions.label() != null) {
       out.println("Sessions: " + sessions.label());
@@ -146,13 +169,18 @@ public final class BasicAgents {
       out.println(
           "Set GEMINI_API_KEY, or OPENAI_API_KEY / OPENAI_BASE_URL, to talk to a real model.");
     }
-    defineAskFlow(baton, orchestrator);
     // Under "genkit start -- <this command>" (GENKIT_ENV=dev) the Genkit CLI and Developer UI
     // list, run and trace the agents and the flow; otherwise this does nothing.
     try (DevTools devTools = DevTools.start(baton)) {
       devTools
           .url()
           .ifPresent(url -> out.println("Serving Genkit's reflection API at " + url + "."));
+      Choice choice = named != null ? new Choice(named, null) : ask(lines, console);
+      Agent orchestrator = coordinator;
+      if (choice.orchestrator().equals(COMMANDER)) {
+        orchestrator = commander;
+        out.println("Try: checkout-api is throwing 500s and customers can't pay");
+      }
       out.println("Type a request, or /quit to leave.");
       int exit = converse(lines, out, orchestrator, console, choice);
       if (devTools.isRunning()) {

@@ -152,12 +152,31 @@ final class DemoModel {
 
   // ---- the incident commander -----------------------------------------------------------------
 
+  /**
+   * The commander's next step, every step of a turn about one incident ({@link
+   * Conversation#incident}). A request has its service investigated in the background, unless the
+   * findings since it was named are in: then a follow-up ("Any update?") is answered from them. A
+   * request that names no service and follows none asks which.
+   */
   private static ModelResponse commander(
       Conversation talk, StreamCallback<ModelResponseChunk> stream) {
-    if (talk.fresh()) {
-      return startOrFollowUp(talk, stream);
+    Incident incident = talk.incident();
+    if (incident == null) {
+      return streamed(
+          "Which service is affected? Name it, as in: checkout-api is throwing 500s.", stream);
     }
-    String service = Objects.requireNonNullElse(service(talk.task()), "the service");
+    String service = incident.service();
+    JsonNode reports = incident.reports();
+    if (talk.fresh()) {
+      return reports != null
+          ? streamed(
+              "Nothing new on "
+                  + service
+                  + " since the last update. The findings: "
+                  + findings(reports),
+              stream)
+          : launch(service);
+    }
     ToolResponse last = talk.lastToolResponses().get(0);
     JsonNode output = last.output() == null ? Json.object() : last.output();
     switch (last.name()) {
@@ -165,8 +184,7 @@ final class DemoModel {
         return calls(post("Investigating " + service + ": log scan and deploy audit started."));
       }
       case "read_status_board" -> {
-        return calls(
-            post("Interim: " + findings(talk.lastOutputOf(WAIT)) + " Still waiting on the rest."));
+        return calls(post("Interim: " + findings(reports) + " Still waiting on the rest."));
       }
       case WAIT -> {
         if (output.path("timedOut").asBoolean()) {
@@ -175,14 +193,13 @@ final class DemoModel {
         return calls(post("Resolved: " + findings(output)));
       }
       case "post_status" -> {
-        JsonNode lastWait = talk.lastOutputOf(WAIT);
-        if (lastWait == null) {
+        if (reports == null) {
           return calls(wait(talk.taskIds(), 1));
         }
-        if (lastWait.path("timedOut").asBoolean()) {
+        if (reports.path("timedOut").asBoolean()) {
           return calls(wait(talk.taskIds(), 0));
         }
-        return streamed("Incident summary for " + service + ": " + findings(lastWait), stream);
+        return streamed("Incident summary for " + service + ": " + findings(reports), stream);
       }
       default -> {
         return text("Standing by.");
@@ -190,29 +207,8 @@ final class DemoModel {
     }
   }
 
-  /**
-   * A new request: the service it names is investigated, in the background, unless this session has
-   * investigated it already. A follow-up about the incident in hand ("Any update?") is answered
-   * from the findings so far, and a request that names no service and follows none asks which.
-   */
-  private static ModelResponse startOrFollowUp(
-      Conversation talk, StreamCallback<ModelResponseChunk> stream) {
-    String named = service(talk.task());
-    String incident = talk.earlierService();
-    JsonNode reports = talk.lastOutputInSession(WAIT);
-    if (incident != null && reports != null && (named == null || named.equals(incident))) {
-      return streamed(
-          "Nothing new on "
-              + incident
-              + " since the last update. The findings: "
-              + findings(reports),
-          stream);
-    }
-    String service = named != null ? named : incident;
-    if (service == null) {
-      return streamed(
-          "Which service is affected? Name it, as in: checkout-api is throwing 500s.", stream);
-    }
+  /** Starts both investigations of a service, in the background. */
+  private static ModelResponse launch(String service) {
     return calls(
         tool(
             "delegate_to_log_analyst",
@@ -310,37 +306,29 @@ final class DemoModel {
       return messages();
     }
 
-    /** The output of the newest response of a tool in this turn, or null. */
-    @Nullable JsonNode lastOutputOf(String tool) {
-      return newestOutputOf(tool, thisTurn());
-    }
-
-    /** The output of the newest response of a tool in the whole session, or null. */
-    @Nullable JsonNode lastOutputInSession(String tool) {
-      return newestOutputOf(tool, messages());
-    }
-
-    /** The service named by the newest request before this turn's that names one, or null. */
-    @Nullable String earlierService() {
-      for (int i = messages().size() - 2; i >= 0; i--) {
+    /**
+     * The incident in hand, worked out from the requests: the service the newest one that names a
+     * service names, and the messages since the first request about it that no request about
+     * another service has followed. Null when no request names a service.
+     */
+    @Nullable Incident incident() {
+      String service = null;
+      int since = 0;
+      for (int i = messages().size() - 1; i >= 0; i--) {
         Message message = messages().get(i);
         String named = message.role() == Role.USER ? service(message.text()) : null;
-        if (named != null) {
-          return named;
+        if (named == null) {
+          continue;
         }
-      }
-      return null;
-    }
-
-    private static @Nullable JsonNode newestOutputOf(String tool, List<Message> messages) {
-      for (Message message : messages.reversed()) {
-        for (ToolResponsePart part : message.toolResponses()) {
-          if (part.toolResponse().name().equals(tool)) {
-            return part.toolResponse().output();
-          }
+        if (service != null && !named.equals(service)) {
+          break;
         }
+        service = named;
+        since = i + 1;
       }
-      return null;
+      return service == null
+          ? null
+          : new Incident(service, messages().subList(since, messages().size()));
     }
 
     /** The task IDs this turn's launches returned. */
@@ -357,6 +345,24 @@ final class DemoModel {
         }
       }
       return ids;
+    }
+  }
+
+  /**
+   * An incident: the service it is about, and the messages since it was first named, from which
+   * alone its findings are read.
+   */
+  private record Incident(String service, List<Message> since) {
+    /** The reports of the newest wait for its investigations, or null when none was waited for. */
+    @Nullable JsonNode reports() {
+      for (Message message : since.reversed()) {
+        for (ToolResponsePart part : message.toolResponses()) {
+          if (part.toolResponse().name().equals(WAIT)) {
+            return part.toolResponse().output();
+          }
+        }
+      }
+      return null;
     }
   }
 

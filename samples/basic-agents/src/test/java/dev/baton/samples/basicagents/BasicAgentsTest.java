@@ -57,6 +57,16 @@ class BasicAgentsTest {
   }
 
   @Test
+  void underGenkitStartTheLinesReadAreNotEchoedSinceTheCliTerminalShowsThem() throws Exception {
+    String text = run("1\nExplain binary search\n/quit\n", Map.of("GENKIT_ENV", "dev"));
+
+    assertThat(text)
+        .contains("  → researcher: Find the key facts about: Explain binary search")
+        .doesNotContain("? [1] 1")
+        .doesNotContain("you> Explain binary search");
+  }
+
+  @Test
   void inputThatEndsBeforeAnyRequestSaysSo() throws Exception {
     String text = run("1\n");
 
@@ -133,21 +143,26 @@ class BasicAgentsTest {
             new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
             new PrintStream(captured, true, StandardCharsets.UTF_8),
             Map.of(),
-            true);
+            false);
     String text = captured.toString(StandardCharsets.UTF_8);
     assertThat(exit).as(text).isZero();
     return text;
   }
 
   private static String run(String input) throws Exception {
+    return run(input, Map.of());
+  }
+
+  /** Runs the chat on piped input, which no terminal shows. */
+  private static String run(String input, Map<String, String> env) throws Exception {
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
     int exit =
         BasicAgents.run(
             new String[0],
             new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
             new PrintStream(captured, true, StandardCharsets.UTF_8),
-            Map.of(),
-            true);
+            env,
+            false);
     String text = captured.toString(StandardCharsets.UTF_8);
     assertThat(exit).as(text).isZero();
     return text;
@@ -171,7 +186,7 @@ class BasicAgentsTest {
               new ByteArrayInputStream(input),
               new PrintStream(captured, true, StandardCharsets.UTF_8),
               Map.of("BATON_POSTGRES_URL", url, "BATON_POSTGRES_SCHEMA", schema),
-              true);
+              false);
 
       String text = captured.toString(StandardCharsets.UTF_8);
       assertThat(exit).as(text).isZero();
@@ -229,7 +244,7 @@ class BasicAgentsTest {
             new ByteArrayInputStream(new byte[0]),
             new PrintStream(captured, true, StandardCharsets.UTF_8),
             env,
-            true);
+            false);
 
     assertThat(exit).isEqualTo(2);
     assertThat(captured.toString(StandardCharsets.UTF_8))

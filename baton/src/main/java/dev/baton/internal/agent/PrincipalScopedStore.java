@@ -162,7 +162,8 @@ class PrincipalScopedStore implements SessionStore {
   /**
    * Runs a call of the wrapped store that names {@code prefix + id}; an error whose message names
    * the stored form is thrown again with the caller's form in its place: the ID as the store quoted
-   * it, and then any other prefixed ID (a row's session or parent ID).
+   * it, and then any other quoted ID that starts with the prefix (a row's session or parent ID). A
+   * prefix inside an ID, where the caller wrote it, stays.
    */
   private static <T extends @Nullable Object> T asWritten(
       String prefix, String id, Supplier<T> call) {
@@ -176,7 +177,7 @@ class PrincipalScopedStore implements SessionStore {
       String written =
           message
               .replace(SnapshotRules.quote(prefix + id), SnapshotRules.quote(id))
-              .replace(prefix, "");
+              .replace("\"" + prefix, "\"");
       throw new BatonException(e.status(), written, e.details(), e.isPublic(), e);
     }
   }

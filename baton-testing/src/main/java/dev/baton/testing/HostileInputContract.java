@@ -11,9 +11,12 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionState;
 import dev.baton.agent.SessionStore;
+import dev.baton.agent.SnapshotStatus;
 import dev.baton.agent.SnapshotSubscriber;
 import dev.baton.ai.Message;
 import dev.baton.core.BatonException;
+import dev.baton.core.ErrorInfo;
+import dev.baton.core.Json;
 import dev.baton.core.Status;
 import java.time.Instant;
 import java.util.List;
@@ -33,6 +36,11 @@ import org.junit.jupiter.params.provider.EnumSource;
  * </code> would become the key of row {@code "s-?"}, another session's. Every call refuses such an
  * ID with {@code INVALID_ARGUMENT} before it reads or writes anything, whether it is a snapshot ID,
  * a session ID or the parent ID of a saved row.
+ *
+ * <p><b>Text.</b> The text of messages, state and errors may hold a lone surrogate: it is the
+ * user's, and reads back exactly as saved, through {@link #openSecondInstance()} when the store has
+ * one. A store that writes it through a UTF-8 encoder would read back {@code ?} instead; Jackson's
+ * byte writers keep it as a <code>&#92;uD800</code> escape.
  *
  * <p><b>Damaged rows.</b> A disk fault, a bad migration or a hand edit can leave a row the store
  * cannot read as it was saved. Reading it by ID is {@code DATA_LOSS}; reading its session's latest
@@ -79,12 +87,32 @@ public abstract sealed class HostileInputContract extends StatusSubscriptionCont
   // ---- IDs ----
 
   @Test
-  public void idsThatAreNotWellFormedAreRefusedAndAliasNoOtherRow() {
-    // The rows such IDs would alias once a surrogate became "?".
+  public void idsThatAreNotWellFormedAreRefused() {
+    assertRefusedWithoutWriting();
+
+    assertThat(store().getSnapshot(context(), "new")).isNull();
+  }
+
+  /**
+   * The refusals again, now that the rows such IDs would alias once a surrogate became {@code ?}
+   * exist: none of them is read or changed. A store that cannot hold {@code ?} in an ID overrides
+   * this test.
+   */
+  @Test
+  public void idsThatAreNotWellFormedAliasNoOtherRow() {
     SessionSnapshot pending = save(row("alias-?", "alias-?", at(1), PENDING));
     SessionSnapshot other = save(row("?abc", "?abc", at(1)));
-    AtomicBoolean updated = new AtomicBoolean();
 
+    assertRefusedWithoutWriting();
+
+    assertThat(store().getSnapshot(context(), "alias-?")).isEqualTo(pending);
+    assertThat(store().getLatestSnapshot(context(), "?abc")).isEqualTo(other);
+    assertThat(store().getSnapshot(context(), "new")).isNull();
+  }
+
+  /** Every call with each ID of {@link #NOT_WELL_FORMED} fails without calling its update. */
+  private void assertRefusedWithoutWriting() {
+    AtomicBoolean updated = new AtomicBoolean();
     for (String id : NOT_WELL_FORMED) {
       assertFailsWith(Status.INVALID_ARGUMENT, () -> store().getSnapshot(context(), id));
       assertFailsWith(Status.INVALID_ARGUMENT, () -> store().getLatestSnapshot(context(), id));
@@ -109,11 +137,7 @@ public abstract sealed class HostileInputContract extends StatusSubscriptionCont
             Status.INVALID_ARGUMENT, () -> subscriber.onSnapshotStatusChange(context(), id));
       }
     }
-
     assertThat(updated).as("an update called for a refused ID").isFalse();
-    assertThat(store().getSnapshot(context(), "alias-?")).isEqualTo(pending);
-    assertThat(store().getLatestSnapshot(context(), "?abc")).isEqualTo(other);
-    assertThat(store().getSnapshot(context(), "new")).isNull();
   }
 
   @Test
@@ -123,6 +147,27 @@ public abstract sealed class HostileInputContract extends StatusSubscriptionCont
 
     assertThat(store().getSnapshot(context(), id)).isEqualTo(saved);
     assertThat(store().getLatestSnapshot(context(), id)).isEqualTo(saved);
+  }
+
+  @Test
+  public void textWithALoneSurrogateIsStoredAsGiven() {
+    // IDs must be well-formed; the text of messages, state and errors is the user's and is kept
+    // exactly, where an encoder that wrote "?" for the surrogate would change it.
+    String text = "half a pair: \ud800, and the other half: \udfff";
+    SessionSnapshot row =
+        row("text", "sess-1", at(1), SnapshotStatus.FAILED).toBuilder()
+            .error(new ErrorInfo("INTERNAL", text, null))
+            .state(
+                SessionState.empty()
+                    .withSessionId("sess-1")
+                    .withMessages(List.of(Message.user(text), Message.model(text)))
+                    .withCustom(Json.object().put("note", text)))
+            .build();
+    save(row);
+    SessionStore second = openSecondInstance();
+    SessionStore reader = second != null ? second : store();
+
+    assertThat(reader.getSnapshot(context(), "text")).isEqualTo(row);
   }
 
   // ---- damaged rows ----

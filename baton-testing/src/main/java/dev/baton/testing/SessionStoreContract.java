@@ -68,6 +68,7 @@ import tools.jackson.databind.node.ObjectNode;
  *       SnapshotFixtures#heartbeat}).
  *   <li>IDs: one that is not well-formed UTF-16 (a lone surrogate) is {@code INVALID_ARGUMENT} on
  *       every call, as a snapshot, session or parent ID, and reaches no other row.
+ *   <li>Text: a lone surrogate in a message, the state or an error reads back as saved.
  *   <li>When the store's test overrides {@link #damage}: a row damaged in storage is {@code
  *       DATA_LOSS} by ID and for saves over it; its session's latest is {@code DATA_LOSS} or the
  *       newest intact row.

@@ -187,7 +187,11 @@ public final class Json {
     return bounded(() -> MAPPER.writeValueAsString(value));
   }
 
-  /** A value as compact UTF-8 JSON bytes. */
+  /**
+   * A value as compact UTF-8 JSON bytes. A lone surrogate in a string, which UTF-8 cannot encode,
+   * is written as a <code>&#92;uD800</code> escape and so reads back as it was; encoding the text
+   * of {@link #write} would put {@code ?} in its place.
+   */
   public static byte[] writeBytes(@Nullable Object value) {
     return bounded(() -> MAPPER.writeValueAsBytes(value));
   }
@@ -195,6 +199,14 @@ public final class Json {
   /** A value as JSON text indented by two spaces. */
   public static String writePretty(@Nullable Object value) {
     return bounded(() -> MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(value));
+  }
+
+  /**
+   * A value as UTF-8 JSON bytes indented by two spaces; a lone surrogate is escaped as by {@link
+   * #writeBytes}.
+   */
+  public static byte[] writePrettyBytes(@Nullable Object value) {
+    return bounded(() -> MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(value));
   }
 
   /**

@@ -208,6 +208,11 @@ class PrincipalSessionsTest extends AgentTestSupport {
           .isEqualTo(messageOf(() -> turn(filed, baton.context(), "hi", AgentInit.ofSession(id))))
           .doesNotContain(stored);
     }
+    // An ID of hers that holds the prefix itself is named in full.
+    String holdsPrefix = "bell\u0007" + stored + "x";
+    assertThat(messageOf(() -> filed.getSnapshot(alice, holdsPrefix)))
+        .isEqualTo(messageOf(() -> filed.getSnapshot(holdsPrefix)))
+        .contains(stored + "x");
     // A damaged row of hers is named as she knows it.
     model.respondText("saved");
     AgentOutput saved = turn(filed, alice, "remember me", AgentInit.NEW);

@@ -1,7 +1,6 @@
 package dev.baton.store.postgres;
 
 import dev.baton.ai.Message;
-import dev.baton.core.Json;
 import dev.baton.internal.core.SharedList;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -183,6 +182,6 @@ final class HistoryStore {
 
   private Sql messages(UUID branchId, int from, List<Message> messages) {
     return Sql.of(
-        insertMessages, branchId, from, Json.write(messages.subList(from, messages.size())));
+        insertMessages, branchId, from, Sql.json(messages.subList(from, messages.size())));
   }
 }

@@ -191,9 +191,9 @@ final class SnapshotTable {
       nanos(row.heartbeatAt()),
       row.statusOrCompleted().wireName(),
       row.finishReason() == null ? null : row.finishReason().wireName(),
-      row.error() == null ? null : Json.write(row.error()),
+      row.error() == null ? null : Sql.json(row.error()),
       // The messages live in their branch; the column keeps the rest of the state.
-      state == null ? null : Json.write(state.withMessages(List.of())),
+      state == null ? null : Sql.json(state.withMessages(List.of())),
       branchId,
       historyLength
     };

@@ -1,5 +1,7 @@
 package dev.baton.store.postgres;
 
+import dev.baton.core.Json;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -26,6 +28,16 @@ final class Sql {
   /** A statement, or the first fragment of one. */
   static Sql of(String fragment, @Nullable Object... values) {
     return new Sql().append(fragment, values);
+  }
+
+  /**
+   * A value as JSON text for a {@code ?::json} placeholder. The text is decoded from the bytes
+   * Jackson writes, in which a lone surrogate of the value's strings is a <code>&#92;uD800</code>
+   * escape, so the driver's UTF-8 encoder never meets one and puts no {@code ?} in its place; a
+   * {@code json} column keeps the escape as written.
+   */
+  static String json(Object value) {
+    return new String(Json.writeBytes(value), StandardCharsets.UTF_8);
   }
 
   /** Appends a fragment and the values of its placeholders. */

@@ -72,18 +72,18 @@ class PostgresSessionStoreTest extends SessionStoreContract {
 
   @Override
   protected boolean damage(String snapshotId, RowDamage damage) throws SQLException {
-    String row = "snapshot_id = '" + snapshotId + "'";
     schema.execute(
         switch (damage) {
-          case UNDECODABLE -> "UPDATE {s}.baton_snapshots SET state = '[1, 2]' WHERE " + row;
+          case UNDECODABLE ->
+              "UPDATE {s}.baton_snapshots SET state = '[1, 2]' WHERE snapshot_id = ?";
           case NULL_MESSAGE ->
               "UPDATE {s}.baton_messages m SET message = 'null' FROM {s}.baton_snapshots s"
-                  + " WHERE s."
-                  + row
+                  + " WHERE s.snapshot_id = ?"
                   + " AND m.branch_id = s.branch_id AND m.seq = s.history_length - 1";
           case NEGATIVE_HISTORY_LENGTH ->
-              "UPDATE {s}.baton_snapshots SET history_length = -1 WHERE " + row;
-        });
+              "UPDATE {s}.baton_snapshots SET history_length = -1 WHERE snapshot_id = ?";
+        },
+        snapshotId);
     return true;
   }
 

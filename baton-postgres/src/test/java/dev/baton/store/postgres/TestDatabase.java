@@ -144,11 +144,14 @@ final class TestDatabase {
     }
   }
 
-  /** Runs SQL that returns nothing. */
-  static void execute(DataSource dataSource, String sql) throws SQLException {
+  /** Runs SQL that returns nothing, its {@code ?} placeholders bound to {@code values}. */
+  static void execute(DataSource dataSource, String sql, Object... values) throws SQLException {
     try (Connection connection = dataSource.getConnection();
-        Statement statement = connection.createStatement()) {
-      statement.execute(sql);
+        PreparedStatement statement = connection.prepareStatement(sql)) {
+      for (int i = 0; i < values.length; i++) {
+        statement.setObject(i + 1, values[i]);
+      }
+      statement.execute();
     }
   }
 }

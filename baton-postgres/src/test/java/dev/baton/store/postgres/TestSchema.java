@@ -45,9 +45,12 @@ final class TestSchema implements AutoCloseable {
     return TestDatabase.count(dataSource, query.replace("{s}", name));
   }
 
-  /** Runs SQL in the schema; {@code {s}} stands for the schema. */
-  void execute(String sql) throws SQLException {
-    TestDatabase.execute(dataSource, sql.replace("{s}", name));
+  /**
+   * Runs SQL in the schema; {@code {s}} stands for the schema, and its {@code ?} placeholders take
+   * {@code values}.
+   */
+  void execute(String sql, Object... values) throws SQLException {
+    TestDatabase.execute(dataSource, sql.replace("{s}", name), values);
   }
 
   @Override

@@ -231,8 +231,7 @@ record SnapshotDirectory(Path path, AtomicFiles.Sync rowSync) {
     List<Path> files = rowFiles(row.snapshotId());
     try {
       AtomicFiles.createPrivateDirectories(path);
-      AtomicFiles.write(
-          files.get(0), Json.writePretty(row).getBytes(StandardCharsets.UTF_8), rowSync);
+      AtomicFiles.write(files.get(0), Json.writePrettyBytes(row), rowSync);
     } catch (IOException e) {
       throw BatonException.internal(
           "cannot write snapshot " + SnapshotRules.quote(row.snapshotId()), e);

@@ -40,6 +40,11 @@ import org.jspecify.annotations.Nullable;
  * share their sessions. A call whose principal has a lone surrogate fails with {@code INTERNAL}, a
  * non-public error: the principal comes from the server's context provider, not from the caller.
  *
+ * <p>Every ID a call names, and the session and parent IDs of a row it saves, are checked to be
+ * well-formed UTF-16 before the wrapped store sees them, with or without a principal: Baton's
+ * stores check them too, but a user's store may not, and would alias <code>"s-&#92;ud800"</code>
+ * with {@code "s-?"}.
+ *
  * <p>The wrapped store's errors name IDs as the caller wrote them: the prefix is taken out of their
  * messages.
  *
@@ -64,14 +69,17 @@ class PrincipalScopedStore implements SessionStore {
 
   @Override
   public @Nullable SessionSnapshot getSnapshot(ActionContext context, String snapshotId) {
-    return seen(context, withStoredId(context, snapshotId, id -> store.getSnapshot(context, id)));
+    return seen(
+        context,
+        withStoredId(context, "snapshot ID", snapshotId, id -> store.getSnapshot(context, id)));
   }
 
   @Override
   public @Nullable SessionSnapshot getLatestSnapshot(ActionContext context, String sessionId) {
     SnapshotRules.requireSessionId(sessionId);
     return seen(
-        context, withStoredId(context, sessionId, id -> store.getLatestSnapshot(context, id)));
+        context,
+        withStoredId(context, "session ID", sessionId, id -> store.getLatestSnapshot(context, id)));
   }
 
   @Override
@@ -81,6 +89,9 @@ class PrincipalScopedStore implements SessionStore {
       UnaryOperator<@Nullable SessionSnapshot> update) {
     Optional<String> principal = context.principal();
     if (principal.isEmpty()) {
+      if (snapshotId != null && !snapshotId.isEmpty()) {
+        SnapshotRules.requireWellFormed("snapshot ID", snapshotId);
+      }
       requireUnprefixed(snapshotId);
       return store.saveSnapshot(
           context,
@@ -88,6 +99,7 @@ class PrincipalScopedStore implements SessionStore {
           existing -> {
             SessionSnapshot next = update.apply(existing);
             if (next != null) {
+              requireWellFormedIds(next);
               requireUnprefixed(next.sessionId());
               requireUnprefixed(next.parentId());
             }
@@ -106,11 +118,13 @@ class PrincipalScopedStore implements SessionStore {
                     prefix + id,
                     existing -> {
                       SessionSnapshot next = update.apply(unprefixed(prefix, existing));
-                      return next == null
-                          ? null
-                          : next.withSessionId(prefixed(prefix, next.sessionId())).toBuilder()
-                              .parentId(prefixed(prefix, next.parentId()))
-                              .build();
+                      if (next == null) {
+                        return null;
+                      }
+                      requireWellFormedIds(next);
+                      return next.withSessionId(prefixed(prefix, next.sessionId())).toBuilder()
+                          .parentId(prefixed(prefix, next.parentId()))
+                          .build();
                     }));
     return unprefixed(prefix, saved);
   }
@@ -128,10 +142,14 @@ class PrincipalScopedStore implements SessionStore {
   /**
    * Calls the store with the stored form of {@code id} for the call's principal.
    *
-   * @throws BatonException {@code INVALID_ARGUMENT} for an ID in the prefixed form without one
+   * @param what what the ID is, for the message: "snapshot ID", "session ID"
+   * @throws BatonException {@code INVALID_ARGUMENT} for an ID that is not well-formed UTF-16, and
+   *     for an ID in the prefixed form without a principal
    */
   final <T extends @Nullable Object> T withStoredId(
-      ActionContext context, String id, Function<String, T> call) {
+      ActionContext context, String what, String id, Function<String, T> call) {
+    // Checked here as well as in Baton's stores: a store of the user's may not check it.
+    SnapshotRules.requireWellFormed(what, id);
     Optional<String> principal = context.principal();
     if (principal.isEmpty()) {
       requireUnprefixed(id);
@@ -144,7 +162,8 @@ class PrincipalScopedStore implements SessionStore {
   /**
    * Runs a call of the wrapped store that names {@code prefix + id}; an error whose message names
    * the stored form is thrown again with the caller's form in its place: the ID as the store quoted
-   * it, and then any other prefixed ID (a row's session or parent ID).
+   * it, and then any other quoted ID that starts with the prefix (a row's session or parent ID). A
+   * prefix inside an ID, where the caller wrote it, stays.
    */
   private static <T extends @Nullable Object> T asWritten(
       String prefix, String id, Supplier<T> call) {
@@ -158,7 +177,7 @@ class PrincipalScopedStore implements SessionStore {
       String written =
           message
               .replace(SnapshotRules.quote(prefix + id), SnapshotRules.quote(id))
-              .replace(prefix, "");
+              .replace("\"" + prefix, "\"");
       throw new BatonException(e.status(), written, e.details(), e.isPublic(), e);
     }
   }
@@ -189,6 +208,19 @@ class PrincipalScopedStore implements SessionStore {
 
   private static @Nullable String strip(String prefix, @Nullable String id) {
     return id != null && id.startsWith(prefix) ? id.substring(prefix.length()) : id;
+  }
+
+  /**
+   * Checks the session and parent IDs of a row an update returns, before the store sees them, as
+   * {@link #withStoredId} checks the caller's.
+   */
+  private static void requireWellFormedIds(SessionSnapshot next) {
+    if (next.sessionId() != null) {
+      SnapshotRules.requireWellFormed("session ID", next.sessionId());
+    }
+    if (next.parentId() != null) {
+      SnapshotRules.requireWellFormed("parent ID", next.parentId());
+    }
   }
 
   private static void requireUnprefixed(@Nullable String id) {
@@ -249,7 +281,7 @@ class PrincipalScopedStore implements SessionStore {
     @Override
     public StatusSubscription onSnapshotStatusChange(ActionContext context, String snapshotId) {
       return withStoredId(
-          context, snapshotId, id -> subscriber.onSnapshotStatusChange(context, id));
+          context, "snapshot ID", snapshotId, id -> subscriber.onSnapshotStatusChange(context, id));
     }
   }
 }

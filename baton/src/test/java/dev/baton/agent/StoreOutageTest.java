@@ -8,12 +8,15 @@ import dev.baton.agent.store.InMemorySessionStore;
 import dev.baton.ai.Message;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
+import dev.baton.core.Cancellation;
 import dev.baton.core.Status;
 import dev.baton.testing.ForwardingSessionStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
@@ -104,6 +107,37 @@ class StoreOutageTest extends AgentTestSupport {
     assertThat(outage.attempts()).as("attempts of the second turn's save").isGreaterThan(2);
     assertThat(store.getLatestSnapshot(baton.context(), first.sessionId()).snapshotId())
         .isEqualTo(first.snapshotId());
+  }
+
+  @Test
+  void aTurnCancelledWhileItsEndIsRetriedStopsRetryingAndEndsCancelled() {
+    // A long heartbeat timeout: the retries would hold the caller for a minute.
+    Agent agent =
+        chat(
+            AgentOptions.builder()
+                .sessionStore(outage)
+                .heartbeat(Duration.ofMillis(50), Duration.ofSeconds(60))
+                .build());
+    model.respond(reply("hi"));
+    outage.refuse(Integer.MAX_VALUE);
+    Cancellation client = Cancellation.create();
+    CompletableFuture<AgentOutput> run =
+        CompletableFuture.supplyAsync(
+            () ->
+                agent.run(
+                    baton.context().withCancellation(client),
+                    AgentInput.text("hello"),
+                    AgentInit.NEW,
+                    chunk -> {}));
+    await().until(() -> outage.attempts() >= 2);
+
+    client.cancel();
+
+    // Generous: without the cancellation the retries would block for the whole minute.
+    assertThatThrownBy(() -> run.get(10, TimeUnit.SECONDS))
+        .cause()
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.CANCELLED));
   }
 
   @Test

@@ -94,6 +94,7 @@ final class DetachedRun implements Heartbeats.Beating {
       // A run that cannot watch has to stop: a brief outage should not cost it.
       subscription =
           StoreRetry.call(
+              Cancellation.never(),
               agent.options().heartbeatTimeout(),
               "agent \"" + agent.name() + "\": watch " + id + " for an abort",
               () -> ((SnapshotSubscriber) store).onSnapshotStatusChange(storeContext, id));
@@ -208,7 +209,9 @@ final class DetachedRun implements Heartbeats.Beating {
     BatonException error = failure == null ? null : Invocation.asError(failure);
     String id = pending.snapshotId();
     try {
+      // Never cut short: the row must receive the work's end even after an abort.
       StoreRetry.call(
+          Cancellation.never(),
           agent.options().heartbeatTimeout(),
           "agent \"" + agent.name() + "\": finalise " + id,
           () ->

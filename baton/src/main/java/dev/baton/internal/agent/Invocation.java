@@ -114,7 +114,8 @@ final class Invocation implements Connection.Source {
             agent.store(),
             clientContext,
             loaded.resumedSnapshotId(),
-            agent.options().heartbeatTimeout());
+            agent.options().heartbeatTimeout(),
+            work);
     this.chunks =
         new ChunkStream(
             agent.options().streamTransform(),

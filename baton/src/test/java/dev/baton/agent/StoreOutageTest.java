@@ -12,6 +12,7 @@ import dev.baton.core.Cancellation;
 import dev.baton.core.Status;
 import dev.baton.testing.ForwardingSessionStore;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -208,6 +209,60 @@ class StoreOutageTest extends AgentTestSupport {
     SessionSnapshot settled = agent.waitForSnapshot(detached.snapshotId());
     assertThat(settled.status()).isEqualTo(SnapshotStatus.COMPLETED);
     assertThat(texts(settled)).containsExactly("go", "done");
+  }
+
+  @Test
+  void aDetachedRunKeepsBeatingWhileItsFinalWriteIsRetried() {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch gate = new CountDownLatch(1);
+    Agent agent =
+        gated(
+            "finisher",
+            entered,
+            gate,
+            AgentOptions.builder()
+                .sessionStore(outage)
+                .heartbeat(Duration.ofMillis(50), HEARTBEAT_TIMEOUT)
+                .waitPollInterval(Duration.ofMillis(10))
+                .build());
+    AgentOutput detached = agent.run(AgentInput.text("go").withDetach(true), AgentInit.NEW);
+    await().until(() -> entered.getCount() == 0);
+    outage.refuse(Integer.MAX_VALUE, row -> row.statusOrCompleted() != SnapshotStatus.PENDING);
+
+    gate.countDown();
+    await().until(() -> outage.attempts() >= 1);
+    Instant beatBeforeRetries = heartbeatAt(detached.snapshotId());
+
+    // Still live while the final write is retried: a waiter must not be told it expired.
+    await()
+        .atMost(HEARTBEAT_TIMEOUT.dividedBy(2))
+        .until(() -> heartbeatAt(detached.snapshotId()).isAfter(beatBeforeRetries));
+    outage.refuse(0);
+    SessionSnapshot settled = agent.waitForSnapshot(detached.snapshotId());
+    assertThat(settled.status()).isEqualTo(SnapshotStatus.COMPLETED);
+  }
+
+  private Instant heartbeatAt(String snapshotId) {
+    Instant at = store.getSnapshot(baton.context(), snapshotId).heartbeatAt();
+    assertThat(at).as("the pending row's heartbeat").isNotNull();
+    return at;
+  }
+
+  @Test
+  void aDetachDuringASubscriptionOutageAnswersAtOnceWithAPendingRow() {
+    Agent agent = agent();
+    model.respond(reply("done in the background"));
+    outage.refuseSubscriptions(Integer.MAX_VALUE);
+
+    AgentOutput detached = agent.run(AgentInput.text("go").withDetach(true), AgentInit.NEW);
+
+    // Answered before the watch was in place: the row is still pending, not failed unwatched.
+    assertThat(store.getSnapshot(baton.context(), detached.snapshotId()).status())
+        .isEqualTo(SnapshotStatus.PENDING);
+    await().until(() -> outage.subscriptionsRefused() >= 1);
+    outage.refuseSubscriptions(0);
+    SessionSnapshot settled = agent.waitForSnapshot(detached.snapshotId());
+    assertThat(settled.status()).as("%s", settled.error()).isEqualTo(SnapshotStatus.COMPLETED);
   }
 
   @Test

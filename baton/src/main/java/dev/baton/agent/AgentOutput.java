@@ -17,9 +17,12 @@ import org.jspecify.annotations.Nullable;
  * @param finishReason why the invocation ended: {@code aborted} when a budget stopped it ({@link
  *     dev.baton.ai.BudgetExceededException})
  * @param message the last message; absent on failure, except when the last turn answered but its
- *     snapshot could not be saved, so that the caller can show the answer or send the turn again.
- *     An aborted invocation's is its partial response, the stopped run's last model message (absent
- *     when it stopped before its first)
+ *     snapshot could not be confirmed saved, so that the caller can show the answer. Whether it was
+ *     saved is then unknown (the store may have committed an attempt it reported failed): before
+ *     sending the turn again, read the session's latest snapshot, and send it again only if that is
+ *     still {@code snapshotId}; or resume from {@code snapshotId}, which never repeats the
+ *     exchange. An aborted invocation's is its partial response, the stopped run's last model
+ *     message (absent when it stopped before its first)
  * @param artifacts the session's artifacts; absent on failure, except as for {@code message}
  * @param state the session, for a client-managed agent only (on failure, the last good state)
  * @param error what went wrong, on a failed invocation, or what stopped an aborted one

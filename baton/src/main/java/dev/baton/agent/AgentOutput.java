@@ -13,7 +13,8 @@ import org.jspecify.annotations.Nullable;
  * @param snapshotId where to resume: the last turn-end snapshot, or the pending row of a detached
  *     run; on failure, the {@code failed} row that keeps the failed turn's progress (continue it
  *     with {@link AgentInit#continueFrom}; its parent is the last good snapshot), or the last good
- *     snapshot when the failure came outside a turn. Absent for a client-managed agent
+ *     snapshot when the failure came outside a turn or the last turn's snapshot could not be
+ *     confirmed saved (see {@code message}). Absent for a client-managed agent
  * @param finishReason why the invocation ended: {@code aborted} when a budget stopped it ({@link
  *     dev.baton.ai.BudgetExceededException})
  * @param message the last message; absent on failure, except when the last turn answered but its
@@ -57,16 +58,16 @@ public record AgentOutput(
   }
 
   /**
-   * The output of a failed invocation whose last turn answered but whose snapshot the store did not
-   * take: where to resume (the last snapshot committed), what went wrong, and the answer and the
-   * session's artifacts, so that the caller can show them or send the turn again.
+   * The output of a failed invocation whose last turn answered but whose snapshot the store could
+   * not be confirmed to have taken: where to resume (the last snapshot known committed), the answer
+   * and the session's artifacts, so that the caller can show them, and what went wrong.
    */
   public static AgentOutput failed(
       String sessionId,
       @Nullable String snapshotId,
-      ErrorInfo error,
       @Nullable Message message,
-      List<Artifact> artifacts) {
+      List<Artifact> artifacts,
+      ErrorInfo error) {
     return new AgentOutput(
         sessionId, snapshotId, AgentFinishReason.FAILED, message, artifacts, null, error);
   }

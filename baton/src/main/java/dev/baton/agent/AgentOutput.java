@@ -12,15 +12,19 @@ import org.jspecify.annotations.Nullable;
  * @param sessionId the session's ID
  * @param snapshotId where to resume: the last turn-end snapshot, or the pending row of a detached
  *     run; on failure, the last good snapshot, as Genkit answers (absent when nothing was committed
- *     before the failure). A turn that failed also keeps its progress in a {@code failed} row
- *     chained off that snapshot, the session's latest row ({@link Agent#getLatestSnapshot}), which
- *     {@link AgentInit#continueFrom} continues. Absent for a client-managed agent
+ *     before the failure), also when the last turn's snapshot could not be confirmed saved (see
+ *     {@code message}). A turn that failed also keeps its progress in a {@code failed} row chained
+ *     off that snapshot, the session's latest row ({@link Agent#getLatestSnapshot}), which {@link
+ *     AgentInit#continueFrom} continues. Absent for a client-managed agent
  * @param finishReason why the invocation ended: {@code aborted} when a budget stopped it ({@link
  *     dev.baton.ai.BudgetExceededException})
  * @param message the last message; absent on failure, except when the last turn answered but its
- *     snapshot could not be saved, so that the caller can show the answer or send the turn again.
- *     An aborted invocation's is its partial response, the stopped run's last model message (absent
- *     when it stopped before its first)
+ *     snapshot could not be confirmed saved, so that the caller can show the answer. Whether it was
+ *     saved is then unknown (the store may have committed an attempt it reported failed): before
+ *     sending the turn again, read the session's latest snapshot, and send it again only if that is
+ *     still {@code snapshotId}; or resume from {@code snapshotId}, which never repeats the
+ *     exchange. An aborted invocation's is its partial response, the stopped run's last model
+ *     message (absent when it stopped before its first)
  * @param artifacts the session's artifacts; absent on failure, except as for {@code message}
  * @param state the session, for a client-managed agent only (on failure, the last good state)
  * @param error what went wrong, on a failed invocation, or what stopped an aborted one
@@ -55,16 +59,16 @@ public record AgentOutput(
   }
 
   /**
-   * The output of a failed invocation whose last turn answered but whose snapshot the store did not
-   * take: where to resume (the last snapshot committed), what went wrong, and the answer and the
-   * session's artifacts, so that the caller can show them or send the turn again.
+   * The output of a failed invocation whose last turn answered but whose snapshot the store could
+   * not be confirmed to have taken: where to resume (the last snapshot known committed), the answer
+   * and the session's artifacts, so that the caller can show them, and what went wrong.
    */
   public static AgentOutput failed(
       String sessionId,
       @Nullable String snapshotId,
-      ErrorInfo error,
       @Nullable Message message,
-      List<Artifact> artifacts) {
+      List<Artifact> artifacts,
+      ErrorInfo error) {
     return new AgentOutput(
         sessionId, snapshotId, AgentFinishReason.FAILED, message, artifacts, null, error);
   }

@@ -8,12 +8,16 @@ import dev.baton.agent.store.InMemorySessionStore;
 import dev.baton.ai.Message;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
+import dev.baton.core.Cancellation;
 import dev.baton.core.Status;
 import dev.baton.testing.ForwardingSessionStore;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
@@ -107,6 +111,37 @@ class StoreOutageTest extends AgentTestSupport {
   }
 
   @Test
+  void aTurnCancelledWhileItsEndIsRetriedStopsRetryingAndEndsCancelled() {
+    // A long heartbeat timeout: the retries would hold the caller for a minute.
+    Agent agent =
+        chat(
+            AgentOptions.builder()
+                .sessionStore(outage)
+                .heartbeat(Duration.ofMillis(50), Duration.ofSeconds(60))
+                .build());
+    model.respond(reply("hi"));
+    outage.refuse(Integer.MAX_VALUE);
+    Cancellation client = Cancellation.create();
+    CompletableFuture<AgentOutput> run =
+        CompletableFuture.supplyAsync(
+            () ->
+                agent.run(
+                    baton.context().withCancellation(client),
+                    AgentInput.text("hello"),
+                    AgentInit.NEW,
+                    chunk -> {}));
+    await().until(() -> outage.attempts() >= 2);
+
+    client.cancel();
+
+    // Generous: without the cancellation the retries would block for the whole minute.
+    assertThatThrownBy(() -> run.get(10, TimeUnit.SECONDS))
+        .cause()
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.CANCELLED));
+  }
+
+  @Test
   void aTurnEndTheStoreRejectsFailsTheTurnAtOnceWithTheStoresStatus() {
     Agent agent = agent();
     model.respond(reply("hi"));
@@ -174,6 +209,60 @@ class StoreOutageTest extends AgentTestSupport {
     SessionSnapshot settled = agent.waitForSnapshot(detached.snapshotId());
     assertThat(settled.status()).isEqualTo(SnapshotStatus.COMPLETED);
     assertThat(texts(settled)).containsExactly("go", "done");
+  }
+
+  @Test
+  void aDetachedRunKeepsBeatingWhileItsFinalWriteIsRetried() {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch gate = new CountDownLatch(1);
+    Agent agent =
+        gated(
+            "finisher",
+            entered,
+            gate,
+            AgentOptions.builder()
+                .sessionStore(outage)
+                .heartbeat(Duration.ofMillis(50), HEARTBEAT_TIMEOUT)
+                .waitPollInterval(Duration.ofMillis(10))
+                .build());
+    AgentOutput detached = agent.run(AgentInput.text("go").withDetach(true), AgentInit.NEW);
+    await().until(() -> entered.getCount() == 0);
+    outage.refuse(Integer.MAX_VALUE, row -> row.statusOrCompleted() != SnapshotStatus.PENDING);
+
+    gate.countDown();
+    await().until(() -> outage.attempts() >= 1);
+    Instant beatBeforeRetries = heartbeatAt(detached.snapshotId());
+
+    // Still live while the final write is retried: a waiter must not be told it expired.
+    await()
+        .atMost(HEARTBEAT_TIMEOUT.dividedBy(2))
+        .until(() -> heartbeatAt(detached.snapshotId()).isAfter(beatBeforeRetries));
+    outage.refuse(0);
+    SessionSnapshot settled = agent.waitForSnapshot(detached.snapshotId());
+    assertThat(settled.status()).isEqualTo(SnapshotStatus.COMPLETED);
+  }
+
+  private Instant heartbeatAt(String snapshotId) {
+    Instant at = store.getSnapshot(baton.context(), snapshotId).heartbeatAt();
+    assertThat(at).as("the pending row's heartbeat").isNotNull();
+    return at;
+  }
+
+  @Test
+  void aDetachDuringASubscriptionOutageAnswersAtOnceWithAPendingRow() {
+    Agent agent = agent();
+    model.respond(reply("done in the background"));
+    outage.refuseSubscriptions(Integer.MAX_VALUE);
+
+    AgentOutput detached = agent.run(AgentInput.text("go").withDetach(true), AgentInit.NEW);
+
+    // Answered before the watch was in place: the row is still pending, not failed unwatched.
+    assertThat(store.getSnapshot(baton.context(), detached.snapshotId()).status())
+        .isEqualTo(SnapshotStatus.PENDING);
+    await().until(() -> outage.subscriptionsRefused() >= 1);
+    outage.refuseSubscriptions(0);
+    SessionSnapshot settled = agent.waitForSnapshot(detached.snapshotId());
+    assertThat(settled.status()).as("%s", settled.error()).isEqualTo(SnapshotStatus.COMPLETED);
   }
 
   @Test

@@ -83,17 +83,26 @@ final class DetachedRun implements Heartbeats.Beating {
   }
 
   /**
-   * Starts the background half. It holds no thread of its own while the work runs: the heartbeat is
-   * the agent's shared timer, the abort watch a listener on the row's status, and the row is
-   * finalised by the thread that completes the work.
+   * Starts the background half and returns at once. It holds no thread of its own while the work
+   * runs: the heartbeat is the agent's shared timer, the abort watch a listener on the row's
+   * status, and the row is finalised by the thread that completes the work. The row beats from
+   * here, so it reads as live while the watch is set up on a virtual thread, retried through an
+   * outage, without holding up the detach's answer.
    */
   void start() {
+    Heartbeats heartbeats = agent.heartbeats();
+    heartbeats.add(this);
+    Thread.ofVirtual().name("baton-watch-" + pending.snapshotId()).start(() -> watch(heartbeats));
+  }
+
+  private void watch(Heartbeats heartbeats) {
     String id = pending.snapshotId();
     StatusSubscription subscription;
     try {
       // A run that cannot watch has to stop: a brief outage should not cost it.
       subscription =
           StoreRetry.call(
+              Cancellation.never(),
               agent.options().heartbeatTimeout(),
               "agent \"" + agent.name() + "\": watch " + id + " for an abort",
               () -> ((SnapshotSubscriber) store).onSnapshotStatusChange(storeContext, id));
@@ -101,9 +110,7 @@ final class DetachedRun implements Heartbeats.Beating {
       stopUnwatched(e);
       return;
     }
-    Heartbeats heartbeats = agent.heartbeats();
     try {
-      heartbeats.add(this);
       subscription.listen(
           status -> {
             if (status == SnapshotStatus.ABORTED && aborted.compareAndSet(false, true)) {
@@ -113,14 +120,12 @@ final class DetachedRun implements Heartbeats.Beating {
             }
           });
     } catch (RuntimeException e) {
-      heartbeats.remove(this);
       close(subscription);
       stopUnwatched(e);
       return;
     }
     done.whenComplete(
         (result, failure) -> {
-          heartbeats.remove(this);
           ScheduledFuture<?> check = stuckCheck;
           if (check != null) {
             check.cancel(false);
@@ -200,15 +205,18 @@ final class DetachedRun implements Heartbeats.Beating {
   }
 
   /**
-   * Writes the row's final state, retried for up to a heartbeat timeout: the window in which the
-   * row, no longer beating, still reads as live. A retry after an attempt that committed finds the
-   * row settled and writes nothing.
+   * Writes the row's final state, retried for up to a heartbeat timeout. The row beats until the
+   * write ends, so a waiter never reads as expired a run whose end is still being written; a beat
+   * touches only a row not yet settled. A retry after an attempt that committed finds the row
+   * settled and writes nothing.
    */
   private void finalizeRow(@Nullable AgentResult result, @Nullable Throwable failure) {
     BatonException error = failure == null ? null : Invocation.asError(failure);
     String id = pending.snapshotId();
     try {
+      // Never cut short: the row must receive the work's end even after an abort.
       StoreRetry.call(
+          Cancellation.never(),
           agent.options().heartbeatTimeout(),
           "agent \"" + agent.name() + "\": finalise " + id,
           () ->
@@ -216,6 +224,7 @@ final class DetachedRun implements Heartbeats.Beating {
     } catch (RuntimeException e) {
       log.error("agent {}: finalising {} failed", agent.name(), id, e);
     } finally {
+      agent.heartbeats().remove(this);
       finalized.complete(null);
     }
   }

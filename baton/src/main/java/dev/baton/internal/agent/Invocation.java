@@ -114,7 +114,8 @@ final class Invocation implements Connection.Source {
             agent.store(),
             clientContext,
             loaded.resumedSnapshotId(),
-            agent.options().heartbeatTimeout());
+            agent.options().heartbeatTimeout(),
+            work);
     this.chunks =
         new ChunkStream(
             agent.options().streamTransform(),
@@ -398,13 +399,13 @@ final class Invocation implements Connection.Source {
   /**
    * The output of an invocation whose last turn answered but whose snapshot the store would not
    * take: failed, with the store's error and the last good snapshot, and, unlike other failures,
-   * with the answer and the artifacts, so the caller can show them or send the turn again. Nothing
-   * was acknowledged that was not committed; a turn by session ID continues from that snapshot.
+   * with the answer and the artifacts, so the caller can show them. Nothing was acknowledged that
+   * was not committed, but the turn's row may have been (an attempt reported failed can commit).
    */
   private AgentOutput uncommittedOutput(BatonException error, @Nullable Message answer) {
     LiveSession session = worker.session();
     return AgentOutput.failed(
-        session.id(), chain.tip(), reported(error), answer, session.artifacts());
+        session.id(), chain.tip(), answer, session.artifacts(), reported(error));
   }
 
   private static @Nullable Message lastMessage(LiveSession session) {

@@ -41,6 +41,7 @@ final class SnapshotChain {
   private final @Nullable SessionStore store;
   private final ActionContext storeContext;
   private final Duration retryBound;
+  private final Cancellation work;
   // Guards the tip and the hand-off. A lock rather than a monitor: it is held across the store
   // write (an fsync, say), which would pin a virtual thread's carrier before JDK 24.
   private final ReentrantLock lock = new ReentrantLock();
@@ -53,18 +54,22 @@ final class SnapshotChain {
    *     cancellation, since they outlive the client
    * @param resumed the snapshot the invocation resumed, or null
    * @param retryBound how long a row's save is retried while the store fails transiently
+   * @param work the invocation's work: once it is cancelled (an abort, a cancelled client) a turn
+   *     end's save stops retrying, so the turn ends as cancelled without waiting out the outage
    */
   SnapshotChain(
       String agent,
       @Nullable SessionStore store,
       ActionContext clientContext,
       @Nullable String resumed,
-      Duration retryBound) {
+      Duration retryBound,
+      Cancellation work) {
     this.agent = agent;
     this.store = store;
     this.storeContext = clientContext.withCancellation(Cancellation.never());
     this.tip = resumed;
     this.retryBound = retryBound;
+    this.work = work;
   }
 
   /** The context store calls run in. */
@@ -173,6 +178,7 @@ final class SnapshotChain {
       try {
         saved =
             StoreRetry.call(
+                work,
                 retryFor,
                 "agent \"" + agent + "\": save snapshot " + reserved,
                 () -> store.saveSnapshot(storeContext, reserved, existing -> row));

@@ -1,9 +1,11 @@
 package dev.baton.internal.agent;
 
 import dev.baton.core.BatonException;
+import dev.baton.core.Cancellation;
 import dev.baton.core.Status;
 import java.time.Duration;
 import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -17,8 +19,10 @@ import org.slf4j.LoggerFactory;
  * <p>A failure is transient when its status says the store could not do the work just now: {@code
  * UNAVAILABLE}, {@code ABORTED} (a conflict to try again) or {@code DEADLINE_EXCEEDED}. Any other
  * failure is thrown at once, since trying again cannot change it. Attempts are spaced 50 ms apart
- * at first, twice as far each time, up to 2 s; none starts later than {@code bound} after the first
- * began, and the last failure is thrown.
+ * at first, twice as far each time, up to 2 s, each pause drawn within 50% of that so that the many
+ * runs an outage hits do not all come back at once; none starts later than {@code bound} after the
+ * first began, and the last failure is thrown (and logged when it was not the first). A
+ * cancellation cuts the wait short: the retries stop, and its reason is thrown.
  *
  * <p>Only idempotent calls may be retried: a write reported failed may have committed all the same
  * (the connection died before the commit was acknowledged), and the next attempt must then leave
@@ -37,10 +41,15 @@ final class StoreRetry {
   /**
    * The call's result, from the first attempt that succeeds.
    *
+   * @param cancellation stops the retries; {@link Cancellation#never()} for a write that must land
+   *     whoever has gone away
    * @param what what the call does, for the log
    * @throws RuntimeException the last failure, when it is not transient or {@code bound} has passed
+   * @throws BatonException the cancellation's reason, with the last failure suppressed, when it is
+   *     cancelled between attempts
    */
-  static <T extends @Nullable Object> T call(Duration bound, String what, Supplier<T> call) {
+  static <T extends @Nullable Object> T call(
+      Cancellation cancellation, Duration bound, String what, Supplier<T> call) {
     long start = System.nanoTime();
     long pause = FIRST_PAUSE_NANOS;
     for (int attempt = 1; ; attempt++) {
@@ -49,19 +58,27 @@ final class StoreRetry {
       } catch (RuntimeException e) {
         long left = bound.toNanos() - (System.nanoTime() - start);
         if (!isTransient(e) || left <= 0) {
+          if (attempt > 1) {
+            // The caller's error may be public (UNAVAILABLE) and so logged nowhere else.
+            log.warn("{}: gave up after {} attempts", what, attempt, e);
+          }
           throw e;
         }
         log.debug("{}: attempt {} failed transiently; trying again", what, attempt, e);
         try {
-          TimeUnit.NANOSECONDS.sleep(Math.min(pause, left));
-        } catch (InterruptedException interrupted) {
-          Thread.currentThread().interrupt();
-          e.addSuppressed(interrupted);
-          throw e;
+          cancellation.pause(Duration.ofNanos(Math.min(jittered(pause), left)));
+        } catch (BatonException stopped) {
+          stopped.addSuppressed(e);
+          throw stopped;
         }
         pause = Math.min(pause * 2, LONGEST_PAUSE_NANOS);
       }
     }
+  }
+
+  /** A pause drawn uniformly within 50% of {@code pause} either side. */
+  static long jittered(long pause) {
+    return pause / 2 + ThreadLocalRandom.current().nextLong(pause + 1);
   }
 
   private static boolean isTransient(RuntimeException e) {

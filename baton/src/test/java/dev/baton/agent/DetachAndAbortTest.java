@@ -460,7 +460,8 @@ class DetachAndAbortTest extends AgentTestSupport {
 
   /**
    * A run whose abort watch cannot be set up (here a store hands out a subscription that already
-   * has a listener) is stopped and its row failed at once, and a server's drain hears it ended.
+   * has a listener, which no retry mends) is stopped and its row failed, and a server's drain hears
+   * it ended. The watch is set up off the client's thread, so the detach has answered by then.
    */
   @Test
   void aRunWhoseAbortWatchCannotStartIsStoppedFailedAndReported() throws Exception {
@@ -477,7 +478,7 @@ class DetachAndAbortTest extends AgentTestSupport {
 
     AgentOutput detached = runDetachedTracked(agent, finalized);
 
-    assertThat(finalized).isCompleted();
+    finalized.get(10, TimeUnit.SECONDS);
     SessionSnapshot failed = agent.getSnapshot(detached.snapshotId());
     assertThat(failed.status()).isEqualTo(SnapshotStatus.FAILED);
     assertThat(failed.error().status()).isEqualTo("INTERNAL");

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -196,12 +197,12 @@ class SessionRecoveryTest extends AgentTestSupport {
   @ValueSource(strings = {"memory", "file"})
   void aDetachedFirstInputWhoseRunNeverSavedItsEndStrandsNothing(String kind, @TempDir Path dir) {
     AtomicBoolean down = new AtomicBoolean();
-    FlakyStore flaky =
+    BrokenDisk broken =
         kind.equals("memory")
-            ? new FlakyStore(InMemorySessionStore.create(), down)
-            : new FlakyStore(
+            ? new BrokenDisk(InMemorySessionStore.create(), down)
+            : new BrokenDisk(
                 FileSessionStore.builder(dir).pollInterval(Duration.ofMillis(10)).build(), down);
-    Agent agent = chat(server(flaky).build());
+    Agent agent = chat(server(broken).build());
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch gate = new CountDownLatch(1);
     model.step().signalOnEntry(entered).blockUntil(gate).respondText("lost answer");
@@ -214,6 +215,9 @@ class SessionRecoveryTest extends AgentTestSupport {
     await()
         .atMost(Duration.ofSeconds(10))
         .until(() -> agent.getSnapshot(id).status() == SnapshotStatus.EXPIRED);
+    // A run slowed down by a busy machine may still be beating: restore the store only once its
+    // end is lost, or a late heartbeat would revive the row.
+    await().until(() -> broken.finalWriteRefused.getCount() == 0);
     down.set(false);
     assertThat(agent.abort(id)).isEqualTo(SnapshotStatus.ABORTED);
     assertThat(agent.getSnapshot(id).parentId()).isNull();
@@ -233,6 +237,38 @@ class SessionRecoveryTest extends AgentTestSupport {
 
   private static List<String> texts(List<Message> messages) {
     return messages.stream().map(Message::text).toList();
+  }
+
+  /**
+   * A store whose writes fail for good while {@code down} is set, and that says when it refused a
+   * run's final write. The failure is not transient, so that write gives up at once rather than
+   * retrying past the moment the test restores the store: the run's end is lost for certain.
+   */
+  private static final class BrokenDisk extends ForwardingSessionStore {
+    private final AtomicBoolean down;
+    final CountDownLatch finalWriteRefused = new CountDownLatch(1);
+
+    <S extends SessionStore & SnapshotSubscriber> BrokenDisk(S delegate, AtomicBoolean down) {
+      super(delegate);
+      this.down = down;
+    }
+
+    @Override
+    public @Nullable SessionSnapshot saveSnapshot(
+        ActionContext context,
+        @Nullable String snapshotId,
+        UnaryOperator<@Nullable SessionSnapshot> update) {
+      if (down.get()) {
+        // A heartbeat writes a pending row; the run's final write, a settled one.
+        SessionSnapshot refused =
+            snapshotId == null ? null : update.apply(super.getSnapshot(context, snapshotId));
+        if (refused != null && refused.statusOrCompleted() != SnapshotStatus.PENDING) {
+          finalWriteRefused.countDown();
+        }
+        throw BatonException.of(Status.INTERNAL, "disk corrupted");
+      }
+      return super.saveSnapshot(context, snapshotId, update);
+    }
   }
 
   /** A store that has lost a row, as retention deletes one. */

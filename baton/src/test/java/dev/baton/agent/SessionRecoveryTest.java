@@ -167,6 +167,50 @@ class SessionRecoveryTest extends AgentTestSupport {
   }
 
   @Test
+  void aContinuationThatFailsAgainAnswersTheLastGoodSnapshotNotTheRowItContinued() {
+    Agent agent = chat(server().build());
+    model.respond(reply("one back"));
+    AgentOutput first = agent.runText("one");
+    model.step().fail(BatonException.of(Status.UNAVAILABLE, "down"));
+    agent.runText("boom", AgentInit.ofSnapshot(first.snapshotId()));
+    String failedRow = agent.getLatestSnapshot(first.sessionId()).snapshotId();
+
+    model.step().fail(BatonException.of(Status.UNAVAILABLE, "still down"));
+    AgentOutput again = agent.run(AgentInput.retryTurn(), AgentInit.continueFrom(failedRow));
+
+    assertThat(again.isFailed()).isTrue();
+    assertThat(again.snapshotId()).isEqualTo(first.snapshotId());
+    SessionSnapshot failedAgain = agent.getLatestSnapshot(first.sessionId());
+    assertThat(failedAgain.status()).isEqualTo(SnapshotStatus.FAILED);
+    assertThat(failedAgain.parentId())
+        .as("the new progress chains off the row it continued")
+        .isEqualTo(failedRow);
+  }
+
+  @Test
+  void aParentFromAnotherSessionIsNotPartOfTheLastGoodState() {
+    Agent agent = chat(server().build());
+    model.respond(reply("theirs back"));
+    AgentOutput theirs = agent.runText("theirs");
+    model.step().fail(BatonException.of(Status.UNAVAILABLE, "down"));
+    AgentOutput mine = agent.runText("boom");
+    // Only a store no Baton wrote links a row to another session's.
+    SessionSnapshot failed = agent.getLatestSnapshot(mine.sessionId());
+    store.saveSnapshot(
+        baton.context(),
+        failed.snapshotId(),
+        existing -> failed.toBuilder().parentId(theirs.snapshotId()).build());
+
+    model.respond(reply("two back"));
+    AgentOutput next = agent.runText("two", AgentInit.ofSession(mine.sessionId()));
+
+    assertThat(next.isFailed()).isFalse();
+    assertThat(texts(model.lastRequest().messages()))
+        .as("the failed row's own progress, as when its ancestors are gone")
+        .containsExactly("Be brief.", "boom", "two");
+  }
+
+  @Test
   void aPendingRowRecordsTheWorkItsRunWasHanded() {
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch gate = new CountDownLatch(1);

@@ -114,6 +114,7 @@ final class Invocation implements Connection.Source {
             agent.store(),
             clientContext,
             loaded.resumedSnapshotId(),
+            loaded.lastGoodSnapshotId(),
             agent.options().heartbeatTimeout());
     this.chunks =
         new ChunkStream(
@@ -376,7 +377,8 @@ final class Invocation implements Connection.Source {
     }
     AgentFinishReason reason =
         result.finishReason() != null ? result.finishReason() : worker.lastTurnReason();
-    return AgentOutput.of(session.id(), chain.tip(), reason, result.message(), result.artifacts())
+    return AgentOutput.of(
+            session.id(), chain.lastGood(), reason, result.message(), result.artifacts())
         .withState(state);
   }
 
@@ -392,7 +394,8 @@ final class Invocation implements Connection.Source {
             transformFailure);
       }
     }
-    return AgentOutput.failed(worker.session().id(), chain.tip(), reported(error)).withState(state);
+    return AgentOutput.failed(worker.session().id(), chain.lastGood(), reported(error))
+        .withState(state);
   }
 
   /**
@@ -404,7 +407,7 @@ final class Invocation implements Connection.Source {
   private AgentOutput uncommittedOutput(BatonException error, @Nullable Message answer) {
     LiveSession session = worker.session();
     return AgentOutput.failed(
-        session.id(), chain.tip(), reported(error), answer, session.artifacts());
+        session.id(), chain.lastGood(), reported(error), answer, session.artifacts());
   }
 
   private static @Nullable Message lastMessage(LiveSession session) {
@@ -431,7 +434,7 @@ final class Invocation implements Connection.Source {
     String row = chain.unfinished();
     return AgentOutput.aborted(
             session.id(),
-            row != null ? row : chain.tip(),
+            row != null ? row : chain.lastGood(),
             partialMessage(stopped, session.messages()),
             session.artifacts(),
             reported(stopped))

@@ -24,6 +24,7 @@ import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
 import dev.baton.internal.agent.AgentLookup;
 import dev.baton.middleware.TaskMessages.Result;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -186,10 +187,11 @@ final class Delegation {
       AgentInit init,
       int invocation,
       @Nullable String label) {
+    Instant started = Instant.now();
     try {
       AgentOutput output =
           target.run(context.withRegistry(registry), input, init, StreamCallback.discard());
-      Result result = results.fold(context, target, invocation, output, label);
+      Result result = results.fold(context, target, invocation, output, label, started);
       mint(result);
       return result;
     } catch (RuntimeException e) {
@@ -211,6 +213,7 @@ final class Delegation {
       int invocation,
       @Nullable String label) {
     String agent = target.name();
+    Instant started = Instant.now();
     AgentOutput output;
     try {
       output =
@@ -248,7 +251,7 @@ final class Delegation {
         && output.error().statusCode() == Status.FAILED_PRECONDITION) {
       return refused(target, output.error().message(), label);
     }
-    Result result = results.fold(context, target, invocation, output, label);
+    Result result = results.fold(context, target, invocation, output, label, started);
     mint(result);
     return result;
   }

@@ -17,9 +17,9 @@ import dev.baton.core.Json;
 import dev.baton.middleware.TaskMessages.ArtifactReport;
 import dev.baton.middleware.TaskMessages.Report;
 import dev.baton.middleware.TaskMessages.Result;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.StringJoiner;
 import org.jspecify.annotations.Nullable;
@@ -58,15 +58,17 @@ final class TaskResults {
    *
    * @param invocation the delegation's number in this generate call, naming its artifacts when no
    *     snapshot stands behind the run
+   * @param started when the call that produced {@code output} started
    */
   Result fold(
       ActionContext context,
       Agent target,
       int invocation,
       AgentOutput output,
-      @Nullable String label) {
+      @Nullable String label,
+      Instant started) {
     String agent = target.name();
-    String taskId = TaskId.of(agent, handle(context, target, output));
+    String taskId = TaskId.of(agent, handle(context, target, output, started));
     AgentFinishReason reason = output.finishReason();
     if (reason == AgentFinishReason.INTERRUPTED) {
       return Result.text("Sub-agent \"" + agent + "\" " + INTERRUPTED, label);
@@ -101,12 +103,14 @@ final class TaskResults {
 
   /**
    * The snapshot that holds a run's progress. A Baton agent answers a failed turn with the last
-   * good snapshot, as Genkit does, and keeps the turn's progress in a {@code failed} row of the
-   * session chained off that snapshot: the session's latest row, which is the handle, since
-   * continuing it re-attempts the turn. Without one (a Genkit server, a failure outside a turn, a
-   * row the store could not save) the output's snapshot is the handle.
+   * good snapshot, as Genkit does, and keeps the turn's progress in a {@code failed} row: the
+   * session's latest row, which is the handle, since continuing it re-attempts the turn. Only a row
+   * created since the call started is taken, so a failure that saved none does not name an older
+   * one. Without one (a Genkit server, a failure outside a turn, a row the store could not save)
+   * the output's snapshot is the handle.
    */
-  private static @Nullable String handle(ActionContext context, Agent target, AgentOutput output) {
+  private static @Nullable String handle(
+      ActionContext context, Agent target, AgentOutput output, Instant started) {
     String sessionId = output.sessionId();
     if (!output.isFailed() || sessionId == null || output.state() != null) {
       return output.snapshotId();
@@ -120,7 +124,7 @@ final class TaskResults {
     }
     return latest != null
             && latest.statusOrCompleted() == SnapshotStatus.FAILED
-            && Objects.equals(latest.parentId(), output.snapshotId())
+            && !latest.createdAt().isBefore(started)
         ? latest.snapshotId()
         : output.snapshotId();
   }

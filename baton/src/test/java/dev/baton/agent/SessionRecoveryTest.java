@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -166,6 +167,50 @@ class SessionRecoveryTest extends AgentTestSupport {
   }
 
   @Test
+  void aContinuationThatFailsAgainAnswersTheLastGoodSnapshotNotTheRowItContinued() {
+    Agent agent = chat(server().build());
+    model.respond(reply("one back"));
+    AgentOutput first = agent.runText("one");
+    model.step().fail(BatonException.of(Status.UNAVAILABLE, "down"));
+    agent.runText("boom", AgentInit.ofSnapshot(first.snapshotId()));
+    String failedRow = agent.getLatestSnapshot(first.sessionId()).snapshotId();
+
+    model.step().fail(BatonException.of(Status.UNAVAILABLE, "still down"));
+    AgentOutput again = agent.run(AgentInput.retryTurn(), AgentInit.continueFrom(failedRow));
+
+    assertThat(again.isFailed()).isTrue();
+    assertThat(again.snapshotId()).isEqualTo(first.snapshotId());
+    SessionSnapshot failedAgain = agent.getLatestSnapshot(first.sessionId());
+    assertThat(failedAgain.status()).isEqualTo(SnapshotStatus.FAILED);
+    assertThat(failedAgain.parentId())
+        .as("the new progress chains off the row it continued")
+        .isEqualTo(failedRow);
+  }
+
+  @Test
+  void aParentFromAnotherSessionIsNotPartOfTheLastGoodState() {
+    Agent agent = chat(server().build());
+    model.respond(reply("theirs back"));
+    AgentOutput theirs = agent.runText("theirs");
+    model.step().fail(BatonException.of(Status.UNAVAILABLE, "down"));
+    AgentOutput mine = agent.runText("boom");
+    // Only a store no Baton wrote links a row to another session's.
+    SessionSnapshot failed = agent.getLatestSnapshot(mine.sessionId());
+    store.saveSnapshot(
+        baton.context(),
+        failed.snapshotId(),
+        existing -> failed.toBuilder().parentId(theirs.snapshotId()).build());
+
+    model.respond(reply("two back"));
+    AgentOutput next = agent.runText("two", AgentInit.ofSession(mine.sessionId()));
+
+    assertThat(next.isFailed()).isFalse();
+    assertThat(texts(model.lastRequest().messages()))
+        .as("the failed row's own progress, as when its ancestors are gone")
+        .containsExactly("Be brief.", "boom", "two");
+  }
+
+  @Test
   void aPendingRowRecordsTheWorkItsRunWasHanded() {
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch gate = new CountDownLatch(1);
@@ -196,12 +241,12 @@ class SessionRecoveryTest extends AgentTestSupport {
   @ValueSource(strings = {"memory", "file"})
   void aDetachedFirstInputWhoseRunNeverSavedItsEndStrandsNothing(String kind, @TempDir Path dir) {
     AtomicBoolean down = new AtomicBoolean();
-    FlakyStore flaky =
+    BrokenDisk broken =
         kind.equals("memory")
-            ? new FlakyStore(InMemorySessionStore.create(), down)
-            : new FlakyStore(
+            ? new BrokenDisk(InMemorySessionStore.create(), down)
+            : new BrokenDisk(
                 FileSessionStore.builder(dir).pollInterval(Duration.ofMillis(10)).build(), down);
-    Agent agent = chat(server(flaky).build());
+    Agent agent = chat(server(broken).build());
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch gate = new CountDownLatch(1);
     model.step().signalOnEntry(entered).blockUntil(gate).respondText("lost answer");
@@ -214,6 +259,9 @@ class SessionRecoveryTest extends AgentTestSupport {
     await()
         .atMost(Duration.ofSeconds(10))
         .until(() -> agent.getSnapshot(id).status() == SnapshotStatus.EXPIRED);
+    // A run slowed down by a busy machine may still be beating: restore the store only once its
+    // end is lost, or a late heartbeat would revive the row.
+    await().until(() -> broken.finalWriteRefused.getCount() == 0);
     down.set(false);
     assertThat(agent.abort(id)).isEqualTo(SnapshotStatus.ABORTED);
     assertThat(agent.getSnapshot(id).parentId()).isNull();
@@ -233,6 +281,38 @@ class SessionRecoveryTest extends AgentTestSupport {
 
   private static List<String> texts(List<Message> messages) {
     return messages.stream().map(Message::text).toList();
+  }
+
+  /**
+   * A store whose writes fail for good while {@code down} is set, and that says when it refused a
+   * run's final write. The failure is not transient, so that write gives up at once rather than
+   * retrying past the moment the test restores the store: the run's end is lost for certain.
+   */
+  private static final class BrokenDisk extends ForwardingSessionStore {
+    private final AtomicBoolean down;
+    final CountDownLatch finalWriteRefused = new CountDownLatch(1);
+
+    <S extends SessionStore & SnapshotSubscriber> BrokenDisk(S delegate, AtomicBoolean down) {
+      super(delegate);
+      this.down = down;
+    }
+
+    @Override
+    public @Nullable SessionSnapshot saveSnapshot(
+        ActionContext context,
+        @Nullable String snapshotId,
+        UnaryOperator<@Nullable SessionSnapshot> update) {
+      if (down.get()) {
+        // A heartbeat writes a pending row; the run's final write, a settled one.
+        SessionSnapshot refused =
+            snapshotId == null ? null : update.apply(super.getSnapshot(context, snapshotId));
+        if (refused != null && refused.statusOrCompleted() != SnapshotStatus.PENDING) {
+          finalWriteRefused.countDown();
+        }
+        throw BatonException.of(Status.INTERNAL, "disk corrupted");
+      }
+      return super.saveSnapshot(context, snapshotId, update);
+    }
   }
 
   /** A store that has lost a row, as retention deletes one. */

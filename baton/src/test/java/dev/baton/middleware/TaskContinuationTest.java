@@ -107,6 +107,54 @@ class TaskContinuationTest extends BackgroundTestSupport {
   }
 
   @Test
+  void aFollowUpThatFailsWithoutSavingItsRowIsNotReportedWithAnOlderFailedRow() {
+    AtomicBoolean refuseFailedRows = new AtomicBoolean();
+    Agent researcher =
+        subAgent(
+            "researcher",
+            "researcher-model",
+            serverManaged(
+                    new ForwardingSessionStore(subStore) {
+                      @Override
+                      public @Nullable SessionSnapshot saveSnapshot(
+                          ActionContext context,
+                          @Nullable String snapshotId,
+                          UnaryOperator<@Nullable SessionSnapshot> update) {
+                        SessionSnapshot row = update.apply(null);
+                        if (refuseFailedRows.get()
+                            && row != null
+                            && row.statusOrCompleted() == SnapshotStatus.FAILED) {
+                          throw BatonException.of(Status.UNAVAILABLE, "disk gone");
+                        }
+                        return super.saveSnapshot(context, snapshotId, update);
+                      }
+                    })
+                .build());
+    researcherModel.respondText("found it");
+    researcherModel.step().fail(BatonException.of(Status.UNAVAILABLE, "model timeout"));
+    researcherModel.step().fail(BatonException.of(Status.UNAVAILABLE, "model timeout again"));
+    Agent orchestrator =
+        orchestrator(AgentOptions.DEFAULTS, Agents.builder().agents(researcher.ref()).build());
+    script(
+        r -> calls(delegate("delegate_to_researcher", "d1", "find it")),
+        r -> calls(call("continue_task", "c1", task(taskId(r, "d1"), "dig deeper"))),
+        r -> {
+          refuseFailedRows.set(true);
+          return calls(call("continue_task", "c2", task(taskId(r, "c1"))));
+        },
+        answer("done"));
+
+    orchestrator.runText("go");
+
+    assertThat(last("c1").path("status").asString()).isEqualTo("failed");
+    JsonNode again = last("c2");
+    assertThat(again.path("status").asString()).isEqualTo("failed");
+    assertThat(again.path("taskId").asString())
+        .as("the last good snapshot, not the failed row of the call before")
+        .isEqualTo(last("d1").path("taskId").asString());
+  }
+
+  @Test
   void aFailedTaskIsSteeredByInstructions() {
     Agent researcher = researcher();
     researcherModel.step().fail(BatonException.of(Status.UNAVAILABLE, "model timeout"));

@@ -114,6 +114,7 @@ final class Invocation implements Connection.Source {
             agent.store(),
             clientContext,
             loaded.resumedSnapshotId(),
+            loaded.lastGoodSnapshotId(),
             agent.options().heartbeatTimeout(),
             work);
     this.chunks =
@@ -377,7 +378,8 @@ final class Invocation implements Connection.Source {
     }
     AgentFinishReason reason =
         result.finishReason() != null ? result.finishReason() : worker.lastTurnReason();
-    return AgentOutput.of(session.id(), chain.tip(), reason, result.message(), result.artifacts())
+    return AgentOutput.of(
+            session.id(), chain.lastGood(), reason, result.message(), result.artifacts())
         .withState(state);
   }
 
@@ -393,7 +395,8 @@ final class Invocation implements Connection.Source {
             transformFailure);
       }
     }
-    return AgentOutput.failed(worker.session().id(), chain.tip(), reported(error)).withState(state);
+    return AgentOutput.failed(worker.session().id(), chain.lastGood(), reported(error))
+        .withState(state);
   }
 
   /**
@@ -405,7 +408,7 @@ final class Invocation implements Connection.Source {
   private AgentOutput uncommittedOutput(BatonException error, @Nullable Message answer) {
     LiveSession session = worker.session();
     return AgentOutput.failed(
-        session.id(), chain.tip(), answer, session.artifacts(), reported(error));
+        session.id(), chain.lastGood(), answer, session.artifacts(), reported(error));
   }
 
   private static @Nullable Message lastMessage(LiveSession session) {
@@ -432,7 +435,7 @@ final class Invocation implements Connection.Source {
     String row = chain.unfinished();
     return AgentOutput.aborted(
             session.id(),
-            row != null ? row : chain.tip(),
+            row != null ? row : chain.lastGood(),
             partialMessage(stopped, session.messages()),
             session.artifacts(),
             reported(stopped))

@@ -12,6 +12,7 @@ import dev.baton.internal.core.RandomIds;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
+import java.util.Objects;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
@@ -37,8 +38,20 @@ final class SessionLoader {
    *
    * @param resumedSnapshotId the row the invocation carries on from, which its first turn's row
    *     chains off; null when it starts from an empty session
+   * @param lastGoodSnapshotId the last good snapshot as the invocation starts: the resumed row, or,
+   *     when a continuation resumes a failed or aborted row, that row's nearest completed ancestor;
+   *     null when nothing was committed before
    */
-  record Loaded(String sessionId, SessionState state, @Nullable String resumedSnapshotId) {}
+  record Loaded(
+      String sessionId,
+      SessionState state,
+      @Nullable String resumedSnapshotId,
+      @Nullable String lastGoodSnapshotId) {
+
+    Loaded(String sessionId, SessionState state) {
+      this(sessionId, state, null, null);
+    }
+  }
 
   private SessionLoader() {}
 
@@ -72,7 +85,7 @@ final class SessionLoader {
       SessionState state = init.state();
       String id =
           state.sessionId() != null && !state.sessionId().isEmpty() ? state.sessionId() : newId();
-      return new Loaded(id, state.withSessionId(id), null);
+      return new Loaded(id, state.withSessionId(id));
     }
     if (init.snapshotId() != null) {
       SessionStore rows = requireStore(agent, store, "snapshotId");
@@ -91,8 +104,7 @@ final class SessionLoader {
       SessionStore rows = requireStore(agent, store, "sessionId");
       SessionSnapshot row = rows.getLatestSnapshot(context, init.sessionId());
       if (row == null) {
-        return new Loaded(
-            init.sessionId(), SessionState.empty().withSessionId(init.sessionId()), null);
+        return new Loaded(init.sessionId(), SessionState.empty().withSessionId(init.sessionId()));
       }
       if (!init.sessionId().equals(row.sessionId())) {
         throw new BatonException(
@@ -109,7 +121,7 @@ final class SessionLoader {
       return resume(rows, row, init.isContinuation(), context, heartbeatTimeout);
     }
     String id = newId();
-    return new Loaded(id, SessionState.empty().withSessionId(id), null);
+    return new Loaded(id, SessionState.empty().withSessionId(id));
   }
 
   private static Loaded resume(
@@ -118,6 +130,7 @@ final class SessionLoader {
       boolean continuation,
       ActionContext context,
       Duration heartbeatTimeout) {
+    String lastGoodId = row.snapshotId();
     switch (row.statusOrCompleted()) {
       case PENDING, EXPIRED ->
           throw BatonException.failedPrecondition(
@@ -125,8 +138,9 @@ final class SessionLoader {
                   + " for it to finalize or abort it before resuming",
               row.snapshotId());
       case FAILED, ABORTED -> {
+        Loaded lastGood = lastGood(store, row, context);
         if (!continuation) {
-          return lastGood(store, row, context);
+          return lastGood;
         }
         if (row.isAborting(Instant.now(), heartbeatTimeout)) {
           throw BatonException.failedPrecondition(
@@ -134,13 +148,14 @@ final class SessionLoader {
                   + " it to settle before continuing",
               row.snapshotId());
         }
+        lastGoodId = lastGood.lastGoodSnapshotId();
       }
       case COMPLETED -> {}
     }
     // A row that saved no state (one an older Baton aborted before its worker saved anything)
     // carries on from the last good state before it.
     SessionState state = row.state() != null ? row.state() : lastGood(store, row, context).state();
-    return loaded(row, state, row.snapshotId());
+    return loaded(row, state, row.snapshotId(), lastGoodId);
   }
 
   /**
@@ -155,25 +170,35 @@ final class SessionLoader {
     while (seen.add(at.snapshotId())) {
       String parentId = at.parentId();
       if (parentId == null || parentId.isEmpty()) {
-        return loaded(row, SessionState.empty(), null);
+        return loaded(row, SessionState.empty(), null, null);
       }
       SessionSnapshot parent = store.getSnapshot(context, parentId);
-      if (parent == null) {
+      if (parent == null || !Objects.equals(parent.sessionId(), row.sessionId())) {
+        // Deleted by retention, or (in a store no Baton wrote) another session's row: either way
+        // not this session's history.
         break;
       }
       if (parent.statusOrCompleted() == SnapshotStatus.COMPLETED && parent.state() != null) {
-        return loaded(row, parent.state(), parent.snapshotId());
+        return loaded(row, parent.state(), parent.snapshotId(), parent.snapshotId());
       }
       at = parent;
     }
     SessionState progress = row.state();
-    return loaded(row, progress != null ? progress : SessionState.empty(), row.snapshotId());
+    return loaded(
+        row,
+        progress != null ? progress : SessionState.empty(),
+        row.snapshotId(),
+        row.snapshotId());
   }
 
   /** The session of a resumed row; a legacy row without a session ID gets a fresh one. */
-  private static Loaded loaded(SessionSnapshot row, SessionState state, @Nullable String resumed) {
+  private static Loaded loaded(
+      SessionSnapshot row,
+      SessionState state,
+      @Nullable String resumed,
+      @Nullable String lastGood) {
     String id = row.sessionId() != null && !row.sessionId().isEmpty() ? row.sessionId() : newId();
-    return new Loaded(id, state.withSessionId(id), resumed);
+    return new Loaded(id, state.withSessionId(id), resumed, lastGood);
   }
 
   private static SessionStore requireStore(

@@ -46,13 +46,16 @@ final class SnapshotChain {
   // write (an fsync, say), which would pin a virtual thread's carrier before JDK 24.
   private final ReentrantLock lock = new ReentrantLock();
   private @Nullable String tip;
+  private @Nullable String lastGood;
   private @Nullable String unfinished;
   private boolean handedOff;
 
   /**
    * @param clientContext the client's context: store calls keep its auth (for tenancy) but not its
    *     cancellation, since they outlive the client
-   * @param resumed the snapshot the invocation resumed, or null
+   * @param resumed the snapshot the invocation resumed, which the first row chains off, or null
+   * @param lastGood the last good snapshot before the first turn (differs from {@code resumed} when
+   *     a continuation resumes a failed or aborted row), or null
    * @param retryBound how long a row's save is retried while the store fails transiently
    * @param work the invocation's work: once it is cancelled (an abort, a cancelled client) a turn
    *     end's save stops retrying, so the turn ends as cancelled without waiting out the outage
@@ -62,12 +65,14 @@ final class SnapshotChain {
       @Nullable SessionStore store,
       ActionContext clientContext,
       @Nullable String resumed,
+      @Nullable String lastGood,
       Duration retryBound,
       Cancellation work) {
     this.agent = agent;
     this.store = store;
     this.storeContext = clientContext.withCancellation(Cancellation.never());
     this.tip = resumed;
+    this.lastGood = lastGood;
     this.retryBound = retryBound;
     this.work = work;
   }
@@ -78,13 +83,27 @@ final class SnapshotChain {
   }
 
   /**
-   * The last good snapshot: the last completed row of the chain, or the row the invocation resumed;
-   * null before the first.
+   * The row the next one chains off: the last completed row of the chain, or the row the invocation
+   * resumed; null before the first.
    */
   @Nullable String tip() {
     lock.lock();
     try {
       return tip;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * The last good snapshot: the last completed row of the chain, or the one before the first turn;
+   * null when nothing was committed. A continuation of a failed row resumes that row, but its
+   * outputs name the last good snapshot until a turn completes.
+   */
+  @Nullable String lastGood() {
+    lock.lock();
+    try {
+      return lastGood;
     } finally {
       lock.unlock();
     }
@@ -187,6 +206,7 @@ final class SnapshotChain {
       }
       if (saved != null && row.statusOrCompleted() == SnapshotStatus.COMPLETED) {
         tip = saved.snapshotId();
+        lastGood = tip;
       } else if (saved != null) {
         unfinished = saved.snapshotId();
       }

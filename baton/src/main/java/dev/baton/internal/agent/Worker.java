@@ -296,7 +296,7 @@ final class Worker {
             session.state(),
             ended,
             Invocation.asError(e).toPublicErrorInfo());
-    sendTurnEnd(ended, ended == AgentFinishReason.FAILED ? chain.tip() : saved);
+    sendTurnEnd(ended, ended == AgentFinishReason.FAILED ? chain.lastGood() : saved);
   }
 
   /**
@@ -312,7 +312,7 @@ final class Worker {
       saved = chain.saveTurnEnd(reserved, session.id(), committed, reason);
     } catch (BatonException e) {
       uncommitted = e;
-      sendTurnEnd(AgentFinishReason.FAILED, chain.tip());
+      sendTurnEnd(AgentFinishReason.FAILED, chain.lastGood());
       throw e;
     }
     TraceSpan span = TraceSpan.of(ctx);

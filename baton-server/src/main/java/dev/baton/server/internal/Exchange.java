@@ -1,6 +1,7 @@
 package dev.baton.server.internal;
 
 import dev.baton.agent.Agent;
+import dev.baton.agent.AgentInput;
 import dev.baton.core.Action;
 import dev.baton.core.ActionContext;
 import dev.baton.core.ActionType;
@@ -156,13 +157,14 @@ public final class Exchange {
    * no store, or one that cannot subscribe to snapshots), or it could not save the pending
    * snapshot. An agent answers that with a failed output, as Genkit Go's runtime does; on the wire
    * it is an error, as a Genkit JS server sends it, since Genkit JS's client reads a failed answer
-   * to a detach as a missing snapshot and throws an error without a status.
+   * to a detach as a missing snapshot and throws an error without a status. Whether the turn asked
+   * is read from the input as the agent read it, once the output has failed.
    */
   private boolean isRefusedDetach(JsonNode input, JsonNode output) {
     return route.type() == ActionType.AGENT
-        && input.path("detach").asBoolean(false)
         && "failed".equals(output.path("finishReason").asString(""))
-        && output.path("error").isObject();
+        && output.path("error").isObject()
+        && Json.convert(input, AgentInput.class).isDetach();
   }
 
   private void stream(

@@ -3,6 +3,7 @@ package dev.baton.server;
 import dev.baton.core.Json;
 import dev.baton.core.Status;
 import dev.baton.server.internal.RequestBody;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -203,7 +204,8 @@ final class FuzzCases {
       }
     }
     String body = Json.write(envelope(input));
-    boolean over = body.length() > MAX_BYTES;
+    // The limit counts the body's bytes: a word such as "ünïcødé" takes more than its characters.
+    boolean over = body.getBytes(StandardCharsets.UTF_8).length > MAX_BYTES;
     return new Case(
         over ? "over the size limit" : "large values",
         agentPath(),

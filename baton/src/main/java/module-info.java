@@ -33,6 +33,7 @@ module dev.baton {
       dev.baton.googleai;
   exports dev.baton.internal.core to
       dev.baton.store.postgres,
+      dev.baton.server,
       dev.baton.devtools;
   exports dev.baton.internal.store to
       dev.baton.store.postgres;

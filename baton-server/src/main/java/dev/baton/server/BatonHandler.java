@@ -53,6 +53,11 @@ import org.jspecify.annotations.Nullable;
  * are sent; any other becomes its status's generic text (unless messages are exposed, by default
  * when {@code GENKIT_ENV=dev}), and no stack trace is ever sent.
  *
+ * <p><b>Traces.</b> With OpenTelemetry set up on the Baton instance, each request's run is the root
+ * of a trace, whose root span records the run's context as {@code genkit:metadata:context}, as
+ * Genkit JS's Express handler has it recorded: {@code {"auth": "<redacted>"}} when the context
+ * providers gave an auth context, {@code {}} otherwise.
+ *
  * <p><b>Clients that go away.</b> A client that closes its connection cancels its run, unless the
  * run detached: a detached run outlives its request.
  *

@@ -13,6 +13,8 @@ import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
 import dev.baton.internal.agent.DetachedRuns;
 import dev.baton.internal.agent.RemoteAgent;
+import dev.baton.internal.core.RootSpanHooks;
+import dev.baton.internal.core.TracedContext;
 import dev.baton.internal.http.GenkitHttp;
 import dev.baton.server.ContextProvider;
 import dev.baton.server.RequestData;
@@ -111,11 +113,13 @@ public final class Exchange {
       ObjectNode envelope = settings.body().read(request);
       JsonNode data = envelope.get("data");
       JsonNode init = envelope.get("init");
+      Map<String, Object> auth = auth(data);
       ActionContext context =
           ActionContext.root(settings.registry())
               .withCancellation(cancellation)
-              .withAuth(auth(data))
-              .with(DetachedRuns.KEY, drain::track);
+              .withAuth(auth)
+              .with(DetachedRuns.KEY, drain::track)
+              .with(RootSpanHooks.KEY, tracedContext(auth));
       Action<?, ?, ?> action = resolve();
       watch = ClientWatch.start(request, this::clientGone);
       if (wantsStream()) {
@@ -242,6 +246,15 @@ public final class Exchange {
     BatonException reason = BatonException.of(Status.CANCELLED, "the client closed the connection");
     cancellation.cancel(reason);
     return reason;
+  }
+
+  /**
+   * The run's root span records its context, as Genkit JS's Express handler has every run it serves
+   * record one ({@code {}} when its context provider gives none).
+   */
+  private static RootSpanHooks tracedContext(Map<String, ?> auth) {
+    return new RootSpanHooks(
+        Map.of(TracedContext.ATTRIBUTE, TracedContext.ofAuth(auth)), (traceId, spanId) -> {});
   }
 
   /** The merged auth context of the providers, which may refuse the request. */

@@ -3,9 +3,10 @@
 //
 // The agent "researcher" keeps its sessions in an InMemorySessionStore and runs on a scripted
 // model: it streams "researched: " and the last user text in two chunks after waiting N ms
-// (default 0). A user text containing "[slow]" makes it wait until the run is aborted. Routes:
-// POST /agents/researcher, /agents/researcher/getSnapshot, /agents/researcher/abort. The server
-// prints "LISTENING <port>" once it listens on a free loopback port.
+// (default 0). A user text containing "[slow]" makes it wait until the run is aborted. The agent
+// "scribe" answers the same way but keeps no sessions (no store), so it refuses a detach. Routes:
+// POST /agents/researcher, /agents/researcher/getSnapshot, /agents/researcher/abort,
+// /agents/scribe. The server prints "LISTENING <port>" once it listens on a free loopback port.
 //
 // genkit/beta and @genkit-ai/express are both loaded as CommonJS: loading genkit as ESM beside
 // the CommonJS plugin gives two GenkitError classes, and every init error becomes a 500.
@@ -55,11 +56,18 @@ const researcher = ai.defineAgent({
   store: new InMemorySessionStore(),
 });
 
+const scribe = ai.defineAgent({
+  name: 'scribe',
+  model: 'scripted',
+  system: 'Write down the question in a sentence.',
+});
+
 const app = express();
 app.use(express.json({ limit: '4mb' }));
 app.post('/agents/researcher', expressHandler(researcher));
 app.post('/agents/researcher/getSnapshot', expressHandler(researcher.getSnapshotDataAction));
 app.post('/agents/researcher/abort', expressHandler(researcher.abortAgentAction));
+app.post('/agents/scribe', expressHandler(scribe));
 
 const server = app.listen(0, '127.0.0.1', () => {
   console.log('LISTENING ' + server.address().port);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.baton.core.BatonException;
 import dev.baton.core.Flow;
 import dev.baton.core.Status;
+import dev.baton.internal.core.DefaultRegistry;
 import dev.baton.internal.core.RootSpanHooks;
 import dev.baton.internal.core.TraceSpan;
 import io.opentelemetry.api.common.AttributeKey;
@@ -75,6 +76,14 @@ class TracingTest {
     SpanData outerSpan = exporter.getFinishedSpanItems().get(1);
     assertThat(attr(outerSpan, "genkit:key")).isEqualTo("/flow/outer");
     assertThat(attr(innerSpan, "genkit:key")).isEqualTo("/flow/inner");
+  }
+
+  @Test
+  void aSpanWhoseSubtypeIsNoActionTypeHasNoRegistryKey() {
+    DefaultRegistry.tracing(baton.registry())
+        .inSpan(baton.context(), "odd", "action", "no-such-type", () -> null, ctx -> "x");
+
+    assertThat(attr(exporter.getFinishedSpanItems().get(0), "genkit:key")).isNull();
   }
 
   @Test

@@ -47,9 +47,12 @@ import sun.misc.SignalHandler;
  *
  * <p>{@code genkit start} stops its runtime with SIGTERM and reports any exit status but 0 as a
  * crash. While the dev tools run, SIGTERM therefore ends the JVM with status 0, as a Genkit JS
- * runtime ends, once the shutdown hooks have run (the JVM's own handling exits with 143); {@link
- * #close()} gives SIGTERM back to the handling it had before. The {@code java} that {@code genkit
- * start} runs is the one on the CLI's {@code PATH}; see the package documentation.
+ * runtime ends, once the shutdown hooks have run (the JVM's own handling exits with 143). They take
+ * SIGTERM over only from the JVM's own handling: an application that handles SIGTERM itself keeps
+ * its handler (the dev tools say so in an info log). {@link #close()} gives SIGTERM back to the
+ * handling it had before, unless a handler installed since has replaced theirs, which then stays.
+ * The {@code java} that {@code genkit start} runs is the one on the CLI's {@code PATH}; see the
+ * package documentation.
  *
  * <p>Traces reach the CLI when the instance was built with a {@link BatonTelemetry}: the reflection
  * API hands it the telemetry server the CLI announces (unless {@code GENKIT_TELEMETRY_SERVER} is
@@ -72,7 +75,9 @@ public final class DevTools implements AutoCloseable {
   private final @Nullable ReflectionServer server;
   private final @Nullable RuntimeFile runtimeFile;
   private @Nullable Thread shutdownHook;
-  // The SIGTERM handling before the dev tools replaced it, given back on close.
+  // The dev tools' SIGTERM handler and the handling it replaced, given back on close; both null
+  // when they left SIGTERM as it was.
+  private @Nullable SignalHandler sigtermExit;
   private @Nullable SignalHandler previousSigterm;
   private boolean closed;
 
@@ -177,18 +182,20 @@ public final class DevTools implements AutoCloseable {
   public void close() {
     ReflectionServer running;
     Thread hook;
-    SignalHandler sigterm;
+    SignalHandler exit;
+    SignalHandler previous;
     synchronized (this) {
       running = closed ? null : server;
       hook = shutdownHook;
-      sigterm = previousSigterm;
+      exit = sigtermExit;
+      previous = previousSigterm;
       closed = true;
     }
     if (running == null) {
       return;
     }
-    if (sigterm != null) {
-      Signal.handle(new Signal("TERM"), sigterm);
+    if (exit != null && previous != null) {
+      giveBackSigterm(exit, previous);
     }
     if (runtimeFile != null) {
       runtimeFile.delete();
@@ -212,15 +219,51 @@ public final class DevTools implements AutoCloseable {
 
   /**
    * Makes SIGTERM exit with status 0 through {@link System#exit}, which runs the shutdown hooks as
-   * the JVM's own handling does, this class's included.
+   * the JVM's own handling does, this class's included; only in place of the JVM's own handling.
+   * {@link Signal#handle} is the only way to read the handler in place, and it swaps: an
+   * application's handler is put back at once, and is off for that instant.
    */
   private synchronized void exitCleanlyOnSigterm() {
+    SignalHandler exit = signal -> System.exit(0);
+    SignalHandler previous;
     try {
-      previousSigterm = Signal.handle(new Signal("TERM"), signal -> System.exit(0));
+      previous = Signal.handle(new Signal("TERM"), exit);
     } catch (IllegalArgumentException unavailable) {
       // No SIGTERM on this platform, or the JVM keeps it (-Xrs): its own handling stays.
       log.debug("SIGTERM keeps the JVM's own handling: {}", unavailable.getMessage());
+      return;
     }
+    if (!isJvmDefault(previous)) {
+      Signal.handle(new Signal("TERM"), previous);
+      log.info(
+          "SIGTERM keeps the application's own handler ({}): genkit start reports a runtime that"
+              + " exits with any status but 0 as a crash",
+          previous);
+      return;
+    }
+    sigtermExit = exit;
+    previousSigterm = previous;
+  }
+
+  /**
+   * Gives SIGTERM back to the handling the dev tools replaced, unless a handler installed since has
+   * replaced theirs: that one stays.
+   */
+  private static void giveBackSigterm(SignalHandler exit, SignalHandler previous) {
+    SignalHandler current = Signal.handle(new Signal("TERM"), previous);
+    if (current != exit) {
+      Signal.handle(new Signal("TERM"), current);
+    }
+  }
+
+  /**
+   * Whether a SIGTERM handler is the JVM's own: the JDK's, which runs the shutdown hooks and exits
+   * with 143 ({@link Signal#handle} hands it back wrapped in a class of its own module), or the
+   * operating system's default. Any other, {@code SIG_IGN} included, is the application's choice.
+   */
+  private static boolean isJvmDefault(SignalHandler handler) {
+    return handler != SignalHandler.SIG_IGN
+        && handler.getClass().getModule() == SignalHandler.class.getModule();
   }
 
   private static @Nullable BatonTelemetry telemetryOf(Baton baton) {

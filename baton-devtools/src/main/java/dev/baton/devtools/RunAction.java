@@ -10,6 +10,7 @@ import dev.baton.core.Json;
 import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
 import dev.baton.internal.core.RootSpanHooks;
+import dev.baton.internal.core.TracedContext;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -17,7 +18,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -56,7 +56,6 @@ import tools.jackson.databind.node.ObjectNode;
 final class RunAction {
   private static final Logger log = LoggerFactory.getLogger(RunAction.class);
   private static final SecureRandom RANDOM = new SecureRandom();
-  private static final String REDACTED = "<redacted>";
 
   private final Baton baton;
   private final String version;
@@ -162,19 +161,16 @@ final class RunAction {
         boolean nested = actionContext.path("auth").isObject();
         ObjectNode auth = nested ? (ObjectNode) actionContext.get("auth") : actionContext;
         context = context.withAuth(authMap(auth));
-        traced = actionContext.deepCopy();
         if (nested) {
-          traced.put("auth", REDACTED);
+          traced = actionContext;
         } else {
-          for (String name : List.copyOf(traced.propertyNames())) {
-            traced.put(name, REDACTED);
+          // Every entry became the auth context, so every entry is redacted.
+          for (String name : actionContext.propertyNames()) {
+            traced.put(name, TracedContext.REDACTED);
           }
         }
-        if (traced.has("secrets")) {
-          traced.put("secrets", REDACTED);
-        }
       }
-      attributes.put("genkit:metadata:context", Json.write(traced));
+      attributes.put(TracedContext.ATTRIBUTE, TracedContext.of(traced));
       return context.with(
           RootSpanHooks.KEY,
           new RootSpanHooks(

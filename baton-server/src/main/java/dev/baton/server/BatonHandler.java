@@ -57,6 +57,11 @@ import org.jspecify.annotations.Nullable;
  * are sent; any other becomes its status's generic text (unless messages are exposed, by default
  * when {@code GENKIT_ENV=dev}), and no stack trace is ever sent.
  *
+ * <p><b>Traces.</b> With OpenTelemetry set up on the Baton instance, each request's run is the root
+ * of a trace, whose root span records the run's context as {@code genkit:metadata:context}, as
+ * Genkit JS's Express handler has it recorded: {@code {"auth": "<redacted>"}} when the context
+ * providers gave an auth context, {@code {}} otherwise.
+ *
  * <p><b>Clients that go away.</b> A client that closes its connection cancels its run, unless the
  * run detached: a detached run outlives its request.
  *
@@ -231,7 +236,9 @@ public final class BatonHandler extends Handler.Abstract.NonBlocking implements 
      * "/waitForSnapshot"} and {@code "/abort"}, where Genkit's clients look for them: {@code
      * agentAt("/api/researcher", "researcher")}, say. A remote agent is served too, as with {@link
      * #agents}. The agent is served at its default route only if also mounted there ({@link
-     * #agents}, {@link #allAgents}); a chosen route wins over the default layout.
+     * #agents}, {@link #allAgents}). Neither the route nor its companions' routes may be ones the
+     * default layout serves ({@code /agents/<name>} and its companions' routes for the agents
+     * mounted there, {@code /flows/<name>} for the flows): {@link #build} refuses them.
      *
      * @param route an absolute path within the handler's context, such as {@code /api/researcher}:
      *     non-empty segments, no trailing slash, query or fragment
@@ -257,7 +264,8 @@ public final class BatonHandler extends Handler.Abstract.NonBlocking implements 
 
     /**
      * Serves a flow at a route of the application's choosing. The flow is served at its default
-     * route only if also mounted there ({@link #flows}, {@link #allFlows}).
+     * route only if also mounted there ({@link #flows}, {@link #allFlows}). The route may not be
+     * one the default layout serves, as for {@link #agentAt}.
      *
      * @param route an absolute path within the handler's context, as for {@link #agentAt}
      * @throws IllegalArgumentException when the route is not such a path, or is taken
@@ -309,6 +317,11 @@ public final class BatonHandler extends Handler.Abstract.NonBlocking implements 
       return this;
     }
 
+    /**
+     * @throws IllegalArgumentException when a route chosen with {@link #agentAt} or {@link #flowAt}
+     *     (or one of its companions' routes) is one the default layout serves with the mounts made,
+     *     such as {@code flowAt("/agents/x", ...)} with {@link #allAgents}
+     */
     public BatonHandler build() {
       return new BatonHandler(this);
     }

@@ -197,6 +197,20 @@ class AgentRoutesTest {
   }
 
   @Test
+  void aDetachIsRefusedAsTheAgentReadsTheInput() {
+    served.agent("stateless", AgentOptions.DEFAULTS);
+    served.start();
+    // JSON's reader takes "True" for true, as it takes "true", so the agent was asked to detach.
+    Answer answer =
+        post(
+            served.url("/agents/stateless"),
+            envelope(Map.of("message", Message.user("later"), "detach", "True"), Map.of()));
+
+    assertThat(answer.status()).as(answer.body()).isEqualTo(400);
+    assertThat(answer.json().get("status").stringValue()).isEqualTo("FAILED_PRECONDITION");
+  }
+
+  @Test
   void aTurnWithoutInputOrWithInputOfTheWrongShapeIsRefused() {
     serverManaged();
     served.start();

@@ -157,4 +157,43 @@ class ChosenRoutesTest {
     // The same agent at a second route is fine.
     builder.agentAt("/v2/researcher", "researcher").build();
   }
+
+  @Test
+  void aChosenRouteThatTheDefaultLayoutServesIsRefused() {
+    // Whichever comes first, the mount or the chosen route: the handler is checked when built.
+    BatonHandler.Builder flowOverAgent =
+        BatonHandler.builder(served.baton).flowAt("/agents/foo", "shout").allAgents();
+    assertThatThrownBy(flowOverAgent::build)
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "the route /agents/foo is taken: the default layout serves /agent/foo there; choose a"
+                + " route outside it");
+    // A companion's route counts too: /agents/abort is the turn route of an agent named "abort".
+    BatonHandler.Builder companion =
+        BatonHandler.builder(served.baton).allAgents().agentAt("/agents", "researcher");
+    assertThatThrownBy(companion::build)
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageMatching(
+            "the route /agents/(getSnapshot|waitForSnapshot|abort) is taken: the default layout"
+                + " serves /agent/.*");
+    BatonHandler.Builder named =
+        BatonHandler.builder(served.baton)
+            .agents("researcher")
+            .flowAt("/agents/researcher/getSnapshot", "shout");
+    assertThatThrownBy(named::build)
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("serves /agent-snapshot/researcher there");
+    BatonHandler.Builder flows =
+        BatonHandler.builder(served.baton).flows("shout").agentAt("/flows/shout", "researcher");
+    assertThatThrownBy(flows::build)
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("serves /flow/shout there");
+
+    // A default route that is not served may be chosen.
+    BatonHandler.builder(served.baton)
+        .agents("researcher")
+        .flowAt("/agents/coder", "shout")
+        .build();
+    BatonHandler.builder(served.baton).allFlows().agentAt("/agents/shout", "researcher").build();
+  }
 }

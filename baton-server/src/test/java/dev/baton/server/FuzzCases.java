@@ -3,6 +3,7 @@ package dev.baton.server;
 import dev.baton.core.Json;
 import dev.baton.core.Status;
 import dev.baton.server.internal.RequestBody;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -144,8 +145,7 @@ final class FuzzCases {
   /** A valid input with one node replaced by a value of another type, or data of another type. */
   private Case wrongTypes() {
     ObjectNode input = input();
-    boolean detach = random.nextInt(4) == 0;
-    if (detach) {
+    if (random.nextInt(4) == 0) {
       input.set("detach", randomValue(0));
     }
     JsonNode data;
@@ -173,14 +173,21 @@ final class FuzzCases {
       }
     }
     // Jackson may read some of these as values (a number as text, say): the turn then runs, or
-    // fails as a turn with the input's own error. A detach read as true is refused by the agent
-    // without a store.
+    // fails as a turn with the input's own error. A detach it reads as true (true, or an integer
+    // other than 0) is refused by the agent without a store, unless the rest of the input is.
+    String path = agentPath();
+    JsonNode detach = data == input ? input.path("detach") : Json.nodes().missingNode();
+    boolean readAsTrue =
+        detach.isBoolean()
+            ? detach.booleanValue()
+            : detach.isIntegralNumber() && detach.longValue() != 0;
+    boolean refused = path.equals("/agents/stateless") && readAsTrue;
     return new Case(
         "wrong types",
-        agentPath(),
+        path,
         Json.write(envelope(data)),
-        detach
-            ? Set.of(Status.OK, Status.INVALID_ARGUMENT, Status.FAILED_PRECONDITION)
+        refused
+            ? Set.of(Status.INVALID_ARGUMENT, Status.FAILED_PRECONDITION)
             : Set.of(Status.OK, Status.INVALID_ARGUMENT),
         false);
   }
@@ -197,7 +204,8 @@ final class FuzzCases {
       }
     }
     String body = Json.write(envelope(input));
-    boolean over = body.length() > MAX_BYTES;
+    // The limit counts the body's bytes: a word such as "ünïcødé" takes more than its characters.
+    boolean over = body.getBytes(StandardCharsets.UTF_8).length > MAX_BYTES;
     return new Case(
         over ? "over the size limit" : "large values",
         agentPath(),

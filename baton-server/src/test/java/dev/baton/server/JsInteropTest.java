@@ -308,6 +308,66 @@ class JsInteropTest {
     }
   }
 
+  @Test
+  void aGenkitJsAgentThatRefusesToDetachIsDelegatedToInlineAndTheRefusalCostsNoSlot() {
+    try (NodeFixture.Server js = NodeFixture.server("server.cjs")) {
+      Baton client = Baton.builder().experimental().build();
+      // Without a store; the remote agent declares nothing, so the middleware learns by trying.
+      Agent scribe =
+          client.defineRemoteAgent(
+              "scribe",
+              URI.create("http://127.0.0.1:" + js.port() + "/agents/scribe"),
+              AgentOptions.builder().description("Writes one question down.").build());
+
+      // Genkit JS refuses as an error; the remote agent gives the failed output a local one does.
+      AgentOutput refused = scribe.run(AgentInput.text("later").withDetach(true), AgentInit.NEW);
+      assertThat(refused.finishReason()).as(js.output()).isEqualTo(AgentFinishReason.FAILED);
+      assertThat(refused.error().statusCode()).isEqualTo(Status.FAILED_PRECONDITION);
+      assertThat(refused.error().message()).contains("session store");
+
+      ProgrammableModel orch = ProgrammableModel.define(client.registry(), "orch");
+      Deque<Function<ModelRequest, ModelResponse>> script = new ArrayDeque<>();
+      orch.fallback(request -> Objects.requireNonNull(script.poll()).apply(request));
+      Agent orchestrator =
+          client.defineAgent(
+              "orchestrator",
+              InlinePrompt.builder()
+                  .model("orch")
+                  .use(Agents.builder().agents(scribe.ref()).async(true).maxDelegations(1).build())
+                  .build(),
+              AgentOptions.DEFAULTS);
+      JsonNode[] seen = new JsonNode[2];
+      script.add(
+          r ->
+              call(
+                  "delegate_to_scribe",
+                  Json.object().put("task", "Why tides?").put("background", true)));
+      script.add(
+          r -> {
+            seen[0] = toolOutput(r);
+            return call("delegate_to_scribe", Json.object().put("task", "Why tides?"));
+          });
+      script.add(
+          r -> {
+            seen[1] = toolOutput(r);
+            return ModelResponse.of(Message.model("done"), FinishReason.STOP);
+          });
+
+      orchestrator.runText("Why tides?");
+
+      assertThat(seen[0].path("response").asString())
+          .as(js.output())
+          .startsWith("Error calling agent \"scribe\": ")
+          .contains("session store")
+          .endsWith(
+              "If this agent lacks a session store that supports background work, delegate to it"
+                  + " without \"background\" instead.");
+      assertThat(seen[1].path("response").asString())
+          .as("the refused launch gave its slot back")
+          .isEqualTo("researched: Why tides?");
+    }
+  }
+
   private static @Nullable String orNull(JsonNode node) {
     return node.isNull() ? null : node.stringValue();
   }

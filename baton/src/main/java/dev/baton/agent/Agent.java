@@ -35,7 +35,10 @@ public interface Agent extends Action<AgentInput, AgentOutput, AgentStreamChunk>
    * turn is a failed output, not an exception; a bad init and a cancelled context are exceptions.
    *
    * <p>A detach input returns at once with the pending snapshot ({@code finishReason: detached})
-   * while the work goes on in the background.
+   * while the work goes on in the background. An agent that cannot run work in the background (it
+   * has no session store, or one that cannot subscribe to snapshots; a remote agent whose server
+   * refuses the detach) returns a failed output instead, whose error is {@code
+   * FAILED_PRECONDITION}; a local agent then runs none of the input.
    */
   AgentOutput run(
       ActionContext context,

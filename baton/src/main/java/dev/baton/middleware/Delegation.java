@@ -201,9 +201,7 @@ final class Delegation {
 
   /**
    * Starts a sub-agent in the background. A refusal to detach ({@code FAILED_PRECONDITION}) gives
-   * the slot back, whether the agent answers it as a failed output (a local agent, as Genkit Go
-   * does) or throws it (a remote agent whose server refuses the request, as Genkit JS's and Baton's
-   * do); a run that settled at once is folded like a synchronous one.
+   * the slot back; a run that settled at once is folded like a synchronous one.
    */
   Result launch(
       ActionContext context,
@@ -223,10 +221,7 @@ final class Delegation {
               init,
               StreamCallback.discard());
     } catch (RuntimeException e) {
-      BatonException error = BatonException.from(e);
-      return error.status() == Status.FAILED_PRECONDITION
-          ? refused(target, error.toPublicErrorInfo().message(), label)
-          : failure(context, agent, e, label);
+      return failure(context, agent, e, label);
     }
     if (output.finishReason() == AgentFinishReason.DETACHED && output.snapshotId() != null) {
       String taskId = agent + ":" + output.snapshotId();
@@ -249,22 +244,18 @@ final class Delegation {
     if (output.isFailed()
         && output.error() != null
         && output.error().statusCode() == Status.FAILED_PRECONDITION) {
-      return refused(target, output.error().message(), label);
+      refund();
+      String hint =
+          target.metadata() == null
+              ? " If this agent lacks a session store that supports background work, delegate to"
+                  + " it without \"background\" instead."
+              : "";
+      return Result.text(
+          "Error calling agent \"" + agent + "\": " + output.error().message() + hint, label);
     }
     Result result = results.fold(context, target, invocation, output, label, started);
     mint(result);
     return result;
-  }
-
-  /** A refusal to run in the background: the slot goes back, and the model is told why. */
-  private Result refused(Agent target, String message, @Nullable String label) {
-    refund();
-    String hint =
-        target.metadata() == null
-            ? " If this agent lacks a session store that supports background work, delegate to"
-                + " it without \"background\" instead."
-            : "";
-    return Result.text("Error calling agent \"" + target.name() + "\": " + message + hint, label);
   }
 
   private void mint(Result result) {

@@ -133,6 +133,40 @@ class DetachAndAbortTest extends AgentTestSupport {
   }
 
   @Test
+  void aDetachTheAgentCannotTakeIsRefusedBeforeAnyOfItsInputRuns() throws Exception {
+    CountDownLatch waiting = new CountDownLatch(1);
+    CountDownLatch returned = new CountDownLatch(1);
+    AtomicInteger turns = new AtomicInteger();
+    Agent agent =
+        baton.defineCustomAgent(
+            "counting",
+            runner -> {
+              try {
+                waiting.countDown();
+                runner.run(
+                    (ctx, input) -> {
+                      turns.incrementAndGet();
+                      return TurnResult.STOP;
+                    });
+                return runner.result();
+              } finally {
+                returned.countDown();
+              }
+            },
+            AgentOptions.DEFAULTS);
+    AgentConnection connection = agent.connect(AgentInit.NEW);
+    // The function is already waiting for input: any input handed to it would run as a turn.
+    assertThat(waiting.await(10, TimeUnit.SECONDS)).isTrue();
+
+    connection.send(AgentInput.text("in the background").withDetach(true));
+    AgentOutput output = connection.output();
+
+    assertThat(output.error().status()).isEqualTo("FAILED_PRECONDITION");
+    assertThat(returned.await(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(turns).as("turns the refused detach ran").hasValue(0);
+  }
+
+  @Test
   void aDetachWhoseStoreIsDownReportsTheStoresStatusNotACapabilityError() {
     Agent agent =
         chat(

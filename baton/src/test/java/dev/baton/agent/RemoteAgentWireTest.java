@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.Baton;
 import dev.baton.agent.store.InMemorySessionStore;
+import dev.baton.ai.Message;
 import dev.baton.core.ActionContext;
 import dev.baton.core.ActionType;
 import dev.baton.core.BatonException;
@@ -149,6 +150,42 @@ class RemoteAgentWireTest {
               assertThat(e.status()).isEqualTo(status);
               assertThat(e.getMessage()).contains(message);
             });
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "Baton or Genkit JS, plain | 400 | application/json | '{\"status\":\"FAILED_PRECONDITION\","
+            + "\"message\":\"no store\"}'",
+        "Baton, streamed | 200 | text/event-stream | 'data: {\"error\":{\"status\":"
+            + "\"FAILED_PRECONDITION\",\"message\":\"no store\"}}'",
+        "Genkit JS, streamed | 200 | text/plain | 'error: {\"error\":{\"status\":"
+            + "\"FAILED_PRECONDITION\",\"message\":\"no store\"}}'",
+      })
+  void aDetachTheServerRefusesIsAFailedOutputAsALocalAgentGivesIt(
+      String dialect, int http, String contentType, String answer) {
+    server.reply(Reply.raw(http, contentType, answer + "\n\n"));
+    SessionState state =
+        SessionState.empty().withSessionId("sess").withMessages(List.of(Message.user("earlier")));
+
+    AgentOutput output =
+        remote().run(AgentInput.text("later").withDetach(true), AgentInit.ofState(state));
+
+    assertThat(output.finishReason()).isEqualTo(AgentFinishReason.FAILED);
+    assertThat(output.error().statusCode()).isEqualTo(Status.FAILED_PRECONDITION);
+    assertThat(output.error().message()).isEqualTo("no store");
+    // What the turn started from, as a local agent's failed output gives it.
+    assertThat(output.sessionId()).isEqualTo("sess");
+    assertThat(output.state()).isEqualTo(state);
+  }
+
+  @Test
+  void aDetachTheServerRefusesForAnotherReasonStillThrows() {
+    server.reply(Reply.json(503, "{\"status\":\"UNAVAILABLE\",\"message\":\"overloaded\"}"));
+    assertThatThrownBy(() -> remote().run(AgentInput.text("later").withDetach(true), AgentInit.NEW))
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.UNAVAILABLE));
   }
 
   @Test

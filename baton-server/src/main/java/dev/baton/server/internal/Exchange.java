@@ -1,6 +1,7 @@
 package dev.baton.server.internal;
 
 import dev.baton.agent.Agent;
+import dev.baton.agent.AgentInput;
 import dev.baton.core.Action;
 import dev.baton.core.ActionContext;
 import dev.baton.core.ActionType;
@@ -12,6 +13,8 @@ import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
 import dev.baton.internal.agent.DetachedRuns;
 import dev.baton.internal.agent.RemoteAgent;
+import dev.baton.internal.core.RootSpanHooks;
+import dev.baton.internal.core.TracedContext;
 import dev.baton.internal.core.Utf16;
 import dev.baton.internal.http.GenkitHttp;
 import dev.baton.server.ContextProvider;
@@ -111,11 +114,13 @@ public final class Exchange {
       ObjectNode envelope = settings.body().read(request);
       JsonNode data = envelope.get("data");
       JsonNode init = envelope.get("init");
+      Map<String, Object> auth = auth(data);
       ActionContext context =
           ActionContext.root(settings.registry())
               .withCancellation(cancellation)
-              .withAuth(auth(data))
-              .with(DetachedRuns.KEY, drain::track);
+              .withAuth(auth)
+              .with(DetachedRuns.KEY, drain::track)
+              .with(RootSpanHooks.KEY, tracedContext(auth));
       Action<?, ?, ?> action = resolve();
       watch = ClientWatch.start(request, this::clientGone);
       if (wantsStream()) {
@@ -157,13 +162,14 @@ public final class Exchange {
    * no store, or one that cannot subscribe to snapshots), or it could not save the pending
    * snapshot. An agent answers that with a failed output, as Genkit Go's runtime does; on the wire
    * it is an error, as a Genkit JS server sends it, since Genkit JS's client reads a failed answer
-   * to a detach as a missing snapshot and throws an error without a status.
+   * to a detach as a missing snapshot and throws an error without a status. Whether the turn asked
+   * is read from the input as the agent read it, once the output has failed.
    */
   private boolean isRefusedDetach(JsonNode input, JsonNode output) {
     return route.type() == ActionType.AGENT
-        && input.path("detach").asBoolean(false)
         && "failed".equals(output.path("finishReason").asString(""))
-        && output.path("error").isObject();
+        && output.path("error").isObject()
+        && Json.convert(input, AgentInput.class).isDetach();
   }
 
   private void stream(
@@ -241,6 +247,15 @@ public final class Exchange {
     BatonException reason = BatonException.of(Status.CANCELLED, "the client closed the connection");
     cancellation.cancel(reason);
     return reason;
+  }
+
+  /**
+   * The run's root span records its context, as Genkit JS's Express handler has every run it serves
+   * record one ({@code {}} when its context provider gives none).
+   */
+  private static RootSpanHooks tracedContext(Map<String, ?> auth) {
+    return new RootSpanHooks(
+        Map.of(TracedContext.ATTRIBUTE, TracedContext.ofAuth(auth)), (traceId, spanId) -> {});
   }
 
   /** The merged auth context of the providers, which may refuse the request. */

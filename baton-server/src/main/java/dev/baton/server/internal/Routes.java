@@ -1,7 +1,6 @@
 package dev.baton.server.internal;
 
 import dev.baton.core.ActionType;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,8 +12,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * What a handler serves where: the routes the application chose for agents and flows, and the
  * default layout, {@code /agents/<name>} and {@code /flows/<name>}, for those it mounted by name or
- * all at once. A chosen route wins over the default layout. Immutable and thread-safe; the builder
- * is not thread-safe.
+ * all at once. A route is chosen only outside what the default layout serves: inside, it would hide
+ * a default route, and could take an agent's turns while the agent's companions still answer beside
+ * it. Immutable and thread-safe; the builder is not thread-safe.
  */
 public final class Routes {
   private final Map<String, Route> chosen;
@@ -38,9 +38,11 @@ public final class Routes {
   /** The route a request's path (within the handler's context) reaches, or null for none. */
   public @Nullable Route resolve(String path) {
     Route route = chosen.get(path);
-    if (route != null) {
-      return route;
-    }
+    return route != null ? route : laidOut(path);
+  }
+
+  /** The route the default layout serves at a path, or null when it serves none there. */
+  private @Nullable Route laidOut(String path) {
     Route laidOut = Route.inDefaultLayout(path);
     if (laidOut == null) {
       return null;
@@ -55,7 +57,8 @@ public final class Routes {
 
   /** Collects the routes. */
   public static final class Builder {
-    private final Map<String, Route> chosen = new HashMap<>();
+    // In the order chosen, so a build that refuses several names the first.
+    private final Map<String, Route> chosen = new LinkedHashMap<>();
     private final Set<String> agents = new HashSet<>();
     private final Set<String> flows = new HashSet<>();
     private boolean allAgents;
@@ -112,8 +115,24 @@ public final class Routes {
       chosen.putAll(routes);
     }
 
+    /**
+     * @throws IllegalArgumentException when a chosen route is one the default layout serves (with
+     *     the mounts, whenever they were made)
+     */
     public Routes build() {
-      return new Routes(this);
+      Routes routes = new Routes(this);
+      for (String path : chosen.keySet()) {
+        Route hidden = routes.laidOut(path);
+        if (hidden != null) {
+          throw new IllegalArgumentException(
+              "the route "
+                  + path
+                  + " is taken: the default layout serves "
+                  + hidden.type().key(hidden.name())
+                  + " there; choose a route outside it");
+        }
+      }
+      return routes;
     }
   }
 

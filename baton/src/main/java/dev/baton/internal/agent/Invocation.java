@@ -173,7 +173,8 @@ final class Invocation implements Connection.Source {
 
   /**
    * Sends an input. A detach input shuts the stream at once; its message or resume, if any, still
-   * runs as a turn, in the background. A pure detach starts no turn.
+   * runs as a turn, in the background. A pure detach starts no turn, and neither does a detach the
+   * agent cannot take: the output refuses it before any of its work starts.
    */
   @Override
   public void send(AgentInput input) {
@@ -190,10 +191,11 @@ final class Invocation implements Connection.Source {
     boolean first = detachRequested.compareAndSet(false, true);
     chunks.latchDetached();
     clientLink.close();
-    if (first) {
+    boolean refused = !canDetach();
+    if (first && !refused) {
       moveToBackground(input);
     }
-    if (input.hasPayload()) {
+    if (input.hasPayload() && !refused) {
       worker.offer(input.withDetach(false));
     }
     if (first) {
@@ -479,7 +481,7 @@ final class Invocation implements Connection.Source {
   private AgentOutput handOff() {
     SessionStore store = agent.store();
     clientLink.close();
-    if (store == null || !(store instanceof SnapshotSubscriber)) {
+    if (store == null || !canDetach()) {
       work.cancel();
       return failedOutput(
           BatonException.failedPrecondition(
@@ -513,6 +515,11 @@ final class Invocation implements Connection.Source {
     // Inputs already queued still run; nothing more can arrive.
     closeInput();
     return AgentOutput.detached(session.id(), pending.snapshotId());
+  }
+
+  /** Whether the agent can run work in the background: its store tells a worker of aborts. */
+  private boolean canDetach() {
+    return agent.store() instanceof SnapshotSubscriber;
   }
 
   /**

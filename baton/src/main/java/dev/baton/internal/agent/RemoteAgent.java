@@ -2,6 +2,7 @@ package dev.baton.internal.agent;
 
 import dev.baton.agent.Agent;
 import dev.baton.agent.AgentConnection;
+import dev.baton.agent.AgentFinishReason;
 import dev.baton.agent.AgentInit;
 import dev.baton.agent.AgentInput;
 import dev.baton.agent.AgentMetadata;
@@ -10,6 +11,7 @@ import dev.baton.agent.AgentOutput;
 import dev.baton.agent.AgentStreamChunk;
 import dev.baton.agent.RemoteAgentOptions;
 import dev.baton.agent.SessionSnapshot;
+import dev.baton.agent.SessionState;
 import dev.baton.agent.SnapshotStatus;
 import dev.baton.agent.StateManagement;
 import dev.baton.core.Action;
@@ -40,10 +42,14 @@ import tools.jackson.databind.JsonNode;
  * and the token usage they record, stay on the server.
  *
  * <p>The server's answers keep their status names: a failed turn is a failed output, and a refused
- * init (an unknown snapshot, a pending one) is a {@link BatonException} with the server's status.
- * {@link AgentInit#continueFrom} and {@link AgentInput#retryTurn()} travel as Baton's {@code
- * continue} and {@code retry} fields, which a Baton server honours; a Genkit server refuses them,
- * and the refusal comes back with its status and message.
+ * init (an unknown snapshot, a pending one) is a {@link BatonException} with the server's status. A
+ * detach the server refuses with {@code FAILED_PRECONDITION} (it has no store for background work)
+ * is a failed output with that error, as a local agent gives it, although Genkit JS's and Baton's
+ * servers send it as an error; an init refused with that status on a detach request reads the same,
+ * since the wire does not tell the two apart. {@link AgentInit#continueFrom} and {@link
+ * AgentInput#retryTurn()} travel as Baton's {@code continue} and {@code retry} fields, which a
+ * Baton server honours; a Genkit server refuses them, and the refusal comes back with its status
+ * and message.
  *
  * <p>Genkit JS serves no waitForSnapshot route: when the route is missing (the server answers
  * {@code NOT_FOUND} for it while getSnapshot finds the snapshot), waits poll getSnapshot every
@@ -137,7 +143,33 @@ public final class RemoteAgent implements Agent {
       AgentInit init,
       StreamCallback<AgentStreamChunk> stream) {
     Objects.requireNonNull(input, "input");
-    return calls.turn(context, url, input, init, stream);
+    try {
+      return calls.turn(context, url, input, init, stream);
+    } catch (BatonException e) {
+      if (input.isDetach() && e.status() == Status.FAILED_PRECONDITION) {
+        return refusedDetach(init, e);
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * A detach the server refused, as a local agent reports one: a failed output with the server's
+   * error, naming what the turn started from (the init's session and snapshot, and a client-managed
+   * agent's state).
+   */
+  private static AgentOutput refusedDetach(AgentInit init, BatonException refusal) {
+    SessionState state = init.state();
+    String sessionId =
+        init.sessionId() != null ? init.sessionId() : state == null ? null : state.sessionId();
+    return new AgentOutput(
+        sessionId,
+        init.snapshotId(),
+        AgentFinishReason.FAILED,
+        null,
+        null,
+        state,
+        refusal.toPublicErrorInfo());
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.baton.internal.core;
 
 import dev.baton.core.ActionContext;
+import dev.baton.core.ActionType;
 import dev.baton.core.ContextKey;
 import dev.baton.core.Json;
 import io.opentelemetry.api.OpenTelemetry;
@@ -225,7 +226,8 @@ public final class Tracing {
       builder.setAttribute(Keys.SUBTYPE, subtype);
       if (genkitType.equals("action")) {
         // As Genkit JS labels every action's span, the root's and those nested below it alike.
-        builder.setAttribute(Keys.KEY, "/" + subtype + "/" + name);
+        ActionType.fromWireName(subtype)
+            .ifPresent(type -> builder.setAttribute(Keys.KEY, type.key(name)));
       }
     }
     if (root) {

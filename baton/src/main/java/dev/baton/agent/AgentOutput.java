@@ -52,8 +52,13 @@ public record AgentOutput(
     return new AgentOutput(sessionId, snapshotId, finishReason, message, artifacts, null, null);
   }
 
-  /** The output of a failed invocation: where to resume (if anywhere) and what went wrong. */
-  public static AgentOutput failed(String sessionId, @Nullable String snapshotId, ErrorInfo error) {
+  /**
+   * The output of a failed invocation: its session, where to resume (if anywhere) and what went
+   * wrong. The session is null only when the invocation named none and none was started, as when a
+   * remote agent's server refuses a detach in a fresh session.
+   */
+  public static AgentOutput failed(
+      @Nullable String sessionId, @Nullable String snapshotId, ErrorInfo error) {
     return new AgentOutput(
         sessionId, snapshotId, AgentFinishReason.FAILED, null, null, null, error);
   }

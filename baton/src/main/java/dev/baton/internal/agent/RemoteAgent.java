@@ -2,7 +2,6 @@ package dev.baton.internal.agent;
 
 import dev.baton.agent.Agent;
 import dev.baton.agent.AgentConnection;
-import dev.baton.agent.AgentFinishReason;
 import dev.baton.agent.AgentInit;
 import dev.baton.agent.AgentInput;
 import dev.baton.agent.AgentMetadata;
@@ -162,14 +161,8 @@ public final class RemoteAgent implements Agent {
     SessionState state = init.state();
     String sessionId =
         init.sessionId() != null ? init.sessionId() : state == null ? null : state.sessionId();
-    return new AgentOutput(
-        sessionId,
-        init.snapshotId(),
-        AgentFinishReason.FAILED,
-        null,
-        null,
-        state,
-        refusal.toPublicErrorInfo());
+    return AgentOutput.failed(sessionId, init.snapshotId(), refusal.toPublicErrorInfo())
+        .withState(state);
   }
 
   @Override

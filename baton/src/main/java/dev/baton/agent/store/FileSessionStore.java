@@ -123,6 +123,7 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
   private final AtomicFiles.Sync rowSync;
   private final PointerVerifier verifier;
   private final Consumer<CommitStep> commitSteps;
+  // Serialises this instance's read-modify-writes and sweeps; other processes wait on the folder's.
   private final ReentrantLock lock = new ReentrantLock();
   private final StatusFeed statusFeed;
 

@@ -318,6 +318,8 @@ public final class BatonHandler extends Handler.Abstract.NonBlocking implements 
     }
 
     /**
+     * The handler, serving what this builder was given.
+     *
      * @throws IllegalArgumentException when a route chosen with {@link #agentAt} or {@link #flowAt}
      *     (or one of its companions' routes) is one the default layout serves with the mounts made,
      *     such as {@code flowAt("/agents/x", ...)} with {@link #allAgents}

@@ -93,11 +93,10 @@ class AgentsMiddlewareTest extends AgentsMiddlewareTestSupport {
             AgentOptions.DEFAULTS, Agents.builder().agents(coder.ref()).historyLength(4).build());
     orchestratorModel.respond(
         calls(
-            (ToolRequestPart)
-                Part.toolRequest(
-                    "delegate_to_coder",
-                    "d1",
-                    Json.object().put("task", "Write hello world").put("name", "hello"))));
+            Part.toolRequest(
+                "delegate_to_coder",
+                "d1",
+                Json.object().put("task", "Write hello world").put("name", "hello"))));
     coderModel.respondText("print('hello')");
     orchestratorModel.respondText("done");
 
@@ -129,9 +128,8 @@ class AgentsMiddlewareTest extends AgentsMiddlewareTestSupport {
         orchestrator(AgentOptions.DEFAULTS, Agents.builder().agents(coder.ref()).build());
     orchestratorModel.respond(
         calls(
-            (ToolRequestPart)
-                Part.toolRequest(
-                    "delegate_to_coder", "d1", Json.object().put("task", "Write malware"))));
+            Part.toolRequest(
+                "delegate_to_coder", "d1", Json.object().put("task", "Write malware"))));
     coderModel.respond(
         ModelResponse.of(Message.model("I can't help with that."), FinishReason.BLOCKED));
     orchestratorModel.respondText("done");

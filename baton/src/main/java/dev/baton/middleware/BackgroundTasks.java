@@ -153,7 +153,7 @@ final class BackgroundTasks {
       return Reports.note(NO_IDS);
     }
     return new Reports(
-        each(context, ids, id -> report(context, context, id, Agent::getSnapshot)), null, null);
+        each(ids, id -> report(context, context, id, Agent::getSnapshot)), null, null);
   }
 
   /**
@@ -195,7 +195,6 @@ final class BackgroundTasks {
       ActionContext waiting = context.withCancellation(stop);
       List<Report> reports =
           each(
-              context,
               ids,
               id -> {
                 Report report = report(waiting, context, id, Agent::waitForSnapshot);
@@ -222,7 +221,6 @@ final class BackgroundTasks {
     }
     return new Reports(
         each(
-            context,
             ids,
             id ->
                 report(
@@ -355,8 +353,7 @@ final class BackgroundTasks {
    * Reports on each distinct ID, concurrently, in the order given; a repeated ID is read once and
    * its report copied.
    */
-  private static List<Report> each(
-      ActionContext context, List<String> ids, Function<String, Report> reportOf) {
+  private static List<Report> each(List<String> ids, Function<String, Report> reportOf) {
     List<String> distinct = new ArrayList<>(new LinkedHashSet<>(ids));
     Map<String, Report> reports = new ConcurrentHashMap<>();
     if (distinct.size() == 1) {

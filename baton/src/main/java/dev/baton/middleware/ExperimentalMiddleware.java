@@ -18,6 +18,9 @@ import java.util.List;
 public final class ExperimentalMiddleware implements Plugin {
   public static final String NAME = "genkit-middleware-exp";
 
+  /** The plugin, to give to {@code Baton.builder().plugin(...)}. */
+  public ExperimentalMiddleware() {}
+
   @Override
   public String name() {
     return NAME;

@@ -16,6 +16,9 @@ import java.util.List;
 public final class StableMiddleware implements Plugin {
   public static final String NAME = "genkit-middleware";
 
+  /** The plugin, to give to {@code Baton.builder().plugin(...)}. */
+  public StableMiddleware() {}
+
   @Override
   public String name() {
     return NAME;

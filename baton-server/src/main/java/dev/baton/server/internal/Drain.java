@@ -77,6 +77,7 @@ public final class Drain {
    * Starts draining and completes when the requests and detached runs are done, or when the grace
    * period is over and the requests left have been cancelled (and have had a moment to answer).
    */
+  @SuppressWarnings("FutureReturnValueIgnored") // each callback only completes the future returned
   public CompletableFuture<Void> shutdown(Duration grace) {
     draining = true;
     checkEmpty();

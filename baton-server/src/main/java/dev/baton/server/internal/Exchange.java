@@ -329,7 +329,7 @@ public final class Exchange {
   private boolean wantsStream() {
     String query = request.getHttpURI().getQuery();
     if (query != null) {
-      for (String parameter : query.split("&")) {
+      for (String parameter : query.split("&", -1)) {
         if (parameter.equalsIgnoreCase("stream=true")) {
           return true;
         }

@@ -95,6 +95,7 @@ final class DetachedRun implements Heartbeats.Beating {
     Thread.ofVirtual().name("baton-watch-" + pending.snapshotId()).start(() -> watch(heartbeats));
   }
 
+  @SuppressWarnings("FutureReturnValueIgnored") // finalizeRow logs its own failure
   private void watch(Heartbeats heartbeats) {
     String id = pending.snapshotId();
     StatusSubscription subscription;

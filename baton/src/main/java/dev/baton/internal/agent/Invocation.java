@@ -208,6 +208,7 @@ final class Invocation implements Connection.Source {
    * linked to this invocation's. It ends once the agent function has returned and the output has
    * handed the work off (naming the pending snapshot), whichever comes last.
    */
+  @SuppressWarnings("FutureReturnValueIgnored") // ending a span does not fail
   private void moveToBackground(AgentInput input) {
     Tracing.OpenSpan background =
         telemetry.openBackground(worker.context(), input.hasPayload() ? input : null);

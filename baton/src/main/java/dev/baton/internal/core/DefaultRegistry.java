@@ -148,6 +148,7 @@ public final class DefaultRegistry implements Registry {
     return action;
   }
 
+  @SuppressWarnings("EnumOrdinal") // actions is indexed by type, as described there
   private ConcurrentMap<String, Action<?, ?, ?>> actionsOf(ActionType type) {
     ConcurrentMap<String, Action<?, ?, ?>> byName = actions.get(type.ordinal());
     if (byName == null) {
@@ -184,6 +185,7 @@ public final class DefaultRegistry implements Registry {
   }
 
   @Override
+  @SuppressWarnings("EnumOrdinal") // actions is indexed by type
   public Optional<Action<?, ?, ?>> lookup(ActionType type, String name) {
     for (DefaultRegistry r = this; r != null; r = r.parent) {
       ConcurrentMap<String, Action<?, ?, ?>> byName = r.actions.get(type.ordinal());

@@ -36,15 +36,15 @@ public final class Lifecycle {
   private static final Logger log = LoggerFactory.getLogger(Lifecycle.class);
 
   /** How long aborted work gets to save its progress, and interrupted threads to end. */
-  public static final Duration SETTLE = Duration.ofSeconds(5);
+  private static final Duration SETTLE = Duration.ofSeconds(5);
 
   /** Work in flight that a close may have to abort once the grace period is over. */
   @FunctionalInterface
   public interface Work {
     /**
      * Stops the work so that it settles soon: a foreground turn fails with {@code reason}, a
-     * detached run is aborted and saves its progress. Called at most once per close, possibly
-     * concurrently with the work's own end; it must not block.
+     * detached run is aborted and saves its progress. It may be called again, and concurrently with
+     * the work's own end: it must be idempotent, and must not block.
      */
     void abort(BatonException reason);
   }

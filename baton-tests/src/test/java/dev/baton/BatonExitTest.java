@@ -54,7 +54,9 @@ class BatonExitTest {
       // Well within the test's own timeout, so that a JVM that does not exit fails the assertion.
       exited = app.waitFor(30, TimeUnit.SECONDS);
     } finally {
-      app.destroyForcibly();
+      if (app.isAlive()) {
+        app.destroyForcibly();
+      }
     }
     String stderr = Files.readString(errors);
     assertThat(exited).as("the application exited on its own; it wrote: %s", stderr).isTrue();

@@ -11,7 +11,6 @@ import dev.baton.core.Json;
 import dev.baton.core.Registry;
 import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
-import dev.baton.internal.agent.DetachedRuns;
 import dev.baton.internal.agent.RemoteAgent;
 import dev.baton.internal.core.RootSpanHooks;
 import dev.baton.internal.core.TracedContext;
@@ -119,7 +118,6 @@ public final class Exchange {
           ActionContext.root(settings.registry())
               .withCancellation(cancellation)
               .withAuth(auth)
-              .with(DetachedRuns.KEY, drain::track)
               .with(RootSpanHooks.KEY, tracedContext(auth));
       Action<?, ?, ?> action = resolve();
       watch = ClientWatch.start(request, this::clientGone);
@@ -136,10 +134,7 @@ public final class Exchange {
     }
   }
 
-  /**
-   * Runs the action. The runs it detaches in this process, its own detached turn or its background
-   * delegations, tell the drain through the context (see {@link DetachedRuns}).
-   */
+  /** Runs the action. The Baton instance tracks the runs it detaches, which the drain waits for. */
   private Outcome execute(
       Action<?, ?, ?> action,
       ActionContext context,

@@ -387,7 +387,8 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
     if (isVerified(directory)) {
       return;
     }
-    LatestRowFinder.FolderRows rows = LatestRowFinder.latestOfEachSession(directory, cancellation);
+    LatestRowFinder.FolderRows rows =
+        LatestRowFinder.latestOfEachSession(directory, clock.instant(), cancellation);
     int rewritten = 0;
     for (Map.Entry<String, SessionPointer> session : rows.latest().entrySet()) {
       SessionPointer current = directory.readPointer(session.getKey());
@@ -626,8 +627,8 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
         row.createdAt(), row.snapshotId(), pointer.currentCreatedAt(), pointer.currentSnapshotId());
   }
 
-  private static SessionPointer pointerTo(SessionSnapshot row) {
-    return new SessionPointer(row.snapshotId(), row.createdAt(), Instant.now());
+  private SessionPointer pointerTo(SessionSnapshot row) {
+    return new SessionPointer(row.snapshotId(), row.createdAt(), clock.instant());
   }
 
   /**
@@ -744,8 +745,13 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
       return this;
     }
 
-    /** Stands in for the system clock, which times the retry of a failed verification. */
-    Builder clock(InstantSource source) {
+    /**
+     * The clock the store reads: it stamps the session pointers it writes and times the retry of a
+     * pointer check that failed. Defaults to the system clock; pass the clock given to {@code
+     * Baton.builder().clock}, which stamps the rows. The age of a temporary file left by an
+     * interrupted write is judged on the system clock all the same, against the file's own time.
+     */
+    public Builder clock(InstantSource source) {
       checkUnset(clock, "clock");
       this.clock = source;
       return this;

@@ -14,6 +14,7 @@ import dev.baton.core.BatonException;
 import dev.baton.core.Cancellation;
 import dev.baton.core.ErrorInfo;
 import dev.baton.core.Status;
+import dev.baton.internal.core.Timing;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -46,6 +47,7 @@ final class DetachedRun implements Heartbeats.Beating {
   private final LocalAgent agent;
   private final SessionStore store;
   private final ActionContext storeContext;
+  private final Timing timing;
   private final SessionSnapshot pending;
   private final LiveSession session;
   private final Cancellation work;
@@ -70,6 +72,7 @@ final class DetachedRun implements Heartbeats.Beating {
     this.agent = agent;
     this.store = store;
     this.storeContext = storeContext;
+    this.timing = Timing.of(storeContext);
     this.pending = pending;
     this.session = session;
     this.work = work;
@@ -102,6 +105,7 @@ final class DetachedRun implements Heartbeats.Beating {
       // A run that cannot watch has to stop: a brief outage should not cost it.
       subscription =
           StoreRetry.call(
+              timing,
               Cancellation.never(),
               agent.options().heartbeatTimeout(),
               "agent \"" + agent.name() + "\": watch " + id + " for an abort",
@@ -170,7 +174,7 @@ final class DetachedRun implements Heartbeats.Beating {
 
   private void refresh() {
     try {
-      Snapshots.heartbeat(storeContext, store, pending.snapshotId(), Instant.now());
+      Snapshots.heartbeat(storeContext, store, pending.snapshotId(), timing.now());
     } catch (RuntimeException e) {
       // A worker whose heartbeats keep failing goes stale and reads as expired; that is the signal.
       log.warn("agent {}: heartbeat of {} failed", agent.name(), pending.snapshotId(), e);
@@ -216,6 +220,7 @@ final class DetachedRun implements Heartbeats.Beating {
     try {
       // Never cut short: the row must receive the work's end even after an abort.
       StoreRetry.call(
+          timing,
           Cancellation.never(),
           agent.options().heartbeatTimeout(),
           "agent \"" + agent.name() + "\": finalise " + id,
@@ -244,7 +249,7 @@ final class DetachedRun implements Heartbeats.Beating {
     if (existing == null) {
       return null;
     }
-    Instant now = Instant.now();
+    Instant now = timing.now();
     SessionState state = session.state();
     SnapshotStatus status = existing.statusOrCompleted();
     if (status == SnapshotStatus.ABORTED) {

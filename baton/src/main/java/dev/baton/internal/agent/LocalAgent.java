@@ -26,8 +26,8 @@ import dev.baton.core.StreamCallback;
 import dev.baton.internal.agent.CompanionRequests.AbortRequest;
 import dev.baton.internal.agent.CompanionRequests.AbortResponse;
 import dev.baton.internal.agent.CompanionRequests.GetSnapshotRequest;
+import dev.baton.internal.core.DefaultRegistry;
 import dev.baton.internal.core.Lazy;
-import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -68,7 +68,10 @@ public final class LocalAgent implements Agent {
                 configured instanceof SnapshotSubscriber,
                 configured == null ? StateManagement.CLIENT : StateManagement.SERVER,
                 options.stateType() == null ? null : JsonSchemas.infer(options.stateType()));
-    this.reads = store == null ? null : new SnapshotReads(name, store, options);
+    this.reads =
+        store == null
+            ? null
+            : new SnapshotReads(name, store, options, DefaultRegistry.timing(registry));
     AgentMetadata published = metadata;
     this.descriptor =
         Lazy.of(() -> AgentActions.descriptor(name, options.description(), published));
@@ -185,7 +188,8 @@ public final class LocalAgent implements Agent {
               + " worker to stop, or its metadata says it is not abortable",
           name);
     }
-    return Snapshots.abort(context, requireStore(), snapshotId, Instant.now());
+    return Snapshots.abort(
+        context, requireStore(), snapshotId, DefaultRegistry.timing(registry).clock().instant());
   }
 
   /** One rule for the abort call and the abort action: the store can reach a running worker. */
@@ -248,7 +252,8 @@ public final class LocalAgent implements Agent {
       synchronized (this) {
         timer = heartbeats;
         if (timer == null) {
-          timer = new Heartbeats(name, options.heartbeatInterval());
+          timer =
+              new Heartbeats(name, options.heartbeatInterval(), DefaultRegistry.timing(registry));
           heartbeats = timer;
         }
       }

@@ -25,9 +25,9 @@ import dev.baton.core.StreamCallback;
 import dev.baton.internal.agent.CompanionRequests.AbortRequest;
 import dev.baton.internal.agent.CompanionRequests.AbortResponse;
 import dev.baton.internal.agent.CompanionRequests.GetSnapshotRequest;
+import dev.baton.internal.core.DefaultRegistry;
 import dev.baton.internal.core.Lazy;
 import java.net.URI;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -242,7 +242,8 @@ public final class RemoteAgent implements Agent {
           throw e;
         } else {
           // The call ran out while the snapshot was still pending: wait again.
-          context.cancellation().pause(options.waitPollInterval());
+          DefaultRegistry.timing(registry)
+              .pause(context.cancellation(), options.waitPollInterval());
         }
       }
     }
@@ -345,7 +346,7 @@ public final class RemoteAgent implements Agent {
     return new AbortResponse(request.snapshotId(), status);
   }
 
-  private static SessionSnapshot snapshotOf(@Nullable JsonNode result, String snapshotId) {
+  private SessionSnapshot snapshotOf(@Nullable JsonNode result, String snapshotId) {
     if (result == null) {
       throw BatonException.notFound("snapshot \"%s\" not found", snapshotId);
     }
@@ -358,9 +359,9 @@ public final class RemoteAgent implements Agent {
    * as settled, as a local row does. Only aborted rows are shaped here: whether a pending row has
    * expired is the server's call, made with its own heartbeat timeout.
    */
-  private static SessionSnapshot settledAfterAbort(SessionSnapshot row) {
+  private SessionSnapshot settledAfterAbort(SessionSnapshot row) {
     return row.status() == SnapshotStatus.ABORTED && !row.isSettled()
-        ? row.shaped(Instant.now(), AgentOptions.DEFAULT_HEARTBEAT_TIMEOUT)
+        ? row.shaped(DefaultRegistry.timing(registry).now(), AgentOptions.DEFAULT_HEARTBEAT_TIMEOUT)
         : row;
   }
 
@@ -375,7 +376,7 @@ public final class RemoteAgent implements Agent {
       if (row.statusOrCompleted().isTerminal()) {
         return row;
       }
-      context.cancellation().pause(options.waitPollInterval());
+      DefaultRegistry.timing(registry).pause(context.cancellation(), options.waitPollInterval());
     }
   }
 

@@ -98,6 +98,15 @@ class WaitForSnapshotTest extends AgentTestSupport {
     promptly().until(time::pendingTasks, n -> n == count);
   }
 
+  /**
+   * A wait on a thread of its own: a wait left blocked by a failed test must not hold a thread that
+   * the next test needs, as one of the common pool's could.
+   */
+  private static CompletableFuture<SessionSnapshot> waitInBackground(Agent agent, String id) {
+    return CompletableFuture.supplyAsync(
+        () -> agent.waitForSnapshot(id), task -> Thread.ofVirtual().start(task));
+  }
+
   /** Advances the time a poll interval at a time until {@code waiting} is done. */
   private void advanceUntilDone(CompletableFuture<?> waiting) {
     promptly()
@@ -112,8 +121,7 @@ class WaitForSnapshotTest extends AgentTestSupport {
   void aWaitOnAnAbortingRunReturnsAtThePollIntervalNotTheHeartbeatInterval() throws Exception {
     Agent slow = slowToStop();
     String snapshotId = detachAndAbort(slow);
-    CompletableFuture<SessionSnapshot> waiting =
-        CompletableFuture.supplyAsync(() -> slow.waitForSnapshot(snapshotId));
+    CompletableFuture<SessionSnapshot> waiting = waitInBackground(slow, snapshotId);
     // The heartbeat ticker, the end of an aborted run's beats, and the wait's poll.
     awaitTimers(3);
 
@@ -145,8 +153,7 @@ class WaitForSnapshotTest extends AgentTestSupport {
     assertThat(aborting.status()).isEqualTo(SnapshotStatus.ABORTED);
     assertThat(aborting.isSettled()).as("read while its worker saves its progress").isFalse();
 
-    CompletableFuture<SessionSnapshot> waiting =
-        CompletableFuture.supplyAsync(() -> slow.waitForSnapshot(snapshotId));
+    CompletableFuture<SessionSnapshot> waiting = waitInBackground(slow, snapshotId);
     saving.countDown();
     advanceUntilDone(waiting);
 
@@ -170,8 +177,7 @@ class WaitForSnapshotTest extends AgentTestSupport {
                 .build());
     AgentOutput detached = agent.run(AgentInput.text("go").withDetach(true), AgentInit.NEW);
     assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
-    CompletableFuture<SessionSnapshot> waiting =
-        CompletableFuture.supplyAsync(() -> agent.waitForSnapshot(detached.snapshotId()));
+    CompletableFuture<SessionSnapshot> waiting = waitInBackground(agent, detached.snapshotId());
     // The heartbeat ticker and the wait's re-read a heartbeat interval away.
     awaitTimers(2);
 
@@ -206,8 +212,7 @@ class WaitForSnapshotTest extends AgentTestSupport {
                 .build());
     AgentOutput detached = agent.run(AgentInput.text("go").withDetach(true), AgentInit.NEW);
     assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
-    CompletableFuture<SessionSnapshot> waiting =
-        CompletableFuture.supplyAsync(() -> agent.waitForSnapshot(detached.snapshotId()));
+    CompletableFuture<SessionSnapshot> waiting = waitInBackground(agent, detached.snapshotId());
 
     // Plain runtime exceptions, not only BatonExceptions, count as transient: three in a row pass.
     failingReads.set(3);

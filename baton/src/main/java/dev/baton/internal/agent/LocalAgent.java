@@ -28,6 +28,7 @@ import dev.baton.internal.agent.CompanionRequests.AbortResponse;
 import dev.baton.internal.agent.CompanionRequests.GetSnapshotRequest;
 import dev.baton.internal.core.DefaultRegistry;
 import dev.baton.internal.core.Lazy;
+import dev.baton.internal.core.Timing;
 import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -49,6 +50,7 @@ public final class LocalAgent implements Agent {
   private final @Nullable SessionStore store;
   private final @Nullable SnapshotReads reads;
   private final Registry registry;
+  private final Timing timing;
   private volatile @Nullable Heartbeats heartbeats;
 
   private LocalAgent(String name, AgentFunction function, AgentOptions options, Registry registry) {
@@ -68,10 +70,8 @@ public final class LocalAgent implements Agent {
                 configured instanceof SnapshotSubscriber,
                 configured == null ? StateManagement.CLIENT : StateManagement.SERVER,
                 options.stateType() == null ? null : JsonSchemas.infer(options.stateType()));
-    this.reads =
-        store == null
-            ? null
-            : new SnapshotReads(name, store, options, DefaultRegistry.timing(registry));
+    this.timing = DefaultRegistry.timing(registry);
+    this.reads = store == null ? null : new SnapshotReads(name, store, options, timing);
     AgentMetadata published = metadata;
     this.descriptor =
         Lazy.of(() -> AgentActions.descriptor(name, options.description(), published));
@@ -188,8 +188,7 @@ public final class LocalAgent implements Agent {
               + " worker to stop, or its metadata says it is not abortable",
           name);
     }
-    return Snapshots.abort(
-        context, requireStore(), snapshotId, DefaultRegistry.timing(registry).clock().instant());
+    return Snapshots.abort(context, requireStore(), snapshotId, timing.now());
   }
 
   /** One rule for the abort call and the abort action: the store can reach a running worker. */
@@ -252,8 +251,7 @@ public final class LocalAgent implements Agent {
       synchronized (this) {
         timer = heartbeats;
         if (timer == null) {
-          timer =
-              new Heartbeats(name, options.heartbeatInterval(), DefaultRegistry.timing(registry));
+          timer = new Heartbeats(name, options.heartbeatInterval(), timing);
           heartbeats = timer;
         }
       }

@@ -27,6 +27,7 @@ import dev.baton.internal.agent.CompanionRequests.AbortResponse;
 import dev.baton.internal.agent.CompanionRequests.GetSnapshotRequest;
 import dev.baton.internal.core.DefaultRegistry;
 import dev.baton.internal.core.Lazy;
+import dev.baton.internal.core.Timing;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -69,6 +70,7 @@ public final class RemoteAgent implements Agent {
   private final Lazy<ActionDescriptor> descriptor;
   private final RemoteCalls calls;
   private final Registry registry;
+  private final Timing timing;
   private volatile boolean waitRouteMissing;
 
   private RemoteAgent(
@@ -100,6 +102,7 @@ public final class RemoteAgent implements Agent {
         Lazy.of(() -> AgentActions.descriptor(name, options.description(), options.metadata()));
     this.calls = new RemoteCalls(name, remote);
     this.registry = registry;
+    this.timing = DefaultRegistry.timing(registry);
   }
 
   /**
@@ -242,8 +245,7 @@ public final class RemoteAgent implements Agent {
           throw e;
         } else {
           // The call ran out while the snapshot was still pending: wait again.
-          DefaultRegistry.timing(registry)
-              .pause(context.cancellation(), options.waitPollInterval());
+          timing.pause(context.cancellation(), options.waitPollInterval());
         }
       }
     }
@@ -361,7 +363,7 @@ public final class RemoteAgent implements Agent {
    */
   private SessionSnapshot settledAfterAbort(SessionSnapshot row) {
     return row.status() == SnapshotStatus.ABORTED && !row.isSettled()
-        ? row.shaped(DefaultRegistry.timing(registry).now(), AgentOptions.DEFAULT_HEARTBEAT_TIMEOUT)
+        ? row.shaped(timing.now(), AgentOptions.DEFAULT_HEARTBEAT_TIMEOUT)
         : row;
   }
 
@@ -376,7 +378,7 @@ public final class RemoteAgent implements Agent {
       if (row.statusOrCompleted().isTerminal()) {
         return row;
       }
-      DefaultRegistry.timing(registry).pause(context.cancellation(), options.waitPollInterval());
+      timing.pause(context.cancellation(), options.waitPollInterval());
     }
   }
 

@@ -106,7 +106,7 @@ final class SnapshotReads {
       // An aborted row whose worker is saving its progress changes only its finish reason when the
       // save lands, which no status notification reports: poll it at the poll interval.
       boolean aborting = false;
-      Instant lastProgressLog = timing.clock().instant();
+      Instant lastProgressLog = timing.now();
       for (boolean first = true; ; first = false) {
         if (!first) {
           boolean notified = subscription != null && !subscription.isEnded();
@@ -147,7 +147,7 @@ final class SnapshotReads {
         }
         // A shaped aborted row that has not settled is still being saved by a live worker.
         aborting = row.statusOrCompleted() == SnapshotStatus.ABORTED;
-        Instant now = timing.clock().instant();
+        Instant now = timing.now();
         if (Duration.between(lastProgressLog, now).compareTo(Duration.ofSeconds(30)) > 0) {
           log.info("agent {}: still waiting for snapshot {}", agent, row.snapshotId());
           lastProgressLog = now;
@@ -200,7 +200,7 @@ final class SnapshotReads {
 
   /** Shapes a row for a client; a failing state transform fails the read with its status. */
   SessionSnapshot shape(SessionSnapshot row) {
-    SessionSnapshot shaped = row.shaped(timing.clock().instant(), options.heartbeatTimeout());
+    SessionSnapshot shaped = row.shaped(timing.now(), options.heartbeatTimeout());
     SessionState state = shaped.state();
     if (state == null) {
       return shaped;

@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -52,8 +53,9 @@ public record Timing(InstantSource clock, @Nullable ScheduledExecutorService sch
    * Waits for {@code duration} on this timing's scheduler, or less when {@code wake} is counted
    * down or {@code cancellation} fires.
    *
-   * @throws BatonException the cancellation's reason when it fires before or during the wait, or
-   *     {@code CANCELLED} when the thread is interrupted (its interrupt flag is kept)
+   * @throws BatonException the cancellation's reason when it fires before or during the wait,
+   *     {@code CANCELLED} when the thread is interrupted (its interrupt flag is kept), or {@code
+   *     FAILED_PRECONDITION} when the application's scheduler refuses the timer
    */
   public void pause(Cancellation cancellation, Duration duration, CountDownLatch wake) {
     cancellation.throwIfCancelled();
@@ -66,8 +68,14 @@ public record Timing(InstantSource clock, @Nullable ScheduledExecutorService sch
         wake.await(duration.toNanos(), TimeUnit.NANOSECONDS);
       } else {
         // The wait itself is untimed: only the scheduler's time ends it, fake or real.
-        ScheduledFuture<?> timer =
-            timers.schedule(wake::countDown, duration.toNanos(), TimeUnit.NANOSECONDS);
+        ScheduledFuture<?> timer;
+        try {
+          timer = timers.schedule(wake::countDown, duration.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+          throw BatonException.failedPrecondition(
+              "the scheduler given to Baton.builder().scheduler() was shut down while the instance"
+                  + " still needs it");
+        }
         try {
           wake.await();
         } finally {

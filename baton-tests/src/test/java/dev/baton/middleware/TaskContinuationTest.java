@@ -29,7 +29,7 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
-/** {@code continue_task}, by the state the task is in (the seed's table). */
+/** {@code continue_task}, by the state the task is in (Genkit's table). */
 class TaskContinuationTest extends BackgroundTestSupport {
 
   @Test

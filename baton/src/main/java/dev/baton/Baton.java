@@ -32,15 +32,18 @@ import dev.baton.internal.ai.GenerateAction;
 import dev.baton.internal.core.DefaultRegistry;
 import dev.baton.internal.core.Lifecycle;
 import dev.baton.internal.core.RegisteredFlow;
+import dev.baton.internal.core.Timing;
 import dev.baton.internal.core.Tracing;
 import io.opentelemetry.api.OpenTelemetry;
 import java.net.URI;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.BiFunction;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -74,7 +77,9 @@ public final class Baton implements AutoCloseable {
   private final Object agentDefinitions = new Object();
 
   private Baton(Builder builder) {
-    this.registry = DefaultRegistry.create(builder.tracing(), builder.experimental);
+    this.registry =
+        DefaultRegistry.create(
+            builder.tracing(), new Timing(builder.clock, builder.scheduler), builder.experimental);
     this.lifecycle = DefaultRegistry.lifecycle(registry);
     this.shutdownGrace = builder.shutdownGrace;
     GenerateAction.register(registry);
@@ -318,6 +323,8 @@ public final class Baton implements AutoCloseable {
     private @Nullable OpenTelemetry openTelemetry;
     private @Nullable Boolean traceContent;
     private Duration shutdownGrace = DEFAULT_SHUTDOWN_GRACE;
+    private InstantSource clock = InstantSource.system();
+    private @Nullable ScheduledExecutorService scheduler;
 
     private Builder() {}
 
@@ -367,6 +374,30 @@ public final class Baton implements AutoCloseable {
         throw new IllegalArgumentException("the shutdown grace must not be negative");
       }
       this.shutdownGrace = grace;
+      return this;
+    }
+
+    /**
+     * The clock the instance reads: it stamps the snapshots its agents save ({@code createdAt},
+     * {@code updatedAt}, {@code heartbeatAt}) and tells when a row's heartbeat has gone stale.
+     * Defaults to the system clock. A store that reads the time itself (the file store) has its own
+     * option; give both the same clock. Tests pass {@code FakeTime} from {@code baton-testing}.
+     */
+    public Builder clock(InstantSource clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * Runs the instance's timers on this scheduler: the heartbeats of detached runs, the end of an
+     * aborted run's beats after a heartbeat timeout, and the poll intervals and retry pauses of
+     * waits. Its tasks are short and never block. The application owns it: Baton never shuts it
+     * down, and it must outlive the instance. By default each agent that detaches has a timer
+     * thread of its own, which ends when idle, and waits time themselves. Tests pass {@code
+     * FakeTime}'s scheduler, whose tasks run when the test advances the time.
+     */
+    public Builder scheduler(ScheduledExecutorService scheduler) {
+      this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
       return this;
     }
 

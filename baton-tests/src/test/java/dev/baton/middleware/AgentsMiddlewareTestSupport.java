@@ -14,6 +14,7 @@ import dev.baton.ai.Role;
 import dev.baton.ai.TextPart;
 import dev.baton.ai.ToolRequestPart;
 import dev.baton.core.Json;
+import dev.baton.testing.FakeTime;
 import dev.baton.testing.ProgrammableModel;
 import java.util.List;
 import java.util.Map;
@@ -26,8 +27,21 @@ import tools.jackson.databind.JsonNode;
  * readers of what the orchestrator's model was sent.
  */
 abstract class AgentsMiddlewareTestSupport {
-  final Baton baton = Baton.builder().experimental().build();
+  final FakeTime time = FakeTime.create();
+  final Baton baton =
+      onFakeTime()
+          ? Baton.builder().experimental().clock(time).scheduler(time.scheduler()).build()
+          : Baton.builder().experimental().build();
   final ProgrammableModel orchestratorModel = ProgrammableModel.define(baton.registry(), "orch");
+
+  /**
+   * Whether the instance reads its clock from {@link #time} and runs its timers on its scheduler,
+   * so sub-agents' heartbeats beat and their rows expire only when a test advances the time. Called
+   * while the instance is built: return a constant.
+   */
+  boolean onFakeTime() {
+    return false;
+  }
 
   ProgrammableModel model(String name) {
     return ProgrammableModel.define(baton.registry(), name);

@@ -18,6 +18,7 @@ import dev.baton.testing.ProgrammableModel;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
 import java.util.function.Function;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -44,11 +45,13 @@ abstract class BackgroundTestSupport extends AgentsMiddlewareTestSupport {
         });
   }
 
+  static final Duration HEARTBEAT_TIMEOUT = Duration.ofMillis(400);
+
   /** The options of a server-managed sub-agent with short heartbeats. */
   AgentOptions.Builder serverManaged(SessionStore store) {
     return AgentOptions.builder()
         .sessionStore(store)
-        .heartbeat(Duration.ofMillis(50), Duration.ofMillis(400))
+        .heartbeat(Duration.ofMillis(50), HEARTBEAT_TIMEOUT)
         .waitPollInterval(Duration.ofMillis(10));
   }
 
@@ -122,5 +125,18 @@ abstract class BackgroundTestSupport extends AgentsMiddlewareTestSupport {
 
   SessionSnapshot row(Agent agent, String taskId) {
     return agent.getSnapshot(taskId.substring(taskId.indexOf(':') + 1));
+  }
+
+  static ObjectNode task(String taskId) {
+    return Json.object().put("taskId", taskId);
+  }
+
+  static ObjectNode task(String taskId, String instructions) {
+    return task(taskId).put("instructions", instructions);
+  }
+
+  /** The texts of the messages in a task's row. */
+  List<String> history(Agent agent, String taskId) {
+    return row(agent, taskId).state().messages().stream().map(Message::text).toList();
   }
 }

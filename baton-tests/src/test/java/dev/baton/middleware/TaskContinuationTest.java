@@ -8,11 +8,9 @@ import dev.baton.agent.Agent;
 import dev.baton.agent.AgentOptions;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SnapshotStatus;
-import dev.baton.agent.store.InMemorySessionStore;
 import dev.baton.ai.FinishReason;
 import dev.baton.ai.InlinePrompt;
 import dev.baton.ai.Message;
-import dev.baton.ai.ModelInfo;
 import dev.baton.ai.ModelResponse;
 import dev.baton.ai.Part;
 import dev.baton.ai.Role;
@@ -26,27 +24,13 @@ import dev.baton.testing.ProgrammableModel;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /** {@code continue_task}, by the state the task is in (Genkit's table). */
 class TaskContinuationTest extends BackgroundTestSupport {
-
-  private static ObjectNode task(String taskId) {
-    return Json.object().put("taskId", taskId);
-  }
-
-  private static ObjectNode task(String taskId, String instructions) {
-    return task(taskId).put("instructions", instructions);
-  }
-
-  private List<String> history(Agent agent, String taskId) {
-    return row(agent, taskId).state().messages().stream().map(Message::text).toList();
-  }
 
   @Test
   void aFailedFirstTurnLeavesAHandleThatIsReAttemptedAsItStood() {
@@ -326,132 +310,6 @@ class TaskContinuationTest extends BackgroundTestSupport {
   }
 
   @Test
-  void anExpiredTaskIsFencedAndContinuedFromItsParent() {
-    HeartbeatSwitch store = new HeartbeatSwitch(subStore);
-    CountDownLatch entered = new CountDownLatch(1);
-    CountDownLatch stuck = new CountDownLatch(1);
-    AtomicBoolean hung = new AtomicBoolean();
-    // A worker that hangs in a call that ignores cancellation: as good as dead.
-    baton.defineModel(
-        "stuck-model",
-        ModelInfo.full("stuck"),
-        (ctx, request, chunks) -> {
-          String text = lastUserText(request);
-          if (text.equals("continue the work") && hung.compareAndSet(false, true)) {
-            entered.countDown();
-            awaitUninterruptibly(stuck);
-          }
-          return reply(text.equals("start") ? "started" : "redone");
-        });
-    Agent researcher = subAgent("researcher", "stuck-model", serverManaged(store).build());
-    AtomicReference<SnapshotStatus> statusAfterRefusal = new AtomicReference<>();
-    Agent orchestrator =
-        baton.defineAgent(
-            "orchestrator",
-            InlinePrompt.builder()
-                .model("orch")
-                .maxTurns(10)
-                .use(Agents.builder().agents(researcher.ref()).async(true).build())
-                .build(),
-            AgentOptions.DEFAULTS);
-    script(
-        r -> calls(delegate("delegate_to_researcher", "d1", "start")),
-        r ->
-            calls(
-                call(
-                    "continue_task",
-                    "bg",
-                    task(taskId(r, "d1"), "continue the work").put("background", true))),
-        r -> {
-          String stalled = taskId(r, "bg");
-          await().until(() -> entered.getCount() == 0);
-          store.stopHeartbeats();
-          await().until(() -> row(researcher, stalled).status() == SnapshotStatus.EXPIRED);
-          return calls(call("check_background_tasks", "c1", ids(stalled)));
-        },
-        r -> calls(call("continue_task", "bare", task(taskId(r, "bg")))),
-        r -> {
-          statusAfterRefusal.set(row(researcher, taskId(r, "bg")).status());
-          return calls(call("continue_task", "redo", task(taskId(r, "bg"), "redo it")));
-        },
-        r -> calls(call("continue_task", "again", task(taskId(r, "bg")))),
-        answer("done"));
-
-    try {
-      orchestrator.runText("go");
-    } finally {
-      stuck.countDown();
-    }
-
-    String stalled = last("bg").path("taskId").asString();
-    JsonNode expired = report(last("c1"), stalled);
-    assertThat(expired.path("status").asString()).isEqualTo("expired");
-    assertThat(expired.path("error").asString())
-        .startsWith("The background worker stopped reporting progress and is presumed dead.")
-        .contains("continue_task");
-    assertThat(last("bare").path("response").asString()).contains("instructions for what to redo");
-    assertThat(statusAfterRefusal.get())
-        .as("a refusal leaves the task as it was; only a continuation fences it")
-        .isEqualTo(SnapshotStatus.EXPIRED);
-    JsonNode redo = last("redo");
-    assertThat(redo.path("response").asString()).isEqualTo("redone");
-    assertThat(history(researcher, redo.path("taskId").asString()))
-        .as("continued from the parent, the last turn committed before the launch")
-        .containsExactly("start", "started", "redo it", "redone");
-    SessionSnapshot fenced = row(researcher, stalled);
-    assertThat(fenced.status())
-        .as("fenced: the dead worker's row is aborted, so it cannot write on")
-        .isEqualTo(SnapshotStatus.ABORTED);
-    JsonNode again = last("again");
-    assertThat(again.path("response").asString()).isEqualTo("redone");
-    assertThat(history(researcher, again.path("taskId").asString()))
-        .as("the fenced row kept the work it was handed, so a bare retry re-runs it")
-        .containsExactly("start", "started", "continue the work", "redone");
-  }
-
-  private static void awaitUninterruptibly(CountDownLatch latch) {
-    while (true) {
-      try {
-        latch.await();
-        return;
-      } catch (InterruptedException ignored) {
-        // As a call that ignores cancellation would.
-      }
-    }
-  }
-
-  @Test
-  void anExpiredTaskThatNeverCommittedIsToldToDelegateAgain() {
-    HeartbeatSwitch store = new HeartbeatSwitch(subStore);
-    Agent researcher = subAgent("researcher", "researcher-model", serverManaged(store).build());
-    CountDownLatch entered = new CountDownLatch(1);
-    researcherModel
-        .when(r -> true)
-        .signalOnEntry(entered)
-        .blockUntil(new CountDownLatch(1))
-        .respondText("never");
-    Agent orchestrator =
-        orchestrator(
-            AgentOptions.DEFAULTS, Agents.builder().agents(researcher.ref()).async(true).build());
-    script(
-        r -> calls(launch("delegate_to_researcher", "l1", "dig")),
-        r -> {
-          String stalled = taskId(r, "l1");
-          await().until(() -> entered.getCount() == 0);
-          store.stopHeartbeats();
-          await().until(() -> row(researcher, stalled).status() == SnapshotStatus.EXPIRED);
-          return calls(call("continue_task", "c1", task(stalled, "redo")));
-        },
-        answer("ok"));
-
-    orchestrator.runText("go");
-
-    assertThat(last("c1").path("response").asString())
-        .contains("lost its worker before it committed any work")
-        .endsWith("Delegate the task again.");
-  }
-
-  @Test
   void continueTaskIsNotOfferedWhenEverySubAgentIsClientManaged() {
     subAgent("inline", "inline-model", AgentOptions.DEFAULTS);
     Agent orchestrator =
@@ -463,36 +321,5 @@ class TaskContinuationTest extends BackgroundTestSupport {
         .extracting(ToolDefinition::name)
         .doesNotContain("continue_task")
         .contains("check_background_tasks");
-  }
-
-  /** A store whose heartbeats can be switched off, as if the worker's process had died. */
-  private static final class HeartbeatSwitch extends ForwardingSessionStore {
-    private final AtomicBoolean dropping = new AtomicBoolean();
-
-    HeartbeatSwitch(InMemorySessionStore store) {
-      super(store);
-    }
-
-    void stopHeartbeats() {
-      dropping.set(true);
-    }
-
-    @Override
-    public @Nullable SessionSnapshot saveSnapshot(
-        ActionContext context,
-        @Nullable String snapshotId,
-        UnaryOperator<@Nullable SessionSnapshot> update) {
-      return super.saveSnapshot(
-          context,
-          snapshotId,
-          existing -> {
-            SessionSnapshot next = update.apply(existing);
-            boolean heartbeatOnly =
-                existing != null
-                    && next != null
-                    && next.withHeartbeatAt(existing.heartbeatAt()).equals(existing);
-            return dropping.get() && heartbeatOnly ? null : next;
-          });
-    }
   }
 }

@@ -23,6 +23,7 @@ import dev.baton.core.Registry;
 import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
 import dev.baton.internal.agent.AgentLookup;
+import dev.baton.internal.core.Timing;
 import dev.baton.middleware.TaskMessages.Result;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -187,7 +188,7 @@ final class Delegation {
       AgentInit init,
       int invocation,
       @Nullable String label) {
-    Instant started = Instant.now();
+    Instant started = Timing.of(context).now();
     try {
       AgentOutput output =
           target.run(context.withRegistry(registry), input, init, StreamCallback.discard());
@@ -211,7 +212,7 @@ final class Delegation {
       int invocation,
       @Nullable String label) {
     String agent = target.name();
-    Instant started = Instant.now();
+    Instant started = Timing.of(context).now();
     AgentOutput output;
     try {
       output =

@@ -7,6 +7,7 @@ import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Defaulted;
 import dev.baton.core.Status;
+import dev.baton.internal.core.Timing;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -93,7 +94,8 @@ public record Retry(
                   if (attempt >= maxRetries || !retryable.contains(e.status())) {
                     throw e;
                   }
-                  ctx.cancellation().pause(Duration.ofMillis(delayMillis(attempt, e)));
+                  Timing.of(ctx)
+                      .pause(ctx.cancellation(), Duration.ofMillis(delayMillis(attempt, e)));
                 }
               }
             })

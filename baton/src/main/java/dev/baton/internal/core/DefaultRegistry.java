@@ -34,6 +34,7 @@ public final class DefaultRegistry implements Registry {
 
   private final @Nullable DefaultRegistry parent;
   private final Tracing tracing;
+  private final Timing timing;
   private final boolean experimental;
   private final Lifecycle lifecycle;
   // Actions by type, then by name, so that a lookup by type and name builds no key string. A
@@ -57,19 +58,36 @@ public final class DefaultRegistry implements Registry {
   private DefaultRegistry(
       @Nullable DefaultRegistry parent,
       Tracing tracing,
+      Timing timing,
       boolean experimental,
       Lifecycle lifecycle) {
     this.parent = parent;
     this.tracing = tracing;
+    this.timing = timing;
     this.experimental = experimental;
     this.lifecycle = lifecycle;
     this.version = parent == null ? new AtomicLong() : null;
     this.derived = parent == null ? new ConcurrentHashMap<>() : null;
   }
 
-  /** A new root registry. */
+  /** A new root registry, on the JVM's clock and Baton's own timers. */
   public static DefaultRegistry create(Tracing tracing, boolean experimental) {
-    return new DefaultRegistry(null, tracing, experimental, new Lifecycle());
+    return create(tracing, Timing.system(), experimental);
+  }
+
+  /**
+   * A new root registry whose instance reads the time and runs its timers through {@code timing}.
+   */
+  public static DefaultRegistry create(Tracing tracing, Timing timing, boolean experimental) {
+    return new DefaultRegistry(null, tracing, timing, experimental, new Lifecycle());
+  }
+
+  /**
+   * The clock and timers of the instance a registry belongs to; the system's for a registry Baton
+   * did not create.
+   */
+  public static Timing timing(Registry registry) {
+    return registry instanceof DefaultRegistry own ? own.timing : Timing.system();
   }
 
   /**
@@ -96,7 +114,7 @@ public final class DefaultRegistry implements Registry {
     if (!(registry instanceof DefaultRegistry own)) {
       throw new IllegalArgumentException("not a registry Baton created: " + registry);
     }
-    return new DefaultRegistry(own, own.tracing, own.experimental, own.lifecycle);
+    return new DefaultRegistry(own, own.tracing, own.timing, own.experimental, own.lifecycle);
   }
 
   public Tracing tracing() {

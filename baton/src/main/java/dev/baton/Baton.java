@@ -32,6 +32,7 @@ import dev.baton.internal.ai.GenerateAction;
 import dev.baton.internal.core.DefaultRegistry;
 import dev.baton.internal.core.RegisteredFlow;
 import dev.baton.internal.core.Tracing;
+import dev.baton.internal.middleware.BundledMiddleware;
 import io.opentelemetry.api.OpenTelemetry;
 import java.net.URI;
 import java.util.ArrayList;
@@ -60,6 +61,7 @@ public final class Baton {
   private Baton(Builder builder) {
     this.registry = DefaultRegistry.create(builder.tracing(), builder.experimental);
     GenerateAction.register(registry);
+    BundledMiddleware.register(registry, builder.experimental);
     Set<String> names = new HashSet<>();
     for (Plugin plugin : builder.plugins) {
       if (!names.add(plugin.name())) {

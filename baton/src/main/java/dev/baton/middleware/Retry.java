@@ -77,7 +77,7 @@ public record Retry(
 
   @Override
   public String name() {
-    return StableMiddleware.NAME + "/retry";
+    return "genkit-middleware/retry";
   }
 
   @Override

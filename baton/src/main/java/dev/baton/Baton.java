@@ -276,7 +276,9 @@ public final class Baton {
 
     /**
      * Enables experimental features: agents, sessions and their middleware. Without it, {@code
-     * defineAgent} and its siblings throw {@link IllegalStateException}.
+     * defineAgent} and its siblings throw {@link IllegalStateException}, and the experimental
+     * middleware ({@code genkit-middleware-exp/agents}, {@code /artifacts}, {@code /budget}, {@code
+     * /contextCompression}) are not registered by name.
      */
     public Builder experimental() {
       this.experimental = true;

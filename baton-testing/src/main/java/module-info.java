@@ -6,10 +6,12 @@ module dev.baton.testing {
   requires transitive dev.baton;
   requires transitive org.junit.jupiter.api;
   requires transitive org.junit.jupiter.params;
-  requires org.assertj.core;
+  // SnapshotFixtures.assertFailsWith takes AssertJ's ThrowingCallable, and FakeHttpServer's
+  // recorded requests carry java.net.http's HttpHeaders.
+  requires transitive org.assertj.core;
+  requires transitive java.net.http;
   requires awaitility;
   requires tools.jackson.dataformat.yaml;
-  requires java.net.http;
 
   exports dev.baton.testing;
 

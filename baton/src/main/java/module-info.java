@@ -23,7 +23,8 @@ module dev.baton {
   requires com.github.victools.jsonschema.module.jackson;
   requires com.networknt.schema;
   requires org.slf4j;
-  requires java.net.http;
+  // RemoteAgentOptions takes an HttpClient of the application's.
+  requires transitive java.net.http;
 
   exports dev.baton;
   exports dev.baton.core;

@@ -2,9 +2,9 @@ package dev.baton;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.rules.ApiSignatures;
 import dev.baton.rules.ModuleTypes;
 import java.io.IOException;
-import java.io.InputStream;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Executable;
 import java.lang.reflect.Field;
@@ -15,7 +15,7 @@ import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
 import java.lang.reflect.TypeVariable;
 import java.lang.reflect.WildcardType;
-import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -72,25 +72,20 @@ class PublicApiTest {
   }
 
   /**
-   * What a user of the baton jar can name, nested types included, is listed in public-api.txt, so
-   * that every type added to or removed from the surface shows in a change as a line of that file.
-   * It grows only with types users name in their own code; helpers belong in dev.baton.internal.
+   * Every public type of the baton jar and every public and protected member of each is a line of
+   * public-api.txt, so that a type added or removed, or a signature changed, shows in a change as a
+   * line of that file. It grows only with types and members users name in their own code; helpers
+   * belong in dev.baton.internal.
    */
   @Test
   void thePublicSurfaceIsTheReviewedList() throws IOException {
-    List<String> listed;
-    try (InputStream in = PublicApiTest.class.getResourceAsStream("public-api.txt")) {
-      listed =
-          new String(in.readAllBytes(), StandardCharsets.UTF_8)
-              .lines()
-              .filter(line -> !line.isBlank() && !line.startsWith("#"))
-              .toList();
-    }
-    List<String> actual = API.stream().map(Class::getName).sorted().toList();
-    assertThat(actual)
-        .as(
-            "the public types of the baton jar; update baton/src/test/resources/dev/baton/public-api.txt")
-        .containsExactlyElementsOf(listed);
+    ApiSignatures.assertListed(
+        Baton.class,
+        Path.of("src/test/resources/dev/baton/public-api.txt"),
+        List.of(
+            "The public API of the baton jar: each public type (a line without '#'), then each of its",
+            "public and protected members. A change here is a change to the product: each type must",
+            "be one a user names in their own code."));
   }
 
   private static boolean isVisible(int modifiers) {

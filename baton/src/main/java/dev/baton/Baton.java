@@ -30,11 +30,13 @@ import dev.baton.internal.agent.RemoteAgent;
 import dev.baton.internal.ai.Generate;
 import dev.baton.internal.ai.GenerateAction;
 import dev.baton.internal.core.DefaultRegistry;
+import dev.baton.internal.core.Lifecycle;
 import dev.baton.internal.core.RegisteredFlow;
 import dev.baton.internal.core.Tracing;
 import dev.baton.internal.middleware.BundledMiddleware;
 import io.opentelemetry.api.OpenTelemetry;
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -50,9 +52,23 @@ import tools.jackson.databind.JsonNode;
  *
  * <p>Build one with {@link #builder()}. Instances share nothing: two in one JVM see only their own
  * actions. Thread-safe; define actions at start-up and use them from any thread.
+ *
+ * <p><b>Closing.</b> An instance owns what its agents run: their turns, their detached runs and the
+ * threads and heartbeat timers it starts for them. {@link #close()} ends all of it: it stops new
+ * turns, waits for the turns and detached runs in flight for up to the {@linkplain
+ * Builder#shutdownGrace shutdown grace}, then aborts what is left. An aborted detached run settles
+ * as an {@code aborted} row that keeps its progress, so it can be continued later, by this process
+ * or another that shares the store; an aborted foreground turn fails with {@code UNAVAILABLE}.
+ * Last, the plugins that are {@link AutoCloseable} close. Session stores are the application's:
+ * Baton does not close them.
  */
-public final class Baton {
+public final class Baton implements AutoCloseable {
+  /** How long {@link #close()} waits for work in flight unless set: 30 seconds. */
+  public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(30);
+
   private final Registry registry;
+  private final Lifecycle lifecycle;
+  private final Duration shutdownGrace;
   // Held while an agent is defined, so that agent definitions happen one at a time: defineAgent
   // checks that no agent has the name before it registers the agent's prompt, and no other agent
   // may take the name in between.
@@ -60,6 +76,8 @@ public final class Baton {
 
   private Baton(Builder builder) {
     this.registry = DefaultRegistry.create(builder.tracing(), builder.experimental);
+    this.lifecycle = DefaultRegistry.lifecycle(registry);
+    this.shutdownGrace = builder.shutdownGrace;
     GenerateAction.register(registry);
     BundledMiddleware.register(registry, builder.experimental);
     Set<String> names = new HashSet<>();
@@ -68,6 +86,9 @@ public final class Baton {
         throw BatonException.of(Status.ALREADY_EXISTS, "plugin %s was added twice", plugin.name());
       }
       plugin.init(registry);
+      if (plugin instanceof AutoCloseable resource) {
+        lifecycle.onClose(resource);
+      }
     }
   }
 
@@ -265,12 +286,40 @@ public final class Baton {
     return Generate.generate(context, options);
   }
 
+  /**
+   * Waits until no agent turn or detached run of this instance is in flight, or {@code timeout} has
+   * passed, for callers that wait before they {@linkplain #close() close} or that stop serving (a
+   * server's graceful stop). New turns may still start meanwhile; only {@code close()} stops them.
+   *
+   * @return whether none is in flight
+   * @throws InterruptedException when the waiting thread is interrupted
+   */
+  public boolean drain(Duration timeout) throws InterruptedException {
+    return lifecycle.drain(Objects.requireNonNull(timeout, "timeout"));
+  }
+
+  /**
+   * Closes the instance, as the class comment says: from the call on, starting an agent turn fails
+   * with {@code FAILED_PRECONDITION}; the work in flight gets the shutdown grace to end; what is
+   * left is aborted and gets a few seconds to save its progress; then the threads the instance
+   * started that still run are interrupted, and the plugins that are {@link AutoCloseable} close,
+   * the last added first. Returns once all of that is done.
+   *
+   * <p>Idempotent and thread-safe: a call while another closes waits for it. An interrupt of the
+   * calling thread skips what is left of the wait: the remaining work is aborted at once.
+   */
+  @Override
+  public void close() {
+    lifecycle.close(shutdownGrace);
+  }
+
   /** Configures a {@link Baton} instance. Not thread-safe; build once. */
   public static final class Builder {
     private boolean experimental;
     private final List<Plugin> plugins = new ArrayList<>();
     private @Nullable OpenTelemetry openTelemetry;
     private @Nullable Boolean traceContent;
+    private Duration shutdownGrace = DEFAULT_SHUTDOWN_GRACE;
 
     private Builder() {}
 
@@ -308,6 +357,20 @@ public final class Baton {
      */
     public Builder traceContent(boolean traceContent) {
       this.traceContent = traceContent;
+      return this;
+    }
+
+    /**
+     * How long {@link Baton#close()} waits for the turns and detached runs in flight before it
+     * aborts them (default {@link Baton#DEFAULT_SHUTDOWN_GRACE 30 s}); zero aborts them at once.
+     *
+     * @throws IllegalArgumentException when negative
+     */
+    public Builder shutdownGrace(Duration grace) {
+      if (grace.isNegative()) {
+        throw new IllegalArgumentException("the shutdown grace must not be negative");
+      }
+      this.shutdownGrace = grace;
       return this;
     }
 

@@ -326,10 +326,10 @@ public abstract class JsonCopyContract {
   }
 
   private static boolean admitsJson(Type bound) {
-    return bound instanceof Class<?> c && c.isAssignableFrom(JsonNode.class)
-        || bound instanceof ParameterizedType p
+    return (bound instanceof Class<?> c && c.isAssignableFrom(JsonNode.class))
+        || (bound instanceof ParameterizedType p
             && p.getRawType() instanceof Class<?> raw
-            && raw.isAssignableFrom(JsonNode.class);
+            && raw.isAssignableFrom(JsonNode.class));
   }
 
   private static boolean isContainer(ParameterizedType p) {
@@ -352,7 +352,7 @@ public abstract class JsonCopyContract {
         .filter(m -> !m.isSynthetic())
         .anyMatch(
             m ->
-                m instanceof Method method && holdsJson(method.getGenericReturnType())
+                (m instanceof Method method && holdsJson(method.getGenericReturnType()))
                     || Arrays.stream(m.getGenericParameterTypes())
                         .anyMatch(JsonCopyContract::holdsJson));
   }
@@ -505,14 +505,20 @@ public abstract class JsonCopyContract {
       return Proxy.newProxyInstance(
           c.getClassLoader(),
           new Class<?>[] {c},
-          (proxy, method, args) ->
-              switch (method.getName()) {
-                case "equals" -> proxy == args[0];
-                case "hashCode" -> System.identityHashCode(proxy);
-                case "toString" -> c.getSimpleName();
-                default -> null;
-              });
+          (proxy, method, args) -> stub(c, proxy, method, args));
     }
     return null;
+  }
+
+  /** A function that does nothing and is equal only to itself, as a lambda is. */
+  @SuppressWarnings("ReferenceEquality") // identity is a lambda's equality
+  private static @Nullable Object stub(
+      Class<?> type, Object proxy, Method method, @Nullable Object @Nullable [] args) {
+    return switch (method.getName()) {
+      case "equals" -> args != null && proxy == args[0];
+      case "hashCode" -> System.identityHashCode(proxy);
+      case "toString" -> type.getSimpleName();
+      default -> null;
+    };
   }
 }

@@ -7,11 +7,7 @@ import dev.baton.rules.fixtures.WideValues;
 import dev.baton.rules.fixtures.linkage.Anchor;
 import dev.baton.rules.fixtures.linkage.PublicUsesOptional;
 import dev.baton.rules.fixtures.linkage.internal.UsesOptional;
-import java.io.IOException;
-import java.io.InputStream;
-import java.net.URL;
 import java.net.URLClassLoader;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,7 +22,11 @@ class ModuleTypesTest {
   void publicTypesAreTheNameableClassesOfTheAnchorsModuleOnly() {
     assertThat(ModuleTypes.publicTypes(ModuleTypes.class))
         .containsExactly(
-            ApiRules.class, JsonCopyContract.class, JsonHolder.class, ModuleTypes.class);
+            ApiRules.class,
+            ApiSignatures.class,
+            JsonCopyContract.class,
+            JsonHolder.class,
+            ModuleTypes.class);
   }
 
   /** A classes directory of the same packages is a module of its own; public nested types count. */
@@ -51,8 +51,8 @@ class ModuleTypesTest {
   @Test
   void internalClassesAreNotLoadedSoAMissingOptionalDependencyDoesNotMatter(@TempDir Path root)
       throws Exception {
-    copy(root, Anchor.class, UsesOptional.class);
-    try (URLClassLoader module = isolated(root)) {
+    ClassRoots.copy(root, Anchor.class, UsesOptional.class);
+    try (URLClassLoader module = ClassRoots.isolated(root)) {
       Class<?> anchor = module.loadClass(Anchor.class.getName());
 
       assertThat(ModuleTypes.publicTypes(anchor)).containsExactly(anchor);
@@ -62,31 +62,14 @@ class ModuleTypesTest {
   /** An API class that cannot be loaded is named, with what to do, rather than skipped. */
   @Test
   void anApiClassThatCannotBeLoadedIsNamed(@TempDir Path root) throws Exception {
-    copy(root, Anchor.class, PublicUsesOptional.class);
-    try (URLClassLoader module = isolated(root)) {
+    ClassRoots.copy(root, Anchor.class, PublicUsesOptional.class);
+    try (URLClassLoader module = ClassRoots.isolated(root)) {
       Class<?> anchor = module.loadClass(Anchor.class.getName());
 
       assertThatThrownBy(() -> ModuleTypes.publicTypes(anchor))
           .isInstanceOf(IllegalStateException.class)
           .hasMessageContaining(PublicUsesOptional.class.getName())
           .hasMessageContaining("optional dependency");
-    }
-  }
-
-  /** A class loader over {@code root} alone, so the classes not copied there are missing. */
-  private static URLClassLoader isolated(Path root) throws IOException {
-    return new URLClassLoader(
-        new URL[] {root.toUri().toURL()}, ClassLoader.getPlatformClassLoader());
-  }
-
-  private static void copy(Path root, Class<?>... classes) throws IOException {
-    for (Class<?> type : classes) {
-      String file = type.getName().replace('.', '/') + ".class";
-      Path target = root.resolve(file);
-      Files.createDirectories(target.getParent());
-      try (InputStream in = type.getClassLoader().getResourceAsStream(file)) {
-        Files.copy(in, target);
-      }
     }
   }
 }

@@ -249,6 +249,7 @@ public final class DevTools implements AutoCloseable {
    * Gives SIGTERM back to the handling the dev tools replaced, unless a handler installed since has
    * replaced theirs: that one stays.
    */
+  @SuppressWarnings("ReferenceEquality") // handlers are told apart by identity
   private static void giveBackSigterm(SignalHandler exit, SignalHandler previous) {
     SignalHandler current = Signal.handle(new Signal("TERM"), previous);
     if (current != exit) {
@@ -261,6 +262,7 @@ public final class DevTools implements AutoCloseable {
    * with 143 ({@link Signal#handle} hands it back wrapped in a class of its own module), or the
    * operating system's default. Any other, {@code SIG_IGN} included, is the application's choice.
    */
+  @SuppressWarnings("ReferenceEquality") // handlers are told apart by identity
   private static boolean isJvmDefault(SignalHandler handler) {
     return handler != SignalHandler.SIG_IGN
         && handler.getClass().getModule() == SignalHandler.class.getModule();

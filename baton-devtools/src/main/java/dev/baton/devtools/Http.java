@@ -64,7 +64,10 @@ final class Http {
     if (raw == null || raw.isEmpty()) {
       return params;
     }
-    for (String pair : raw.split("&")) {
+    for (String pair : raw.split("&", -1)) {
+      if (pair.isEmpty()) {
+        continue;
+      }
       int eq = pair.indexOf('=');
       String name = decode(eq < 0 ? pair : pair.substring(0, eq));
       String value = eq < 0 ? "" : decode(pair.substring(eq + 1));

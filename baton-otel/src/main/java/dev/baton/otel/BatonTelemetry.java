@@ -352,7 +352,7 @@ public final class BatonTelemetry implements OpenTelemetry, AutoCloseable {
      */
     private static Map<String, String> headerList(String list) {
       Map<String, String> headers = new LinkedHashMap<>();
-      for (String pair : list.split(",")) {
+      for (String pair : list.split(",", -1)) {
         if (pair.isBlank()) {
           continue;
         }

@@ -67,12 +67,13 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>Shutdown.</b> On a graceful stop ({@link BatonServer#close()}, or Jetty's {@code
  * Server.stop()} with a stop timeout above the grace period) new requests are refused with 503, and
- * requests in flight and the runs they detached in this process (a detached turn, or the background
- * delegations of a served orchestrator) get the grace period to finish and save their final rows.
- * Then the requests still running end with an {@code UNAVAILABLE} error, and the detached runs are
- * left: their snapshots stay pending, expire once this process is gone, and are continued (by
- * {@code continue_task}, or {@code AgentInit.continueFrom}) against any server that shares the
- * store.
+ * requests in flight and the Baton instance's agent work ({@link Baton#drain}: its turns and the
+ * runs detached in this process, such as a detached turn or the background delegations of a served
+ * orchestrator) get the grace period to finish and save their final rows. Then the requests still
+ * running end with an {@code UNAVAILABLE} error, and the detached runs are left to the instance,
+ * which the application owns: its {@link Baton#close()} aborts them so that they settle as
+ * resumable rows, continued later (by {@code continue_task}, or {@code AgentInit.continueFrom})
+ * against any server that shares the store. The handler can start again on the same instance.
  *
  * <p><b>In a server of your own.</b> Jetty's HTTP/1 connections reuse a header field parsed earlier
  * on the same connection when a new one matches it, and by default they match values without regard
@@ -97,14 +98,17 @@ public final class BatonHandler extends Handler.Abstract.NonBlocking implements 
   /** How long a shutdown waits for requests and detached runs unless set: 30 seconds. */
   public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(30);
 
+  private final Baton baton;
   private final Exchange.Settings settings;
   private final Routes routes;
   private final Duration shutdownGrace;
   // New on every start, so that a stopped handler can start again.
-  private volatile Drain drain = new Drain();
+  private volatile Drain drain;
   private volatile @Nullable ScheduledExecutorService keepAlives;
 
   private BatonHandler(Builder builder) {
+    this.baton = builder.baton;
+    this.drain = new Drain(baton);
     this.routes = builder.routes.build();
     this.shutdownGrace = builder.shutdownGrace;
     boolean expose =
@@ -157,7 +161,7 @@ public final class BatonHandler extends Handler.Abstract.NonBlocking implements 
   @Override
   protected void doStart() throws Exception {
     requireCaseSensitiveHeaderCache();
-    drain = new Drain();
+    drain = new Drain(baton);
     keepAlives =
         Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("baton-keep-alive").factory());
@@ -318,6 +322,8 @@ public final class BatonHandler extends Handler.Abstract.NonBlocking implements 
     }
 
     /**
+     * The handler, serving what this builder was given.
+     *
      * @throws IllegalArgumentException when a route chosen with {@link #agentAt} or {@link #flowAt}
      *     (or one of its companions' routes) is one the default layout serves with the mounts made,
      *     such as {@code flowAt("/agents/x", ...)} with {@link #allAgents}

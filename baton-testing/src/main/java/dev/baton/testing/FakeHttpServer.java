@@ -232,7 +232,7 @@ public final class FakeHttpServer implements AutoCloseable {
     Reply reply = null;
     try (socket) {
       InputStream in = new BufferedInputStream(socket.getInputStream());
-      String[] requestLine = readLine(in).split(" ");
+      String[] requestLine = readLine(in).split(" ", -1);
       if (requestLine.length < 2) {
         return; // Connected and left without a request.
       }

@@ -52,6 +52,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 public abstract sealed class HostileInputContract extends StatusSubscriptionContract
     permits SessionStoreContract {
+  /** For {@link SessionStoreContract}, the only class that extends this one. */
+  HostileInputContract() {}
 
   /** IDs that are not well-formed UTF-16: lone high and low surrogates, and a pair in reverse. */
   private static final List<String> NOT_WELL_FORMED =

@@ -120,6 +120,9 @@ public abstract class ModelPluginContract {
   private FakeHttpServer server;
   private ExecutorService executor;
 
+  /** For a plugin's test, which extends this class. */
+  protected ModelPluginContract() {}
+
   // ---- hooks ----
 
   /** The model every test calls, such as {@code googleai/gemini-2.5-flash}. */

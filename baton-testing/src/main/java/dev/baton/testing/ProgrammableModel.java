@@ -170,6 +170,8 @@ public final class ProgrammableModel {
     return Objects.requireNonNull(step.response);
   }
 
+  // A CopyOnWriteArrayList iterates over a snapshot, and remove() tells which caller took a step.
+  @SuppressWarnings("ModifyCollectionInEnhancedForLoop")
   private @Nullable Step takeMatching(ModelRequest request) {
     for (Step step : matching) {
       if (Objects.requireNonNull(step.matches).test(request) && matching.remove(step)) {

@@ -98,6 +98,9 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>JUnit creates an instance per test; its tests that need threads start and join their own.
  */
 public abstract non-sealed class SessionStoreContract extends HostileInputContract {
+  /** For a store's test, which extends this class. */
+  protected SessionStoreContract() {}
+
   private @Nullable SessionSnapshot get(String snapshotId) {
     return store().getSnapshot(context(), snapshotId);
   }

@@ -42,6 +42,9 @@ public abstract sealed class StatusSubscriptionContract permits HostileInputCont
   private final ActionContext defaultContext = Baton.builder().build().context();
   private SessionStore store;
 
+  /** For {@link HostileInputContract}, the only class that extends this one. */
+  StatusSubscriptionContract() {}
+
   /** A fresh, empty store for one test. */
   protected abstract SessionStore newStore();
 

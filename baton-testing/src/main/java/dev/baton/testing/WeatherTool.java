@@ -64,6 +64,9 @@ public final class WeatherTool {
                 "{\"tempC\": " + (city.equals("Paris") ? "21.5" : "25") + ", \"sky\": \"sunny\"}");
           });
 
+  /** A tool that has recorded no call yet. */
+  public WeatherTool() {}
+
   /**
    * The tool as a model request names it: its name, description and input schema, and no output
    * schema.

@@ -343,7 +343,7 @@ class AgentRuntimeTest extends AgentTestSupport {
             FinishReason.STOP));
     AgentOutput output = agent.runText("hi");
     SessionSnapshot row = store.getSnapshot(baton.context(), output.snapshotId());
-    ((ObjectNode) row.state().messages().get(1).content().get(0).metadata()).put("k", 99);
+    row.state().messages().get(1).content().get(0).metadata().put("k", 99);
     assertThat(
             store
                 .getSnapshot(baton.context(), output.snapshotId())

@@ -12,7 +12,6 @@ import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
-import dev.baton.internal.agent.DetachedRuns;
 import dev.baton.internal.agent.Snapshots;
 import dev.baton.testing.ForwardingSessionStore;
 import java.nio.file.Path;
@@ -24,7 +23,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -467,7 +465,7 @@ class DetachAndAbortTest extends AgentTestSupport {
 
   /**
    * A third-party store's unsubscribe that throws when the run ends must not leave the row pending,
-   * nor a server's graceful shutdown waiting for a run whose end it never hears of.
+   * nor the instance's drain (which a server's graceful shutdown waits on) waiting for ever.
    */
   @Test
   void aRunWhoseStoreFailsToUnsubscribeIsStillFinalisedAndReported() throws Exception {
@@ -482,11 +480,9 @@ class DetachAndAbortTest extends AgentTestSupport {
                     }));
     Agent agent =
         gated("unsubscriber", new CountDownLatch(1), new CountDownLatch(0), watched(failingClose));
-    CompletableFuture<Void> finalized = new CompletableFuture<>();
+    AgentOutput detached = runDetached(agent);
 
-    AgentOutput detached = runDetachedTracked(agent, finalized);
-
-    finalized.get(10, TimeUnit.SECONDS);
+    assertThat(baton.drain(Duration.ofSeconds(10))).as("the run ended").isTrue();
     SessionSnapshot settled = agent.getSnapshot(detached.snapshotId());
     assertThat(settled.status()).isEqualTo(SnapshotStatus.COMPLETED);
     assertThat(settled.heartbeatAt()).isNull();
@@ -494,8 +490,9 @@ class DetachAndAbortTest extends AgentTestSupport {
 
   /**
    * A run whose abort watch cannot be set up (here a store hands out a subscription that already
-   * has a listener, which no retry mends) is stopped and its row failed, and a server's drain hears
-   * it ended. The watch is set up off the client's thread, so the detach has answered by then.
+   * has a listener, which no retry mends) is stopped and its row failed, and the instance's drain
+   * hears it ended. The watch is set up off the client's thread, so the detach has answered by
+   * then.
    */
   @Test
   void aRunWhoseAbortWatchCannotStartIsStoppedFailedAndReported() throws Exception {
@@ -508,42 +505,13 @@ class DetachAndAbortTest extends AgentTestSupport {
             });
     CountDownLatch gate = new CountDownLatch(1);
     Agent agent = gated("unwatched", new CountDownLatch(1), gate, watched(taken));
-    CompletableFuture<Void> finalized = new CompletableFuture<>();
+    AgentOutput detached = runDetached(agent);
 
-    AgentOutput detached = runDetachedTracked(agent, finalized);
-
-    finalized.get(10, TimeUnit.SECONDS);
+    assertThat(baton.drain(Duration.ofSeconds(10))).as("the run ended").isTrue();
     SessionSnapshot failed = agent.getSnapshot(detached.snapshotId());
     assertThat(failed.status()).isEqualTo(SnapshotStatus.FAILED);
     assertThat(failed.error().status()).isEqualTo("INTERNAL");
     assertThat(failed.heartbeatAt()).isNull();
-  }
-
-  /** What DetachedRuns is told of is the run's end to wait on, not a future it could complete. */
-  @Test
-  void theRunEndDetachedRunsIsToldOfCannotBeCompletedByIt() throws Exception {
-    Agent agent = gated("told", new CountDownLatch(1), new CountDownLatch(0), server().build());
-    CompletableFuture<@Nullable Throwable> ended = new CompletableFuture<>();
-    ActionContext meddling =
-        baton
-            .context()
-            .with(
-                DetachedRuns.KEY,
-                stage -> {
-                  stage.toCompletableFuture().cancel(false);
-                  stage.whenComplete((ignored, error) -> ended.complete(error));
-                });
-
-    AgentOutput detached =
-        agent.run(
-            meddling,
-            AgentInput.text("go").withDetach(true),
-            AgentInit.NEW,
-            StreamCallback.discard());
-
-    assertThat(ended.get(10, TimeUnit.SECONDS)).isNull();
-    assertThat(agent.getSnapshot(detached.snapshotId()).status())
-        .isEqualTo(SnapshotStatus.COMPLETED);
   }
 
   private static AgentOptions watched(SessionStore store) {
@@ -553,19 +521,8 @@ class DetachAndAbortTest extends AgentTestSupport {
         .build();
   }
 
-  private AgentOutput runDetachedTracked(Agent agent, CompletableFuture<Void> finalized) {
-    ActionContext tracked =
-        baton
-            .context()
-            .with(
-                DetachedRuns.KEY,
-                stage -> stage.whenComplete((ignored, error) -> finalized.complete(null)));
-    AgentOutput detached =
-        agent.run(
-            tracked,
-            AgentInput.text("go").withDetach(true),
-            AgentInit.NEW,
-            StreamCallback.discard());
+  private AgentOutput runDetached(Agent agent) {
+    AgentOutput detached = agent.run(AgentInput.text("go").withDetach(true), AgentInit.NEW);
     assertThat(detached.finishReason()).isEqualTo(AgentFinishReason.DETACHED);
     return detached;
   }

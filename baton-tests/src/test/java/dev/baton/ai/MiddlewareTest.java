@@ -557,10 +557,8 @@ class MiddlewareTest {
 
     model.respondText("deleted");
     ToolRequestPart approve =
-        (ToolRequestPart)
-            call("delete", "d1", Json.object())
-                .withMetadata(
-                    Metadata.with(null, "resumed", Json.object().put("toolApproved", true)));
+        call("delete", "d1", Json.object())
+            .withMetadata(Metadata.with(null, "resumed", Json.object().put("toolApproved", true)));
     baton.generate(
         GenerateOptions.builder()
             .model("pm")

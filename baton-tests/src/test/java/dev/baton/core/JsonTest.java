@@ -76,11 +76,12 @@ class JsonTest {
 
   @Test
   void deepCopySharesNothingMutable() {
+    var list = new java.util.ArrayList<>(List.of(1, 2));
     var original = new java.util.HashMap<String, Object>();
-    original.put("list", new java.util.ArrayList<>(List.of(1, 2)));
-    @SuppressWarnings("unchecked")
-    var copy = (java.util.Map<String, Object>) Json.deepCopy(original, java.util.Map.class);
-    ((java.util.List<Object>) original.get("list")).add(3);
+    original.put("list", list);
+    @SuppressWarnings("unchecked") // Map.class stands for the HashMap<String, Object> given
+    java.util.Map<?, ?> copy = Json.deepCopy(original, java.util.Map.class);
+    list.add(3);
     assertThat((List<?>) copy.get("list")).hasSize(2);
   }
 

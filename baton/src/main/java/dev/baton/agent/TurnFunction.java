@@ -13,6 +13,8 @@ import org.jspecify.annotations.Nullable;
 @FunctionalInterface
 public interface TurnFunction {
   /**
+   * Runs one turn.
+   *
    * @param context the turn's context: it carries the {@link Session}, the {@link TurnContext} and
    *     the invocation's cancellation
    * @return the turn's finish reason, or null to report none

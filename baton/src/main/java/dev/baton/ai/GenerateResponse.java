@@ -71,6 +71,8 @@ public record GenerateResponse(
   }
 
   /** The structured output converted to a Java type. */
+  // The caller states T by what it assigns the result to, as with Jackson's readValue(JavaType).
+  @SuppressWarnings("TypeParameterUnusedInFormals")
   public <T> T output(Type type) {
     if (output == null) {
       throw BatonException.failedPrecondition(

@@ -10,7 +10,6 @@ import java.util.Objects;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A prompt defined in code: model, config, system instructions, messages, tools, middleware, turn
@@ -34,8 +33,7 @@ import tools.jackson.databind.node.ObjectNode;
 public final class InlinePrompt {
   /** Marks where a messages template places the history. */
   public static final Message HISTORY =
-      new Message(
-          Role.USER, List.of(), (ObjectNode) Json.object().put("_batonHistoryMarker", true));
+      new Message(Role.USER, List.of(), Json.object().put("_batonHistoryMarker", true));
 
   private enum MessagesMode {
     NONE,
@@ -161,15 +159,24 @@ public final class InlinePrompt {
     }
     List<Message> tagged = new ArrayList<>(messages.size());
     for (Message message : messages) {
-      tagged.add(message == HISTORY ? message : own(message, true));
+      tagged.add(isHistory(message) ? message : own(message, true));
     }
     return tagged;
+  }
+
+  /**
+   * Whether a template's message is the {@link #HISTORY} marker itself: a message of the user's
+   * that merely equals it is not.
+   */
+  @SuppressWarnings("ReferenceEquality")
+  private static boolean isHistory(Message message) {
+    return message == HISTORY;
   }
 
   private static List<Message> templated(List<Message> template, PromptContext context) {
     List<Message> result = new ArrayList<>();
     for (Message message : template) {
-      if (message == HISTORY) {
+      if (isHistory(message)) {
         result.add(message);
         continue;
       }
@@ -189,7 +196,7 @@ public final class InlinePrompt {
     List<Message> result = new ArrayList<>();
     boolean placed = false;
     for (Message message : template) {
-      if (message == HISTORY) {
+      if (isHistory(message)) {
         result.addAll(history);
         placed = true;
       } else {

@@ -10,6 +10,7 @@ import tools.jackson.databind.JsonNode;
  * nothing. There are no helpers or blocks: for anything more, give the prompt a function.
  */
 final class PromptTemplate {
+  private static final Pattern PATH_DOT = Pattern.compile("\\.");
   private static final Pattern FIELD = Pattern.compile("\\{\\{\\s*([A-Za-z_][\\w.]*)\\s*}}");
 
   private PromptTemplate() {}
@@ -22,7 +23,7 @@ final class PromptTemplate {
     StringBuilder out = new StringBuilder();
     while (matcher.find()) {
       JsonNode value = input;
-      for (String segment : matcher.group(1).split("\\.")) {
+      for (String segment : PATH_DOT.splitAsStream(matcher.group(1)).toList()) {
         value = value.path(segment);
       }
       String text =

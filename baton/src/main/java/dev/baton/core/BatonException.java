@@ -48,6 +48,8 @@ public class BatonException extends RuntimeException {
   }
 
   /** A public error with a formatted message ({@link String#format} rules). */
+  // Error Prone's @FormatMethod would add a dependency to Baton's API for a compile-time check.
+  @SuppressWarnings("AnnotateFormatMethod")
   public static BatonException of(Status status, String format, @Nullable Object... args) {
     return new BatonException(status, args.length == 0 ? format : String.format(format, args));
   }

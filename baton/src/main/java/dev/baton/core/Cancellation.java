@@ -75,6 +75,8 @@ public final class Cancellation {
   /**
    * Cancels with a reason (for example {@link Status#DEADLINE_EXCEEDED}); later calls do nothing.
    */
+  // The listeners are a concurrent set, whose iteration is safe while it changes.
+  @SuppressWarnings("ModifyCollectionInEnhancedForLoop")
   public void cancel(BatonException why) {
     if (!cancellable || !reason.compareAndSet(null, why)) {
       return;

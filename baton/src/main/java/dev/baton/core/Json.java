@@ -151,10 +151,13 @@ public final class Json {
   }
 
   /** Converts a tree to a reflected type; a mismatch is {@link Status#INVALID_ARGUMENT}. */
+  // The caller states T by what it assigns the result to, as with Jackson's readValue(JavaType).
+  @SuppressWarnings("TypeParameterUnusedInFormals")
   public static <T> T convert(JsonNode node, Type type) {
     return convert(node, MAPPER.getTypeFactory().constructType(type));
   }
 
+  @SuppressWarnings("TypeParameterUnusedInFormals") // as above
   private static <T> T convert(JsonNode node, JavaType type) {
     checkDepth(node, 1);
     try {

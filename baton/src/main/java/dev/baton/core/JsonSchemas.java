@@ -9,8 +9,8 @@ import com.github.victools.jsonschema.generator.SchemaGenerationContext;
 import com.github.victools.jsonschema.generator.SchemaGenerator;
 import com.github.victools.jsonschema.generator.SchemaGeneratorConfigBuilder;
 import com.github.victools.jsonschema.generator.SchemaVersion;
-import com.github.victools.jsonschema.module.jackson.JacksonModule;
 import com.github.victools.jsonschema.module.jackson.JacksonOption;
+import com.github.victools.jsonschema.module.jackson.JacksonSchemaModule;
 import java.lang.reflect.Type;
 import java.util.Collection;
 import java.util.List;
@@ -92,7 +92,7 @@ public final class JsonSchemas {
     SchemaGeneratorConfigBuilder builder =
         new SchemaGeneratorConfigBuilder(
                 Json.mapper(), SchemaVersion.DRAFT_7, OptionPreset.PLAIN_JSON)
-            .with(new JacksonModule(JacksonOption.RESPECT_JSONPROPERTY_ORDER))
+            .with(new JacksonSchemaModule(JacksonOption.RESPECT_JSONPROPERTY_ORDER))
             .with(Option.MAP_VALUES_AS_ADDITIONAL_PROPERTIES)
             // Optional<T> is read as plain T below: the built-in handling adds a "null" type.
             .without(Option.FLATTENED_OPTIONALS, Option.SIMPLIFIED_OPTIONALS);

@@ -9,6 +9,10 @@ package dev.baton.core;
  * independent.
  *
  * <p>{@link #init} runs on the thread that builds the instance.
+ *
+ * <p>A plugin that holds resources (connections, threads, child processes) implements {@link
+ * AutoCloseable} too: the instance's {@code close()} closes it once the agent work in flight has
+ * ended, after the plugins added later, so a plugin closes before those it was added after.
  */
 public interface Plugin {
   /** A stable name, such as {@code googleai}; two plugins of one instance must differ. */

@@ -99,6 +99,7 @@ final class SpreadCreators extends JacksonModule implements Serializable {
     }
 
     @Override
+    @SuppressWarnings("ReferenceEquality") // the constructor this instantiator was made for
     public Object createFromObjectWith(DeserializationContext context, Object[] arguments) {
       if (_withArgsCreator != spreadFrom) {
         // A later modifier configured another constructor: that one is Jackson's to call.

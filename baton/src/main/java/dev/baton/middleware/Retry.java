@@ -102,7 +102,7 @@ public record Retry(
 
   /** The wait before retry number {@code attempt + 1}. */
   long delayMillis(int attempt, BatonException error) {
-    double bound = Math.min(maxDelayMs, initialDelayMs * Math.pow(backoffFactor, attempt));
+    double bound = Math.min((double) maxDelayMs, initialDelayMs * Math.pow(backoffFactor, attempt));
     long delay =
         noJitter ? (long) bound : (long) (ThreadLocalRandom.current().nextDouble() * bound);
     Long retryAfter = retryAfterMillis(error);

@@ -89,6 +89,7 @@ sealed interface HistoryPlan {
    * so the comparison is mostly by reference; equal messages that are not the same instance (read
    * back from the database, say) count as the same too.
    */
+  @SuppressWarnings("ReferenceEquality") // a shortcut: histories share most of their messages
   private static int commonPrefix(List<Message> a, List<Message> b) {
     int limit = Math.min(a.size(), b.size());
     int i = 0;

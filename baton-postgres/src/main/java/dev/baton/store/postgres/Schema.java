@@ -35,7 +35,6 @@ final class Schema {
   final String channel;
 
   private final String versionTable;
-  private final boolean create;
   private final ReentrantLock lock = new ReentrantLock();
   private volatile boolean ready;
 
@@ -50,7 +49,6 @@ final class Schema {
     this.messages = name + ".baton_messages";
     this.versionTable = name + ".baton_schema_version";
     this.channel = "baton_status_" + name;
-    this.create = create;
     this.ready = !create;
   }
 

@@ -242,6 +242,8 @@ final class SnapshotTable {
     return instant == null ? null : instant.truncatedTo(ChronoUnit.MICROS).atOffset(ZoneOffset.UTC);
   }
 
+  // The nanoseconds below the microsecond, which the timestamp column does not keep.
+  @SuppressWarnings("JavaInstantGetSecondsGetNano")
   private static short nanos(@Nullable Instant instant) {
     return instant == null ? 0 : (short) (instant.getNano() % 1000);
   }

@@ -30,6 +30,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class ClientWatch {
   private static final Logger log = LoggerFactory.getLogger(ClientWatch.class);
+
+  // A marker told apart by identity, without a stack trace or suppressed exceptions to change.
+  @SuppressWarnings("StaticAssignmentOfThrowable")
   private static final Throwable STOPPED = new StoppedWatching();
 
   private final Runnable onGone;

@@ -1,26 +1,31 @@
 package dev.baton.server.internal;
 
+import dev.baton.Baton;
 import dev.baton.core.BatonException;
 import dev.baton.core.Cancellation;
 import dev.baton.core.Status;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * What a graceful shutdown waits for: the requests being handled, each known by its cancellation,
- * and the detached runs those requests started in this process, each known by the future of its
- * final row (see {@link dev.baton.internal.agent.DetachedRuns}).
+ * and the agent work of the Baton instance, which {@link Baton#drain} waits for: the turns, and the
+ * detached runs that requests started (a detached turn, or the background delegations of a served
+ * orchestrator, however deep) or that the application started itself.
  *
  * <p>Once draining, new requests are refused. Requests in flight and detached runs get the grace
  * period to finish; then the requests still running are cancelled with {@code UNAVAILABLE} (so a
- * stream still ends with an error frame), and the detached runs are left as they are: their rows
- * stay pending, stop heartbeating when the process ends, expire, and are continued later.
+ * stream still ends with an error frame), and the detached runs are left as they are: the Baton
+ * instance is the application's, and its {@code close()} aborts them so that their rows settle as
+ * resumable; in a process that ends without closing it, their rows stay pending, stop heartbeating,
+ * expire, and are continued later.
  *
  * <p>Thread-safe.
  */
@@ -30,11 +35,14 @@ public final class Drain {
   /** How long cancelled requests get to write their last frame before the connectors close. */
   private static final Duration FLUSH = Duration.ofSeconds(5);
 
+  private final Baton baton;
   private final Set<Cancellation> requests = ConcurrentHashMap.newKeySet();
-  private final Set<CompletionStage<Void>> detached = ConcurrentHashMap.newKeySet();
   private final CompletableFuture<Void> noRequests = new CompletableFuture<>();
-  private final CompletableFuture<Void> empty = new CompletableFuture<>();
   private volatile boolean draining;
+
+  public Drain(Baton baton) {
+    this.baton = baton;
+  }
 
   /**
    * Admits a request.
@@ -56,54 +64,64 @@ public final class Drain {
     checkEmpty();
   }
 
-  /**
-   * Waits, when draining, for a detached run the requests started (directly, or through a
-   * background delegation) until {@code finalized} completes: its row is final.
-   */
-  public void track(CompletionStage<Void> finalized) {
-    detached.add(finalized);
-    finalized.whenComplete(
-        (ignored, error) -> {
-          detached.remove(finalized);
-          checkEmpty();
-        });
-  }
-
   public boolean isDraining() {
     return draining;
   }
 
   /**
-   * Starts draining and completes when the requests and detached runs are done, or when the grace
-   * period is over and the requests left have been cancelled (and have had a moment to answer).
+   * Starts draining and completes when the requests and the instance's agent work are done, or when
+   * the grace period is over and the requests left have been cancelled (and have had a moment to
+   * answer).
    */
+  @SuppressWarnings("FutureReturnValueIgnored") // each callback only completes the future returned
   public CompletableFuture<Void> shutdown(Duration grace) {
     draining = true;
     checkEmpty();
     CompletableFuture<Void> done = new CompletableFuture<>();
-    empty
-        .orTimeout(grace.toMillis(), TimeUnit.MILLISECONDS)
-        .whenComplete(
-            (ok, timedOut) -> {
-              if (timedOut == null) {
+    Thread.ofVirtual()
+        .name("baton-server-drain")
+        .start(
+            () -> {
+              try {
+                wait(grace);
+              } finally {
                 done.complete(null);
-                return;
               }
-              log.info(
-                  "shutdown grace of {} is over: cancelling {} request(s); {} detached run(s) are"
-                      + " left to expire and be continued",
-                  grace,
-                  requests.size(),
-                  detached.size());
-              cancelAll();
-              noRequests
-                  .orTimeout(FLUSH.toMillis(), TimeUnit.MILLISECONDS)
-                  .whenComplete((ignored, error) -> done.complete(null));
             });
     return done;
   }
 
-  /** Cancels every request; detached runs are left to go on, or to expire with the process. */
+  private void wait(Duration grace) {
+    long deadline = System.nanoTime() + grace.toNanos();
+    try {
+      if (await(noRequests, grace)
+          && baton.drain(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))) {
+        return;
+      }
+      log.info(
+          "shutdown grace of {} is over: cancelling {} request(s); detached runs are left to the"
+              + " Baton instance",
+          grace,
+          requests.size());
+      cancelAll();
+      await(noRequests, FLUSH);
+    } catch (InterruptedException e) {
+      cancelAll();
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static boolean await(CompletableFuture<Void> future, Duration timeout)
+      throws InterruptedException {
+    try {
+      future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+      return true;
+    } catch (TimeoutException | ExecutionException e) {
+      return false;
+    }
+  }
+
+  /** Cancels every request; detached runs are left to go on. */
   public void cancelAll() {
     BatonException reason =
         BatonException.of(Status.UNAVAILABLE, "the server is shutting down; try again shortly");
@@ -113,9 +131,6 @@ public final class Drain {
   private void checkEmpty() {
     if (draining && requests.isEmpty()) {
       noRequests.complete(null);
-      if (detached.isEmpty()) {
-        empty.complete(null);
-      }
     }
   }
 }

@@ -11,7 +11,6 @@ import dev.baton.core.Json;
 import dev.baton.core.Registry;
 import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
-import dev.baton.internal.agent.DetachedRuns;
 import dev.baton.internal.agent.RemoteAgent;
 import dev.baton.internal.core.RootSpanHooks;
 import dev.baton.internal.core.TracedContext;
@@ -119,7 +118,6 @@ public final class Exchange {
           ActionContext.root(settings.registry())
               .withCancellation(cancellation)
               .withAuth(auth)
-              .with(DetachedRuns.KEY, drain::track)
               .with(RootSpanHooks.KEY, tracedContext(auth));
       Action<?, ?, ?> action = resolve();
       watch = ClientWatch.start(request, this::clientGone);
@@ -136,10 +134,7 @@ public final class Exchange {
     }
   }
 
-  /**
-   * Runs the action. The runs it detaches in this process, its own detached turn or its background
-   * delegations, tell the drain through the context (see {@link DetachedRuns}).
-   */
+  /** Runs the action. The Baton instance tracks the runs it detaches, which the drain waits for. */
   private Outcome execute(
       Action<?, ?, ?> action,
       ActionContext context,
@@ -214,9 +209,8 @@ public final class Exchange {
   }
 
   /**
-   * Ends an open stream with its one closing frame. Interop §2.5: a stream that ends without a
-   * result or an error frame hangs a Genkit JS client, so a result that cannot be written becomes
-   * an error frame too.
+   * Ends an open stream with its one closing frame. A stream that ends without a result or an error
+   * frame hangs a Genkit JS client, so a result that cannot be written becomes an error frame too.
    */
   private void end(SseStream sse, Outcome outcome, boolean close) {
     try {
@@ -330,7 +324,7 @@ public final class Exchange {
   private boolean wantsStream() {
     String query = request.getHttpURI().getQuery();
     if (query != null) {
-      for (String parameter : query.split("&")) {
+      for (String parameter : query.split("&", -1)) {
         if (parameter.equalsIgnoreCase("stream=true")) {
           return true;
         }

@@ -116,6 +116,8 @@ public final class Routes {
     }
 
     /**
+     * The routes, as this builder was given them.
+     *
      * @throws IllegalArgumentException when a chosen route is one the default layout serves (with
      *     the mounts, whenever they were made)
      */

@@ -18,7 +18,6 @@ import dev.baton.testing.ProgrammableModel;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.List;
 import java.util.function.Function;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -60,7 +59,10 @@ abstract class BackgroundTestSupport extends AgentsMiddlewareTestSupport {
   /** Scripts the orchestrator's next model calls, each computed from the request it gets. */
   @SafeVarargs
   final void script(Function<ModelRequest, ModelResponse>... next) {
-    steps.addAll(List.of(next));
+    // One by one: handing the array on to another varargs method is what javac warns of.
+    for (Function<ModelRequest, ModelResponse> step : next) {
+      steps.add(step);
+    }
   }
 
   static Function<ModelRequest, ModelResponse> answer(String text) {

@@ -255,13 +255,11 @@ class BudgetHoldTest extends BudgetTestSupport {
 
     model.respond(calls(total(50), echoCall("e2")), answer("never", total(1)));
     ToolRequestPart approved =
-        (ToolRequestPart)
-            paused
-                .message()
-                .toolRequests()
-                .get(0)
-                .withMetadata(
-                    Metadata.with(null, "resumed", Json.object().put("toolApproved", true)));
+        paused
+            .message()
+            .toolRequests()
+            .get(0)
+            .withMetadata(Metadata.with(null, "resumed", Json.object().put("toolApproved", true)));
     AgentOutput resumed =
         agent.run(
             AgentInput.resume(Resume.restart(approved)), AgentInit.ofSession(paused.sessionId()));
@@ -284,11 +282,9 @@ class BudgetHoldTest extends BudgetTestSupport {
     List<Message> stripped = new ArrayList<>(history.subList(0, history.size() - 1));
     stripped.add(last.withMetadata(Metadata.without(last.metadata(), "budget")));
     ToolRequestPart approved =
-        (ToolRequestPart)
-            last.toolRequests()
-                .get(0)
-                .withMetadata(
-                    Metadata.with(null, "resumed", Json.object().put("toolApproved", true)));
+        last.toolRequests()
+            .get(0)
+            .withMetadata(Metadata.with(null, "resumed", Json.object().put("toolApproved", true)));
     model.respond(calls(total(50), echoCall("e2")), answer("done", total(1)));
 
     GenerateResponse done =

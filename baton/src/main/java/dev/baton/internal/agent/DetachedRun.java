@@ -14,6 +14,7 @@ import dev.baton.core.Cancellation;
 import dev.baton.core.ErrorInfo;
 import dev.baton.core.Status;
 import dev.baton.internal.ai.GenerateRun;
+import dev.baton.internal.core.Lifecycle;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -39,8 +40,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Unlike Genkit, the heartbeat goes on after an abort (for at most a heartbeat timeout), so an
  * aborted row whose work is still unwinding is not mistaken for one whose worker died.
+ *
+ * <p>The run belongs to its Baton instance until its row is final: a close waits for it, and once
+ * the grace period is over aborts it as an abort call would, so it settles as a resumable {@code
+ * aborted} row with its progress.
  */
-final class DetachedRun implements Heartbeats.Beating {
+final class DetachedRun implements Heartbeats.Beating, Lifecycle.Work {
   private static final Logger log = LoggerFactory.getLogger(DetachedRun.class);
 
   private final LocalAgent agent;
@@ -53,7 +58,7 @@ final class DetachedRun implements Heartbeats.Beating {
   private final Supplier<@Nullable AgentFinishReason> lastTurnReason;
   private final AtomicBoolean beating = new AtomicBoolean();
   private final AtomicBoolean aborted = new AtomicBoolean();
-  private final CompletableFuture<Void> finalized = new CompletableFuture<>();
+  private final Lifecycle.Tracked tracked;
   // The stop of the heartbeat an abort schedules; cancelled when the run ends, so the scheduler
   // does not hold this run (and its session) until it fires.
   private volatile @Nullable ScheduledFuture<?> stuckCheck;
@@ -75,11 +80,7 @@ final class DetachedRun implements Heartbeats.Beating {
     this.work = work;
     this.done = done;
     this.lastTurnReason = lastTurnReason;
-  }
-
-  /** Completes once the row is final, or finalising it failed (and was logged). */
-  CompletableFuture<Void> finalized() {
-    return finalized;
+    this.tracked = agent.lifecycle().track(this);
   }
 
   /**
@@ -91,10 +92,16 @@ final class DetachedRun implements Heartbeats.Beating {
    */
   void start() {
     Heartbeats heartbeats = agent.heartbeats();
-    heartbeats.add(this);
-    Thread.ofVirtual().name("baton-watch-" + pending.snapshotId()).start(() -> watch(heartbeats));
+    try {
+      heartbeats.add(this);
+      agent.lifecycle().start("baton-watch-" + pending.snapshotId(), () -> watch(heartbeats));
+    } catch (RuntimeException closed) {
+      // The instance closed while the turn that detached was still running.
+      stopUnwatched(closed);
+    }
   }
 
+  @SuppressWarnings("FutureReturnValueIgnored") // finalizeRow logs its own failure
   private void watch(Heartbeats heartbeats) {
     String id = pending.snapshotId();
     StatusSubscription subscription;
@@ -116,7 +123,7 @@ final class DetachedRun implements Heartbeats.Beating {
             if (status == SnapshotStatus.ABORTED && aborted.compareAndSet(false, true)) {
               // The listener runs under the store's delivery lock; cancelling runs the work's
               // cancellation callbacks, which are not ours to trust with it.
-              Thread.ofVirtual().name("baton-abort-" + id).start(() -> stop(heartbeats));
+              agent.lifecycle().start("baton-abort-" + id, () -> stop(heartbeats));
             }
           });
     } catch (RuntimeException e) {
@@ -164,7 +171,11 @@ final class DetachedRun implements Heartbeats.Beating {
   @Override
   public void beat() {
     if (beating.compareAndSet(false, true)) {
-      Thread.ofVirtual().start(this::refresh);
+      try {
+        agent.lifecycle().start("baton-beat-" + pending.snapshotId(), this::refresh);
+      } catch (BatonException closed) {
+        beating.set(false); // the instance is closing its threads: a last tick beats no more
+      }
     }
   }
 
@@ -191,6 +202,35 @@ final class DetachedRun implements Heartbeats.Beating {
         heartbeats.schedule(
             () -> stopBeatingIfStuck(heartbeats), agent.options().heartbeatTimeout());
     work.cancel(BatonException.of(Status.ABORTED, "the task was aborted"));
+  }
+
+  /**
+   * Aborts the run because its Baton instance is closing: the row becomes {@code aborted} as with
+   * an abort call, and the work stops and saves its progress there. A row the store would not flip
+   * still has its work stopped; it then settles {@code failed} with the reason.
+   */
+  @Override
+  public void abort(BatonException reason) {
+    if (!aborted.compareAndSet(false, true)) {
+      return; // an abort is already under way
+    }
+    // On a thread of its own: a close aborts every run at once, and each abort is a store write.
+    Runnable flip =
+        () -> {
+          try {
+            Snapshots.abort(storeContext, store, pending.snapshotId(), Instant.now());
+            stop(agent.heartbeats());
+          } catch (RuntimeException e) {
+            log.warn(
+                "agent {}: aborting {} on close failed", agent.name(), pending.snapshotId(), e);
+            work.cancel(reason);
+          }
+        };
+    try {
+      agent.lifecycle().start("baton-abort-" + pending.snapshotId(), flip);
+    } catch (BatonException closed) {
+      flip.run(); // the instance has closed its threads: a run detached after its close
+    }
   }
 
   private void stopBeatingIfStuck(Heartbeats heartbeats) {
@@ -225,7 +265,7 @@ final class DetachedRun implements Heartbeats.Beating {
       log.error("agent {}: finalising {} failed", agent.name(), id, e);
     } finally {
       agent.heartbeats().remove(this);
-      finalized.complete(null);
+      tracked.close();
     }
   }
 

@@ -22,10 +22,11 @@ import org.slf4j.LoggerFactory;
  * its own (never later, possibly sooner). The ticker runs only while some run is beating, and its
  * thread ends once it has been idle for a while, so an agent that detached once does not keep a
  * thread for the life of the JVM. The same thread runs the delayed checks of {@link #schedule}.
+ * {@link #close} ends the ticker and its thread for good, when the Baton instance closes.
  *
  * <p>Thread-safe.
  */
-final class Heartbeats {
+final class Heartbeats implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Heartbeats.class);
   private static final Duration THREAD_IDLE = Duration.ofSeconds(60);
 
@@ -105,6 +106,12 @@ final class Heartbeats {
         log.warn("a heartbeat could not start", e);
       }
     }
+  }
+
+  /** Stops the ticker and the delayed checks; beats already started still complete. */
+  @Override
+  public void close() {
+    scheduler.shutdownNow();
   }
 
   /** Whether the ticker is running. Visible for tests. */

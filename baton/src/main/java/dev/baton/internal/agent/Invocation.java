@@ -21,6 +21,7 @@ import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
 import dev.baton.internal.ai.GenerateRun;
 import dev.baton.internal.core.DefaultRegistry;
+import dev.baton.internal.core.Lifecycle;
 import dev.baton.internal.core.RandomIds;
 import dev.baton.internal.core.Tracing;
 import java.util.List;
@@ -45,8 +46,12 @@ import org.slf4j.LoggerFactory;
  * worker, and the output then hands the work to a {@link DetachedRun} and answers with the pending
  * snapshot. A detach that races the function's completion wins. Until a detach the client's
  * cancellation stops the work; afterwards only an abort does.
+ *
+ * <p>The agent's Baton instance admits the invocation (a closing one refuses it) and tracks it
+ * until its worker ends or hands its work to a detached run; a close whose grace period is over
+ * cancels it.
  */
-final class Invocation implements Connection.Source {
+final class Invocation implements Connection.Source, Lifecycle.Work {
   private static final Logger log = LoggerFactory.getLogger(Invocation.class);
 
   /** What the client of a connection reads. */
@@ -67,6 +72,7 @@ final class Invocation implements Connection.Source {
   // The pending snapshot a detach handed the work to, or null when the hand-off failed.
   private final CompletableFuture<@Nullable String> handedOff = new CompletableFuture<>();
   private final Cancellation work = Cancellation.create();
+  private final Lifecycle.Tracked admission;
   private final Cancellation.Registration clientLink;
   private final SnapshotChain chain;
   private final ChunkStream chunks;
@@ -93,6 +99,7 @@ final class Invocation implements Connection.Source {
       @Nullable StreamCallback<AgentStreamChunk> stream) {
     this.agent = agent;
     this.clientContext = clientContext;
+    this.admission = agent.lifecycle().admit(this);
     this.rootSpan =
         DefaultRegistry.tracing(clientContext.registry())
             .open(clientContext, agent.name(), "action", "agent", () -> init);
@@ -103,6 +110,7 @@ final class Invocation implements Connection.Source {
           SessionLoader.load(
               agent.name(), agent.store(), init, clientContext, agent.options().heartbeatTimeout());
     } catch (RuntimeException e) {
+      admission.close();
       rootSpan.fail(e);
       throw e;
     }
@@ -153,23 +161,42 @@ final class Invocation implements Connection.Source {
       AgentInput input,
       StreamCallback<AgentStreamChunk> stream) {
     Invocation invocation = new Invocation(agent, context, init, stream);
-    invocation.send(input);
-    invocation.closeInput();
-    invocation.worker.runHere();
     try {
-      AgentOutput result = invocation.finish();
-      invocation.settle(result);
-      return result;
-    } catch (RuntimeException e) {
-      throw invocation.fail(e);
+      invocation.send(input);
+      invocation.closeInput();
+      invocation.worker.runHere();
+      try {
+        AgentOutput result = invocation.finish();
+        invocation.settle(result);
+        return result;
+      } catch (RuntimeException e) {
+        throw invocation.fail(e);
+      }
+    } finally {
+      invocation.admission.close();
     }
   }
 
   /** Opens an invocation whose worker runs on a thread of its own; the client sends inputs. */
   static Invocation open(LocalAgent agent, ActionContext context, AgentInit init) {
     Invocation invocation = new Invocation(agent, context, init, null);
-    invocation.worker.start(() -> invocation.events.add(new Settled()));
+    try {
+      invocation.worker.start(
+          () -> {
+            invocation.admission.close();
+            invocation.events.add(new Settled());
+          });
+    } catch (RuntimeException e) {
+      invocation.admission.close(); // the instance closed meanwhile
+      throw invocation.fail(e);
+    }
     return invocation;
+  }
+
+  /** The instance is closing and its grace period is over: the work stops, failing with why. */
+  @Override
+  public void abort(BatonException reason) {
+    work.cancel(reason);
   }
 
   /**
@@ -209,6 +236,7 @@ final class Invocation implements Connection.Source {
    * linked to this invocation's. It ends once the agent function has returned and the output has
    * handed the work off (naming the pending snapshot), whichever comes last.
    */
+  @SuppressWarnings("FutureReturnValueIgnored") // ending a span does not fail
   private void moveToBackground(AgentInput input) {
     Tracing.OpenSpan background =
         telemetry.openBackground(worker.context(), input.hasPayload() ? input : null);
@@ -511,11 +539,9 @@ final class Invocation implements Connection.Source {
             work,
             worker.result(),
             worker::lastTurnReason);
-    // A read-only view: whoever is told cannot complete the run's own future, which others wait on.
-    clientContext
-        .get(DetachedRuns.KEY)
-        .ifPresent(runs -> runs.started(run.finalized().minimalCompletionStage()));
     run.start();
+    // The detached run carries the work on, and the instance tracks it from here.
+    admission.close();
     // Inputs already queued still run; nothing more can arrive.
     closeInput();
     return AgentOutput.detached(session.id(), pending.snapshotId());

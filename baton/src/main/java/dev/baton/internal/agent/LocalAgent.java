@@ -26,7 +26,9 @@ import dev.baton.core.StreamCallback;
 import dev.baton.internal.agent.CompanionRequests.AbortRequest;
 import dev.baton.internal.agent.CompanionRequests.AbortResponse;
 import dev.baton.internal.agent.CompanionRequests.GetSnapshotRequest;
+import dev.baton.internal.core.DefaultRegistry;
 import dev.baton.internal.core.Lazy;
+import dev.baton.internal.core.Lifecycle;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -68,7 +70,10 @@ public final class LocalAgent implements Agent {
                 configured instanceof SnapshotSubscriber,
                 configured == null ? StateManagement.CLIENT : StateManagement.SERVER,
                 options.stateType() == null ? null : JsonSchemas.infer(options.stateType()));
-    this.reads = store == null ? null : new SnapshotReads(name, store, options);
+    this.reads =
+        store == null
+            ? null
+            : new SnapshotReads(name, store, options, DefaultRegistry.lifecycle(registry));
     AgentMetadata published = metadata;
     this.descriptor =
         Lazy.of(() -> AgentActions.descriptor(name, options.description(), published));
@@ -241,7 +246,15 @@ public final class LocalAgent implements Agent {
     return function;
   }
 
-  /** The heartbeat timer of this agent's detached runs, created on its first detach. */
+  /** What owns this agent's turns, detached runs and threads: its Baton instance's lifecycle. */
+  Lifecycle lifecycle() {
+    return DefaultRegistry.lifecycle(registry);
+  }
+
+  /**
+   * The heartbeat timer of this agent's detached runs, created on its first detach and stopped when
+   * the instance closes.
+   */
   Heartbeats heartbeats() {
     Heartbeats timer = heartbeats;
     if (timer == null) {
@@ -250,6 +263,7 @@ public final class LocalAgent implements Agent {
         if (timer == null) {
           timer = new Heartbeats(name, options.heartbeatInterval());
           heartbeats = timer;
+          lifecycle().onClose(timer);
         }
       }
     }

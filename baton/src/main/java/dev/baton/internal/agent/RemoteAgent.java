@@ -18,6 +18,7 @@ import dev.baton.core.ActionContext;
 import dev.baton.core.ActionDescriptor;
 import dev.baton.core.ActionType;
 import dev.baton.core.BatonException;
+import dev.baton.core.Cancellation;
 import dev.baton.core.Json;
 import dev.baton.core.Registry;
 import dev.baton.core.Status;
@@ -25,7 +26,9 @@ import dev.baton.core.StreamCallback;
 import dev.baton.internal.agent.CompanionRequests.AbortRequest;
 import dev.baton.internal.agent.CompanionRequests.AbortResponse;
 import dev.baton.internal.agent.CompanionRequests.GetSnapshotRequest;
+import dev.baton.internal.core.DefaultRegistry;
 import dev.baton.internal.core.Lazy;
+import dev.baton.internal.core.Lifecycle;
 import java.net.URI;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -133,7 +136,8 @@ public final class RemoteAgent implements Agent {
    * {@inheritDoc}
    *
    * <p>The turn is one HTTP request; cancelling the context closes it, which cancels the run on the
-   * server unless it detached.
+   * server unless it detached. The Baton instance tracks the request as a turn: a closing instance
+   * refuses it, and cancels it once the grace period is over.
    */
   @Override
   public AgentOutput run(
@@ -142,14 +146,30 @@ public final class RemoteAgent implements Agent {
       AgentInit init,
       StreamCallback<AgentStreamChunk> stream) {
     Objects.requireNonNull(input, "input");
+    Cancellation turn = context.cancellation().child();
+    Lifecycle.Tracked admitted;
     try {
-      return calls.turn(context, url, input, init, stream);
+      admitted = lifecycle().admit(turn::cancel);
+    } catch (BatonException closed) {
+      turn.release();
+      throw closed;
+    }
+    try {
+      return calls.turn(context.withCancellation(turn), url, input, init, stream);
     } catch (BatonException e) {
       if (input.isDetach() && e.status() == Status.FAILED_PRECONDITION) {
         return refusedDetach(init, e);
       }
       throw e;
+    } finally {
+      admitted.close();
+      turn.release();
     }
+  }
+
+  /** What owns this agent's turns and threads: its Baton instance's lifecycle. */
+  Lifecycle lifecycle() {
+    return DefaultRegistry.lifecycle(registry);
   }
 
   /**

@@ -55,7 +55,7 @@ final class RemoteInvocation implements Connection.Source {
     this.init = init;
     // A client that goes away without closing the input must not leave the worker waiting.
     this.cancelLink = context.cancellation().onCancel(this::closeInput);
-    Thread.ofVirtual().name("baton-remote-" + agent.name()).start(this::runTurns);
+    agent.lifecycle().start("baton-remote-" + agent.name(), this::runTurns);
   }
 
   @Override

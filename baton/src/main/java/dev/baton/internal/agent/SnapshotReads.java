@@ -11,6 +11,7 @@ import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Status;
 import dev.baton.internal.agent.CompanionRequests.GetSnapshotRequest;
+import dev.baton.internal.core.Lifecycle;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
@@ -39,11 +40,13 @@ final class SnapshotReads {
   private final String agent;
   private final SessionStore store;
   private final AgentOptions options;
+  private final Lifecycle lifecycle;
 
-  SnapshotReads(String agent, SessionStore store, AgentOptions options) {
+  SnapshotReads(String agent, SessionStore store, AgentOptions options, Lifecycle lifecycle) {
     this.agent = agent;
     this.store = store;
     this.options = options;
+    this.lifecycle = lifecycle;
   }
 
   /** The getSnapshot companion: by ID (the session ID, if given, must match) or by session. */
@@ -158,12 +161,12 @@ final class SnapshotReads {
   /**
    * One read of a wait, given up after {@code waitReadTimeout} (30 s by default, Genkit's bound) so
    * a hung store connection becomes a transient failure rather than a wait that never ends. The
-   * read runs on a virtual thread, interrupted when it is given up or the caller cancels; a store
-   * that ignores interrupts keeps that thread until it answers.
+   * read runs on a virtual thread of the agent's Baton instance, interrupted when it is given up or
+   * the caller cancels; a store that ignores interrupts keeps that thread until it answers.
    */
   private SessionSnapshot boundedRead(ActionContext context, GetSnapshotRequest request) {
     FutureTask<SessionSnapshot> read = new FutureTask<>(() -> get(context, request));
-    Thread.ofVirtual().name("baton-wait-read").start(read);
+    lifecycle.start("baton-wait-read", read);
     Duration bound = options.waitReadTimeout();
     try (var stop = context.cancellation().onCancel(() -> read.cancel(true))) {
       return read.get(bound.toNanos(), TimeUnit.NANOSECONDS);

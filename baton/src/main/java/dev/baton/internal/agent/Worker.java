@@ -95,9 +95,12 @@ final class Worker {
     session.listen(patcher);
   }
 
-  /** Runs the agent function on a virtual thread of its own; {@code settled} runs when it ends. */
+  /**
+   * Runs the agent function on a virtual thread of its own, which the agent's Baton instance owns;
+   * {@code settled} runs when it ends.
+   */
   void start(Runnable settled) {
-    Thread.ofVirtual().name("baton-agent-" + agent.name()).start(new Body(this, settled));
+    agent.lifecycle().start("baton-agent-" + agent.name(), new Body(this, settled));
   }
 
   /**

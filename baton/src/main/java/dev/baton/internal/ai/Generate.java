@@ -164,6 +164,8 @@ public final class Generate {
       this.output = StructuredOutput.of(options.output(), model.info(), !toolDefinitions.isEmpty());
     }
 
+    // This run's own stop is told apart from a nested run's by identity: both are marked stops.
+    @SuppressWarnings("ReferenceEquality")
     GenerateResponse run() {
       try {
         return loop();

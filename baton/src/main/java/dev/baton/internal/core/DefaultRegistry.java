@@ -35,6 +35,7 @@ public final class DefaultRegistry implements Registry {
   private final @Nullable DefaultRegistry parent;
   private final Tracing tracing;
   private final boolean experimental;
+  private final Lifecycle lifecycle;
   // Actions by type, then by name, so that a lookup by type and name builds no key string. A
   // type's map is created with its first action: a generate call's child holds only tools.
   private final AtomicReferenceArray<@Nullable ConcurrentMap<String, Action<?, ?, ?>>> actions =
@@ -53,17 +54,22 @@ public final class DefaultRegistry implements Registry {
   /** Beyond this many keys the derived values are dropped and rebuilt as they are asked for. */
   private static final int MAX_DERIVED = 256;
 
-  private DefaultRegistry(@Nullable DefaultRegistry parent, Tracing tracing, boolean experimental) {
+  private DefaultRegistry(
+      @Nullable DefaultRegistry parent,
+      Tracing tracing,
+      boolean experimental,
+      Lifecycle lifecycle) {
     this.parent = parent;
     this.tracing = tracing;
     this.experimental = experimental;
+    this.lifecycle = lifecycle;
     this.version = parent == null ? new AtomicLong() : null;
     this.derived = parent == null ? new ConcurrentHashMap<>() : null;
   }
 
   /** A new root registry. */
   public static DefaultRegistry create(Tracing tracing, boolean experimental) {
-    return new DefaultRegistry(null, tracing, experimental);
+    return new DefaultRegistry(null, tracing, experimental, new Lifecycle());
   }
 
   /**
@@ -90,11 +96,24 @@ public final class DefaultRegistry implements Registry {
     if (!(registry instanceof DefaultRegistry own)) {
       throw new IllegalArgumentException("not a registry Baton created: " + registry);
     }
-    return new DefaultRegistry(own, own.tracing, own.experimental);
+    return new DefaultRegistry(own, own.tracing, own.experimental, own.lifecycle);
   }
 
   public Tracing tracing() {
     return tracing;
+  }
+
+  /**
+   * What the instance a registry belongs to owns and ends on close: its turns, detached runs and
+   * threads.
+   *
+   * @throws IllegalArgumentException for a registry Baton did not create
+   */
+  public static Lifecycle lifecycle(Registry registry) {
+    if (!(registry instanceof DefaultRegistry own)) {
+      throw new IllegalArgumentException("not a registry Baton created: " + registry);
+    }
+    return own.lifecycle;
   }
 
   /**
@@ -148,6 +167,7 @@ public final class DefaultRegistry implements Registry {
     return action;
   }
 
+  @SuppressWarnings("EnumOrdinal") // actions is indexed by type, as described there
   private ConcurrentMap<String, Action<?, ?, ?>> actionsOf(ActionType type) {
     ConcurrentMap<String, Action<?, ?, ?>> byName = actions.get(type.ordinal());
     if (byName == null) {
@@ -184,6 +204,7 @@ public final class DefaultRegistry implements Registry {
   }
 
   @Override
+  @SuppressWarnings("EnumOrdinal") // actions is indexed by type
   public Optional<Action<?, ?, ?>> lookup(ActionType type, String name) {
     for (DefaultRegistry r = this; r != null; r = r.parent) {
       ConcurrentMap<String, Action<?, ?, ?>> byName = r.actions.get(type.ordinal());

@@ -220,6 +220,8 @@ public final class SharedList<E> extends AbstractList<E> implements RandomAccess
     }
 
     /**
+     * Adds an element.
+     *
      * @throws NullPointerException if {@code element} is null
      */
     public Builder<E> add(E element) {
@@ -229,6 +231,8 @@ public final class SharedList<E> extends AbstractList<E> implements RandomAccess
     }
 
     /**
+     * Adds the elements of {@code source}, in its order.
+     *
      * @throws NullPointerException if an element is null
      */
     public Builder<E> addAll(Collection<? extends E> source) {

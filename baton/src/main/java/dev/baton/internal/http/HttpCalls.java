@@ -151,6 +151,7 @@ public final class HttpCalls {
   }
 
   /** A future that runs {@code onExpiry} once {@code delay} passes unless completed before. */
+  @SuppressWarnings("FutureReturnValueIgnored") // the timer itself is returned and watched
   private static CompletableFuture<Void> timer(Duration delay, Runnable onExpiry) {
     CompletableFuture<Void> timer = new CompletableFuture<>();
     timer

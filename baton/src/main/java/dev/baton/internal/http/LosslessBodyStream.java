@@ -198,6 +198,7 @@ final class LosslessBodyStream extends InputStream
   }
 
   /** Waits for a delivery, the end of the body or a close. Called under the lock. */
+  @SuppressWarnings("WaitNotInLoop") // read() loops, and looks again after every wake-up
   private void awaitChange() throws InterruptedIOException {
     try {
       changed.await();

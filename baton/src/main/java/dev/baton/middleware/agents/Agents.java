@@ -205,6 +205,8 @@ public record Agents(
     }
 
     /**
+     * The middleware, with what this builder was given.
+     *
      * @throws BatonException {@code INVALID_ARGUMENT} for a negative {@code maxWaitSeconds}
      */
     public Agents build() {

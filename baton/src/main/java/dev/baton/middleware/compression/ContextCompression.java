@@ -131,8 +131,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>By name</b> ({@code genkit-middleware-exp/contextCompression}), its JSON config has
  * Genkit's field names, so a configuration written for Genkit works as it is: the components'
- * names, but for {@code deduplicateToolResponses} ({@link #dedupeToolResponses}) and {@code
- * toolResponses} ({@link #truncateToolResponses}), as in {@code {"maxInputTokens": 80000,
+ * names, but for {@code "deduplicateToolResponses"} ({@link #dedupeToolResponses}) and {@code
+ * "toolResponses"} ({@link #truncateToolResponses}), as in {@code {"maxInputTokens": 80000,
  * "deduplicateToolResponses": {}, "toolResponses": {"maxChars": 2000}}}.
  *
  * <p>Immutable and thread-safe. The middleware never modifies the messages it receives, so one
@@ -150,9 +150,9 @@ import org.jspecify.annotations.Nullable;
  * @param maxToolResponseChars the cap on every tool response, output and text content together; 0
  *     means the default of 400,000, a negative value disables the cap
  * @param dedupeToolResponses replaces older duplicate tool responses when compression runs; null
- *     disables it. JSON: {@code deduplicateToolResponses}
+ *     disables it. JSON: {@code "deduplicateToolResponses"}
  * @param truncateToolResponses truncates older tool responses when compression runs; null disables
- *     it. JSON: {@code toolResponses}
+ *     it. JSON: {@code "toolResponses"}
  * @param summarize folds older messages into a summary when compression runs; null disables it
  * @param skipSummarizationThreshold the fraction of the context, between 0 and 1, that dedupe and
  *     truncation must save (and get under {@link #maxInputTokens}) for the summary to be skipped; 0

@@ -154,7 +154,7 @@ final class BackgroundTasks {
       return Reports.note(NO_IDS);
     }
     return new Reports(
-        each(context, ids, id -> report(context, context, id, Agent::getSnapshot)), null, null);
+        each(ids, id -> report(context, context, id, Agent::getSnapshot)), null, null);
   }
 
   /**
@@ -196,7 +196,6 @@ final class BackgroundTasks {
       ActionContext waiting = context.withCancellation(stop);
       List<Report> reports =
           each(
-              context,
               ids,
               id -> {
                 Report report = report(waiting, context, id, Agent::waitForSnapshot);
@@ -223,7 +222,6 @@ final class BackgroundTasks {
     }
     return new Reports(
         each(
-            context,
             ids,
             id ->
                 report(
@@ -356,8 +354,7 @@ final class BackgroundTasks {
    * Reports on each distinct ID, concurrently, in the order given; a repeated ID is read once and
    * its report copied.
    */
-  private static List<Report> each(
-      ActionContext context, List<String> ids, Function<String, Report> reportOf) {
+  private static List<Report> each(List<String> ids, Function<String, Report> reportOf) {
     List<String> distinct = new ArrayList<>(new LinkedHashSet<>(ids));
     Map<String, Report> reports = new ConcurrentHashMap<>();
     if (distinct.size() == 1) {

@@ -43,6 +43,7 @@ final class TaskScope {
   }
 
   /** Takes the conversation the current model call was sent as the record of earlier tasks. */
+  @SuppressWarnings("ReferenceEquality") // the same list object, which is cheaper to tell
   void see(List<Message> messages) {
     if (messages != history) {
       history = messages;

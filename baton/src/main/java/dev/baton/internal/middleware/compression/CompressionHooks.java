@@ -65,6 +65,7 @@ public final class CompressionHooks {
    * message is found in the history by identity; one an outer middleware rewrote (so it is not in
    * the history) has nothing to record on.
    */
+  @SuppressWarnings({"ReferenceEquality", "IdentityHashMapUsage"}) // by identity, as said above
   private static List<Message> annotated(
       List<Message> recorded, List<Message> conversation, CompressedHistory history) {
     Message[] updated = null;

@@ -87,14 +87,14 @@ final class TokenEstimator {
       return 4;
     }
     if (node.isArray()) {
-      long chars = 1 + Math.max(1, node.size());
+      long chars = 1L + Math.max(1, node.size());
       for (JsonNode element : node) {
         chars += jsonChars(element);
       }
       return chars;
     }
     if (node.isObject()) {
-      long chars = 1 + Math.max(1, node.size());
+      long chars = 1L + Math.max(1, node.size());
       for (Map.Entry<String, JsonNode> field : node.properties()) {
         chars += field.getKey().length() + 3L + jsonChars(field.getValue());
       }

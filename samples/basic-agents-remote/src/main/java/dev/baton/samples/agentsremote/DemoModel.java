@@ -49,7 +49,7 @@ final class DemoModel {
     if (last.role() == Role.USER) {
       List<Part> launches = new ArrayList<>();
       int n = 0;
-      for (String part : last.text().split("(?i)\\s+and\\s+|;")) {
+      for (String part : last.text().split("(?i)\\s+and\\s+|;", -1)) {
         if (!part.isBlank()) {
           launches.add(
               Part.toolRequest(

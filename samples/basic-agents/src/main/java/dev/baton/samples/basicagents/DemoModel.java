@@ -41,6 +41,9 @@ final class DemoModel {
   private static final Pattern SERVICE =
       Pattern.compile("\\b[a-z][a-z0-9]*-(?:api|app|cache|db|queue|service|svc|web|worker)\\b");
 
+  /** Where a streamed answer is cut into chunks: after each space. */
+  private static final Pattern WORDS = Pattern.compile("(?<= )");
+
   private DemoModel() {}
 
   static void define(Baton baton) {
@@ -179,32 +182,26 @@ final class DemoModel {
     }
     ToolResponse last = talk.lastToolResponses().get(0);
     JsonNode output = last.output() == null ? Json.object() : last.output();
-    switch (last.name()) {
-      case "delegate_to_log_analyst", "delegate_to_deploy_auditor" -> {
-        return calls(post("Investigating " + service + ": log scan and deploy audit started."));
-      }
-      case "read_status_board" -> {
-        return calls(post("Interim: " + findings(reports) + " Still waiting on the rest."));
-      }
-      case WAIT -> {
-        if (output.path("timedOut").asBoolean()) {
-          return calls(tool("read_status_board", Json.object()));
-        }
-        return calls(post("Resolved: " + findings(output)));
-      }
+    return switch (last.name()) {
+      case "delegate_to_log_analyst", "delegate_to_deploy_auditor" ->
+          calls(post("Investigating " + service + ": log scan and deploy audit started."));
+      case "read_status_board" ->
+          calls(post("Interim: " + findings(reports) + " Still waiting on the rest."));
+      case WAIT ->
+          output.path("timedOut").asBoolean()
+              ? calls(tool("read_status_board", Json.object()))
+              : calls(post("Resolved: " + findings(output)));
       case "post_status" -> {
         if (reports == null) {
-          return calls(wait(talk.taskIds(), 1));
+          yield calls(wait(talk.taskIds(), 1));
         }
         if (reports.path("timedOut").asBoolean()) {
-          return calls(wait(talk.taskIds(), 0));
+          yield calls(wait(talk.taskIds(), 0));
         }
-        return streamed("Incident summary for " + service + ": " + findings(reports), stream);
+        yield streamed("Incident summary for " + service + ": " + findings(reports), stream);
       }
-      default -> {
-        return text("Standing by.");
-      }
-    }
+      default -> text("Standing by.");
+    };
   }
 
   /** Starts both investigations of a service, in the background. */
@@ -379,9 +376,8 @@ final class DemoModel {
   }
 
   private static ModelResponse streamed(String answer, StreamCallback<ModelResponseChunk> stream) {
-    for (String word : answer.split("(?<= )")) {
-      stream.onChunk(ModelResponseChunk.text(word));
-    }
+    // A chunk per word, each with the space that follows it.
+    WORDS.splitAsStream(answer).forEach(word -> stream.onChunk(ModelResponseChunk.text(word)));
     return text(answer);
   }
 

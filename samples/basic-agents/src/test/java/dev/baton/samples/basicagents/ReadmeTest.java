@@ -53,6 +53,7 @@ class ReadmeTest {
         import dev.baton.server.*;
         import dev.baton.store.postgres.PostgresSessionStore;
         import java.net.URI;
+        import java.time.Duration;
         import java.util.Map;
 
         class Snippets {

@@ -34,6 +34,7 @@ import dev.baton.internal.core.Lifecycle;
 import dev.baton.internal.core.RegisteredFlow;
 import dev.baton.internal.core.Timing;
 import dev.baton.internal.core.Tracing;
+import dev.baton.internal.middleware.BundledMiddleware;
 import io.opentelemetry.api.OpenTelemetry;
 import java.net.URI;
 import java.time.Duration;
@@ -83,6 +84,7 @@ public final class Baton implements AutoCloseable {
     this.lifecycle = DefaultRegistry.lifecycle(registry);
     this.shutdownGrace = builder.shutdownGrace;
     GenerateAction.register(registry);
+    BundledMiddleware.register(registry, builder.experimental);
     Set<String> names = new HashSet<>();
     for (Plugin plugin : builder.plugins) {
       if (!names.add(plugin.name())) {
@@ -330,7 +332,9 @@ public final class Baton implements AutoCloseable {
 
     /**
      * Enables experimental features: agents, sessions and their middleware. Without it, {@code
-     * defineAgent} and its siblings throw {@link IllegalStateException}.
+     * defineAgent} and its siblings throw {@link IllegalStateException}, and the experimental
+     * middleware ({@code genkit-middleware-exp/agents}, {@code /artifacts}, {@code /budget}, {@code
+     * /contextCompression}) are not registered by name.
      */
     public Builder experimental() {
       this.experimental = true;

@@ -1,7 +1,7 @@
 package dev.baton.ai;
 
+import dev.baton.core.BatonException;
 import dev.baton.core.Json;
-import dev.baton.internal.ai.NamedMiddleware;
 import dev.baton.internal.ai.PromptScaffolding;
 import dev.baton.internal.core.SharedList;
 import java.util.ArrayList;
@@ -319,12 +319,13 @@ public final class InlinePrompt {
     }
 
     /**
-     * Adds a middleware by its registered name ({@code genkit-middleware/retry}) with JSON config
-     * (any JSON-mappable value, or null for its defaults), resolved when the prompt's generate call
-     * runs.
+     * Adds a middleware found by name ({@link MiddlewareDescriptor#lookup}) with its JSON config:
+     * any JSON-mappable value, read over the descriptor's defaults, or null for the defaults.
+     *
+     * @throws BatonException {@code INVALID_ARGUMENT} for config the middleware does not take
      */
-    public Builder use(String name, @Nullable Object config) {
-      this.use.add(new NamedMiddleware(name, config == null ? null : Json.toTree(config)));
+    public Builder use(MiddlewareDescriptor middleware, @Nullable Object config) {
+      this.use.add(middleware.create(config == null ? null : Json.toTree(config)));
       return this;
     }
 

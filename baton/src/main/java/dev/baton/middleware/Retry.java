@@ -78,7 +78,7 @@ public record Retry(
 
   @Override
   public String name() {
-    return StableMiddleware.NAME + "/retry";
+    return "genkit-middleware/retry";
   }
 
   @Override

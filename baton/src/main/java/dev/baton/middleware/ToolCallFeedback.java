@@ -63,7 +63,7 @@ public record ToolCallFeedback(
 
   @Override
   public String name() {
-    return ExperimentalMiddleware.NAME + "/toolCallFeedback";
+    return "genkit-middleware-exp/toolCallFeedback";
   }
 
   @Override

@@ -8,12 +8,12 @@ import dev.baton.agent.SessionStore;
 import dev.baton.agent.SnapshotStatus;
 import dev.baton.agent.SnapshotSubscriber;
 import dev.baton.agent.StatusSubscription;
-import dev.baton.ai.BudgetExceededException;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Cancellation;
 import dev.baton.core.ErrorInfo;
 import dev.baton.core.Status;
+import dev.baton.internal.ai.GenerateRun;
 import dev.baton.internal.core.Lifecycle;
 import dev.baton.internal.core.Timing;
 import java.time.Instant;
@@ -314,7 +314,7 @@ final class DetachedRun implements Heartbeats.Beating, Lifecycle.Work {
             .status(SnapshotStatus.COMPLETED)
             .state(state)
             .build();
-    if (error instanceof BudgetExceededException) {
+    if (error != null && GenerateRun.stoppedWith(error).isPresent()) {
       return base.withStatus(SnapshotStatus.ABORTED)
           .withFinishReason(AgentFinishReason.ABORTED)
           .withError(Invocation.reported(error));

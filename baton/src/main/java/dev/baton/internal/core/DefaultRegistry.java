@@ -246,7 +246,7 @@ public final class DefaultRegistry implements Registry {
     for (DefaultRegistry r = this; r != null; r = r.parent) {
       Object found = r.values.get(key);
       if (found != null) {
-        return Optional.of(found);
+        return Optional.of(resolved(found));
       }
     }
     return Optional.empty();
@@ -279,11 +279,19 @@ public final class DefaultRegistry implements Registry {
       r.values.forEach(
           (key, value) -> {
             if (key.startsWith(prefix)) {
-              found.putIfAbsent(key.substring(prefix.length()), value);
+              found.putIfAbsent(key.substring(prefix.length()), resolved(value));
             }
           });
     }
     return Map.copyOf(found);
+  }
+
+  /**
+   * A value as it is read: a {@link Lazy} one is computed on its first read, so that a value costly
+   * to build (a middleware descriptor's schema) costs nothing to an instance that never reads it.
+   */
+  private static Object resolved(Object value) {
+    return value instanceof Lazy<?> lazy ? lazy.get() : value;
   }
 
   private Optional<Action<?, ?, ?>> resolve(ActionType type, String name) {

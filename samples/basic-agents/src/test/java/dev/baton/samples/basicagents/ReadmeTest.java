@@ -44,6 +44,9 @@ class ReadmeTest {
         import dev.baton.ai.*;
         import dev.baton.devtools.DevTools;
         import dev.baton.middleware.*;
+        import dev.baton.middleware.agents.*;
+        import dev.baton.middleware.budget.*;
+        import dev.baton.middleware.compression.*;
         import dev.baton.otel.BatonTelemetry;
         import dev.baton.plugins.googleai.GoogleAI;
         import dev.baton.core.ActionContext;

@@ -19,8 +19,8 @@ import tools.jackson.databind.JsonNode;
  * The application the dev tools' tests serve: a flow {@code echo}, a streaming flow {@code count},
  * a tool, a model {@code echoModel} that answers {@code echo: <last user text> (turn <n>)} (n
  * counts the user messages it was sent, so a resumed session shows), a server-managed agent {@code
- * serverAgent} over it, and the bundled middleware, which every instance registers by name. Run as a program ({@link #main})
- * it is what {@code genkit start -- java ...} starts in the CLI test.
+ * serverAgent} over it, and the bundled middleware, which every instance registers by name. Run as
+ * a program ({@link #main}) it is what {@code genkit start -- java ...} starts in the CLI test.
  */
 final class DevApp {
   private DevApp() {}

@@ -10,7 +10,6 @@ import java.util.Objects;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A prompt defined in code: model, config, system instructions, messages, tools, middleware, turn
@@ -34,8 +33,7 @@ import tools.jackson.databind.node.ObjectNode;
 public final class InlinePrompt {
   /** Marks where a messages template places the history. */
   public static final Message HISTORY =
-      new Message(
-          Role.USER, List.of(), (ObjectNode) Json.object().put("_batonHistoryMarker", true));
+      new Message(Role.USER, List.of()).withFlag("_batonHistoryMarker");
 
   private enum MessagesMode {
     NONE,
@@ -131,9 +129,7 @@ public final class InlinePrompt {
     if (!tag) {
       return function.apply(context);
     }
-    PromptContext marked =
-        new PromptContext(
-            context.context(), context.input(), PromptScaffolding.markHistory(context.history()));
+    PromptContext marked = context.withHistory(PromptScaffolding.markHistory(context.history()));
     return PromptScaffolding.tagFunctionOutput(function.apply(marked));
   }
 

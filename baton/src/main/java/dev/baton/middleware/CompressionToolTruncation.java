@@ -1,7 +1,7 @@
 package dev.baton.middleware;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
-import dev.baton.core.Defaulted;
+import dev.baton.internal.core.Defaulted;
 
 /**
  * How {@link ContextCompression} truncates older tool responses, when compression runs. A response

@@ -7,7 +7,7 @@ import dev.baton.ai.Message;
 import dev.baton.ai.Middleware;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
-import dev.baton.core.Defaulted;
+import dev.baton.internal.core.Defaulted;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 

@@ -3,6 +3,7 @@ package dev.baton.internal.core;
 import dev.baton.core.Action;
 import dev.baton.core.ActionType;
 import dev.baton.core.BatonException;
+import dev.baton.core.Json;
 import dev.baton.core.Registry;
 import dev.baton.core.Status;
 import java.util.LinkedHashMap;
@@ -19,6 +20,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The registry of a Baton instance, and of one generate call: a {@linkplain #child(Registry) child
@@ -35,6 +37,7 @@ public final class DefaultRegistry implements Registry {
   private final @Nullable DefaultRegistry parent;
   private final Tracing tracing;
   private final boolean experimental;
+  private final JsonMapper jsonMapper;
   // Actions by type, then by name, so that a lookup by type and name builds no key string. A
   // type's map is created with its first action: a generate call's child holds only tools.
   private final AtomicReferenceArray<@Nullable ConcurrentMap<String, Action<?, ?, ?>>> actions =
@@ -53,17 +56,36 @@ public final class DefaultRegistry implements Registry {
   /** Beyond this many keys the derived values are dropped and rebuilt as they are asked for. */
   private static final int MAX_DERIVED = 256;
 
-  private DefaultRegistry(@Nullable DefaultRegistry parent, Tracing tracing, boolean experimental) {
+  private DefaultRegistry(
+      @Nullable DefaultRegistry parent,
+      Tracing tracing,
+      boolean experimental,
+      JsonMapper jsonMapper) {
     this.parent = parent;
     this.tracing = tracing;
     this.experimental = experimental;
+    this.jsonMapper = jsonMapper;
     this.version = parent == null ? new AtomicLong() : null;
     this.derived = parent == null ? new ConcurrentHashMap<>() : null;
   }
 
-  /** A new root registry. */
+  /** A new root registry whose application types use Baton's own mapper. */
   public static DefaultRegistry create(Tracing tracing, boolean experimental) {
-    return new DefaultRegistry(null, tracing, experimental);
+    return create(tracing, experimental, Json.mapper());
+  }
+
+  /** A new root registry whose application types use {@code jsonMapper}. */
+  public static DefaultRegistry create(
+      Tracing tracing, boolean experimental, JsonMapper jsonMapper) {
+    return new DefaultRegistry(null, tracing, experimental, jsonMapper);
+  }
+
+  /**
+   * The mapper for the application's own types in the instance a registry belongs to; Baton's own
+   * for a registry Baton did not create.
+   */
+  public static JsonMapper jsonMapper(Registry registry) {
+    return registry instanceof DefaultRegistry own ? own.jsonMapper : Json.mapper();
   }
 
   /**
@@ -90,7 +112,7 @@ public final class DefaultRegistry implements Registry {
     if (!(registry instanceof DefaultRegistry own)) {
       throw new IllegalArgumentException("not a registry Baton created: " + registry);
     }
-    return new DefaultRegistry(own, own.tracing, own.experimental);
+    return new DefaultRegistry(own, own.tracing, own.experimental, own.jsonMapper);
   }
 
   public Tracing tracing() {

@@ -117,11 +117,20 @@ public final class ApiRules {
     return method.getRawReturnType().equals(type) && method.getRawParameterTypes().size() < WIDE;
   }
 
-  /** A record users can name: public, and not in one of Baton's internal packages. */
+  /**
+   * A record users can name: public, inside types that are public too (a record nested in a
+   * package-private interface is public but out of reach), and not in one of Baton's internal
+   * packages.
+   */
   private static boolean isPublicBatonRecord(JavaClass type) {
     return type.isRecord()
-        && type.getModifiers().contains(JavaModifier.PUBLIC)
+        && isReachable(type)
         && type.getPackageName().startsWith("dev.baton")
         && !type.getPackageName().contains(".internal");
+  }
+
+  private static boolean isReachable(JavaClass type) {
+    return type.getModifiers().contains(JavaModifier.PUBLIC)
+        && type.getEnclosingClass().map(ApiRules::isReachable).orElse(true);
   }
 }

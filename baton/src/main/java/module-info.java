@@ -40,7 +40,8 @@ module dev.baton {
   exports dev.baton.internal.core to
       dev.baton.store.postgres,
       dev.baton.devtools,
-      dev.baton.server;
+      dev.baton.server,
+      dev.baton.testing;
   exports dev.baton.internal.store to
       dev.baton.store.postgres;
   exports dev.baton.internal.agent to

@@ -138,7 +138,8 @@ class JsonValuesAreCopiedTest extends JsonCopyContract {
             Session.class,
             "custom",
             tree -> {
-              LiveSession session = new LiveSession("session-1", SessionState.empty());
+              LiveSession session =
+                  new LiveSession("session-1", SessionState.empty(), Json.mapper());
               session.updateCustom(current -> tree);
               return session;
             },

@@ -33,7 +33,7 @@ import tools.jackson.databind.JsonNode;
 public final class InlinePrompt {
   /** Marks where a messages template places the history. */
   public static final Message HISTORY =
-      new Message(Role.USER, List.of(), Json.object().put("_batonHistoryMarker", true));
+      new Message(Role.USER, List.of()).withFlag("_batonHistoryMarker");
 
   private enum MessagesMode {
     NONE,
@@ -129,9 +129,7 @@ public final class InlinePrompt {
     if (!tag) {
       return function.apply(context);
     }
-    PromptContext marked =
-        new PromptContext(
-            context.context(), context.input(), PromptScaffolding.markHistory(context.history()));
+    PromptContext marked = context.withHistory(PromptScaffolding.markHistory(context.history()));
     return PromptScaffolding.tagFunctionOutput(function.apply(marked));
   }
 

@@ -116,7 +116,11 @@ final class Invocation implements Connection.Source, Lifecycle.Work {
     }
     this.telemetry = new AgentTelemetry(agent, loaded.sessionId());
     telemetry.describe(rootSpan.span());
-    LiveSession session = new LiveSession(loaded.sessionId(), loaded.state());
+    LiveSession session =
+        new LiveSession(
+            loaded.sessionId(),
+            loaded.state(),
+            DefaultRegistry.jsonMapper(clientContext.registry()));
     this.chain =
         new SnapshotChain(
             agent.name(),

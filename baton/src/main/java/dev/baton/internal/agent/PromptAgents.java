@@ -121,7 +121,7 @@ public final class PromptAgents {
     session.setMessages(withoutScaffolding(response.history()));
     if (response.finishReason() == FinishReason.INTERRUPTED) {
       List<Part> interrupts = new ArrayList<>(response.interrupts());
-      runner.sendChunk(new ModelResponseChunk(Role.TOOL, 0, interrupts));
+      runner.sendChunk(ModelResponseChunk.of(Role.TOOL, interrupts));
     }
     return new TurnResult(AgentFinishReason.of(response.finishReason()));
   }

@@ -232,7 +232,8 @@ final class Worker {
     uncommitted = null;
     String reserved = agent.store() == null ? "" : RandomIds.uuid();
     String parent = chain.tip();
-    TurnContext turnContext = new TurnContext(reserved, parent == null ? "" : parent, turnIndex);
+    TurnContext turnContext =
+        TurnContext.of(reserved, parent == null ? "" : parent).withTurnIndex(turnIndex);
     ActionContext parentContext = context;
     Tracing tracing = DefaultRegistry.tracing(parentContext.registry());
     long start = System.nanoTime();

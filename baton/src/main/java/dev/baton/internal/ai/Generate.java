@@ -198,10 +198,13 @@ public final class Generate {
       for (int iteration = 0; ; iteration++) {
         context.cancellation().throwIfCancelled();
         ModelRequest request =
-            new ModelRequest(
-                messages, config, toolDefinitions, options.toolChoice(), output.config());
+            ModelRequest.of(messages)
+                .withConfig(config)
+                .withTools(toolDefinitions)
+                .withToolChoice(options.toolChoice())
+                .withOutput(output.config());
         GenerateParams params =
-            GenerateParams.of(options, request, iteration, messageIndex, options.onChunk());
+            GenerateParams.of(options, request).withIteration(iteration, messageIndex);
         recordedHistory = null;
         // Checked before the hooks too, so none of them (a summariser, say) calls a model for an
         // iteration the check inside the chain would stop.
@@ -288,11 +291,10 @@ public final class Generate {
     private GenerateResponse finish(
         ModelResponse response, List<Message> history, @Nullable JsonNode parsed) {
       Message amended = run.amendFinal(requireMessage(response));
-      return new GenerateResponse(
-          complete(response.withMessage(amended)),
-          SharedList.append(history, amended),
-          totalUsage,
-          parsed);
+      return GenerateResponse.of(
+              complete(response.withMessage(amended)), SharedList.append(history, amended))
+          .withTotalUsage(totalUsage)
+          .withOutput(parsed);
     }
 
     private static ModelResponse complete(ModelResponse response) {
@@ -330,7 +332,8 @@ public final class Generate {
       }
       BatonException exception =
           GenerateRun.stopWith(
-              stop, new GenerateResponse(complete(partial), conversation, totalUsage, null));
+              stop,
+              GenerateResponse.of(complete(partial), conversation).withTotalUsage(totalUsage));
       stopped = exception;
       throw exception;
     }
@@ -347,7 +350,7 @@ public final class Generate {
             stopIf(run.checkModelCall(), params.history());
             StreamCallback<ModelResponseChunk> chunks = modelChunks(params.messageIndex());
             ModelResponse response =
-                modelChain.apply(ctx, new ModelParams(model, params.request(), chunks));
+                modelChain.apply(ctx, ModelParams.of(model, params.request()).withCallback(chunks));
             return response.request() == null ? response.withRequest(params.request()) : response;
           };
       for (int i = hooks.size() - 1; i >= 0; i--) {
@@ -414,7 +417,9 @@ public final class Generate {
 
     private void streamToolMessage(Message toolMessage, int index) {
       if (!options.onChunk().isDiscarding()) {
-        options.onChunk().onChunk(new ModelResponseChunk(Role.TOOL, index, toolMessage.content()));
+        options
+            .onChunk()
+            .onChunk(ModelResponseChunk.of(Role.TOOL, toolMessage.content()).withIndex(index));
       }
     }
 

@@ -58,8 +58,11 @@ public final class GenerateAction {
     GenerateActionOptions.Output output = input.output();
     if (output != null) {
       options.output(
-          new OutputOptions(
-              output.format(), output.jsonSchema(), output.constrained(), output.instructions()));
+          OutputOptions.json()
+              .withSchema(output.jsonSchema())
+              .withFormat(output.format())
+              .withConstrained(output.constrained())
+              .withInstructions(output.instructions()));
     }
     List<GenerateActionOptions.MiddlewareRef> use = input.use();
     if (use != null) {

@@ -6,7 +6,7 @@ import dev.baton.ai.Hooks;
 import dev.baton.ai.Middleware;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
-import dev.baton.core.Defaulted;
+import dev.baton.internal.core.Defaulted;
 import dev.baton.internal.middleware.agents.Delegation;
 import java.util.ArrayList;
 import java.util.List;

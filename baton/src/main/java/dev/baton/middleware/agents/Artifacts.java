@@ -7,7 +7,7 @@ import dev.baton.ai.Hooks;
 import dev.baton.ai.Middleware;
 import dev.baton.ai.Tool;
 import dev.baton.core.ActionContext;
-import dev.baton.core.Defaulted;
+import dev.baton.internal.core.Defaulted;
 import dev.baton.internal.middleware.agents.SystemText;
 import java.util.List;
 import java.util.Optional;

@@ -19,4 +19,17 @@ public record BudgetExceeded(String message, Map<String, Double> spent, Map<Stri
     spent = spent == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(spent));
     limit = limit == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(limit));
   }
+
+  /** A report with its message, before the fields' spend and limits are added. */
+  public static BudgetExceeded of(String message) {
+    return new BudgetExceeded(message, Map.of(), Map.of());
+  }
+
+  public BudgetExceeded withSpent(Map<String, Double> spent) {
+    return new BudgetExceeded(message, spent, limit);
+  }
+
+  public BudgetExceeded withLimit(Map<String, Double> limit) {
+    return new BudgetExceeded(message, spent, limit);
+  }
 }

@@ -10,7 +10,7 @@ import dev.baton.ai.Middleware;
 import dev.baton.ai.ModelRef;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
-import dev.baton.core.Defaulted;
+import dev.baton.internal.core.Defaulted;
 import dev.baton.internal.middleware.compression.CompressedHistory;
 import dev.baton.internal.middleware.compression.CompressionHooks;
 import dev.baton.internal.middleware.compression.CompressionSettings;

@@ -93,7 +93,7 @@ final class BudgetCaps {
         message.append(": ").append(refusal);
       }
     }
-    return new BudgetExceeded(message.toString(), spentByCap, sortedLimits);
+    return BudgetExceeded.of(message.toString()).withSpent(spentByCap).withLimit(sortedLimits);
   }
 
   /** Every figure a usage reports, by JSON name, custom keys as {@code custom.<key>}. */

@@ -8,7 +8,6 @@ import dev.baton.ai.Message;
 import dev.baton.ai.Model;
 import dev.baton.ai.ModelRequest;
 import dev.baton.ai.ModelResponse;
-import dev.baton.ai.OutputConfig;
 import dev.baton.ai.Part;
 import dev.baton.ai.ReasoningPart;
 import dev.baton.ai.TextPart;
@@ -61,12 +60,7 @@ final class Summarizer {
             : template + "\n\n" + rendering;
     Model model = Model.lookup(context.registry(), config.model().name());
     ModelRequest request =
-        new ModelRequest(
-            List.of(Message.user(prompt)),
-            config.model().config(),
-            List.of(),
-            null,
-            OutputConfig.NONE);
+        ModelRequest.of(List.of(Message.user(prompt))).withConfig(config.model().config());
     ModelResponse response;
     try {
       response = model.run(context, request, StreamCallback.discard());

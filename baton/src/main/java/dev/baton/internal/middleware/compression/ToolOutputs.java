@@ -104,7 +104,6 @@ final class ToolOutputs {
 
   private static ToolResponse withOutput(
       ToolResponse response, String output, @Nullable List<Part> content) {
-    return new ToolResponse(
-        response.name(), response.ref(), Json.nodes().stringNode(output), content);
+    return response.withOutput(Json.nodes().stringNode(output)).withContent(content);
   }
 }

@@ -50,11 +50,13 @@ class ReadmeTest {
         import dev.baton.otel.BatonTelemetry;
         import dev.baton.plugins.googleai.GoogleAI;
         import dev.baton.core.ActionContext;
+        import dev.baton.core.Json;
         import dev.baton.server.*;
         import dev.baton.store.postgres.PostgresSessionStore;
         import java.net.URI;
         import java.time.Duration;
         import java.util.Map;
+        import tools.jackson.databind.PropertyNamingStrategies;
 
         class Snippets {
           record Weather(String summary) {}

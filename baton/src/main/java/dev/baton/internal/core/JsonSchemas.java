@@ -1,6 +1,7 @@
-package dev.baton.core;
+package dev.baton.internal.core;
 
 import com.fasterxml.classmate.ResolvedType;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.github.victools.jsonschema.generator.CustomDefinition;
 import com.github.victools.jsonschema.generator.FieldScope;
 import com.github.victools.jsonschema.generator.Option;
@@ -11,6 +12,7 @@ import com.github.victools.jsonschema.generator.SchemaGeneratorConfigBuilder;
 import com.github.victools.jsonschema.generator.SchemaVersion;
 import com.github.victools.jsonschema.module.jackson.JacksonOption;
 import com.github.victools.jsonschema.module.jackson.JacksonSchemaModule;
+import dev.baton.core.Json;
 import java.lang.reflect.Type;
 import java.util.Collection;
 import java.util.List;
@@ -18,6 +20,8 @@ import java.util.Map;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.PropertyNamingStrategy;
+import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -59,6 +63,26 @@ public final class JsonSchemas {
     return schema.deepCopy();
   }
 
+  /**
+   * The schema of a Java type as {@code mapper} reads and writes it: property names follow its
+   * naming strategy unless {@code @JsonProperty} names them. Baton's own mapper gives {@link
+   * #infer(Type)}; another is not cached, as its callers keep what they infer.
+   */
+  public static ObjectNode infer(Type type, JsonMapper mapper) {
+    PropertyNamingStrategy naming = mapper.serializationConfig().getPropertyNamingStrategy();
+    if (naming == null || mapper.equals(Json.mapper())) {
+      return infer(type);
+    }
+    if (isAny(type)) {
+      return any();
+    }
+    try {
+      return generator(true, naming).generateSchema(type);
+    } catch (IllegalArgumentException recursive) {
+      return generator(false, naming).generateSchema(type);
+    }
+  }
+
   /** The empty schema, which accepts any JSON value: {@code {"$schema": "…draft-07…"}}. */
   public static ObjectNode any() {
     ObjectNode schema = Json.object();
@@ -66,9 +90,13 @@ public final class JsonSchemas {
     return schema;
   }
 
+  private static boolean isAny(Type type) {
+    return type == Object.class
+        || (type instanceof Class<?> cls && JsonNode.class.isAssignableFrom(cls));
+  }
+
   private static ObjectNode generate(Type type) {
-    if (type == Object.class
-        || (type instanceof Class<?> cls && JsonNode.class.isAssignableFrom(cls))) {
+    if (isAny(type)) {
       return any();
     }
     try {
@@ -84,11 +112,12 @@ public final class JsonSchemas {
    * load a few hundred classes, which {@link #any()} and the schemas of JSON types never need.
    */
   private static final class Generators {
-    static final SchemaGenerator INLINING = generator(true);
-    static final SchemaGenerator WITH_DEFINITIONS = generator(false);
+    static final SchemaGenerator INLINING = generator(true, null);
+    static final SchemaGenerator WITH_DEFINITIONS = generator(false, null);
   }
 
-  private static SchemaGenerator generator(boolean inlineAll) {
+  private static SchemaGenerator generator(
+      boolean inlineAll, @Nullable PropertyNamingStrategy naming) {
     SchemaGeneratorConfigBuilder builder =
         new SchemaGeneratorConfigBuilder(
                 Json.mapper(), SchemaVersion.DRAFT_7, OptionPreset.PLAIN_JSON)
@@ -110,7 +139,23 @@ public final class JsonSchemas {
                     ? List.of(field.getTypeParameterFor(Optional.class, 0))
                     : null);
     builder.forTypesInGeneral().withCustomDefinitionProvider(JsonSchemas::customDefinition);
+    if (naming != null) {
+      // The Jackson module adds its resolvers when the config is built, after this one, so this
+      // one leaves the names @JsonProperty gives alone itself.
+      builder
+          .forFields()
+          .withPropertyNameOverrideResolver(
+              field ->
+                  hasExplicitName(field)
+                      ? null
+                      : naming.nameForField(null, null, field.getDeclaredName()));
+    }
     return new SchemaGenerator(builder.build());
+  }
+
+  private static boolean hasExplicitName(FieldScope field) {
+    JsonProperty property = field.getAnnotationConsideringFieldAndGetter(JsonProperty.class);
+    return property != null && !property.value().isEmpty();
   }
 
   /**

@@ -1,4 +1,4 @@
-package dev.baton.core;
+package dev.baton.internal.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -7,7 +7,9 @@ import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import com.fasterxml.jackson.annotation.JsonValue;
-import dev.baton.internal.core.SchemaValidator;
+import dev.baton.core.BatonException;
+import dev.baton.core.Json;
+import dev.baton.core.Status;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

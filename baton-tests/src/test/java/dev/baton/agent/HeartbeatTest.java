@@ -32,7 +32,7 @@ class HeartbeatTest extends AgentTestSupport {
                 .sessionStore(stalling)
                 .heartbeat(Duration.ofMillis(20), Duration.ofSeconds(10))
                 .build());
-    AgentOutput detached = agent.run(AgentInput.text("go").withDetach(true), AgentInit.NEW);
+    AgentOutput detached = agent.run(baton.context(), AgentInput.text("go").withDetach(true));
     await().until(() -> entered.getCount() == 0);
 
     stalling.stall(detached.snapshotId());
@@ -48,7 +48,7 @@ class HeartbeatTest extends AgentTestSupport {
     SessionSnapshot settled =
         await()
             .until(
-                () -> agent.getSnapshot(detached.snapshotId()),
+                () -> agent.snapshots().get(detached.snapshotId()),
                 row -> row.status() == SnapshotStatus.COMPLETED);
     assertThat(settled.finishReason()).isEqualTo(AgentFinishReason.STOP);
   }

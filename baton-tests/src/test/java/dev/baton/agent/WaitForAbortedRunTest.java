@@ -60,7 +60,7 @@ class WaitForAbortedRunTest extends AgentTestSupport {
                   throw new AssertionError(e);
                 }
                 ctx.cancellation().throwIfCancelled();
-                return TurnResult.STOP;
+                return AgentFinishReason.STOP;
               });
           return runner.result();
         },
@@ -80,7 +80,7 @@ class WaitForAbortedRunTest extends AgentTestSupport {
             AgentInit.NEW,
             StreamCallback.discard());
     assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
-    assertThat(slow.abort(detached.snapshotId())).isEqualTo(SnapshotStatus.ABORTED);
+    assertThat(slow.snapshots().abort(detached.snapshotId())).isEqualTo(SnapshotStatus.ABORTED);
     return Objects.requireNonNull(detached.snapshotId());
   }
 
@@ -91,7 +91,7 @@ class WaitForAbortedRunTest extends AgentTestSupport {
 
     int before = counting.reads.get();
     CompletableFuture<SessionSnapshot> waiting =
-        CompletableFuture.supplyAsync(() -> slow.waitForSnapshot(snapshotId));
+        CompletableFuture.supplyAsync(() -> slow.snapshots().waitFor(snapshotId));
     // The wait has read the row as still saving, more than once, before the save lands.
     await().atMost(Duration.ofSeconds(10)).until(() -> counting.reads.get() >= before + 3);
     saving.countDown();
@@ -106,12 +106,12 @@ class WaitForAbortedRunTest extends AgentTestSupport {
     Agent slow = slowToStop();
     String snapshotId = detachAndAbort(slow);
 
-    SessionSnapshot aborting = slow.getSnapshot(snapshotId);
+    SessionSnapshot aborting = slow.snapshots().get(snapshotId);
     assertThat(aborting.status()).isEqualTo(SnapshotStatus.ABORTED);
     assertThat(aborting.isSettled()).as("read while its worker saves its progress").isFalse();
 
     CompletableFuture<SessionSnapshot> waiting =
-        CompletableFuture.supplyAsync(() -> slow.waitForSnapshot(snapshotId));
+        CompletableFuture.supplyAsync(() -> slow.snapshots().waitFor(snapshotId));
     saving.countDown();
 
     SessionSnapshot settled = waiting.get(10, TimeUnit.SECONDS);

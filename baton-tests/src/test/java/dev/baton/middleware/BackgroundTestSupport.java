@@ -119,6 +119,6 @@ abstract class BackgroundTestSupport extends AgentsMiddlewareTestSupport {
   }
 
   SessionSnapshot row(Agent agent, String taskId) {
-    return agent.getSnapshot(taskId.substring(taskId.indexOf(':') + 1));
+    return agent.snapshots().get(taskId.substring(taskId.indexOf(':') + 1));
   }
 }

@@ -22,6 +22,7 @@ import dev.baton.ai.Tool;
 import dev.baton.ai.ToolRequestPart;
 import dev.baton.ai.ToolResponsePart;
 import dev.baton.core.Json;
+import dev.baton.core.StreamCallback;
 import dev.baton.internal.ai.Metadata;
 import dev.baton.testing.ProgrammableModel;
 import java.util.ArrayList;
@@ -264,7 +265,10 @@ class BudgetHoldTest extends BudgetTestSupport {
                     Metadata.with(null, "resumed", Json.object().put("toolApproved", true)));
     AgentOutput resumed =
         agent.run(
-            AgentInput.resume(Resume.restart(approved)), AgentInit.ofSession(paused.sessionId()));
+            baton.context(),
+            AgentInput.resume(Resume.restart(approved)),
+            AgentInit.ofSession(paused.sessionId()),
+            StreamCallback.discard());
 
     // 60 before the interrupt and 50 after it: one run, stopped at 110.
     assertThat(resumed.finishReason()).isEqualTo(AgentFinishReason.ABORTED);

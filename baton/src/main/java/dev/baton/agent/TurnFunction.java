@@ -17,5 +17,5 @@ public interface TurnFunction {
    *     the invocation's cancellation
    * @return the turn's finish reason, or null to report none
    */
-  @Nullable TurnResult apply(ActionContext context, AgentInput input);
+  @Nullable AgentFinishReason apply(ActionContext context, AgentInput input);
 }

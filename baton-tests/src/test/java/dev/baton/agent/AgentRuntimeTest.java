@@ -426,8 +426,9 @@ class AgentRuntimeTest extends AgentTestSupport {
     Agent agent = chat(AgentOptions.DEFAULTS);
     model.respond(reply("two back"));
     SessionState mine =
-        new SessionState(
-            null, List.of(Message.user("one")), Json.object().put("n", 1), List.of(), null);
+        SessionState.empty()
+            .withMessages(List.of(Message.user("one")))
+            .withCustom(Json.object().put("n", 1));
     AgentOutput output = agent.runText("two", AgentInit.ofState(mine));
     assertThat(mine.messages()).hasSize(1);
     assertThat(output.state().messages()).hasSize(3);

@@ -67,7 +67,8 @@ public interface Agent extends Action<AgentInput, AgentOutput, AgentStreamChunk>
 
   /**
    * Opens an invocation that takes several inputs, one turn each. The init is resolved first: a bad
-   * init throws here, as an error of the invocation itself.
+   * init throws here, as an error of the invocation itself. Without a context of your own, pass
+   * {@code baton.context()}.
    */
   AgentConnection connect(ActionContext context, AgentInit init);
 

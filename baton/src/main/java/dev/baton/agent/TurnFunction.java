@@ -13,6 +13,9 @@ import org.jspecify.annotations.Nullable;
 @FunctionalInterface
 public interface TurnFunction {
   /**
+   * Runs the turn: handles {@code input}, changing the session through the context's {@link
+   * Session}.
+   *
    * @param context the turn's context: it carries the {@link Session}, the {@link TurnContext} and
    *     the invocation's cancellation
    * @return the turn's finish reason, or null to report none

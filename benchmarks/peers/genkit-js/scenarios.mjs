@@ -1,4 +1,4 @@
-// Genkit JS's side of the scenario benchmarks (issue 13): `node scenarios.mjs <scenario> <protocol>`
+// Genkit JS's side of the scenario benchmarks: `node scenarios.mjs <scenario> <protocol>`
 // prints one JSON line on stdout, as benchmarks/peers/README.md describes. Each scenario does what
 // Baton's does (benchmarks/src/main/java/dev/baton/benchmarks: Fixtures, GenerateBenchmark,
 // AgentTurnBenchmark, LongSessionBenchmark): the same canned models, prompts and tool, in process.

@@ -22,8 +22,8 @@ import dev.baton.rules.ModuleTypes;
 import org.jspecify.annotations.NullMarked;
 
 /**
- * Holds the package layering, the forbidden dependencies and the nullness convention of DESIGN.md,
- * and the public-API rules that every library module keeps.
+ * Holds the package layering, the forbidden dependencies and the nullness convention of
+ * docs/architecture.md, and the public-API rules that every library module keeps.
  */
 @AnalyzeClasses(
     packages = "dev.baton",

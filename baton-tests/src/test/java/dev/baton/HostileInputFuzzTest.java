@@ -54,7 +54,7 @@ import tools.jackson.databind.node.ObjectNode;
  * written as row files the file store then reads) and tool arguments a model sends; and IDs and
  * tenant prefixes from a hostile alphabet against the file store, the in-memory store and the
  * agents over them. Some of the ID cases run in a JVM whose file names are ASCII. Over 10,000 cases
- * in all, it checks what issue 12 asks:
+ * in all, it checks that:
  *
  * <ul>
  *   <li>every failure is a {@link BatonException}, or a failed output, with a status the spec gives

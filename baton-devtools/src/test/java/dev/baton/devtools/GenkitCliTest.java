@@ -198,7 +198,7 @@ class GenkitCliTest {
     assertThat(attributes(model))
         .containsEntry("genkit:metadata:subtype", "model")
         .containsEntry("genkit:key", "/model/echoModel")
-        // The path Genkit JS writes for the same turn (spec/interop.md 1.3).
+        // The path Genkit JS writes for the same turn.
         .containsEntry(
             "genkit:path",
             "/{serverAgent,t:action}/{runTurn-1,t:flowStep}/{generate,t:util}"

@@ -46,7 +46,7 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Interop with the real Genkit JS runtime (npm {@code genkit@1.42.0}, {@code
- * @genkit-ai/express@1.42.0}), both ways, under the rules of {@code spec/interop.md} §2.5: Genkit
+ * @genkit-ai/express@1.42.0}), both ways, on the wire of {@code docs/wire.md}: Genkit
  * JS's {@code remoteAgent} client drives agents served by Baton, and a Baton orchestrator delegates
  * to an agent served by a Genkit JS process.
  */

@@ -47,8 +47,8 @@ import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The seed's arrangement: an orchestrator delegating, synchronously and in the background, to a
- * researcher served by another Baton over HTTP, through the Agents middleware unchanged; and a
+ * Genkit's sample arrangement: an orchestrator delegating, synchronously and in the background, to
+ * a researcher served by another Baton over HTTP, through the Agents middleware unchanged; and a
  * background task continued after the researcher's server died and came back on the same store.
  */
 class RemoteDelegationTest {

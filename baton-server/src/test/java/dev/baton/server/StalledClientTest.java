@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A streaming client that stops reading does not hold its run: once the socket buffers are full,
  * the run's next chunk blocks in the write, Jetty fails that write when the connector's idle
- * timeout passes without progress, and the run is cancelled as for a client that went away
- * (spec/agents.md 3.6: before a detach, a disconnect cancels the work).
+ * timeout passes without progress, and the run is cancelled as for a client that went away (before
+ * a detach, a disconnect cancels the work, as in Genkit).
  */
 class StalledClientTest {
   @Test

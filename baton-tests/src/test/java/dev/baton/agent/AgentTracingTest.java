@@ -76,7 +76,7 @@ class AgentTracingTest {
     }
     assertThat(attr(second, "genkit:metadata:agent:snapshotId")).isEqualTo(output.snapshotId());
     assertThat(attr(second, "genkit:output")).contains("\"state\"").contains("two back");
-    // Genkit JS's form (spec/interop.md 1.3): no subtype on the root or on an ancestor's segment.
+    // Genkit JS's form: no subtype on the root or on an ancestor's segment.
     assertThat(attr(root, "genkit:path")).isEqualTo("/{chat,t:action}");
     assertThat(attr(span("generate"), "genkit:path"))
         .isEqualTo("/{chat,t:action}/{runTurn-1,t:flowStep}/{generate,t:util}");

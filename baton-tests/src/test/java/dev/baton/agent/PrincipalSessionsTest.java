@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Sessions belong to the principal that started them (DESIGN decision 8): another principal's
+ * Sessions belong to the principal that started them (docs/architecture.md): another principal's
  * snapshot and session IDs answer exactly as unknown ones, in every store, and across restarts.
  */
 class PrincipalSessionsTest extends AgentTestSupport {

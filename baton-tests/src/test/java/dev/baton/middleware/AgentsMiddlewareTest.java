@@ -138,7 +138,7 @@ class AgentsMiddlewareTest extends AgentsMiddlewareTestSupport {
 
     orchestrator.runText("Please code");
 
-    // Only failed and interrupted runs are errors (spec 6.4 step 5, DESIGN decision 3).
+    // Only failed and interrupted runs are errors, as in Genkit's synchronous delegation.
     JsonNode result = toolOutputs(orchestratorModel).get("d1");
     assertThat(result.path("response").asString()).isEqualTo("I can't help with that.");
     assertThat(result.path("status").asString()).isEqualTo("completed");

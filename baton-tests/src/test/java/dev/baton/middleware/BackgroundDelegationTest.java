@@ -22,7 +22,7 @@ import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
-/** Background delegation: launch, check, wait and abort, with the seed's texts. */
+/** Background delegation: launch, check, wait and abort, with Genkit's texts. */
 class BackgroundDelegationTest extends BackgroundTestSupport {
 
   private Agent asyncOrchestrator(Agents.Builder agents) {

@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
-/** {@code continue_task}, by the state the task is in (the seed's table). */
+/** {@code continue_task}, by the state the task is in (Genkit's table). */
 class TaskContinuationTest extends BackgroundTestSupport {
 
   private static ObjectNode task(String taskId) {

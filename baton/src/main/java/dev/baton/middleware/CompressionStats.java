@@ -2,7 +2,7 @@ package dev.baton.middleware;
 
 /**
  * What one compression did, recorded as {@code stats} on its boundary and reported in the final
- * response's {@code custom.contextCompression}. The field names are Baton's: the seed leaves them
+ * response's {@code custom.contextCompression}. The field names are Baton's: Genkit leaves them
  * open. Numbers are ints so that the metadata reads back equal after a JSON round trip.
  *
  * @param trigger the trigger that fired: {@code "maxInputTokens"}, checked first, or {@code

@@ -112,7 +112,7 @@ final class Delegation {
             })
         // The scope is what the model is sent, after every generate hook, so a history that
         // another middleware (ContextCompression) trimmed past a launch result takes that task
-        // out of reach, as the seed says, whatever the order the middleware were given in.
+        // out of reach, as Genkit says, whatever the order the middleware were given in.
         .wrapModel(
             (ctx, params, next) -> {
               scope.see(params.request().messages());

@@ -23,11 +23,11 @@ import java.util.UUID;
  *   <li>{@code fsync+rename}: the floor, as in the JMH benchmark;
  *   <li>{@code fsync+rename, then pointer}: the floor, then an unforced session pointer renamed
  *       over the old one, which ext4 starts writing out at once ({@code auto_da_alloc}) and the
- *       next journal commit waits for: what the store did before issue 13;
+ *       next journal commit waits for: what the store once did;
  *   <li>{@code free-name pointer, then fsync+rename}: the pointer first, written beside the old
  *       one, which is deleted, and renamed to the free name, which starts no write-out: the same
- *       file operations as the store's pointer since issue 13, which renames its new pointer into
- *       place after the row rather than before;
+ *       file operations as the store's pointer now, which renames its new pointer into place after
+ *       the row rather than before;
  *   <li>{@code store commit}: {@code FileSessionStore.saveSnapshot} of a new row, by the store on
  *       the class path (build this class against an older store to compare the two).
  * </ul>
@@ -125,8 +125,7 @@ public final class FileStoreCommitInterleaved {
   }
 
   /**
-   * A session pointer as the store wrote it before issue 13: a new file, unforced, renamed over the
-   * old one.
+   * A session pointer as the store once wrote it: a new file, unforced, renamed over the old one.
    */
   private static void renamePointer(Path folder) throws IOException {
     Path pointer = folder.resolve("session-1.pointer.json");
@@ -136,8 +135,8 @@ public final class FileStoreCommitInterleaved {
   }
 
   /**
-   * A session pointer as the store writes it since issue 13: a new file beside the old one, which
-   * is deleted, renamed to the free name; nothing forced.
+   * A session pointer as the store writes it now: a new file beside the old one, which is deleted,
+   * renamed to the free name; nothing forced.
    */
   private static void replacePointer(Path folder) throws IOException {
     Path pointer = folder.resolve("session-1.pointer.json");

@@ -26,7 +26,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * What one Baton span costs beyond a bare OpenTelemetry SDK span (issue #13: at most 0.3 µs). Both
+ * What one Baton span costs beyond a bare OpenTelemetry SDK span (the aim: at most 0.3 µs). Both
  * benchmarks open a child span under the same parent and end it, through the same SDK, whose span
  * processor hands every span synchronously to an exporter that counts it: the exporter always keeps
  * up, so no span is dropped, and the tear-down checks that every span opened was exported. The

@@ -214,9 +214,8 @@ public final class Exchange {
   }
 
   /**
-   * Ends an open stream with its one closing frame. Interop §2.5: a stream that ends without a
-   * result or an error frame hangs a Genkit JS client, so a result that cannot be written becomes
-   * an error frame too.
+   * Ends an open stream with its one closing frame. A stream that ends without a result or an error
+   * frame hangs a Genkit JS client, so a result that cannot be written becomes an error frame too.
    */
   private void end(SseStream sse, Outcome outcome, boolean close) {
     try {

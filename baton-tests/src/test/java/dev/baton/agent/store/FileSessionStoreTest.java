@@ -36,7 +36,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -44,7 +43,7 @@ import tools.jackson.databind.node.ObjectNode;
  * The store contract, run with two instances over one directory polling every 5 ms (so the
  * contract's second-instance tests are Genkit's PersistsAcrossStoreInstances and
  * CrossProcessStatusChange), and what only the file store promises: its layout, ID safety,
- * prefixes, session pointers, retention and polling.
+ * prefixes, retention and polling. {@link FileSessionStorePointerTest} covers session pointers.
  */
 class FileSessionStoreTest extends SessionStoreContract {
   /**
@@ -97,21 +96,6 @@ class FileSessionStoreTest extends SessionStoreContract {
 
   private ActionContext tenant(String name) {
     return context().withAuth(Map.of("tenant", name));
-  }
-
-  private JsonNode pointerOf(String sessionId) throws IOException {
-    return Json.parse(Files.readString(global().resolve(".pointers").resolve(sessionId + ".json")));
-  }
-
-  /** Points a session at a row as Genkit Go writes a pointer: without a checksum. */
-  private void pointTo(String sessionId, String snapshotId) throws IOException {
-    Files.writeString(
-        global().resolve(".pointers").resolve(sessionId + ".json"),
-        Json.write(
-            Json.object()
-                .put("currentSnapshotId", snapshotId)
-                .put("currentCreatedAt", at(1).toString())
-                .put("updatedAt", at(1).toString())));
   }
 
   /**
@@ -405,114 +389,6 @@ class FileSessionStoreTest extends SessionStoreContract {
     assertFailsWith(Status.INVALID_ARGUMENT, () -> store.onSnapshotStatusChange(context(), "s1"));
 
     assertThat(filesOnDisk()).isEmpty();
-  }
-
-  // ---- session pointers ----
-
-  @Test
-  void sessionPointerWrittenAndTracksLatest() throws IOException {
-    save(row("s1", "sess-1", at(1), PENDING));
-    assertThat(pointerOf("sess-1").path("currentSnapshotId").asString()).isEqualTo("s1");
-    assertThat(pointerOf("sess-1").path("currentCreatedAt").asString()).isEqualTo(at(1).toString());
-    assertThat(pointerOf("sess-1").path("updatedAt").isString()).isTrue();
-    assertThat(pointerOf("sess-1").path("crc32c").asString()).matches("[0-9a-f]{8}");
-
-    save(row("s2", "sess-1", at(2)));
-    Snapshots.abort(context(), store(), "s1", at(3));
-
-    assertThat(pointerOf("sess-1").path("currentSnapshotId").asString()).isEqualTo("s2");
-  }
-
-  @Test
-  void fastPathTrustsAWholePointerWrittenInThisBoot() throws IOException {
-    save(row("s1", "sess-1", at(1)));
-    Path pointer = global().resolve(".pointers/sess-1.json");
-    byte[] namingS1 = Files.readAllBytes(pointer);
-    save(row("s2", "sess-1", at(2)));
-
-    Files.write(pointer, namingS1);
-
-    assertThat(store().getLatestSnapshot(context(), "sess-1"))
-        .extracting(SessionSnapshot::snapshotId)
-        .isEqualTo("s1");
-  }
-
-  @Test
-  void pointerWithoutChecksumIsVerifiedByAScanAndRewritten() throws IOException {
-    save(row("s1", "sess-1", at(1)));
-    save(row("s2", "sess-1", at(2)));
-
-    pointTo("sess-1", "s1");
-
-    assertThat(store().getLatestSnapshot(context(), "sess-1"))
-        .extracting(SessionSnapshot::snapshotId)
-        .isEqualTo("s2");
-    assertThat(pointerOf("sess-1").path("currentSnapshotId").asString()).isEqualTo("s2");
-    assertThat(pointerOf("sess-1").path("crc32c").isString()).isTrue();
-  }
-
-  @Test
-  void rewriteNeverMovesPointer() throws IOException {
-    save(row("s1", "sess-1", at(1)));
-    save(row("s2", "sess-1", at(2), PENDING));
-    pointTo("sess-1", "s1");
-
-    Snapshots.heartbeat(context(), store(), "s2", at(3));
-    Snapshots.abort(context(), store(), "s2", at(4));
-
-    assertThat(pointerOf("sess-1").path("currentSnapshotId").asString()).isEqualTo("s1");
-  }
-
-  @Test
-  void missingPointerSelfHeals() throws IOException {
-    save(row("s1", "sess-1", at(1)));
-    save(row("s2", "sess-1", at(2)));
-    Files.delete(global().resolve(".pointers/sess-1.json"));
-
-    assertThat(store().getLatestSnapshot(context(), "sess-1"))
-        .extracting(SessionSnapshot::snapshotId)
-        .isEqualTo("s2");
-    assertThat(pointerOf("sess-1").path("currentSnapshotId").asString()).isEqualTo("s2");
-  }
-
-  @ParameterizedTest
-  @ValueSource(strings = {"gone", "other", "../escape", "corrupt"})
-  void stalePointerFallsBackToScan(String pointedAt) throws IOException {
-    save(row("s1", "sess-1", at(1)));
-    save(row("s2", "sess-1", at(2)));
-    save(row("other", "sess-2", at(3)));
-    if (pointedAt.equals("corrupt")) {
-      Files.writeString(global().resolve(".pointers/sess-1.json"), "{\"currentSnapshotId\":");
-    } else {
-      pointTo("sess-1", pointedAt);
-    }
-
-    assertThat(store().getLatestSnapshot(context(), "sess-1"))
-        .extracting(SessionSnapshot::snapshotId)
-        .isEqualTo("s2");
-    assertThat(pointerOf("sess-1").path("currentSnapshotId").asString()).isEqualTo("s2");
-  }
-
-  @Test
-  void pointerDirectoryIsNotPartOfScan() throws IOException {
-    SessionSnapshot real = save(row("real", "sess-1", at(1)));
-    Files.delete(global().resolve(".pointers/sess-1.json"));
-    Files.writeString(
-        global().resolve(".pointers/impostor.json"), Json.write(row("impostor", "sess-1", at(9))));
-
-    assertThat(store().getLatestSnapshot(context(), "sess-1")).isEqualTo(real);
-  }
-
-  @Test
-  void backdatedNewRowDoesNotAdvancePointer() throws IOException {
-    save(row("s2", "sess-1", at(2)));
-    save(row("s1", "sess-1", at(1)));
-    save(row("s0", "sess-1", at(2)));
-
-    assertThat(pointerOf("sess-1").path("currentSnapshotId").asString()).isEqualTo("s2");
-    assertThat(store().getLatestSnapshot(context(), "sess-1"))
-        .extracting(SessionSnapshot::snapshotId)
-        .isEqualTo("s2");
   }
 
   // ---- retention ----

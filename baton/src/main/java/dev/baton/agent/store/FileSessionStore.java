@@ -7,10 +7,7 @@ import dev.baton.agent.StatusSubscription;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Cancellation;
-import dev.baton.core.Status;
-import dev.baton.internal.store.RowHeader;
 import dev.baton.internal.store.SnapshotRules;
-import dev.baton.internal.store.StatusSubscribers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -18,10 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -39,63 +33,22 @@ import org.slf4j.LoggerFactory;
  * derives one for each call, so rows never sit in {@code dir} itself. Each session has a pointer
  * file, {@code <dir>/<prefix>/.pointers/<sessionId>.json}, holding {@code {"currentSnapshotId",
  * "currentCreatedAt", "updatedAt"}}, its latest row, and a checksum of them, {@code "crc32c"},
- * which Genkit Go ignores (see Pointers below). Directories are created with mode 0700 where the
- * file system has POSIX permissions. This is Genkit Go's layout, file names included, for every ID
- * of at most 232 UTF-8 bytes that the JVM can name a file by; see IDs below for the others. Baton
- * adds files of its own to each folder: {@code .lock} (see Writes), {@code
- * .pointers/.verified-boots} and, while a save moves a pointer, {@code
- * .pointers/<sessionId>.json.next} (see Pointers).
+ * which Genkit Go ignores. A pointer is a hint that spares a scan of the folder; the rows are the
+ * truth. Directories are created with mode 0700 where the file system has POSIX permissions. This
+ * is Genkit Go's layout, file names included, for every ID of at most 232 UTF-8 bytes that the JVM
+ * can name a file by; see IDs below for the others. Baton adds files of its own to each folder:
+ * {@code .lock}, {@code .pointers/.verified-boots} and, while a save moves a pointer, {@code
+ * .pointers/<sessionId>.json.next}.
  *
  * <p><b>Writes.</b> {@code saveSnapshot} follows the {@link SessionStore} contract and calls its
- * update exactly once: one lock serialises this instance's read-modify-writes, file I/O included. A
- * row is written to {@code <name>.<random>.tmp} beside it, forced to the device, and renamed over
- * the target, so a reader sees the old row or the new one, never a torn write; a leftover temporary
- * file is never read as a row. The row's folder is then forced to the device too (unless {@link
- * Builder#syncDirectories} turns that off), so that a committed row survives a power loss, not only
- * a crash of the process. That is the one durable write of a commit: the pointer is written without
- * one (below). Between processes, an exclusive lock on the folder's {@code .lock} file serialises
- * read-modify-writes and pointer rebuilds, so an abort written by one process is never undone by
- * another's heartbeat and a pointer never moves back.
- *
- * <p><b>Pointers.</b> A pointer is a hint that spares a scan of the folder; the rows are the truth.
- * A save of a new row writes the row, then the session's pointer, as Genkit Go does, so a pointer
- * never names a row that does not exist yet. The new pointer is written before the row, though,
- * beside the old one as {@code <sessionId>.json.next}, a name Genkit Go never reads, and put in the
- * old one's place after the row: while it stands beside the old one (the save is between the two,
- * or was killed or failed there), no Baton reader trusts the old pointer, and the next save or a
- * reader that meets it scans and points the session at its latest row, under the folder's lock. A
- * save whose pointer cannot be put in place after its row still succeeds, since its row is
- * committed; the pointer left beside keeps readers scanning. In a folder whose pointers are
- * verified (below), a pointer that cannot be written fails the save before its row is written. A
- * pointer is never written in place, where a reader could meet old and new bytes mixed: Baton's
- * checksum (see {@link SessionPointer}) would reject such a mix, but Genkit Go ignores the
- * checksum, and a mix of {@code "turn-09"} and {@code "turn-10"} can read {@code "turn-00"},
- * another row of the session, which Go would return. Nor is it renamed over the old one, as Go
- * writes it: renaming over a file makes ext4 write the new one out at once ({@code auto_da_alloc})
- * and the next journal commit, the row's, wait for it, which made a commit cost about as much as
- * two. The old pointer is deleted and the new one, written beside it before the row, renamed to the
- * free name after it ({@link AtomicFiles#replaceWithoutFlush}), which starts no write: a reader,
- * Baton's or Go's, sees the old pointer, none (and scans), or the new one. None of it is forced to
- * the device. A pointer write cut short between the two steps leaves no pointer but the {@code
- * <name>.json.next} beside it, which tells a save that the session has rows; a later pointer write
- * writes over that leftover rather than deleting it, so at no point is neither left.
- *
- * <p>A crash of the process loses no page cache, so every pointer it wrote stays. A crash of the
- * machine may lose any unforced write: a pointer may come back older than its rows, damaged, or not
- * at all. So a folder's pointers are trusted only during a boot in which they were verified: in
- * each boot, the first lookup of a latest snapshot or the first new row in a folder lists the
- * folder once, under the folder's lock, points every session at its latest row as the row headers
- * tell, and records the boot in {@code .pointers/.verified-boots}; each store keeps the folders it
- * knows to be verified in memory, so the record is read once. The boot is recorded only if every
- * pointer the pass rewrote was written. A boot is named by Linux's boot ID, which the kernel draws
- * anew on every boot; where there is none, each JVM counts as a boot of its own, since a process
- * cannot outlive a crash of its machine. After the verification, a whole pointer with no new one
- * beside it names its session's latest row, and a session without a pointer has no rows, so the
- * first save of a new session needs no scan. The verification also removes new pointers left beside
- * old ones. Where the pointers could not be verified (a read-only {@code .pointers}, say) no reader
- * trusts them, and a failed pointer write is logged and the save goes on; the verification is tried
- * again a minute later, not on every call. A save that cannot read the record of verified boots
- * fails before its row is written, since other processes may trust the pointers.
+ * update exactly once. An exclusive lock on the folder's {@code .lock} file serialises the
+ * read-modify-writes of every process, so an abort written by one process is never undone by
+ * another's heartbeat. A reader sees the old row or the new one, never a torn write. A save returns
+ * once its row is on the device, so a committed row survives a crash of the process and, unless
+ * {@link Builder#syncDirectories} turns that off, a power loss. Pointers are not forced to the
+ * device: after a crash of the machine, the first lookup or new row in a folder during the new boot
+ * lists the folder once and points every session at its latest row. {@code docs/file-store.md} in
+ * Baton's repository gives the design and why it is crash-safe.
  *
  * <p><b>One machine per folder.</b> A folder must be written by the processes of one kernel, that
  * is of one machine: a boot ID speaks for one page cache. Processes on several machines sharing a
@@ -106,19 +59,14 @@ import org.slf4j.LoggerFactory;
  * pointers, records its boot and repairs pointers), so a process on another machine may read the
  * folder only where it cannot write it, as through a read-only mount: it then scans.
  *
- * <p><b>Genkit Go.</b> Genkit Go reads a pointer, then the row it names, and accepts the row if it
- * exists and belongs to the session; otherwise it scans. Reading a folder this store writes, it
- * sees whole pointers or none, each naming a row that exists: the latest, or, between a save's row
- * and its pointer, the one before it, as a read a moment earlier would. Only in the moment between
- * deleting a pointer and renaming its successor into place does it find none and scan; its scan
- * then rewrites the pointer by a rename of its own, without a lock, and if a save commits a newer
- * row meanwhile, that rename can leave a pointer naming the older row, which later Go readers
- * follow until a Baton read or save repairs it (Baton never trusts a pointer without its checksum).
- * After a crash of the machine, until the folder is verified, Go may follow a stale pointer, as it
- * may with its own store, which does not force its pointers either. A Go writer takes no lock: its
- * pointers, which carry no checksum, are never trusted here, but a Go process killed between its
- * row and its pointer leaves the pointer this store wrote, naming an older row; let only Baton
- * write a folder that Baton reads.
+ * <p><b>Genkit Go.</b> Genkit Go reads a folder this store writes: it sees whole pointers or none,
+ * each naming a row that exists, the latest or, between a save's row and its pointer, the one
+ * before it. Racing a save, its own repair of a missing pointer can leave one naming an older row,
+ * which later Go readers follow until a Baton read or save repairs it; after a crash of the
+ * machine, until the folder is verified, Go may follow a stale pointer, as it may with its own
+ * store. A Go writer takes no lock and writes pointers that Baton never trusts, and a Go process
+ * killed between its row and its pointer leaves a pointer naming an older row: let only Baton write
+ * a folder that Baton reads.
  *
  * <p><b>Leftovers.</b> A writer killed mid-write leaves its temporary file. {@link Builder#build()}
  * looks through every folder under {@code dir} and removes those, and a scan of a prefix folder
@@ -135,22 +83,13 @@ import org.slf4j.LoggerFactory;
  * ~<SHA-256 of the ID in hex>.json}. A non-ASCII ID is looked up under both names, so a folder
  * written under an ASCII locale still loads under a UTF-8 one.
  *
- * <p><b>Latest snapshot.</b> {@code getLatestSnapshot} reads the session's pointer and the row it
- * names, and trusts them when the folder's pointers are verified for this boot, the pointer is
- * whole, and the row exists, is intact and belongs to the session. Otherwise (no pointer, or a
- * damaged, stale or foreign one, or one naming a row that was never written, or a damaged row, or a
- * folder whose pointers could not be verified, as a read-only one) it scans the prefix directory,
- * reading only the header of each row file ({@code snapshotId}, {@code sessionId} and {@code
- * createdAt}, which the store writes before the conversation) and skipping files that vanish,
- * decodes the most recent intact row of the session in full, and repairs the pointer. A damaged row
- * of the session (one its pointer names that cannot be read, or whose file names the session but is
- * not a valid row, or holds another snapshot than its name stands for) is logged and passed over,
- * so the session resumes from its newest intact row; when the session has rows and none is intact,
- * the call fails with {@code DATA_LOSS} instead of answering that the session does not exist. A
- * save moves the pointer only for a new row, and only when that row is more recent (by {@code
- * createdAt}, then ID) than the one the pointer names, or when the session has no pointer; a
- * pointer that is not whole, or names a row that was never written, is replaced by what a scan
- * finds. A rewrite (heartbeat, abort, finalisation) never moves it.
+ * <p><b>Latest snapshot.</b> {@code getLatestSnapshot} follows the session's pointer when it can be
+ * trusted, and otherwise scans the prefix directory, reading only the header of each row file, and
+ * repairs the pointer. A damaged row of the session is logged and passed over, so the session
+ * resumes from its newest intact row; when the session has rows and none is intact, the call fails
+ * with {@code DATA_LOSS} instead of answering that the session does not exist. A save moves the
+ * pointer only for a new row more recent (by {@code createdAt}, then ID) than the one it names; a
+ * rewrite (heartbeat, abort, finalisation) never moves it.
  *
  * <p><b>Retention.</b> With {@link Builder#maxPersistedChainLength}, each save follows {@code
  * parentId} links back from the saved row and deletes the rows past the newest {@code n}; deletion
@@ -182,17 +121,11 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
   private final Function<ActionContext, String> prefix;
   private final int maxChainLength;
   private final AtomicFiles.Sync rowSync;
-  private final String bootId;
-  private final Set<Path> verifiedFolders = ConcurrentHashMap.newKeySet();
-
-  /** The folders whose verification failed, with when to try again. */
-  private final Map<Path, Instant> unverifiable = new ConcurrentHashMap<>();
-
-  private final InstantSource clock;
+  private final PointerVerifier verifier;
   private final Consumer<CommitStep> commitSteps;
+  // Serialises this instance's read-modify-writes and sweeps; other processes wait on the folder's.
   private final ReentrantLock lock = new ReentrantLock();
-  private final StatusSubscribers<RowRef> subscribers;
-  private final @Nullable SnapshotPoller poller;
+  private final StatusFeed statusFeed;
 
   /** The steps of a save of a new row, in order, for tests that kill a writer between them. */
   enum CommitStep {
@@ -208,33 +141,24 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
   /** How long reads and saves leave a folder whose pointers could not be verified unverified. */
   static final Duration VERIFICATION_RETRY = Duration.ofMinutes(1);
 
-  /** A row as subscriptions name it: its directory and ID. */
-  private record RowRef(SnapshotDirectory directory, String snapshotId) {}
-
   private FileSessionStore(Builder builder) {
     this.root = builder.dir;
     this.rowSync =
         Boolean.FALSE.equals(builder.syncDirectories)
             ? AtomicFiles.Sync.CONTENT
             : AtomicFiles.Sync.CONTENT_AND_NAME;
-    this.bootId = builder.bootId != null ? builder.bootId : BootId.read();
+    this.verifier =
+        new PointerVerifier(
+            builder.bootId != null ? builder.bootId : BootId.read(),
+            builder.clock != null ? builder.clock : InstantSource.system(),
+            VERIFICATION_RETRY);
     this.commitSteps = builder.commitSteps != null ? builder.commitSteps : step -> {};
-    this.clock = builder.clock != null ? builder.clock : InstantSource.system();
     this.prefix =
         builder.snapshotPathPrefix != null ? builder.snapshotPathPrefix : c -> DEFAULT_PREFIX;
     this.maxChainLength =
         builder.maxPersistedChainLength != null ? builder.maxPersistedChainLength : 0;
-    Duration interval = builder.pollInterval != null ? builder.pollInterval : DEFAULT_POLL_INTERVAL;
-    // The poller starts with the first subscription and stops with the last one.
-    SnapshotPoller newPoller =
-        interval.isPositive()
-            ? new SnapshotPoller(interval, this::pollSubscribedRows, "baton-file-store-poller")
-            : null;
-    this.poller = newPoller;
-    this.subscribers =
-        newPoller == null
-            ? new StatusSubscribers<>()
-            : new StatusSubscribers<>(newPoller::start, newPoller::stop);
+    this.statusFeed =
+        new StatusFeed(builder.pollInterval != null ? builder.pollInterval : DEFAULT_POLL_INTERVAL);
   }
 
   /**
@@ -277,7 +201,7 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
       return null;
     }
     LatestRowFinder finder = new LatestRowFinder(directory, sessionId);
-    if (pointersTrusted(directory, context.cancellation())
+    if (verifier.trusted(directory, context.cancellation())
         && !directory.pointerPending(sessionId)) {
       SessionSnapshot pointed = finder.pointedRow();
       if (pointed != null) {
@@ -294,126 +218,6 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
       throw finder.noIntactRow();
     }
     return latest;
-  }
-
-  /**
-   * Whether the folder's whole pointers can be trusted: they were verified against the rows during
-   * this boot, here or by another process. If not, verifies them now, under the folder's lock (not
-   * this store's, so saves to other folders go on). False when that fails (a read-only folder,
-   * say): reads then scan, and the verification is not tried again for {@link #VERIFICATION_RETRY}.
-   *
-   * @throws BatonException when {@code cancellation} fires or the thread is interrupted meanwhile
-   */
-  private boolean pointersTrusted(SnapshotDirectory directory, Cancellation cancellation) {
-    Path folder = directory.path();
-    try {
-      if (isVerified(directory)) {
-        return true;
-      }
-    } catch (BatonException unreadable) {
-      log.debug("cannot tell whether the pointers in {} are verified", folder, unreadable);
-    }
-    Instant retryAt = unverifiable.get(folder);
-    if (retryAt != null) {
-      Instant now = clock.instant();
-      // Only the thread that claims the retry runs the pass: the others would each run it again,
-      // one after another under the folder's lock, while it fails.
-      if (now.isBefore(retryAt)
-          || !unverifiable.replace(folder, retryAt, now.plus(VERIFICATION_RETRY))) {
-        return false;
-      }
-    }
-    try {
-      ProcessLock.hold(
-          folder,
-          () -> {
-            verifyPointers(directory, cancellation);
-            return null;
-          });
-      unverifiable.remove(folder);
-      return true;
-    } catch (BatonException e) {
-      LatestRowFinder.throwIfStopped(cancellation);
-      if (e.status() == Status.CANCELLED) {
-        throw e;
-      }
-      if (unverifiable.put(folder, clock.instant().plus(VERIFICATION_RETRY)) == null) {
-        log.warn(
-            "could not verify the session pointers in {}; reads scan it, trying again every {}",
-            folder,
-            VERIFICATION_RETRY,
-            e);
-      } else {
-        log.debug("could not verify the session pointers in {}", folder, e);
-      }
-      return false;
-    }
-  }
-
-  /**
-   * Whether the folder's pointers were verified during this boot, as this store knows or finds.
-   *
-   * @throws BatonException {@code INTERNAL} (not public) when the record cannot be read
-   */
-  private boolean isVerified(SnapshotDirectory directory) {
-    if (verifiedFolders.contains(directory.path())) {
-      return true;
-    }
-    boolean verified;
-    try {
-      verified = directory.pointersVerifiedIn(bootId);
-    } catch (IOException e) {
-      throw BatonException.internal("cannot read whether session pointers were verified", e);
-    }
-    if (verified) {
-      verifiedFolders.add(directory.path());
-    }
-    return verified;
-  }
-
-  /**
-   * Unless it was done during this boot, points every session of the folder at its latest row, as
-   * one pass over the row headers finds it, and records that it was done, only once every pointer
-   * it rewrote was written. Pointers are never forced to the device, so after a crash of the
-   * machine any of them may be older than its rows, damaged, or gone; the rows, forced before each
-   * save returned, are the truth. The caller holds the folder's lock.
-   *
-   * @throws BatonException {@code INTERNAL} (not public) when the folder cannot be listed, or a
-   *     pointer or the record cannot be written: the folder then stays unverified; or the
-   *     cancellation's error, or {@code CANCELLED} when the thread is interrupted, between two
-   *     files
-   */
-  private void verifyPointers(SnapshotDirectory directory, Cancellation cancellation) {
-    if (isVerified(directory)) {
-      return;
-    }
-    LatestRowFinder.FolderRows rows = LatestRowFinder.latestOfEachSession(directory, cancellation);
-    int rewritten = 0;
-    for (Map.Entry<String, SessionPointer> session : rows.latest().entrySet()) {
-      SessionPointer current = directory.readPointer(session.getKey());
-      SessionPointer right = session.getValue();
-      if (current == null
-          || directory.pointerPending(session.getKey())
-          || !current.currentSnapshotId().equals(right.currentSnapshotId())
-          || !current.currentCreatedAt().equals(right.currentCreatedAt())) {
-        directory.writePointer(session.getKey(), right);
-        rewritten++;
-      }
-    }
-    try {
-      // Every session with an intact row now points at its latest; those no row file names have
-      // none, so a new pointer of theirs was left by a save that failed before its row.
-      directory.removePendingPointersExceptOf(rows.sessionsWithRows());
-      directory.recordPointersVerified(bootId);
-    } catch (IOException e) {
-      throw BatonException.internal("cannot record that session pointers were verified", e);
-    }
-    verifiedFolders.add(directory.path());
-    log.info(
-        "verified the pointers of {} sessions in {} for this boot, rewriting {}",
-        rows.latest().size(),
-        directory.path(),
-        rewritten);
   }
 
   /**
@@ -468,7 +272,7 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
     // ignores the turn's cancellation; an interrupted thread still fails the save with CANCELLED,
     // since it cannot take the folder's lock.
     try {
-      pointersTrusted(directory, Cancellation.never());
+      verifier.trusted(directory, Cancellation.never());
     } catch (BatonException interrupted) {
       log.debug("saving to {} without verifying its pointers", directory.path(), interrupted);
     }
@@ -494,7 +298,7 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
     // Only a new row moves the pointer: the new pointer is written beside the old one before the
     // row, so that no failure or kill between the row and the pointer hides the row, and put in
     // the old one's place after it, so that Genkit Go never reads a pointer to a missing row.
-    boolean trusted = existing == null && isVerified(directory);
+    boolean trusted = existing == null && verifier.isVerified(directory);
     boolean prepared = existing == null && preparePointer(directory, sessionId, row, trusted);
     directory.writeRow(row);
     commitSteps.accept(CommitStep.ROW_WRITTEN);
@@ -504,7 +308,7 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
     if (existing == null) {
       commitSteps.accept(CommitStep.POINTER_STEP_DONE);
     }
-    subscribers.publish(new RowRef(directory, id), row.statusOrCompleted());
+    statusFeed.publish(directory, id, row.statusOrCompleted());
     if (maxChainLength > 0) {
       prune(directory, row);
     }
@@ -524,16 +328,7 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
   public StatusSubscription onSnapshotStatusChange(ActionContext context, String snapshotId) {
     SafeIds.requireSnapshotId(snapshotId);
     SnapshotDirectory directory = directory(context);
-    // Under the lock, so that no save of this instance falls between reading and subscribing.
-    lock.lock();
-    try {
-      RowHeader header = directory.readHeader(snapshotId);
-      return header == null
-          ? StatusSubscription.ended()
-          : subscribers.subscribe(new RowRef(directory, snapshotId), header.statusOrCompleted());
-    } finally {
-      lock.unlock();
-    }
+    return statusFeed.subscribe(directory, snapshotId);
   }
 
   /**
@@ -561,7 +356,7 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
 
   /** Whether the poller is running: only while there are subscriptions. Visible for tests. */
   boolean isPolling() {
-    return poller != null && poller.isRunning();
+    return statusFeed.isPolling();
   }
 
   private SnapshotDirectory directory(ActionContext context) {
@@ -639,25 +434,6 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
     SnapshotRules.pastRetention(
             saved, maxChainLength, id -> SafeIds.isSafe(id) ? directory.readHeader(id) : null)
         .forEach(directory::deleteRow);
-  }
-
-  /**
-   * One round of the poller: re-reads the status of every subscribed row and delivers the changed
-   * ones. Under the lock, so a status read here cannot reach subscribers after a newer one this
-   * instance saved; a file that is missing or unreadable is skipped until the next round.
-   */
-  private void pollSubscribedRows() {
-    lock.lock();
-    try {
-      for (RowRef row : subscribers.subscribedRows()) {
-        RowHeader header = row.directory().readHeader(row.snapshotId());
-        if (header != null) {
-          subscribers.publish(row, header.statusOrCompleted());
-        }
-      }
-    } finally {
-      lock.unlock();
-    }
   }
 
   /**

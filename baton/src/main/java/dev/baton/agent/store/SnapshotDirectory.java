@@ -44,7 +44,7 @@ import tools.jackson.databind.JsonNode;
  * <p>Rows and pointers are replaced by a rename, so reading needs no lock: a reader sees a whole
  * old row or a whole new one, and a whole old pointer, none, or a whole new one. Rows are written
  * with {@code rowSync}. Pointers are not forced to the device at all: a lost or stale one is found
- * by the verification {@link FileSessionStore} runs once per boot, and one a crash of the machine
+ * by the verification {@link PointerVerifier} runs once per boot, and one a crash of the machine
  * left damaged fails its checksum; either costs a scan.
  *
  * <p>Errors name snapshots, never paths, since their messages reach callers; the paths go to the

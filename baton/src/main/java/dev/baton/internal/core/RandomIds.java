@@ -7,9 +7,9 @@ import java.util.UUID;
 
 /**
  * Random UUIDs (version 4) for snapshot, session and tool-call IDs. Snapshot IDs are capabilities
- * (the seed says to treat them as secrets), so the bits come from a cryptographic generator, but
- * not from {@link UUID#randomUUID()}'s: on Linux that reads {@code /dev/urandom} under one global
- * lock, which thousands of background launches queue on. Here each thread draws from one of a few
+ * (Genkit says to treat them as secrets), so the bits come from a cryptographic generator, but not
+ * from {@link UUID#randomUUID()}'s: on Linux that reads {@code /dev/urandom} under one global lock,
+ * which thousands of background launches queue on. Here each thread draws from one of a few
  * independently seeded DRBG instances instead.
  *
  * <p>Each ID is drawn when it is made, never from bytes drawn ahead: a JVM restored from a snapshot

@@ -18,7 +18,7 @@ import java.net.URI;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The seed's arrangement: a researcher served over HTTP, registered here with {@code
+ * Genkit's sample arrangement: a researcher served over HTTP, registered here with {@code
  * defineRemoteAgent}, and an orchestrator that delegates to it in the background.
  */
 final class Orchestration {

@@ -1,6 +1,6 @@
 /**
- * The basic-agents-remote sample: the seed's orchestrator, which gives each part of a question to a
- * researcher served over HTTP, in the background, then combines the answers.
+ * The basic-agents-remote sample: Genkit's sample orchestrator, which gives each part of a question
+ * to a researcher served over HTTP, in the background, then combines the answers.
  */
 @NullMarked
 package dev.baton.samples.agentsremote;

@@ -154,7 +154,7 @@ public final class BasicAgents {
       DemoModel.define(baton);
     }
     Agent coordinator = Team.define(baton, provider.model(), console, sessions.store());
-    // The demo's investigators are quick; real ones take seconds, like the seed's sample.
+    // The demo's investigators are quick; real ones take seconds, like Genkit's sample.
     Duration slowness = provider.isDemo() ? Duration.ofMillis(150) : Duration.ofSeconds(1);
     Agent commander =
         new IncidentRoom(console, slowness).define(baton, provider.model(), sessions.store());

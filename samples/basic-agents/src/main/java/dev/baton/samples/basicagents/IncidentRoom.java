@@ -23,10 +23,10 @@ import java.util.concurrent.TimeUnit;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The seed's incident commander: two slow investigators, a log analyst and a deploy auditor, that
- * the commander starts in the background; it posts a status update at once, waits for their answers
- * with a timeout, posts an interim update when they are slow, and folds their answers in as they
- * settle. The terminal shows each task's state as it changes, and every status update.
+ * Genkit's sample incident commander: two slow investigators, a log analyst and a deploy auditor,
+ * that the commander starts in the background; it posts a status update at once, waits for their
+ * answers with a timeout, posts an interim update when they are slow, and folds their answers in as
+ * they settle. The terminal shows each task's state as it changes, and every status update.
  */
 final class IncidentRoom {
   static final String COMMANDER_SYSTEM =

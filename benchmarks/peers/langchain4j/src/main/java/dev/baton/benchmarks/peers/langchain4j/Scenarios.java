@@ -21,7 +21,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * LangChain4j's side of the scenario benchmarks (issue 13). {@code Scenarios <scenario> <protocol>}
+ * LangChain4j's side of the scenario benchmarks. {@code Scenarios <scenario> <protocol>}
  * runs one scenario in this fresh JVM and prints one JSON line on stdout, as
  * benchmarks/peers/README.md describes; benchmarks/peers/langchain4j/run builds and starts it.
  */

@@ -48,14 +48,15 @@ class BatonCloseTest {
   }
 
   private static AgentOutput detach(SlowAgent slow) {
-    AgentOutput detached = slow.agent.run(AgentInput.text("go").withDetach(true), AgentInit.NEW);
+    AgentOutput detached =
+        slow.agent.run(slow.baton.context(), AgentInput.text("go").withDetach(true));
     assertThat(detached.finishReason()).isEqualTo(AgentFinishReason.DETACHED);
     return detached;
   }
 
   private static boolean refusesTurns(SlowAgent slow) {
     try {
-      slow.agent.connect(AgentInit.NEW).close();
+      slow.agent.connect(slow.baton.context(), AgentInit.NEW).close();
       return false;
     } catch (BatonException e) {
       return e.status() == Status.FAILED_PRECONDITION;
@@ -86,7 +87,8 @@ class BatonCloseTest {
     SlowAgent slow = slowAgent(baton, "slow");
     AgentOutput detached = detach(slow);
     CompletableFuture<AgentOutput> foreground =
-        CompletableFuture.supplyAsync(() -> slow.agent.run(AgentInput.text("go"), AgentInit.NEW));
+        CompletableFuture.supplyAsync(
+            () -> slow.agent.run(slow.baton.context(), AgentInput.text("go")));
     assertThat(slow.waiting.tryAcquire(2, 10, TimeUnit.SECONDS)).as("both runs wait").isTrue();
 
     baton.close();
@@ -121,7 +123,7 @@ class BatonCloseTest {
     first.get(30, TimeUnit.SECONDS);
     baton.close();
 
-    assertThatThrownBy(() -> slow.agent.run(AgentInput.text("again"), AgentInit.NEW))
+    assertThatThrownBy(() -> slow.agent.run(slow.baton.context(), AgentInput.text("again")))
         .isInstanceOfSatisfying(
             BatonException.class,
             e -> {

@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
 import dev.baton.agent.AgentFinishReason;
-import dev.baton.agent.AgentInit;
 import dev.baton.agent.AgentInput;
 import dev.baton.agent.AgentOptions;
 import dev.baton.agent.AgentOutput;
@@ -114,13 +113,14 @@ class BatonExitTest {
                   .sessionStore(store)
                   .heartbeat(Duration.ofMillis(100), Duration.ofSeconds(5))
                   .build());
-      AgentOutput detached = slow.agent.run(AgentInput.text("go").withDetach(true), AgentInit.NEW);
+      AgentOutput detached =
+          slow.agent.run(slow.baton.context(), AgentInput.text("go").withDetach(true));
       System.out.println("detached " + detached.snapshotId());
       Thread.ofPlatform()
           .name("app-foreground")
           .start(
               () -> {
-                AgentOutput out = slow.agent.run(AgentInput.text("go"), AgentInit.NEW);
+                AgentOutput out = slow.agent.run(slow.baton.context(), AgentInput.text("go"));
                 System.out.println("foreground " + out.sessionId() + " " + out.error().status());
               });
       slow.waiting.acquire(2);

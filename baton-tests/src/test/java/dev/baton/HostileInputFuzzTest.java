@@ -204,7 +204,7 @@ class HostileInputFuzzTest {
     assertThat(tally.cases()).isGreaterThanOrEqualTo(CASES);
     assertThat(hello.text()).isEqualTo("ok");
     assertThat(again.finishReason()).isEqualTo(AgentFinishReason.STOP);
-    assertThat(onFiles.getSnapshot(again.snapshotId()).state().messages()).hasSize(4);
+    assertThat(onFiles.snapshots().get(again.snapshotId()).state().messages()).hasSize(4);
     assertThat(inMemoryHello.text()).isEqualTo("ok");
     assertThat(namesIn(parent)).as("what the parent folder holds").containsExactly("a");
     assertThat(namesIn(parent.resolve("a"))).containsExactly("b");
@@ -429,7 +429,7 @@ class HostileInputFuzzTest {
               what,
               () -> files.getLatestSnapshot(context, row.path("sessionId").asString()));
       case 2 ->
-          tally.run("snapshot file", ROW_RESUMES, what, () -> onFiles.getSnapshot(context, id));
+          tally.run("snapshot file", ROW_RESUMES, what, () -> onFiles.snapshots(context).get(id));
       default ->
           runAgent(
               "snapshot file",
@@ -506,11 +506,16 @@ class HostileInputFuzzTest {
               context,
               inputs.get(0),
               Json.object().put("snapshotId", id));
-      case 2 -> tally.run("agent IDs", LOOKUP_OUTCOMES, what, () -> agent.getSnapshot(context, id));
+      case 2 ->
+          tally.run("agent IDs", LOOKUP_OUTCOMES, what, () -> agent.snapshots(context).get(id));
       case 3 ->
-          tally.run("agent IDs", LOOKUP_OUTCOMES, what, () -> agent.waitForSnapshot(context, id));
+          tally.run("agent IDs", LOOKUP_OUTCOMES, what, () -> agent.snapshots(context).waitFor(id));
       default ->
-          tally.run("agent IDs", ID_OUTCOMES, what, () -> String.valueOf(agent.abort(context, id)));
+          tally.run(
+              "agent IDs",
+              ID_OUTCOMES,
+              what,
+              () -> String.valueOf(agent.snapshots(context).abort(id)));
     }
   }
 
@@ -548,7 +553,7 @@ class HostileInputFuzzTest {
                   kind + " (detached)",
                   allowed,
                   what,
-                  () -> agent.waitForSnapshot(context, snapshotId),
+                  () -> agent.snapshots(context).waitFor(snapshotId),
                   snapshot -> snapshot.error()));
     }
   }

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.agent.Agent;
 import dev.baton.agent.AgentConnection;
+import dev.baton.agent.AgentFinishReason;
 import dev.baton.agent.AgentInit;
 import dev.baton.agent.AgentOptions;
 import dev.baton.agent.Session;
 import dev.baton.agent.SessionState;
-import dev.baton.agent.TurnResult;
 import dev.baton.ai.ExecutablePrompt;
 import dev.baton.ai.GenerateOptions;
 import dev.baton.ai.GenerateResponse;
@@ -198,12 +198,12 @@ class JsonValuesAreCopiedTest extends JsonCopyContract {
               runner.run(
                   (context, input) -> {
                     runner.session().updateCustom(current -> custom);
-                    return TurnResult.STOP;
+                    return AgentFinishReason.STOP;
                   });
               return runner.result();
             },
             AgentOptions.DEFAULTS);
-    AgentConnection connection = agent.connect(AgentInit.NEW);
+    AgentConnection connection = agent.connect(BATON.context(), AgentInit.NEW);
     connection.sendText("go");
     connection.close();
     connection.receive().forEach(chunk -> {});

@@ -32,7 +32,11 @@ final class SlowAgent {
 
   final Agent agent;
 
+  /** The instance the agent belongs to, whose root context runs its turns. */
+  final Baton baton;
+
   SlowAgent(Baton baton, String name, AgentOptions options) {
+    this.baton = baton;
     Tool<JsonNode, JsonNode> step =
         baton.defineJsonTool(
             name + "-step",

@@ -239,26 +239,24 @@ public final class Baton implements AutoCloseable {
    * {@code <url>/waitForSnapshot} and {@code <url>/abort}; its sessions and their token usage stay
    * on the server.
    *
-   * <p>{@code options} says what the agent is: its description and the {@link
-   * dev.baton.agent.AgentMetadata} its server supports ({@code stateManagement}, {@code
-   * abortable}). Without metadata the Agents middleware forwards no history and learns from the
-   * agent's answer whether it can work in the background. A session store, state type or transform
-   * does not apply to a remote agent.
+   * <p>{@code options} says what the agent is (its description, and what its server supports:
+   * {@code stateManagement}, {@code abortable}, which Baton publishes as the agent's {@link
+   * dev.baton.agent.AgentMetadata}) and how to reach it (headers, routes, timeouts). When neither
+   * is declared the Agents middleware forwards no history and learns from the agent's answer
+   * whether it can work in the background.
    *
    * @throws IllegalStateException unless the instance was built with {@code experimental()}
-   * @throws IllegalArgumentException when {@code options} sets a store, state type or transform
    */
-  public Agent defineRemoteAgent(
-      String name, URI url, AgentOptions options, RemoteAgentOptions remote) {
+  public Agent defineRemoteAgent(String name, URI url, RemoteAgentOptions options) {
     requireExperimental("defineRemoteAgent");
     synchronized (agentDefinitions) {
-      return RemoteAgent.define(registry, name, url, options, remote);
+      return RemoteAgent.define(registry, name, url, options);
     }
   }
 
-  /** Defines a remote agent with default headers, routes and timeouts. */
-  public Agent defineRemoteAgent(String name, URI url, AgentOptions options) {
-    return defineRemoteAgent(name, url, options, RemoteAgentOptions.DEFAULTS);
+  /** Defines a remote agent that declares nothing, with default headers, routes and timeouts. */
+  public Agent defineRemoteAgent(String name, URI url) {
+    return defineRemoteAgent(name, url, RemoteAgentOptions.DEFAULTS);
   }
 
   /**

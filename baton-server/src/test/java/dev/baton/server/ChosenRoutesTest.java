@@ -10,15 +10,16 @@ import dev.baton.agent.Agent;
 import dev.baton.agent.AgentFinishReason;
 import dev.baton.agent.AgentInit;
 import dev.baton.agent.AgentInput;
-import dev.baton.agent.AgentMetadata;
 import dev.baton.agent.AgentOptions;
 import dev.baton.agent.AgentOutput;
+import dev.baton.agent.RemoteAgentOptions;
 import dev.baton.agent.SnapshotStatus;
 import dev.baton.agent.StateManagement;
 import dev.baton.agent.store.InMemorySessionStore;
 import dev.baton.ai.FinishReason;
 import dev.baton.ai.Message;
 import dev.baton.ai.ModelResponse;
+import dev.baton.core.StreamCallback;
 import dev.baton.server.TestHttp.Answer;
 import java.util.List;
 import java.util.Map;
@@ -95,21 +96,26 @@ class ChosenRoutesTest {
         client.defineRemoteAgent(
             "researcher",
             served.url("/api/researcher"),
-            AgentOptions.builder()
-                .metadata(new AgentMetadata(StateManagement.SERVER, true))
+            RemoteAgentOptions.builder()
+                .stateManagement(StateManagement.SERVER)
+                .abortable(true)
                 .build());
 
     AgentOutput first = agent.runText("one");
-    assertThat(agent.getSnapshot(first.snapshotId()).status()).isEqualTo(SnapshotStatus.COMPLETED);
+    assertThat(agent.snapshots().get(first.snapshotId()).status())
+        .isEqualTo(SnapshotStatus.COMPLETED);
     AgentOutput detached =
         agent.run(
-            AgentInput.text("two").withDetach(true), AgentInit.ofSnapshot(first.snapshotId()));
+            client.context(),
+            AgentInput.text("two").withDetach(true),
+            AgentInit.ofSnapshot(first.snapshotId()),
+            StreamCallback.discard());
     assertThat(detached.finishReason()).isEqualTo(AgentFinishReason.DETACHED);
     release.countDown();
-    assertThat(agent.waitForSnapshot(detached.snapshotId()).state().messages().getLast().text())
+    assertThat(agent.snapshots().waitFor(detached.snapshotId()).state().messages().getLast().text())
         .isEqualTo("in the background");
-    AgentOutput blocked = agent.run(AgentInput.text("three").withDetach(true), AgentInit.NEW);
-    assertThat(agent.abort(blocked.snapshotId())).isEqualTo(SnapshotStatus.ABORTED);
+    AgentOutput blocked = agent.run(client.context(), AgentInput.text("three").withDetach(true));
+    assertThat(agent.snapshots().abort(blocked.snapshotId())).isEqualTo(SnapshotStatus.ABORTED);
   }
 
   @Test
@@ -121,7 +127,10 @@ class ChosenRoutesTest {
       front.baton.defineRemoteAgent(
           "researcher",
           served.url("/agents/researcher"),
-          AgentOptions.builder().metadata(new AgentMetadata(StateManagement.SERVER, true)).build());
+          RemoteAgentOptions.builder()
+              .stateManagement(StateManagement.SERVER)
+              .abortable(true)
+              .build());
       front.serve(b -> b.allAgents().agentAt("/api/researcher", "researcher"));
 
       assertThat(post(front.url("/api/researcher"), envelope(HELLO)).status()).isEqualTo(200);

@@ -7,9 +7,9 @@ import dev.baton.agent.Agent;
 import dev.baton.agent.AgentFinishReason;
 import dev.baton.agent.AgentInit;
 import dev.baton.agent.AgentInput;
-import dev.baton.agent.AgentMetadata;
 import dev.baton.agent.AgentOptions;
 import dev.baton.agent.AgentOutput;
+import dev.baton.agent.RemoteAgentOptions;
 import dev.baton.agent.SnapshotStatus;
 import dev.baton.agent.StateManagement;
 import dev.baton.agent.store.InMemorySessionStore;
@@ -209,25 +209,25 @@ class JsInteropTest {
       AgentOutput second = researcher.runText("storms", AgentInit.ofSnapshot(first.snapshotId()));
       assertThat(first.text()).isEqualTo("researched: tides");
       assertThat(second.sessionId()).isEqualTo(first.sessionId());
-      assertThat(researcher.getSnapshot(second.snapshotId()).parentId())
+      assertThat(researcher.snapshots().get(second.snapshotId()).parentId())
           .isEqualTo(first.snapshotId());
-      assertThat(researcher.getLatestSnapshot(first.sessionId()).snapshotId())
+      assertThat(researcher.snapshots().latest(first.sessionId()).snapshotId())
           .isEqualTo(second.snapshotId());
 
       // JS serves no waitForSnapshot route: the wait polls getSnapshot.
       AgentOutput detached =
-          researcher.run(AgentInput.text("in the background").withDetach(true), AgentInit.NEW);
+          researcher.run(client.context(), AgentInput.text("in the background").withDetach(true));
       assertThat(detached.finishReason()).isEqualTo(AgentFinishReason.DETACHED);
-      assertThat(researcher.waitForSnapshot(detached.snapshotId()).status())
+      assertThat(researcher.snapshots().waitFor(detached.snapshotId()).status())
           .isEqualTo(SnapshotStatus.COMPLETED);
 
       // JS answers an abort with the status before it; the remote agent reads the row again.
       AgentOutput slow =
-          researcher.run(AgentInput.text("[slow] forever").withDetach(true), AgentInit.NEW);
-      assertThat(researcher.abort(slow.snapshotId())).isEqualTo(SnapshotStatus.ABORTED);
-      assertThat(researcher.waitForSnapshot(slow.snapshotId()).status())
+          researcher.run(client.context(), AgentInput.text("[slow] forever").withDetach(true));
+      assertThat(researcher.snapshots().abort(slow.snapshotId())).isEqualTo(SnapshotStatus.ABORTED);
+      assertThat(researcher.snapshots().waitFor(slow.snapshotId()).status())
           .isEqualTo(SnapshotStatus.ABORTED);
-      assertThat(researcher.abort("no-such-snapshot")).isNull();
+      assertThat(researcher.snapshots().abort("no-such-snapshot")).isNull();
 
       // An unknown snapshot is a failed turn on JS (NOT_FOUND), where Go and Baton refuse the init.
       AgentOutput unknown = researcher.runText("hi", AgentInit.ofSnapshot("no-such-snapshot"));
@@ -317,10 +317,10 @@ class JsInteropTest {
           client.defineRemoteAgent(
               "scribe",
               URI.create("http://127.0.0.1:" + js.port() + "/agents/scribe"),
-              AgentOptions.builder().description("Writes one question down.").build());
+              RemoteAgentOptions.builder().description("Writes one question down.").build());
 
       // Genkit JS refuses as an error; the remote agent gives the failed output a local one does.
-      AgentOutput refused = scribe.run(AgentInput.text("later").withDetach(true), AgentInit.NEW);
+      AgentOutput refused = scribe.run(client.context(), AgentInput.text("later").withDetach(true));
       assertThat(refused.finishReason()).as(js.output()).isEqualTo(AgentFinishReason.FAILED);
       assertThat(refused.error().statusCode()).isEqualTo(Status.FAILED_PRECONDITION);
       assertThat(refused.error().message()).contains("session store");
@@ -376,9 +376,10 @@ class JsInteropTest {
     return client.defineRemoteAgent(
         "researcher",
         URI.create("http://127.0.0.1:" + js.port() + "/agents/researcher"),
-        AgentOptions.builder()
+        RemoteAgentOptions.builder()
             .description("Researches one question and answers in a sentence.")
-            .metadata(new AgentMetadata(StateManagement.SERVER, true))
+            .stateManagement(StateManagement.SERVER)
+            .abortable(true)
             .waitPollInterval(Duration.ofMillis(50))
             .build());
   }

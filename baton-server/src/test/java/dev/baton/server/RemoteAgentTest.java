@@ -10,7 +10,6 @@ import dev.baton.agent.Agent;
 import dev.baton.agent.AgentFinishReason;
 import dev.baton.agent.AgentInit;
 import dev.baton.agent.AgentInput;
-import dev.baton.agent.AgentMetadata;
 import dev.baton.agent.AgentOptions;
 import dev.baton.agent.AgentOutput;
 import dev.baton.agent.AgentStreamChunk;
@@ -56,15 +55,15 @@ class RemoteAgentTest {
   @AutoClose final ServedBaton served = new ServedBaton();
   final Baton client = Baton.builder().experimental().build();
 
-  private Agent remote(RemoteAgentOptions options) {
+  private Agent remote(RemoteAgentOptions.Builder options) {
     return client.defineRemoteAgent(
         "researcher",
         served.url("/agents/researcher"),
-        AgentOptions.builder()
+        options
             .description("Researches.")
-            .metadata(new AgentMetadata(StateManagement.SERVER, true))
-            .build(),
-        options);
+            .stateManagement(StateManagement.SERVER)
+            .abortable(true)
+            .build());
   }
 
   private void researcher() {
@@ -86,7 +85,7 @@ class RemoteAgentTest {
         .chunks(ModelResponseChunk.text("fa"), ModelResponseChunk.text("cts"))
         .respond(ModelResponse.of(Message.model("facts"), FinishReason.STOP));
     served.model.respondText("more facts");
-    Agent agent = remote(RemoteAgentOptions.DEFAULTS);
+    Agent agent = remote(RemoteAgentOptions.builder());
     List<AgentStreamChunk> chunks = new ArrayList<>();
 
     AgentOutput first =
@@ -97,10 +96,10 @@ class RemoteAgentTest {
     assertThat(chunks).hasSize(3);
     assertThat(chunks.get(2).turnEnd().snapshotId()).isEqualTo(first.snapshotId());
     assertThat(second.sessionId()).isEqualTo(first.sessionId());
-    SessionSnapshot latest = agent.getLatestSnapshot(first.sessionId());
+    SessionSnapshot latest = agent.snapshots().latest(first.sessionId());
     assertThat(latest.snapshotId()).isEqualTo(second.snapshotId());
     assertThat(latest.parentId()).isEqualTo(first.snapshotId());
-    assertThat(agent.getSnapshot(first.snapshotId()).state().messages()).hasSize(2);
+    assertThat(agent.snapshots().get(first.snapshotId()).state().messages()).hasSize(2);
   }
 
   @Test
@@ -111,7 +110,7 @@ class RemoteAgentTest {
         .model
         .step()
         .fail(BatonException.of(Status.RESOURCE_EXHAUSTED, "quota used up for today"));
-    Agent agent = remote(RemoteAgentOptions.DEFAULTS);
+    Agent agent = remote(RemoteAgentOptions.builder());
 
     AgentOutput failed = agent.runText("go");
     assertThat(failed.isFailed()).isTrue();
@@ -128,14 +127,18 @@ class RemoteAgentTest {
     served.start();
     served.model.step().fail(BatonException.of(Status.UNAVAILABLE, "model overloaded"));
     served.model.respondText("second try worked");
-    Agent agent = remote(RemoteAgentOptions.DEFAULTS);
+    Agent agent = remote(RemoteAgentOptions.builder());
 
     AgentOutput failed = agent.runText("research tides");
     // The failed turn's progress is the session's latest row.
-    SessionSnapshot row = agent.getLatestSnapshot(failed.sessionId());
+    SessionSnapshot row = agent.snapshots().latest(failed.sessionId());
     assertThat(row.status()).isEqualTo(SnapshotStatus.FAILED);
     AgentOutput retried =
-        agent.run(AgentInput.retryTurn(), AgentInit.continueFrom(row.snapshotId()));
+        agent.run(
+            client.context(),
+            AgentInput.retryTurn(),
+            AgentInit.continueFrom(row.snapshotId()),
+            StreamCallback.discard());
 
     assertThat(retried.finishReason()).isEqualTo(AgentFinishReason.STOP);
     assertThat(retried.text()).isEqualTo("second try worked");
@@ -162,7 +165,7 @@ class RemoteAgentTest {
           }
           return ModelResponse.of(Message.model("re: " + text), FinishReason.STOP);
         });
-    Agent agent = remote(RemoteAgentOptions.DEFAULTS);
+    Agent agent = remote(RemoteAgentOptions.builder());
 
     AgentInit bySnapshot = AgentInit.NEW;
     AgentInit bySession = AgentInit.ofSession("alternating");
@@ -191,10 +194,10 @@ class RemoteAgentTest {
       }
     }
 
-    assertThat(agent.getSnapshot(lastBySnapshot.snapshotId()).state().messages())
+    assertThat(agent.snapshots().get(lastBySnapshot.snapshotId()).state().messages())
         .extracting(Message::text)
         .containsExactlyElementsOf(conversation);
-    assertThat(agent.getLatestSnapshot("alternating").state().messages())
+    assertThat(agent.snapshots().latest("alternating").state().messages())
         .extracting(Message::text)
         .containsExactlyElementsOf(conversation);
     assertThat(lastBySession.sessionId()).isEqualTo("alternating");
@@ -210,7 +213,10 @@ class RemoteAgentTest {
       front.baton.defineRemoteAgent(
           "researcher",
           served.url("/agents/researcher"),
-          AgentOptions.builder().metadata(new AgentMetadata(StateManagement.SERVER, true)).build());
+          RemoteAgentOptions.builder()
+              .stateManagement(StateManagement.SERVER)
+              .abortable(true)
+              .build());
 
       // Named, the remote agent is served: the front forwards to it.
       front.serve(b -> b.allAgents().agents("researcher"));
@@ -255,21 +261,22 @@ class RemoteAgentTest {
         .signalOnEntry(entered)
         .blockUntil(new CountDownLatch(1))
         .respond(ModelResponse.of(Message.model("never"), FinishReason.STOP));
-    Agent agent = remote(RemoteAgentOptions.DEFAULTS);
+    Agent agent = remote(RemoteAgentOptions.builder());
 
-    AgentOutput first = agent.run(AgentInput.text("a").withDetach(true), AgentInit.NEW);
-    AgentOutput second = agent.run(AgentInput.text("b").withDetach(true), AgentInit.NEW);
+    AgentOutput first = agent.run(client.context(), AgentInput.text("a").withDetach(true));
+    AgentOutput second = agent.run(client.context(), AgentInput.text("b").withDetach(true));
     assertThat(first.finishReason()).isEqualTo(AgentFinishReason.DETACHED);
     assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
-    assertThat(agent.getSnapshot(first.snapshotId()).status()).isEqualTo(SnapshotStatus.PENDING);
+    assertThat(agent.snapshots().get(first.snapshotId()).status())
+        .isEqualTo(SnapshotStatus.PENDING);
 
     release.countDown();
-    assertThat(agent.waitForSnapshot(first.snapshotId()).status())
+    assertThat(agent.snapshots().waitFor(first.snapshotId()).status())
         .isEqualTo(SnapshotStatus.COMPLETED);
-    assertThat(agent.abort(second.snapshotId())).isEqualTo(SnapshotStatus.ABORTED);
-    assertThat(agent.waitForSnapshot(second.snapshotId()).finishReason())
+    assertThat(agent.snapshots().abort(second.snapshotId())).isEqualTo(SnapshotStatus.ABORTED);
+    assertThat(agent.snapshots().waitFor(second.snapshotId()).finishReason())
         .isEqualTo(AgentFinishReason.ABORTED);
-    assertThat(agent.abort("nope")).isNull();
+    assertThat(agent.snapshots().abort("nope")).isNull();
   }
 
   @Test
@@ -287,8 +294,7 @@ class RemoteAgentTest {
     Agent withToken =
         remote(
             RemoteAgentOptions.builder()
-                .headers(ctx -> Map.of("Authorization", "Bearer t-" + ctx.auth().get("user")))
-                .build());
+                .headers(ctx -> Map.of("Authorization", "Bearer t-" + ctx.auth().get("user"))));
 
     AgentOutput output =
         withToken.run(
@@ -299,9 +305,7 @@ class RemoteAgentTest {
 
     assertThat(output.text()).isEqualTo("hi");
     Baton other = Baton.builder().experimental().build();
-    Agent without =
-        other.defineRemoteAgent(
-            "researcher", served.url("/agents/researcher"), AgentOptions.DEFAULTS);
+    Agent without = other.defineRemoteAgent("researcher", served.url("/agents/researcher"));
     assertThatThrownBy(() -> without.runText("hi"))
         .isInstanceOfSatisfying(
             BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.UNAUTHENTICATED));
@@ -310,9 +314,8 @@ class RemoteAgentTest {
         other.defineRemoteAgent(
             "bobs-view",
             served.url("/agents/researcher"),
-            AgentOptions.DEFAULTS,
             RemoteAgentOptions.builder().header("Authorization", "Bearer t-bob").build());
-    assertThatThrownBy(() -> asBob.getSnapshot(output.snapshotId()))
+    assertThatThrownBy(() -> asBob.snapshots().get(output.snapshotId()))
         .isInstanceOfSatisfying(
             BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.NOT_FOUND));
   }
@@ -339,7 +342,7 @@ class RemoteAgentTest {
     served.baton.defineAgent(
         "researcher", InlinePrompt.builder().model("waits").build(), AgentOptions.DEFAULTS);
     served.start();
-    Agent agent = remote(RemoteAgentOptions.DEFAULTS);
+    Agent agent = remote(RemoteAgentOptions.builder());
     ActionContext context = client.context();
     CompletableFuture<AgentOutput> call =
         CompletableFuture.supplyAsync(
@@ -376,14 +379,15 @@ class RemoteAgentTest {
           served.baton.defineRemoteAgent(
               "researcher",
               upstream.getURI().resolve("/agents/researcher"),
-              AgentOptions.builder()
-                  .metadata(new AgentMetadata(StateManagement.SERVER, true))
+              RemoteAgentOptions.builder()
+                  .stateManagement(StateManagement.SERVER)
+                  .abortable(true)
                   .build());
       served.baton.defineFlow(
           "status",
           String.class,
           String.class,
-          (ctx, id) -> researcher.getSnapshot(ctx, id).toString());
+          (ctx, id) -> researcher.snapshots(ctx).get(id).toString());
       served.start();
 
       Answer answer = post(served.url("/flows/status"), envelope("s1"));
@@ -394,7 +398,7 @@ class RemoteAgentTest {
           .isEqualTo("remote agent \"researcher\" answered with something that is not JSON");
       assertThat(answer.body()).doesNotContain("proxy.corp.internal").doesNotContain("10.0.0.7");
       // In process, the page is in a non-public cause, for logs and debugging.
-      assertThatThrownBy(() -> researcher.getSnapshot("s1"))
+      assertThatThrownBy(() -> researcher.snapshots().get("s1"))
           .cause()
           .isInstanceOfSatisfying(
               BatonException.class,

@@ -6,9 +6,9 @@ import static org.awaitility.Awaitility.await;
 import dev.baton.Baton;
 import dev.baton.agent.Agent;
 import dev.baton.agent.AgentInit;
-import dev.baton.agent.AgentMetadata;
 import dev.baton.agent.AgentOptions;
 import dev.baton.agent.AgentOutput;
+import dev.baton.agent.RemoteAgentOptions;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionStore;
 import dev.baton.agent.SnapshotStatus;
@@ -86,10 +86,10 @@ class RemoteDelegationTest {
     return client.defineRemoteAgent(
         "researcher",
         server.url("/agents/researcher"),
-        AgentOptions.builder()
+        RemoteAgentOptions.builder()
             .description("Researches one question and answers in a few sentences.")
-            .metadata(new AgentMetadata(StateManagement.SERVER, true))
-            .heartbeat(Duration.ofMillis(100), Duration.ofMillis(500))
+            .stateManagement(StateManagement.SERVER)
+            .abortable(true)
             .build());
   }
 
@@ -131,7 +131,7 @@ class RemoteDelegationTest {
         client.defineRemoteAgent(
             "researcher",
             served.url("/agents/researcher"),
-            AgentOptions.builder().description("Researches one question.").build());
+            RemoteAgentOptions.builder().description("Researches one question.").build());
     Agent orchestrator =
         client.defineAgent(
             "orchestrator",
@@ -218,14 +218,15 @@ class RemoteDelegationTest {
     assertThat(report.get("status").stringValue()).isEqualTo("completed");
     assertThat(report.get("response").stringValue()).contains("storms follow the pressure");
     // The researcher's model calls are counted in its own sessions, on its server, only.
-    SessionSnapshot mine = orchestrator.getSnapshot(output.snapshotId());
+    SessionSnapshot mine = orchestrator.snapshots().get(output.snapshotId());
     assertThat(mine.state().usage().inputTokens()).isEqualTo(40);
     String taskSnapshot = seen[1].get("taskId").stringValue().substring("researcher:".length());
     assertThat(
             served
                 .baton
                 .agent("researcher")
-                .getSnapshot(taskSnapshot)
+                .snapshots()
+                .get(taskSnapshot)
                 .state()
                 .usage()
                 .inputTokens())
@@ -263,10 +264,10 @@ class RemoteDelegationTest {
     assertThat(seen[0].get("status").stringValue()).isEqualTo("failed");
     String failedRow = seen[0].get("taskId").stringValue().substring("researcher:".length());
     Agent researcher = served.baton.agent("researcher");
-    assertThat(researcher.getSnapshot(failedRow).status()).isEqualTo(SnapshotStatus.FAILED);
+    assertThat(researcher.snapshots().get(failedRow).status()).isEqualTo(SnapshotStatus.FAILED);
     assertThat(seen[1].get("response").stringValue()).isEqualTo("tides follow the moon");
     String continued = seen[1].get("taskId").stringValue().substring("researcher:".length());
-    assertThat(researcher.getSnapshot(continued).state().messages())
+    assertThat(researcher.snapshots().get(continued).state().messages())
         .extracting(Message::text)
         .containsExactly("Why tides?", "tides follow the moon");
   }
@@ -303,7 +304,7 @@ class RemoteDelegationTest {
         });
     AgentOutput first = orchestrator.runText("Map the reefs and their currents.");
     String pending = tasks[1].substring("researcher:".length());
-    assertThat(researcher.getSnapshot(pending).status()).isEqualTo(SnapshotStatus.PENDING);
+    assertThat(researcher.snapshots().get(pending).status()).isEqualTo(SnapshotStatus.PENDING);
 
     // The researcher's process dies: its store stops answering and its server goes away. Another
     // one comes up on the same port and the same folder.
@@ -316,7 +317,7 @@ class RemoteDelegationTest {
     restarted.serve(b -> b.allAgents(), port);
     await()
         .atMost(Duration.ofSeconds(10))
-        .until(() -> researcher.getSnapshot(pending).status() == SnapshotStatus.EXPIRED);
+        .until(() -> researcher.snapshots().get(pending).status() == SnapshotStatus.EXPIRED);
 
     JsonNode[] seen = new JsonNode[2];
     script.add(
@@ -344,9 +345,9 @@ class RemoteDelegationTest {
     assertThat(seen[1].get("status").stringValue()).isEqualTo("completed");
     assertThat(seen[1].get("response").stringValue()).contains("reefs and currents, mapped");
     // The dead run was fenced, and the work resumed from the snapshot before it.
-    assertThat(researcher.getSnapshot(pending).status()).isEqualTo(SnapshotStatus.ABORTED);
+    assertThat(researcher.snapshots().get(pending).status()).isEqualTo(SnapshotStatus.ABORTED);
     String continued = seen[1].get("taskId").stringValue().substring("researcher:".length());
-    assertThat(researcher.getSnapshot(continued).parentId())
+    assertThat(researcher.snapshots().get(continued).parentId())
         .isEqualTo(tasks[0].substring("researcher:".length()));
     assertThat(restarted.model.lastRequest().messages())
         .extracting(Message::text)

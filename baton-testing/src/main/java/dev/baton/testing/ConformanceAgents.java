@@ -2,12 +2,12 @@ package dev.baton.testing;
 
 import dev.baton.Baton;
 import dev.baton.agent.Agent;
+import dev.baton.agent.AgentFinishReason;
 import dev.baton.agent.AgentFunction;
 import dev.baton.agent.AgentOptions;
 import dev.baton.agent.AgentRunner;
 import dev.baton.agent.Artifact;
 import dev.baton.agent.SessionStore;
-import dev.baton.agent.TurnResult;
 import dev.baton.ai.InlinePrompt;
 import dev.baton.ai.Message;
 import dev.baton.core.BatonException;
@@ -128,7 +128,7 @@ public final class ConformanceAgents {
           (ctx, input) -> {
             work.accept(runner);
             runner.session().addMessage(Message.model("done"));
-            return TurnResult.STOP;
+            return AgentFinishReason.STOP;
           });
       return runner.result();
     };
@@ -156,7 +156,7 @@ public final class ConformanceAgents {
             Thread.currentThread().interrupt();
           }
           ctx.cancellation().throwIfCancelled();
-          return TurnResult.STOP;
+          return AgentFinishReason.STOP;
         });
     return runner.result();
   }

@@ -421,18 +421,20 @@ public abstract non-sealed class SessionStoreContract extends HostileInputContra
   public void everyFieldRoundTrips() {
     JsonNode custom = Json.parse("{\"plan\":[\"a\",\"b\"],\"count\":2,\"nested\":{\"ok\":true}}");
     SessionState state =
-        new SessionState(
-            "sess-1",
-            List.of(Message.user("question"), Message.model("answer")),
-            custom,
-            List.of(
-                Artifact.text("report.md", "# Findings")
-                    .withMetadata(Json.object().put("source", "researcher"))),
-            GenerationUsage.builder()
-                .inputTokens(120)
-                .outputTokens(30)
-                .custom(Map.of("cost", 0.25))
-                .build());
+        SessionState.empty()
+            .withSessionId("sess-1")
+            .withMessages(List.of(Message.user("question"), Message.model("answer")))
+            .withCustom(custom)
+            .withArtifacts(
+                List.of(
+                    Artifact.text("report.md", "# Findings")
+                        .withMetadata(Json.object().put("source", "researcher"))))
+            .withUsage(
+                GenerationUsage.builder()
+                    .inputTokens(120)
+                    .outputTokens(30)
+                    .custom(Map.of("cost", 0.25))
+                    .build());
     SessionSnapshot full =
         SessionSnapshot.builder("s2", at(1))
             .sessionId("sess-1")

@@ -82,13 +82,13 @@ class AgentRuntimeTest extends AgentTestSupport {
                   (ctx, input) -> {
                     seen.add(ctx.get(TurnContext.KEY).orElseThrow());
                     runner.session().addMessage(Message.model("ok"));
-                    return TurnResult.STOP;
+                    return AgentFinishReason.STOP;
                   });
               return runner.result();
             },
             server().build());
     List<String> turnEnds = new ArrayList<>();
-    try (AgentConnection connection = agent.connect(AgentInit.NEW)) {
+    try (AgentConnection connection = agent.connect(baton.context(), AgentInit.NEW)) {
       connection.sendText("one");
       connection.sendText("two");
       connection.close();
@@ -103,7 +103,7 @@ class AgentRuntimeTest extends AgentTestSupport {
     assertThat(seen).extracting(TurnContext::snapshotId).containsExactlyElementsOf(turnEnds);
     assertThat(seen.get(0).parentSnapshotId()).isEmpty();
     assertThat(seen.get(1).parentSnapshotId()).isEqualTo(turnEnds.get(0));
-    assertThat(agent.getSnapshot(turnEnds.get(1)).parentId()).isEqualTo(turnEnds.get(0));
+    assertThat(agent.snapshots().get(turnEnds.get(1)).parentId()).isEqualTo(turnEnds.get(0));
   }
 
   @Test
@@ -111,7 +111,7 @@ class AgentRuntimeTest extends AgentTestSupport {
     Agent agent = chat(AgentOptions.DEFAULTS);
     model.respond(reply("one back"));
     model.step().fail(BatonException.of(Status.UNAVAILABLE, "model timeout"));
-    AgentConnection connection = agent.connect(AgentInit.NEW);
+    AgentConnection connection = agent.connect(baton.context(), AgentInit.NEW);
     connection.sendText("one");
     connection.sendText("boom");
     AgentOutput output = connection.output();
@@ -148,19 +148,19 @@ class AgentRuntimeTest extends AgentTestSupport {
     AgentOutput second = agent.runText("u2", AgentInit.ofSnapshot(first.snapshotId()));
     assertThat(texts(model.lastRequest().messages()))
         .containsExactly("Be brief.", "example question", "u1", "r1", "u2");
-    assertThat(texts(agent.getSnapshot(second.snapshotId()).state().messages()))
+    assertThat(texts(agent.snapshots().get(second.snapshotId()).state().messages()))
         .as("the system prompt and the example are scaffolding")
         .containsExactly("u1", "r1", "u2", "r2");
 
     shape.set(h -> h.subList(2, h.size()).reversed());
     AgentOutput trimmed = agent.runText("u3", AgentInit.ofSnapshot(second.snapshotId()));
-    assertThat(texts(agent.getSnapshot(trimmed.snapshotId()).state().messages()))
+    assertThat(texts(agent.snapshots().get(trimmed.snapshotId()).state().messages()))
         .as("the dropped exchange is gone and the new order stays")
         .containsExactly("u3", "r2", "u2", "r3");
 
     shape.set(h -> h.stream().map(m -> m.text().equals("r2") ? Message.model("r2") : m).toList());
     AgentOutput rewritten = agent.runText("u4", AgentInit.ofSnapshot(trimmed.snapshotId()));
-    assertThat(texts(agent.getSnapshot(rewritten.snapshotId()).state().messages()))
+    assertThat(texts(agent.snapshots().get(rewritten.snapshotId()).state().messages()))
         .as("a message the prompt made up without the history's metadata is scaffolding")
         .containsExactly("u3", "u2", "r3", "u4", "r4");
   }
@@ -184,7 +184,7 @@ class AgentRuntimeTest extends AgentTestSupport {
     AgentOutput first = agent.runText("u1");
     AgentOutput second = agent.runText("u2", AgentInit.ofSnapshot(first.snapshotId()));
 
-    List<Message> stored = agent.getSnapshot(second.snapshotId()).state().messages();
+    List<Message> stored = agent.snapshots().get(second.snapshotId()).state().messages();
     assertThat(texts(stored)).containsExactly("u1", "r1", "u2", "r2");
     assertThat(stored).allSatisfy(m -> assertThat(m.metadata()).isNull());
     assertThat(model.lastRequest().messages().get(0).hasFlag("_genkit_prompt")).isTrue();
@@ -206,10 +206,11 @@ class AgentRuntimeTest extends AgentTestSupport {
     AgentOutput first = agent.runText("x");
     AgentOutput second = agent.runText("y", AgentInit.ofSnapshot(first.snapshotId()));
 
-    GenerationUsage usage = agent.getSnapshot(second.snapshotId()).state().usage();
+    GenerationUsage usage = agent.snapshots().get(second.snapshotId()).state().usage();
     assertThat(usage.inputTokens()).isEqualTo(30);
     assertThat(usage.outputTokens()).isEqualTo(3);
-    assertThat(agent.getSnapshot(first.snapshotId()).state().usage().inputTokens()).isEqualTo(10);
+    assertThat(agent.snapshots().get(first.snapshotId()).state().usage().inputTokens())
+        .isEqualTo(10);
   }
 
   @Test
@@ -237,12 +238,12 @@ class AgentRuntimeTest extends AgentTestSupport {
                             });
                       }
                     }
-                    return TurnResult.STOP;
+                    return AgentFinishReason.STOP;
                   });
               return runner.result();
             },
             AgentOptions.DEFAULTS);
-    AgentConnection connection = agent.connect(AgentInit.NEW);
+    AgentConnection connection = agent.connect(baton.context(), AgentInit.NEW);
     connection.sendText("go");
     connection.close();
     connection.receive().forEach(chunk -> {});
@@ -259,7 +260,7 @@ class AgentRuntimeTest extends AgentTestSupport {
               (ctx, input) -> {
                 runner.sendArtifact(Artifact.text("secret.txt", "hush"));
                 runner.session().addMessage(Message.model("done"));
-                return TurnResult.STOP;
+                return AgentFinishReason.STOP;
               });
           return runner.result();
         };
@@ -302,7 +303,7 @@ class AgentRuntimeTest extends AgentTestSupport {
                     runner.sendChunk(ModelResponseChunk.of(Role.MODEL, List.of(Part.text("h"))));
                     // The callback's failure stopped the work, which notices here.
                     ctx.cancellation().throwIfCancelled();
-                    return TurnResult.STOP;
+                    return AgentFinishReason.STOP;
                   });
               return runner.result();
             },
@@ -324,7 +325,7 @@ class AgentRuntimeTest extends AgentTestSupport {
   void aNullInputIsRejectedAndTheConnectionStaysUsable() {
     Agent agent = chat(AgentOptions.DEFAULTS);
     model.respond(reply("hi"));
-    AgentConnection connection = agent.connect(AgentInit.NEW);
+    AgentConnection connection = agent.connect(baton.context(), AgentInit.NEW);
     assertThatThrownBy(() -> connection.send(null))
         .isInstanceOfSatisfying(
             BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.INVALID_ARGUMENT));
@@ -398,7 +399,7 @@ class AgentRuntimeTest extends AgentTestSupport {
                     runner
                         .session()
                         .updateCustom(c -> Json.object().put("secret", "s3cr3t").put("public", 1));
-                    return TurnResult.STOP;
+                    return AgentFinishReason.STOP;
                   });
               return runner.result();
             },
@@ -413,7 +414,7 @@ class AgentRuntimeTest extends AgentTestSupport {
         agent.run(baton.context(), AgentInput.text("go"), AgentInit.NEW, chunks::add);
     assertThat(chunks.get(0).customPatch().get(0).get("value").toString())
         .isEqualTo("{\"public\":1}");
-    assertThat(agent.getSnapshot(output.snapshotId()).state().custom().has("secret")).isFalse();
+    assertThat(agent.snapshots().get(output.snapshotId()).state().custom().has("secret")).isFalse();
     assertThat(
             store.getSnapshot(baton.context(), output.snapshotId()).state().custom().has("secret"))
         .isTrue();
@@ -424,8 +425,9 @@ class AgentRuntimeTest extends AgentTestSupport {
     Agent agent = chat(AgentOptions.DEFAULTS);
     model.respond(reply("two back"));
     SessionState mine =
-        new SessionState(
-            null, List.of(Message.user("one")), Json.object().put("n", 1), List.of(), null);
+        SessionState.empty()
+            .withMessages(List.of(Message.user("one")))
+            .withCustom(Json.object().put("n", 1));
     AgentOutput output = agent.runText("two", AgentInit.ofState(mine));
     assertThat(mine.messages()).hasSize(1);
     assertThat(output.state().messages()).hasSize(3);
@@ -436,7 +438,7 @@ class AgentRuntimeTest extends AgentTestSupport {
   void sendingAfterTheInvocationCompletedIsRejected() {
     Agent agent = chat(AgentOptions.DEFAULTS);
     model.respond(reply("hi"));
-    AgentConnection connection = agent.connect(AgentInit.NEW);
+    AgentConnection connection = agent.connect(baton.context(), AgentInit.NEW);
     connection.sendText("hello");
     connection.output();
     assertThatThrownBy(() -> connection.sendText("more"))
@@ -461,7 +463,7 @@ class AgentRuntimeTest extends AgentTestSupport {
                     } catch (InterruptedException e) {
                       Thread.currentThread().interrupt();
                     }
-                    return TurnResult.STOP;
+                    return AgentFinishReason.STOP;
                   });
               return runner.result();
             },

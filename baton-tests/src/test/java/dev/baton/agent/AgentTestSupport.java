@@ -85,7 +85,7 @@ abstract class AgentTestSupport {
                 entered.countDown();
                 awaitOrCancel(ctx, gate);
                 runner.session().addMessage(Message.model("done"));
-                return TurnResult.STOP;
+                return AgentFinishReason.STOP;
               });
           return runner.result();
         },

@@ -52,7 +52,7 @@ class AgentTracingTest {
             AgentOptions.builder().sessionStore(InMemorySessionStore.create()).build());
     model.respondText("one back");
     model.respondText("two back");
-    AgentConnection connection = agent.connect(AgentInit.NEW);
+    AgentConnection connection = agent.connect(baton.context(), AgentInit.NEW);
     connection.sendText("one");
     connection.sendText("two");
     AgentOutput output = connection.output();

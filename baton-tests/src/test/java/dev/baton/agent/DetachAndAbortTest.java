@@ -23,6 +23,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,16 +41,16 @@ class DetachAndAbortTest extends AgentTestSupport {
     Agent agent = gated("worker", entered, gate, server().build());
     model.respond(reply("unused"));
 
-    AgentOutput detached = agent.run(AgentInput.text("go").withDetach(true), AgentInit.NEW);
+    AgentOutput detached = agent.run(baton.context(), AgentInput.text("go").withDetach(true));
     assertThat(detached.finishReason()).isEqualTo(AgentFinishReason.DETACHED);
-    SessionSnapshot pending = agent.getSnapshot(detached.snapshotId());
+    SessionSnapshot pending = agent.snapshots().get(detached.snapshotId());
     assertThat(pending.status()).isEqualTo(SnapshotStatus.PENDING);
     assertThat(pending.state().messages()).extracting(Message::text).containsExactly("go");
     assertThat(pending.heartbeatAt()).isNotNull();
 
     await().atMost(Duration.ofSeconds(5)).until(() -> entered.getCount() == 0);
     gate.countDown();
-    SessionSnapshot settled = agent.waitForSnapshot(detached.snapshotId());
+    SessionSnapshot settled = agent.snapshots().waitFor(detached.snapshotId());
     assertThat(settled.status()).isEqualTo(SnapshotStatus.COMPLETED);
     assertThat(settled.finishReason()).isEqualTo(AgentFinishReason.STOP);
     assertThat(settled.state().messages()).extracting(Message::text).containsExactly("go", "done");
@@ -70,12 +72,12 @@ class DetachAndAbortTest extends AgentTestSupport {
                   (ctx, input) -> {
                     entered.countDown();
                     awaitOrCancel(ctx, first.getAndSet(false) ? firstGate : gate);
-                    return TurnResult.STOP;
+                    return AgentFinishReason.STOP;
                   });
               return runner.result();
             },
             server().build());
-    AgentConnection connection = agent.connect(AgentInit.NEW);
+    AgentConnection connection = agent.connect(baton.context(), AgentInit.NEW);
     connection.sendText("one");
     String firstSnapshot = null;
     for (AgentStreamChunk chunk : connection.receive()) {
@@ -88,9 +90,9 @@ class DetachAndAbortTest extends AgentTestSupport {
     await().until(() -> entered.getCount() == 0);
     connection.detach();
     AgentOutput output = connection.output();
-    assertThat(agent.getSnapshot(output.snapshotId()).parentId()).isEqualTo(firstSnapshot);
+    assertThat(agent.snapshots().get(output.snapshotId()).parentId()).isEqualTo(firstSnapshot);
     gate.countDown();
-    assertThat(agent.waitForSnapshot(output.snapshotId()).status())
+    assertThat(agent.snapshots().waitFor(output.snapshotId()).status())
         .isEqualTo(SnapshotStatus.COMPLETED);
   }
 
@@ -107,8 +109,8 @@ class DetachAndAbortTest extends AgentTestSupport {
               return runner.result();
             },
             server().build());
-    AgentOutput detached = agent.run(AgentInput.text("go").withDetach(true), AgentInit.NEW);
-    SessionSnapshot failed = agent.waitForSnapshot(detached.snapshotId());
+    AgentOutput detached = agent.run(baton.context(), AgentInput.text("go").withDetach(true));
+    SessionSnapshot failed = agent.snapshots().waitFor(detached.snapshotId());
     assertThat(failed.status()).isEqualTo(SnapshotStatus.FAILED);
     assertThat(failed.error().message()).isEqualTo("kaboom");
     assertThat(failed.state().messages()).extracting(Message::text).containsExactly("go");
@@ -116,7 +118,7 @@ class DetachAndAbortTest extends AgentTestSupport {
     // Nothing was committed before the run: the turn starts from an empty session.
     AgentOutput again = agent.runText("again", AgentInit.ofSnapshot(detached.snapshotId()));
     assertThat(again.error().message()).isEqualTo("kaboom");
-    assertThat(agent.getLatestSnapshot(detached.sessionId()).state().messages())
+    assertThat(agent.snapshots().latest(detached.sessionId()).state().messages())
         .extracting(Message::text)
         .containsExactly("again");
   }
@@ -124,7 +126,7 @@ class DetachAndAbortTest extends AgentTestSupport {
   @Test
   void detachNeedsAStoreThatCanNotify() {
     Agent clientManaged = chat(AgentOptions.DEFAULTS);
-    AgentOutput output = clientManaged.run(AgentInput.text("x").withDetach(true), AgentInit.NEW);
+    AgentOutput output = clientManaged.run(baton.context(), AgentInput.text("x").withDetach(true));
     assertThat(output.isFailed()).isTrue();
     assertThat(output.error().status()).isEqualTo("FAILED_PRECONDITION");
     assertThat(output.error().message()).contains("detach requires a session store");
@@ -144,7 +146,7 @@ class DetachAndAbortTest extends AgentTestSupport {
                 runner.run(
                     (ctx, input) -> {
                       turns.incrementAndGet();
-                      return TurnResult.STOP;
+                      return AgentFinishReason.STOP;
                     });
                 return runner.result();
               } finally {
@@ -152,7 +154,7 @@ class DetachAndAbortTest extends AgentTestSupport {
               }
             },
             AgentOptions.DEFAULTS);
-    AgentConnection connection = agent.connect(AgentInit.NEW);
+    AgentConnection connection = agent.connect(baton.context(), AgentInit.NEW);
     // The function is already waiting for input: any input handed to it would run as a turn.
     assertThat(waiting.await(10, TimeUnit.SECONDS)).isTrue();
 
@@ -172,7 +174,7 @@ class DetachAndAbortTest extends AgentTestSupport {
                 .sessionStore(
                     new FlakyStore(InMemorySessionStore.create(), new AtomicBoolean(true)))
                 .build());
-    AgentOutput output = agent.run(AgentInput.text("x").withDetach(true), AgentInit.NEW);
+    AgentOutput output = agent.run(baton.context(), AgentInput.text("x").withDetach(true));
     assertThat(output.isFailed()).isTrue();
     // FAILED_PRECONDITION would tell a delegating orchestrator to stop trying background runs.
     assertThat(output.error().status()).isEqualTo("UNAVAILABLE");
@@ -183,22 +185,23 @@ class DetachAndAbortTest extends AgentTestSupport {
   void abortingALiveRunStopsItAndKeepsItsProgressResumable() {
     CountDownLatch entered = new CountDownLatch(1);
     Agent agent = gated("slow", entered, new CountDownLatch(1), server().build());
-    AgentOutput detached = agent.run(AgentInput.text("work").withDetach(true), AgentInit.NEW);
+    AgentOutput detached = agent.run(baton.context(), AgentInput.text("work").withDetach(true));
     await().until(() -> entered.getCount() == 0);
 
-    assertThat(agent.abort(detached.snapshotId())).isEqualTo(SnapshotStatus.ABORTED);
+    assertThat(agent.snapshots().abort(detached.snapshotId())).isEqualTo(SnapshotStatus.ABORTED);
     SessionSnapshot aborted =
         await()
             .atMost(Duration.ofSeconds(5))
-            .until(() -> agent.getSnapshot(detached.snapshotId()), s -> s.finishReason() != null);
+            .until(
+                () -> agent.snapshots().get(detached.snapshotId()), s -> s.finishReason() != null);
     assertThat(aborted.status()).isEqualTo(SnapshotStatus.ABORTED);
     assertThat(aborted.finishReason()).isEqualTo(AgentFinishReason.ABORTED);
     assertThat(aborted.updatedAt()).isAfter(aborted.createdAt());
     assertThat(aborted.state().messages()).extracting(Message::text).containsExactly("work");
     assertThat(aborted.error()).isNull();
 
-    assertThat(agent.abort(detached.snapshotId())).isEqualTo(SnapshotStatus.ABORTED);
-    assertThat(agent.abort("missing")).isNull();
+    assertThat(agent.snapshots().abort(detached.snapshotId())).isEqualTo(SnapshotStatus.ABORTED);
+    assertThat(agent.snapshots().abort("missing")).isNull();
   }
 
   @Test
@@ -219,10 +222,10 @@ class DetachAndAbortTest extends AgentTestSupport {
                 .waitPollInterval(Duration.ofMillis(10))
                 .waitReadTimeout(Duration.ofMillis(100))
                 .build());
-    AgentOutput detached = agent.run(AgentInput.text("go").withDetach(true), AgentInit.NEW);
+    AgentOutput detached = agent.run(baton.context(), AgentInput.text("go").withDetach(true));
     await().until(() -> entered.getCount() == 0);
     CompletableFuture<SessionSnapshot> waiting =
-        CompletableFuture.supplyAsync(() -> agent.waitForSnapshot(detached.snapshotId()));
+        CompletableFuture.supplyAsync(() -> agent.snapshots().waitFor(detached.snapshotId()));
 
     // A read is bounded by waitReadTimeout; one that hangs counts as a transient failure.
     hangingReads.set(1);
@@ -238,8 +241,9 @@ class DetachAndAbortTest extends AgentTestSupport {
     Agent agent = chat(server().build());
     model.respond(reply("hi"));
     AgentOutput done = agent.runText("hello");
-    assertThat(agent.abort(done.snapshotId())).isEqualTo(SnapshotStatus.COMPLETED);
-    assertThat(agent.getSnapshot(done.snapshotId()).status()).isEqualTo(SnapshotStatus.COMPLETED);
+    assertThat(agent.snapshots().abort(done.snapshotId())).isEqualTo(SnapshotStatus.COMPLETED);
+    assertThat(agent.snapshots().get(done.snapshotId()).status())
+        .isEqualTo(SnapshotStatus.COMPLETED);
     assertThatThrownBy(
             () ->
                 baton
@@ -255,18 +259,42 @@ class DetachAndAbortTest extends AgentTestSupport {
   }
 
   @Test
-  void anAgentThatIsNotAbortableRefusesAnAbortAndPublishesNoAbortAction() {
-    Agent agent =
-        chat(server().metadata(new AgentMetadata(false, StateManagement.SERVER, null)).build());
+  void anAgentWhoseStoreCannotNotifyRefusesAnAbortAndPublishesNoAbortAction() {
+    // A store that only reads and writes: nothing could tell a running worker to stop.
+    SessionStore plain =
+        new SessionStore() {
+          @Override
+          public @Nullable SessionSnapshot getSnapshot(ActionContext context, String snapshotId) {
+            return store.getSnapshot(context, snapshotId);
+          }
+
+          @Override
+          public @Nullable SessionSnapshot getLatestSnapshot(
+              ActionContext context, String sessionId) {
+            return store.getLatestSnapshot(context, sessionId);
+          }
+
+          @Override
+          public @Nullable SessionSnapshot saveSnapshot(
+              ActionContext context,
+              @Nullable String snapshotId,
+              UnaryOperator<@Nullable SessionSnapshot> update) {
+            return store.saveSnapshot(context, snapshotId, update);
+          }
+        };
+    Agent agent = chat(server(plain).build());
     model.respond(reply("hi"));
     AgentOutput done = agent.runText("hello");
 
-    assertThatThrownBy(() -> agent.abort(done.snapshotId()))
+    assertThat(agent.metadata().isAbortable()).isFalse();
+
+    assertThatThrownBy(() -> agent.snapshots().abort(done.snapshotId()))
         .isInstanceOfSatisfying(
             BatonException.class,
             e -> assertThat(e.status()).isEqualTo(Status.FAILED_PRECONDITION));
     assertThat(baton.registry().lookup("/agent-abort/chat")).isEmpty();
-    assertThat(agent.getSnapshot(done.snapshotId()).status()).isEqualTo(SnapshotStatus.COMPLETED);
+    assertThat(agent.snapshots().get(done.snapshotId()).status())
+        .isEqualTo(SnapshotStatus.COMPLETED);
   }
 
   @Test
@@ -286,7 +314,7 @@ class DetachAndAbortTest extends AgentTestSupport {
     String pending = connection.output().snapshotId();
     gate.countDown();
 
-    SessionSnapshot settled = agent.waitForSnapshot(pending);
+    SessionSnapshot settled = agent.snapshots().waitFor(pending);
     assertThat(settled.status()).isEqualTo(SnapshotStatus.COMPLETED);
     assertThat(settled.state().messages()).extracting(Message::text).containsExactly("go", "done");
   }
@@ -294,11 +322,11 @@ class DetachAndAbortTest extends AgentTestSupport {
   @Test
   void aDetachedConnectionSettlesWithoutBeingClosed() {
     Agent agent = gated("unclosed", new CountDownLatch(1), new CountDownLatch(0), server().build());
-    AgentConnection connection = agent.connect(AgentInit.NEW);
+    AgentConnection connection = agent.connect(baton.context(), AgentInit.NEW);
     connection.sendText("first");
     connection.detach();
     connection.receive().forEach(chunk -> {});
-    SessionSnapshot settled = agent.waitForSnapshot(connection.output().snapshotId());
+    SessionSnapshot settled = agent.snapshots().waitFor(connection.output().snapshotId());
     assertThat(settled.status()).isEqualTo(SnapshotStatus.COMPLETED);
   }
 
@@ -322,7 +350,7 @@ class DetachAndAbortTest extends AgentTestSupport {
     AgentOutput detached = runDetached(agent);
 
     assertThat(baton.drain(Duration.ofSeconds(10))).as("the run ended").isTrue();
-    SessionSnapshot settled = agent.getSnapshot(detached.snapshotId());
+    SessionSnapshot settled = agent.snapshots().get(detached.snapshotId());
     assertThat(settled.status()).isEqualTo(SnapshotStatus.COMPLETED);
     assertThat(settled.heartbeatAt()).isNull();
   }
@@ -347,7 +375,7 @@ class DetachAndAbortTest extends AgentTestSupport {
     AgentOutput detached = runDetached(agent);
 
     assertThat(baton.drain(Duration.ofSeconds(10))).as("the run ended").isTrue();
-    SessionSnapshot failed = agent.getSnapshot(detached.snapshotId());
+    SessionSnapshot failed = agent.snapshots().get(detached.snapshotId());
     assertThat(failed.status()).isEqualTo(SnapshotStatus.FAILED);
     assertThat(failed.error().status()).isEqualTo("INTERNAL");
     assertThat(failed.heartbeatAt()).isNull();
@@ -361,7 +389,7 @@ class DetachAndAbortTest extends AgentTestSupport {
   }
 
   private AgentOutput runDetached(Agent agent) {
-    AgentOutput detached = agent.run(AgentInput.text("go").withDetach(true), AgentInit.NEW);
+    AgentOutput detached = agent.run(baton.context(), AgentInput.text("go").withDetach(true));
     assertThat(detached.finishReason()).isEqualTo(AgentFinishReason.DETACHED);
     return detached;
   }
@@ -403,7 +431,7 @@ class DetachAndAbortTest extends AgentTestSupport {
                 .sessionStore(mine)
                 .heartbeat(Duration.ofMillis(50), Duration.ofSeconds(5))
                 .build());
-    AgentOutput detached = agent.run(AgentInput.text("work").withDetach(true), AgentInit.NEW);
+    AgentOutput detached = agent.run(baton.context(), AgentInput.text("work").withDetach(true));
     await().until(() -> entered.getCount() == 0);
 
     assertThat(Snapshots.abort(baton.context(), theirs, detached.snapshotId(), Instant.now()))
@@ -423,16 +451,21 @@ class DetachAndAbortTest extends AgentTestSupport {
   void aContinuationResumesAFailedSnapshotAndRetriesItsTurn() {
     Agent agent = chat(server().build());
     model.step().fail(BatonException.of(Status.UNAVAILABLE, "flaky"));
-    AgentOutput detached = agent.run(AgentInput.text("summarise").withDetach(true), AgentInit.NEW);
-    SessionSnapshot failed = agent.waitForSnapshot(detached.snapshotId());
+    AgentOutput detached =
+        agent.run(baton.context(), AgentInput.text("summarise").withDetach(true));
+    SessionSnapshot failed = agent.snapshots().waitFor(detached.snapshotId());
     assertThat(failed.status()).isEqualTo(SnapshotStatus.FAILED);
 
     model.respond(reply("summary"));
     AgentOutput retried =
-        agent.run(AgentInput.retryTurn(), AgentInit.continueFrom(failed.snapshotId()));
+        agent.run(
+            baton.context(),
+            AgentInput.retryTurn(),
+            AgentInit.continueFrom(failed.snapshotId()),
+            StreamCallback.discard());
 
     assertThat(retried.text()).isEqualTo("summary");
-    SessionSnapshot after = agent.getSnapshot(retried.snapshotId());
+    SessionSnapshot after = agent.snapshots().get(retried.snapshotId());
     assertThat(after.parentId()).isEqualTo(failed.snapshotId());
     assertThat(after.sessionId()).isEqualTo(detached.sessionId());
     assertThat(after.state().messages())
@@ -447,10 +480,10 @@ class DetachAndAbortTest extends AgentTestSupport {
   void aContinuationResumesAnAbortedSnapshotWithNewInstructions() {
     CountDownLatch entered = new CountDownLatch(1);
     Agent slow = gated("slow", entered, new CountDownLatch(1), server().build());
-    AgentOutput detached = slow.run(AgentInput.text("long job").withDetach(true), AgentInit.NEW);
+    AgentOutput detached = slow.run(baton.context(), AgentInput.text("long job").withDetach(true));
     await().until(() -> entered.getCount() == 0);
-    slow.abort(detached.snapshotId());
-    await().until(() -> slow.getSnapshot(detached.snapshotId()).finishReason() != null);
+    slow.snapshots().abort(detached.snapshotId());
+    await().until(() -> slow.snapshots().get(detached.snapshotId()).finishReason() != null);
 
     CountDownLatch open = new CountDownLatch(0);
     Agent resumed =
@@ -462,7 +495,7 @@ class DetachAndAbortTest extends AgentTestSupport {
     AgentOutput continued =
         resumed.runText("shorter job", AgentInit.continueFrom(detached.snapshotId()));
     assertThat(continued.isFailed()).isFalse();
-    assertThat(resumed.getSnapshot(continued.snapshotId()).state().messages())
+    assertThat(resumed.snapshots().get(continued.snapshotId()).state().messages())
         .extracting(Message::text)
         .containsExactly("long job", "shorter job", "done");
   }
@@ -473,7 +506,11 @@ class DetachAndAbortTest extends AgentTestSupport {
     model.respond(reply("fine"));
     AgentOutput done = agent.runText("hello");
     AgentOutput retried =
-        agent.run(AgentInput.retryTurn(), AgentInit.ofSnapshot(done.snapshotId()));
+        agent.run(
+            baton.context(),
+            AgentInput.retryTurn(),
+            AgentInit.ofSnapshot(done.snapshotId()),
+            StreamCallback.discard());
     assertThat(retried.isFailed()).isTrue();
     assertThat(retried.error().message()).contains("no unfinished turn");
     assertThat(model.calls()).isEqualTo(1);
@@ -496,9 +533,9 @@ class DetachAndAbortTest extends AgentTestSupport {
     assertThat(launched.finishReason()).isEqualTo(AgentFinishReason.DETACHED);
     String task = launched.snapshotId();
     await().until(() -> entered.getCount() == 0);
-    assertThat(worker.getSnapshot(task).status()).isEqualTo(SnapshotStatus.PENDING);
-    assertThat(worker.abort(task)).isEqualTo(SnapshotStatus.ABORTED);
-    assertThat(worker.waitForSnapshot(task).status()).isEqualTo(SnapshotStatus.ABORTED);
+    assertThat(worker.snapshots().get(task).status()).isEqualTo(SnapshotStatus.PENDING);
+    assertThat(worker.snapshots().abort(task)).isEqualTo(SnapshotStatus.ABORTED);
+    assertThat(worker.snapshots().waitFor(task).status()).isEqualTo(SnapshotStatus.ABORTED);
   }
 
   @Test
@@ -509,11 +546,11 @@ class DetachAndAbortTest extends AgentTestSupport {
             BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.NOT_FOUND))
         .hasMessage("agent \"ghost\" not found in registry");
     Agent client = baton.agent("chat");
-    assertThatThrownBy(() -> client.getSnapshot("s"))
+    assertThatThrownBy(() -> client.snapshots().get("s"))
         .isInstanceOfSatisfying(
             BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.FAILED_PRECONDITION))
         .hasMessageContaining("session store not configured");
-    assertThatThrownBy(() -> client.abort("s"))
+    assertThatThrownBy(() -> client.snapshots().abort("s"))
         .isInstanceOfSatisfying(
             BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.FAILED_PRECONDITION))
         .hasMessageContaining("session store not configured");

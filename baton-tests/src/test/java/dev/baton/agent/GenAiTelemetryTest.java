@@ -146,7 +146,7 @@ class GenAiTelemetryTest {
                 .build());
     model.respond(answer("one", 10, 2));
     model.respond(answer("two", 20, 3));
-    AgentConnection connection = agent.connect(AgentInit.NEW);
+    AgentConnection connection = agent.connect(baton.context(), AgentInit.NEW);
     connection.sendText("first");
     connection.sendText("second");
     AgentOutput output = connection.output();
@@ -222,8 +222,8 @@ class GenAiTelemetryTest {
             AgentOptions.builder().sessionStore(InMemorySessionStore.create()).build());
     model.respond(answer("background answer", 3, 3));
 
-    AgentOutput detached = agent.run(AgentInput.text("go").withDetach(true), AgentInit.NEW);
-    agent.waitForSnapshot(detached.snapshotId());
+    AgentOutput detached = agent.run(baton.context(), AgentInput.text("go").withDetach(true));
+    agent.snapshots().waitFor(detached.snapshotId());
 
     // The background span ends when the function does, which may be just after the row settles.
     await()

@@ -8,6 +8,7 @@ import dev.baton.ai.Message;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Status;
+import dev.baton.core.StreamCallback;
 import dev.baton.testing.ForwardingSessionStore;
 import java.time.Duration;
 import java.time.Instant;
@@ -61,7 +62,7 @@ class HeartbeatTest extends AgentTestSupport {
                 .sessionStore(stalling)
                 .heartbeat(INTERVAL, Duration.ofMinutes(1))
                 .build());
-    AgentOutput detached = agent.run(AgentInput.text("go").withDetach(true), AgentInit.NEW);
+    AgentOutput detached = agent.run(baton.context(), AgentInput.text("go").withDetach(true));
     promptly().until(() -> entered.getCount() == 0);
 
     stalling.stall(detached.snapshotId());
@@ -76,7 +77,7 @@ class HeartbeatTest extends AgentTestSupport {
     SessionSnapshot settled =
         promptly()
             .until(
-                () -> agent.getSnapshot(detached.snapshotId()),
+                () -> agent.snapshots().get(detached.snapshotId()),
                 row -> row.status() == SnapshotStatus.COMPLETED);
     assertThat(settled.finishReason()).isEqualTo(AgentFinishReason.STOP);
     assertThat(stalling.writes).as("the stuck beat, then the final write").hasValue(2);
@@ -96,7 +97,7 @@ class HeartbeatTest extends AgentTestSupport {
                 .sessionStore(new FlakyStore(store, storeDown))
                 .heartbeat(INTERVAL, TIMEOUT)
                 .build());
-    AgentOutput detached = agent.run(AgentInput.text("go").withDetach(true), AgentInit.NEW);
+    AgentOutput detached = agent.run(baton.context(), AgentInput.text("go").withDetach(true));
     String id = detached.snapshotId();
     promptly().until(() -> entered.getCount() == 0);
     assertThat(heartbeatOf(id)).isEqualTo(time.instant());
@@ -105,17 +106,17 @@ class HeartbeatTest extends AgentTestSupport {
     for (int i = 0; i < 15; i++) {
       beat(id);
     }
-    assertThat(agent.getSnapshot(id).status()).isEqualTo(SnapshotStatus.PENDING);
+    assertThat(agent.snapshots().get(id).status()).isEqualTo(SnapshotStatus.PENDING);
 
     // Reads still work while writes fail, as with a worker that lost its connection to the store.
     storeDown.set(true);
     time.advance(TIMEOUT);
-    assertThat(agent.getSnapshot(id).status())
+    assertThat(agent.snapshots().get(id).status())
         .as("a heartbeat timeout after the last beat")
         .isEqualTo(SnapshotStatus.PENDING);
     time.advance(Duration.ofMillis(1));
-    assertThat(agent.getSnapshot(id).status()).isEqualTo(SnapshotStatus.EXPIRED);
-    assertThat(agent.waitForSnapshot(id).status()).isEqualTo(SnapshotStatus.EXPIRED);
+    assertThat(agent.snapshots().get(id).status()).isEqualTo(SnapshotStatus.EXPIRED);
+    assertThat(agent.snapshots().waitFor(id).status()).isEqualTo(SnapshotStatus.EXPIRED);
     assertThat(store.getSnapshot(baton.context(), id).status())
         .as("expired is computed on read, never stored")
         .isEqualTo(SnapshotStatus.PENDING);
@@ -144,7 +145,7 @@ class HeartbeatTest extends AgentTestSupport {
                       }
                     }
                     runner.session().addMessage(Message.model("late"));
-                    return TurnResult.STOP;
+                    return AgentFinishReason.STOP;
                   });
               return runner.result();
             },
@@ -152,10 +153,13 @@ class HeartbeatTest extends AgentTestSupport {
     AgentOutput first = agent.runText("hi");
     AgentOutput detached =
         agent.run(
-            AgentInput.text("work").withDetach(true), AgentInit.ofSnapshot(first.snapshotId()));
+            baton.context(),
+            AgentInput.text("work").withDetach(true),
+            AgentInit.ofSnapshot(first.snapshotId()),
+            StreamCallback.discard());
     String id = detached.snapshotId();
     promptly().until(() -> entered.getCount() == 0);
-    assertThat(agent.abort(id)).isEqualTo(SnapshotStatus.ABORTED);
+    assertThat(agent.snapshots().abort(id)).isEqualTo(SnapshotStatus.ABORTED);
     Instant abortedAt = time.instant();
     // The abort arms the end of the beats, a heartbeat timeout away, beside the ticker.
     promptly().until(time::pendingTasks, n -> n == 2);
@@ -186,7 +190,7 @@ class HeartbeatTest extends AgentTestSupport {
     // When the stuck worker finally returns, its progress still lands in the aborted row.
     gate.countDown();
     SessionSnapshot settled =
-        promptly().until(() -> agent.getSnapshot(id), row -> row.finishReason() != null);
+        promptly().until(() -> agent.snapshots().get(id), row -> row.finishReason() != null);
     assertThat(settled.status()).isEqualTo(SnapshotStatus.ABORTED);
     assertThat(settled.heartbeatAt()).isNull();
     assertThat(settled.state().messages())

@@ -47,17 +47,17 @@ class PrincipalSessionsTest extends AgentTestSupport {
     String snapshot = alices.snapshotId();
 
     ActionContext bob = as("bob");
-    BatonException unknown = catchNotFound(() -> chat.getSnapshot(bob, "never-was"));
-    BatonException foreign = catchNotFound(() -> chat.getSnapshot(bob, snapshot));
+    BatonException unknown = catchNotFound(() -> chat.snapshots(bob).get("never-was"));
+    BatonException foreign = catchNotFound(() -> chat.snapshots(bob).get(snapshot));
     assertThat(foreign.getMessage()).isEqualTo(unknown.getMessage().replace("never-was", snapshot));
-    catchNotFound(() -> chat.waitForSnapshot(bob, snapshot));
+    catchNotFound(() -> chat.snapshots(bob).waitFor(snapshot));
     catchNotFound(() -> turn(chat, bob, "let me in", AgentInit.ofSnapshot(snapshot)));
-    assertThat(chat.abort(bob, snapshot)).isNull();
-    assertThat(chat.getLatestSnapshot(bob, alices.sessionId())).isNull();
+    assertThat(chat.snapshots(bob).abort(snapshot)).isNull();
+    assertThat(chat.snapshots(bob).latest(alices.sessionId())).isNull();
     // No principal is a principal of its own: it does not see alice's sessions either.
-    catchNotFound(() -> chat.getSnapshot(snapshot));
+    catchNotFound(() -> chat.snapshots().get(snapshot));
     // Alice still sees hers.
-    assertThat(chat.getSnapshot(as("alice"), snapshot).state().messages()).hasSize(2);
+    assertThat(chat.snapshots(as("alice")).get(snapshot).state().messages()).hasSize(2);
   }
 
   @Test
@@ -96,11 +96,11 @@ class PrincipalSessionsTest extends AgentTestSupport {
     String shouted = "P" + stored.snapshotId().substring(1);
     for (Runnable call :
         List.<Runnable>of(
-            () -> chat.getSnapshot(stored.snapshotId()),
+            () -> chat.snapshots().get(stored.snapshotId()),
             () -> turn(chat, baton.context(), "hi", AgentInit.ofSession(stored.sessionId())),
             () -> turn(chat, baton.context(), "hi", AgentInit.ofSnapshot(stored.snapshotId())),
-            () -> chat.getSnapshot(shouted),
-            () -> chat.getSnapshot(shouted.toUpperCase(Locale.ROOT)),
+            () -> chat.snapshots().get(shouted),
+            () -> chat.snapshots().get(shouted.toUpperCase(Locale.ROOT)),
             () -> turn(chat, baton.context(), "hi", AgentInit.ofSnapshot(shouted)))) {
       assertThatThrownBy(call::run)
           .isInstanceOfSatisfying(
@@ -123,11 +123,11 @@ class PrincipalSessionsTest extends AgentTestSupport {
             StreamCallback.discard());
     entered.await();
 
-    assertThat(slow.abort(as("bob"), detached.snapshotId())).isNull();
-    assertThat(slow.getSnapshot(alice, detached.snapshotId()).status())
+    assertThat(slow.snapshots(as("bob")).abort(detached.snapshotId())).isNull();
+    assertThat(slow.snapshots(alice).get(detached.snapshotId()).status())
         .isEqualTo(SnapshotStatus.PENDING);
     gate.countDown();
-    SessionSnapshot settled = slow.waitForSnapshot(alice, detached.snapshotId());
+    SessionSnapshot settled = slow.snapshots(alice).waitFor(detached.snapshotId());
     assertThat(settled.status()).isEqualTo(SnapshotStatus.COMPLETED);
     assertThat(settled.sessionId()).isEqualTo(detached.sessionId());
   }
@@ -153,8 +153,8 @@ class PrincipalSessionsTest extends AgentTestSupport {
         restarted.context().withAuth(Map.of(ActionContext.PRINCIPAL, "alice"));
     ActionContext bob = restarted.context().withAuth(Map.of(ActionContext.PRINCIPAL, "bob"));
 
-    assertThat(after.getSnapshot(aliceAgain, alices.snapshotId()).state().messages()).hasSize(2);
-    catchNotFound(() -> after.getSnapshot(bob, alices.snapshotId()));
+    assertThat(after.snapshots(aliceAgain).get(alices.snapshotId()).state().messages()).hasSize(2);
+    catchNotFound(() -> after.snapshots(bob).get(alices.snapshotId()));
   }
 
   @Test
@@ -168,10 +168,10 @@ class PrincipalSessionsTest extends AgentTestSupport {
       ActionContext malformed = as(principal);
       for (Runnable call :
           List.<Runnable>of(
-              () -> chat.getSnapshot(malformed, carols.snapshotId()),
-              () -> chat.getLatestSnapshot(malformed, carols.sessionId()),
-              () -> chat.waitForSnapshot(malformed, carols.snapshotId()),
-              () -> chat.abort(malformed, carols.snapshotId()),
+              () -> chat.snapshots(malformed).get(carols.snapshotId()),
+              () -> chat.snapshots(malformed).latest(carols.sessionId()),
+              () -> chat.snapshots(malformed).waitFor(carols.snapshotId()),
+              () -> chat.snapshots(malformed).abort(carols.snapshotId()),
               () -> turn(chat, malformed, "hi", AgentInit.ofSession(carols.sessionId())),
               () -> turn(chat, malformed, "hi", AgentInit.NEW))) {
         assertThatThrownBy(call::run)
@@ -184,7 +184,7 @@ class PrincipalSessionsTest extends AgentTestSupport {
       }
     }
     assertThat(model.calls()).isEqualTo(1);
-    assertThat(chat.getLatestSnapshot(as("carol-?"), carols.sessionId()).snapshotId())
+    assertThat(chat.snapshots(as("carol-?")).latest(carols.sessionId()).snapshotId())
         .isEqualTo(carols.snapshotId());
   }
 
@@ -201,8 +201,8 @@ class PrincipalSessionsTest extends AgentTestSupport {
 
     // The file store refuses these IDs; with a principal it is handed them in the stored form.
     for (String id : List.of("../escape", "bell\u0007", "../" + "x".repeat(100))) {
-      assertThat(messageOf(() -> filed.getSnapshot(alice, id)))
-          .isEqualTo(messageOf(() -> filed.getSnapshot(id)))
+      assertThat(messageOf(() -> filed.snapshots(alice).get(id)))
+          .isEqualTo(messageOf(() -> filed.snapshots().get(id)))
           .doesNotContain(stored);
       assertThat(messageOf(() -> turn(filed, alice, "hi", AgentInit.ofSession(id))))
           .isEqualTo(messageOf(() -> turn(filed, baton.context(), "hi", AgentInit.ofSession(id))))
@@ -210,15 +210,15 @@ class PrincipalSessionsTest extends AgentTestSupport {
     }
     // An ID of hers that holds the prefix itself is named in full.
     String holdsPrefix = "bell\u0007" + stored + "x";
-    assertThat(messageOf(() -> filed.getSnapshot(alice, holdsPrefix)))
-        .isEqualTo(messageOf(() -> filed.getSnapshot(holdsPrefix)))
+    assertThat(messageOf(() -> filed.snapshots(alice).get(holdsPrefix)))
+        .isEqualTo(messageOf(() -> filed.snapshots().get(holdsPrefix)))
         .contains(stored + "x");
     // A damaged row of hers is named as she knows it.
     model.respondText("saved");
     AgentOutput saved = turn(filed, alice, "remember me", AgentInit.NEW);
     Files.writeString(
         dir.resolve("global").resolve(keyOf("alice", saved.snapshotId()) + ".json"), "{");
-    assertThat(messageOf(() -> filed.getSnapshot(alice, saved.snapshotId())))
+    assertThat(messageOf(() -> filed.snapshots(alice).get(saved.snapshotId())))
         .contains("\"" + saved.snapshotId() + "\"")
         .doesNotContain(stored);
   }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.Baton;
-import dev.baton.agent.store.InMemorySessionStore;
 import dev.baton.ai.Message;
 import dev.baton.core.ActionContext;
 import dev.baton.core.ActionType;
@@ -39,15 +38,13 @@ class RemoteAgentWireTest {
   @AutoClose final FakeHttpServer server = FakeHttpServer.start();
   final Baton baton = Baton.builder().experimental().build();
 
-  private Agent remote(AgentOptions options, RemoteAgentOptions remote) {
+  private Agent remote(RemoteAgentOptions options) {
     return baton.defineRemoteAgent(
-        "researcher", server.baseUrl().resolve("/agents/researcher"), options, remote);
+        "researcher", server.baseUrl().resolve("/agents/researcher"), options);
   }
 
   private Agent remote() {
-    return remote(
-        AgentOptions.builder().waitPollInterval(Duration.ofMillis(10)).build(),
-        RemoteAgentOptions.DEFAULTS);
+    return remote(RemoteAgentOptions.builder().waitPollInterval(Duration.ofMillis(10)).build());
   }
 
   @Test
@@ -60,7 +57,6 @@ class RemoteAgentWireTest {
             OUTPUT.substring(0, OUTPUT.length())));
     Agent agent =
         remote(
-            AgentOptions.DEFAULTS,
             RemoteAgentOptions.builder()
                 .header("X-Team", "research")
                 .headers(ctx -> Map.of("Authorization", "Bearer " + ctx.auth().get("token")))
@@ -103,7 +99,7 @@ class RemoteAgentWireTest {
       })
   void errorFramesKeepTheirStatusInEitherDialect(String dialect, String frame, Status status) {
     server.reply(Reply.raw(200, "text/plain", frame + "\n\n"));
-    assertThatThrownBy(() -> remote().run(AgentInput.text("hi"), AgentInit.NEW))
+    assertThatThrownBy(() -> remote().run(baton.context(), AgentInput.text("hi")))
         .isInstanceOfSatisfying(
             BatonException.class,
             e -> {
@@ -116,7 +112,7 @@ class RemoteAgentWireTest {
   @Test
   void aStreamThatEndsWithoutAResultIsUnavailable() {
     server.reply(Reply.sse("{\"message\": {\"turnEnd\": {\"finishReason\": \"stop\"}}}"));
-    assertThatThrownBy(() -> remote().run(AgentInput.text("hi"), AgentInit.NEW))
+    assertThatThrownBy(() -> remote().run(baton.context(), AgentInput.text("hi")))
         .isInstanceOfSatisfying(
             BatonException.class,
             e -> {
@@ -143,7 +139,7 @@ class RemoteAgentWireTest {
   void anErrorAnswerKeepsTheStatusItNamesOrTheOneItsCodeMeans(
       int http, String body, Status status, String message) {
     server.reply(Reply.raw(http, "text/plain", body));
-    assertThatThrownBy(() -> remote().run(AgentInput.text("hi"), AgentInit.NEW))
+    assertThatThrownBy(() -> remote().run(baton.context(), AgentInput.text("hi")))
         .isInstanceOfSatisfying(
             BatonException.class,
             e -> {
@@ -170,7 +166,12 @@ class RemoteAgentWireTest {
         SessionState.empty().withSessionId("sess").withMessages(List.of(Message.user("earlier")));
 
     AgentOutput output =
-        remote().run(AgentInput.text("later").withDetach(true), AgentInit.ofState(state));
+        remote()
+            .run(
+                baton.context(),
+                AgentInput.text("later").withDetach(true),
+                AgentInit.ofState(state),
+                StreamCallback.discard());
 
     assertThat(output.finishReason()).isEqualTo(AgentFinishReason.FAILED);
     assertThat(output.error().statusCode()).isEqualTo(Status.FAILED_PRECONDITION);
@@ -183,7 +184,8 @@ class RemoteAgentWireTest {
   @Test
   void aDetachTheServerRefusesForAnotherReasonStillThrows() {
     server.reply(Reply.json(503, "{\"status\":\"UNAVAILABLE\",\"message\":\"overloaded\"}"));
-    assertThatThrownBy(() -> remote().run(AgentInput.text("later").withDetach(true), AgentInit.NEW))
+    assertThatThrownBy(
+            () -> remote().run(baton.context(), AgentInput.text("later").withDetach(true)))
         .isInstanceOfSatisfying(
             BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.UNAVAILABLE));
   }
@@ -192,7 +194,7 @@ class RemoteAgentWireTest {
   void aBodyThatIsNotJsonStaysOutOfThePublicMessage() {
     server.reply(
         Reply.raw(502, "text/html", "<h1>Bad gateway</h1> upstream 10.0.0.7:8080 refused"));
-    assertThatThrownBy(() -> remote().run(AgentInput.text("hi"), AgentInit.NEW))
+    assertThatThrownBy(() -> remote().run(baton.context(), AgentInput.text("hi")))
         .isInstanceOfSatisfying(
             BatonException.class,
             e -> {
@@ -213,7 +215,7 @@ class RemoteAgentWireTest {
   void aRefusedCredentialIsNotPassedOnToRemoteClients() {
     server.reply(
         Reply.json(401, "{\"status\":\"UNAUTHENTICATED\",\"message\":\"key k-9 expired\"}"));
-    assertThatThrownBy(() -> remote().run(AgentInput.text("hi"), AgentInit.NEW))
+    assertThatThrownBy(() -> remote().run(baton.context(), AgentInput.text("hi")))
         .isInstanceOfSatisfying(
             BatonException.class,
             e -> {
@@ -225,7 +227,12 @@ class RemoteAgentWireTest {
   @Test
   void continuationAndRetryTravelAsBatonsExtensionFields() {
     server.reply(Reply.sse(OUTPUT));
-    remote().run(AgentInput.retryTurn(), AgentInit.continueFrom("s1"));
+    remote()
+        .run(
+            baton.context(),
+            AgentInput.retryTurn(),
+            AgentInit.continueFrom("s1"),
+            StreamCallback.discard());
     JsonNode body = Json.parse(server.request(0).body());
     assertThat(body.at("/init/snapshotId").stringValue()).isEqualTo("s1");
     assertThat(body.at("/init/continue").booleanValue()).isTrue();
@@ -242,9 +249,9 @@ class RemoteAgentWireTest {
         Reply.raw(404, "text/html", "Cannot POST /agents/researcher/getSnapshot"));
     Agent agent = remote();
 
-    assertThat(agent.getSnapshot("s1").sessionId()).isEqualTo("sess");
-    assertThat(agent.getLatestSnapshot("other")).isNull();
-    assertThatThrownBy(() -> agent.getSnapshot("gone"))
+    assertThat(agent.snapshots().get("s1").sessionId()).isEqualTo("sess");
+    assertThat(agent.snapshots().latest("other")).isNull();
+    assertThatThrownBy(() -> agent.snapshots().get("gone"))
         .isInstanceOfSatisfying(
             BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.NOT_FOUND));
     assertThat(server.request(0).pathAndQuery()).isEqualTo("/agents/researcher/getSnapshot");
@@ -265,10 +272,10 @@ class RemoteAgentWireTest {
         Reply.json(row.formatted("stale", now.minus(Duration.ofMinutes(5)))));
     Agent agent = remote();
 
-    assertThat(agent.getSnapshot("fresh").finishReason())
+    assertThat(agent.snapshots().get("fresh").finishReason())
         .as("a live worker is still saving its progress")
         .isNull();
-    assertThat(agent.getSnapshot("stale").finishReason())
+    assertThat(agent.snapshots().get("stale").finishReason())
         .as("Genkit JS never writes it; the aged heartbeat says no one will")
         .isEqualTo(AgentFinishReason.ABORTED);
   }
@@ -285,7 +292,7 @@ class RemoteAgentWireTest {
         Reply.json(pending.replace("pending", "completed")));
     Agent agent = remote();
 
-    assertThat(agent.waitForSnapshot("p").status()).isEqualTo(SnapshotStatus.COMPLETED);
+    assertThat(agent.snapshots().waitFor("p").status()).isEqualTo(SnapshotStatus.COMPLETED);
     assertThat(server.requests())
         .extracting(Recorded::pathAndQuery)
         .containsExactly(
@@ -296,7 +303,7 @@ class RemoteAgentWireTest {
 
     // The route stays known to be missing: the next wait polls at once.
     server.reply(Reply.json(pending.replace("pending", "failed")));
-    assertThat(agent.waitForSnapshot("p").status()).isEqualTo(SnapshotStatus.FAILED);
+    assertThat(agent.snapshots().waitFor("p").status()).isEqualTo(SnapshotStatus.FAILED);
     assertThat(server.requests()).hasSize(5);
   }
 
@@ -319,11 +326,11 @@ class RemoteAgentWireTest {
         Reply.json(aborted.replace("aborted", "pending")));
     Agent agent = remote();
 
-    assertThat(agent.abort("p")).isEqualTo(SnapshotStatus.ABORTED);
-    assertThat(agent.abort("p")).isEqualTo(SnapshotStatus.ABORTED);
-    assertThat(agent.abort("q")).isNull();
-    assertThat(agent.abort("r")).isNull();
-    assertThatThrownBy(() -> agent.abort("p"))
+    assertThat(agent.snapshots().abort("p")).isEqualTo(SnapshotStatus.ABORTED);
+    assertThat(agent.snapshots().abort("p")).isEqualTo(SnapshotStatus.ABORTED);
+    assertThat(agent.snapshots().abort("q")).isNull();
+    assertThat(agent.snapshots().abort("r")).isNull();
+    assertThatThrownBy(() -> agent.snapshots().abort("p"))
         .isInstanceOfSatisfying(
             BatonException.class,
             e -> {
@@ -369,7 +376,7 @@ class RemoteAgentWireTest {
     server.reply(Reply.sse(OUTPUT), Reply.sse(OUTPUT.replace("s2", "s3")));
     Agent agent = remote();
     AgentOutput output;
-    try (AgentConnection connection = agent.connect(AgentInit.ofSession("sess"))) {
+    try (AgentConnection connection = agent.connect(baton.context(), AgentInit.ofSession("sess"))) {
       connection.sendText("one");
       connection.sendText("two");
       output = connection.output();
@@ -383,16 +390,19 @@ class RemoteAgentWireTest {
 
   @Test
   void itRegistersTheCompanionsItsMetadataAllows() {
-    baton.defineRemoteAgent(
-        "unknown", server.baseUrl().resolve("/agents/unknown"), AgentOptions.DEFAULTS);
+    baton.defineRemoteAgent("unknown", server.baseUrl().resolve("/agents/unknown"));
     baton.defineRemoteAgent(
         "client",
         server.baseUrl().resolve("/agents/client"),
-        AgentOptions.builder().metadata(new AgentMetadata(StateManagement.CLIENT, false)).build());
+        RemoteAgentOptions.builder().stateManagement(StateManagement.CLIENT).build());
     baton.defineRemoteAgent(
         "noabort",
         server.baseUrl().resolve("/agents/noabort"),
-        AgentOptions.builder().metadata(new AgentMetadata(StateManagement.SERVER, false)).build());
+        RemoteAgentOptions.builder()
+            .description("Cannot stop.")
+            .stateManagement(StateManagement.SERVER)
+            .abortable(false)
+            .build());
     var registry = baton.registry();
 
     assertThat(registry.lookup(ActionType.AGENT_SNAPSHOT, "unknown")).isPresent();
@@ -402,6 +412,11 @@ class RemoteAgentWireTest {
     assertThat(registry.lookup(ActionType.AGENT_SNAPSHOT, "noabort")).isPresent();
     assertThat(registry.lookup(ActionType.AGENT_ABORT, "noabort")).isEmpty();
     assertThat(baton.agent("unknown").metadata()).isNull();
+    Agent noAbort = baton.agent("noabort");
+    assertThat(noAbort.description()).isEqualTo("Cannot stop.");
+    assertThat(noAbort.metadata().stateManagement()).isEqualTo(StateManagement.SERVER);
+    assertThat(noAbort.metadata().isAbortable()).isFalse();
+    assertThat(noAbort.metadata().stateSchema()).isNull();
     assertThat(
             baton
                 .agent("noabort")
@@ -413,20 +428,8 @@ class RemoteAgentWireTest {
   }
 
   @Test
-  void optionsThatBelongToTheServerAreRefused() {
-    assertThatThrownBy(
-            () ->
-                baton.defineRemoteAgent(
-                    "r",
-                    server.baseUrl(),
-                    AgentOptions.builder().sessionStore(InMemorySessionStore.create()).build()))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("session store");
-    assertThatThrownBy(
-            () ->
-                Baton.builder()
-                    .build()
-                    .defineRemoteAgent("r", server.baseUrl(), AgentOptions.DEFAULTS))
+  void aRemoteAgentNeedsExperimentalFeatures() {
+    assertThatThrownBy(() -> Baton.builder().build().defineRemoteAgent("r", server.baseUrl()))
         .isInstanceOf(IllegalStateException.class);
   }
 
@@ -441,16 +444,15 @@ class RemoteAgentWireTest {
         Reply.json("{\"result\": {\"snapshotId\": \"s1\", \"status\": \"completed\"}}"));
     Agent agent =
         remote(
-            AgentOptions.DEFAULTS,
             RemoteAgentOptions.builder()
                 .getSnapshotUrl(server.baseUrl().resolve("/snapshots/read"))
                 .waitForSnapshotUrl(server.baseUrl().resolve("/snapshots/wait"))
                 .abortUrl(server.baseUrl().resolve("/snapshots/abort"))
                 .build());
 
-    agent.getSnapshot("s1");
-    agent.waitForSnapshot("s1");
-    agent.abort("s1");
+    agent.snapshots().get("s1");
+    agent.snapshots().waitFor("s1");
+    agent.snapshots().abort("s1");
 
     assertThat(server.requests())
         .extracting(Recorded::pathAndQuery)

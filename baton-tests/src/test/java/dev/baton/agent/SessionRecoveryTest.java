@@ -10,6 +10,7 @@ import dev.baton.ai.Message;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Status;
+import dev.baton.core.StreamCallback;
 import dev.baton.testing.ForwardingSessionStore;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,7 +39,7 @@ class SessionRecoveryTest extends AgentTestSupport {
     model.step().fail(BatonException.of(Status.UNAVAILABLE, "down"));
     List<TurnEnd> turnEnds = new ArrayList<>();
     AgentOutput output;
-    try (AgentConnection connection = agent.connect(AgentInit.NEW)) {
+    try (AgentConnection connection = agent.connect(baton.context(), AgentInit.NEW)) {
       connection.sendText("one");
       connection.sendText("boom");
       connection.close();
@@ -57,16 +58,20 @@ class SessionRecoveryTest extends AgentTestSupport {
     assertThat(output.isFailed()).isTrue();
     assertThat(output.snapshotId()).isEqualTo(good);
     assertThat(output.error().message()).isEqualTo("down");
-    SessionSnapshot failed = agent.getLatestSnapshot(output.sessionId());
+    SessionSnapshot failed = agent.snapshots().latest(output.sessionId());
     assertThat(failed.status()).isEqualTo(SnapshotStatus.FAILED);
     assertThat(failed.parentId()).isEqualTo(good);
     assertThat(texts(failed.state().messages())).containsExactly("one", "one back", "boom");
 
     model.respond(reply("boom back"));
     AgentOutput retried =
-        agent.run(AgentInput.retryTurn(), AgentInit.continueFrom(failed.snapshotId()));
+        agent.run(
+            baton.context(),
+            AgentInput.retryTurn(),
+            AgentInit.continueFrom(failed.snapshotId()),
+            StreamCallback.discard());
     assertThat(retried.text()).isEqualTo("boom back");
-    assertThat(texts(agent.getSnapshot(retried.snapshotId()).state().messages()))
+    assertThat(texts(agent.snapshots().get(retried.snapshotId()).state().messages()))
         .containsExactly("one", "one back", "boom", "boom back");
   }
 
@@ -77,13 +82,13 @@ class SessionRecoveryTest extends AgentTestSupport {
     AgentOutput first = agent.runText("one");
     model.step().fail(BatonException.of(Status.UNAVAILABLE, "down"));
     agent.runText("boom", AgentInit.ofSnapshot(first.snapshotId()));
-    String failedRow = agent.getLatestSnapshot(first.sessionId()).snapshotId();
+    String failedRow = agent.snapshots().latest(first.sessionId()).snapshotId();
 
     model.respond(reply("two back"));
     AgentOutput bySession = agent.runText("two", AgentInit.ofSession(first.sessionId()));
     assertThat(texts(model.lastRequest().messages()))
         .containsExactly("Be brief.", "one", "one back", "two");
-    SessionSnapshot row = agent.getSnapshot(bySession.snapshotId());
+    SessionSnapshot row = agent.snapshots().get(bySession.snapshotId());
     assertThat(row.parentId()).isEqualTo(first.snapshotId());
     assertThat(row.sessionId()).isEqualTo(first.sessionId());
 
@@ -93,7 +98,7 @@ class SessionRecoveryTest extends AgentTestSupport {
     assertThat(fromFailedRow.isFailed()).isFalse();
     assertThat(texts(model.lastRequest().messages()))
         .containsExactly("Be brief.", "one", "one back", "three");
-    assertThat(agent.getSnapshot(fromFailedRow.snapshotId()).parentId())
+    assertThat(agent.snapshots().get(fromFailedRow.snapshotId()).parentId())
         .isEqualTo(first.snapshotId());
   }
 
@@ -104,7 +109,7 @@ class SessionRecoveryTest extends AgentTestSupport {
     AgentOutput failed = agent.runText("hello");
     assertThat(failed.isFailed()).isTrue();
     assertThat(failed.snapshotId()).as("no good snapshot to answer").isNull();
-    assertThat(agent.getLatestSnapshot(failed.sessionId()).parentId()).isNull();
+    assertThat(agent.snapshots().latest(failed.sessionId()).parentId()).isNull();
 
     model.respond(reply("hi"));
     AgentOutput again = agent.runText("hello again", AgentInit.ofSession(failed.sessionId()));
@@ -112,7 +117,7 @@ class SessionRecoveryTest extends AgentTestSupport {
     assertThat(again.text()).isEqualTo("hi");
     assertThat(again.sessionId()).isEqualTo(failed.sessionId());
     assertThat(texts(model.lastRequest().messages())).containsExactly("Be brief.", "hello again");
-    assertThat(agent.getSnapshot(again.snapshotId()).parentId()).isNull();
+    assertThat(agent.snapshots().get(again.snapshotId()).parentId()).isNull();
   }
 
   @Test
@@ -124,19 +129,22 @@ class SessionRecoveryTest extends AgentTestSupport {
     model.step().signalOnEntry(entered).blockUntil(new CountDownLatch(1)).respondText("never");
     AgentOutput detached =
         agent.run(
+            baton.context(),
             AgentInput.text("a long job").withDetach(true),
-            AgentInit.ofSnapshot(first.snapshotId()));
+            AgentInit.ofSnapshot(first.snapshotId()),
+            StreamCallback.discard());
     await().until(() -> entered.getCount() == 0);
-    agent.abort(detached.snapshotId());
-    await().until(() -> agent.getSnapshot(detached.snapshotId()).finishReason() != null);
-    assertThat(agent.getLatestSnapshot(first.sessionId()).status())
+    agent.snapshots().abort(detached.snapshotId());
+    await().until(() -> agent.snapshots().get(detached.snapshotId()).finishReason() != null);
+    assertThat(agent.snapshots().latest(first.sessionId()).status())
         .isEqualTo(SnapshotStatus.ABORTED);
 
     model.respond(reply("two back"));
     AgentOutput bySession = agent.runText("two", AgentInit.ofSession(first.sessionId()));
     assertThat(texts(model.lastRequest().messages()))
         .containsExactly("Be brief.", "one", "one back", "two");
-    assertThat(agent.getSnapshot(bySession.snapshotId()).parentId()).isEqualTo(first.snapshotId());
+    assertThat(agent.snapshots().get(bySession.snapshotId()).parentId())
+        .isEqualTo(first.snapshotId());
 
     // The detached output named the aborted row: a plain turn from it carries on the same way.
     model.respond(reply("three back"));
@@ -173,14 +181,19 @@ class SessionRecoveryTest extends AgentTestSupport {
     AgentOutput first = agent.runText("one");
     model.step().fail(BatonException.of(Status.UNAVAILABLE, "down"));
     agent.runText("boom", AgentInit.ofSnapshot(first.snapshotId()));
-    String failedRow = agent.getLatestSnapshot(first.sessionId()).snapshotId();
+    String failedRow = agent.snapshots().latest(first.sessionId()).snapshotId();
 
     model.step().fail(BatonException.of(Status.UNAVAILABLE, "still down"));
-    AgentOutput again = agent.run(AgentInput.retryTurn(), AgentInit.continueFrom(failedRow));
+    AgentOutput again =
+        agent.run(
+            baton.context(),
+            AgentInput.retryTurn(),
+            AgentInit.continueFrom(failedRow),
+            StreamCallback.discard());
 
     assertThat(again.isFailed()).isTrue();
     assertThat(again.snapshotId()).isEqualTo(first.snapshotId());
-    SessionSnapshot failedAgain = agent.getLatestSnapshot(first.sessionId());
+    SessionSnapshot failedAgain = agent.snapshots().latest(first.sessionId());
     assertThat(failedAgain.status()).isEqualTo(SnapshotStatus.FAILED);
     assertThat(failedAgain.parentId())
         .as("the new progress chains off the row it continued")
@@ -195,7 +208,7 @@ class SessionRecoveryTest extends AgentTestSupport {
     model.step().fail(BatonException.of(Status.UNAVAILABLE, "down"));
     AgentOutput mine = agent.runText("boom");
     // Only a store no Baton wrote links a row to another session's.
-    SessionSnapshot failed = agent.getLatestSnapshot(mine.sessionId());
+    SessionSnapshot failed = agent.snapshots().latest(mine.sessionId());
     store.saveSnapshot(
         baton.context(),
         failed.snapshotId(),
@@ -216,7 +229,7 @@ class SessionRecoveryTest extends AgentTestSupport {
     CountDownLatch gate = new CountDownLatch(1);
     Agent agent = gated("worker", entered, gate, server().build());
     AgentOutput detached;
-    try (AgentConnection connection = agent.connect(AgentInit.NEW)) {
+    try (AgentConnection connection = agent.connect(baton.context(), AgentInit.NEW)) {
       connection.sendText("first");
       await().until(() -> entered.getCount() == 0);
       connection.sendText("second");
@@ -224,11 +237,11 @@ class SessionRecoveryTest extends AgentTestSupport {
       detached = connection.output();
     }
 
-    assertThat(texts(agent.getSnapshot(detached.snapshotId()).state().messages()))
+    assertThat(texts(agent.snapshots().get(detached.snapshotId()).state().messages()))
         .as("the turn under way and the input waiting for its turn")
         .containsExactly("first", "second");
     gate.countDown();
-    assertThat(texts(agent.waitForSnapshot(detached.snapshotId()).state().messages()))
+    assertThat(texts(agent.snapshots().waitFor(detached.snapshotId()).state().messages()))
         .containsExactly("first", "done", "second", "done");
   }
 
@@ -251,20 +264,20 @@ class SessionRecoveryTest extends AgentTestSupport {
     CountDownLatch gate = new CountDownLatch(1);
     model.step().signalOnEntry(entered).blockUntil(gate).respondText("lost answer");
     AgentOutput detached =
-        agent.run(AgentInput.text("summarise the report").withDetach(true), AgentInit.NEW);
+        agent.run(baton.context(), AgentInput.text("summarise the report").withDetach(true));
     String id = detached.snapshotId();
     await().until(() -> entered.getCount() == 0);
     down.set(true);
     gate.countDown();
     await()
         .atMost(Duration.ofSeconds(10))
-        .until(() -> agent.getSnapshot(id).status() == SnapshotStatus.EXPIRED);
+        .until(() -> agent.snapshots().get(id).status() == SnapshotStatus.EXPIRED);
     // A run slowed down by a busy machine may still be beating: restore the store only once its
     // end is lost, or a late heartbeat would revive the row.
     await().until(() -> broken.finalWriteRefused.getCount() == 0);
     down.set(false);
-    assertThat(agent.abort(id)).isEqualTo(SnapshotStatus.ABORTED);
-    assertThat(agent.getSnapshot(id).parentId()).isNull();
+    assertThat(agent.snapshots().abort(id)).isEqualTo(SnapshotStatus.ABORTED);
+    assertThat(agent.snapshots().get(id).parentId()).isNull();
 
     model.respond(reply("hello to you"));
     AgentOutput fresh = agent.runText("hello", AgentInit.ofSession(detached.sessionId()));
@@ -273,7 +286,12 @@ class SessionRecoveryTest extends AgentTestSupport {
     assertThat(texts(model.lastRequest().messages())).containsExactly("Be brief.", "hello");
 
     model.respond(reply("the summary"));
-    AgentOutput continued = agent.run(AgentInput.retryTurn(), AgentInit.continueFrom(id));
+    AgentOutput continued =
+        agent.run(
+            baton.context(),
+            AgentInput.retryTurn(),
+            AgentInit.continueFrom(id),
+            StreamCallback.discard());
     assertThat(continued.text()).isEqualTo("the summary");
     assertThat(texts(model.lastRequest().messages()))
         .containsExactly("Be brief.", "summarise the report");

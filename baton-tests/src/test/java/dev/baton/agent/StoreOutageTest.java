@@ -165,7 +165,7 @@ class StoreOutageTest extends AgentTestSupport {
                 runner.run(
                     (ctx, input) -> {
                       runner.session().addMessage(Message.model("done"));
-                      return TurnResult.STOP;
+                      return AgentFinishReason.STOP;
                     });
               } catch (BatonException ignored) {
                 // A custom agent may catch a failed turn and carry on.
@@ -199,14 +199,14 @@ class StoreOutageTest extends AgentTestSupport {
                 .heartbeat(Duration.ofMillis(50), HEARTBEAT_TIMEOUT)
                 .waitPollInterval(Duration.ofMillis(10))
                 .build());
-    AgentOutput detached = agent.run(AgentInput.text("go").withDetach(true), AgentInit.NEW);
+    AgentOutput detached = agent.run(baton.context(), AgentInput.text("go").withDetach(true));
     await().until(() -> entered.getCount() == 0);
     // Only the final write fails: the heartbeats, which leave the row pending, go through.
     outage.refuse(3, row -> row.statusOrCompleted() != SnapshotStatus.PENDING);
 
     gate.countDown();
 
-    SessionSnapshot settled = agent.waitForSnapshot(detached.snapshotId());
+    SessionSnapshot settled = agent.snapshots().waitFor(detached.snapshotId());
     assertThat(settled.status()).isEqualTo(SnapshotStatus.COMPLETED);
     assertThat(texts(settled)).containsExactly("go", "done");
   }
@@ -225,7 +225,7 @@ class StoreOutageTest extends AgentTestSupport {
                 .heartbeat(Duration.ofMillis(50), HEARTBEAT_TIMEOUT)
                 .waitPollInterval(Duration.ofMillis(10))
                 .build());
-    AgentOutput detached = agent.run(AgentInput.text("go").withDetach(true), AgentInit.NEW);
+    AgentOutput detached = agent.run(baton.context(), AgentInput.text("go").withDetach(true));
     await().until(() -> entered.getCount() == 0);
     outage.refuse(Integer.MAX_VALUE, row -> row.statusOrCompleted() != SnapshotStatus.PENDING);
 
@@ -238,7 +238,7 @@ class StoreOutageTest extends AgentTestSupport {
         .atMost(HEARTBEAT_TIMEOUT.dividedBy(2))
         .until(() -> heartbeatAt(detached.snapshotId()).isAfter(beatBeforeRetries));
     outage.refuse(0);
-    SessionSnapshot settled = agent.waitForSnapshot(detached.snapshotId());
+    SessionSnapshot settled = agent.snapshots().waitFor(detached.snapshotId());
     assertThat(settled.status()).isEqualTo(SnapshotStatus.COMPLETED);
   }
 
@@ -254,14 +254,14 @@ class StoreOutageTest extends AgentTestSupport {
     model.respond(reply("done in the background"));
     outage.refuseSubscriptions(Integer.MAX_VALUE);
 
-    AgentOutput detached = agent.run(AgentInput.text("go").withDetach(true), AgentInit.NEW);
+    AgentOutput detached = agent.run(baton.context(), AgentInput.text("go").withDetach(true));
 
     // Answered before the watch was in place: the row is still pending, not failed unwatched.
     assertThat(store.getSnapshot(baton.context(), detached.snapshotId()).status())
         .isEqualTo(SnapshotStatus.PENDING);
     await().until(() -> outage.subscriptionsRefused() >= 1);
     outage.refuseSubscriptions(0);
-    SessionSnapshot settled = agent.waitForSnapshot(detached.snapshotId());
+    SessionSnapshot settled = agent.snapshots().waitFor(detached.snapshotId());
     assertThat(settled.status()).as("%s", settled.error()).isEqualTo(SnapshotStatus.COMPLETED);
   }
 
@@ -271,10 +271,10 @@ class StoreOutageTest extends AgentTestSupport {
     model.respond(reply("done in the background"));
     outage.refuseSubscriptions(2);
 
-    AgentOutput detached = agent.run(AgentInput.text("go").withDetach(true), AgentInit.NEW);
+    AgentOutput detached = agent.run(baton.context(), AgentInput.text("go").withDetach(true));
 
     assertThat(detached.finishReason()).isEqualTo(AgentFinishReason.DETACHED);
-    SessionSnapshot settled = agent.waitForSnapshot(detached.snapshotId());
+    SessionSnapshot settled = agent.snapshots().waitFor(detached.snapshotId());
     assertThat(settled.status()).as("%s", settled.error()).isEqualTo(SnapshotStatus.COMPLETED);
     assertThat(texts(settled)).containsExactly("go", "done in the background");
     assertThat(outage.subscriptionsRefused()).isEqualTo(2);
@@ -287,7 +287,7 @@ class StoreOutageTest extends AgentTestSupport {
     AgentOutput output = agent.runText("hello");
     outage.refuseSubscriptions(2);
 
-    SessionSnapshot settled = agent.waitForSnapshot(output.snapshotId());
+    SessionSnapshot settled = agent.snapshots().waitFor(output.snapshotId());
 
     assertThat(settled.status()).isEqualTo(SnapshotStatus.COMPLETED);
     assertThat(outage.subscriptionsRefused()).isEqualTo(2);
@@ -300,7 +300,7 @@ class StoreOutageTest extends AgentTestSupport {
     AgentOutput output = agent.runText("hello");
     outage.refuseSubscriptions(Integer.MAX_VALUE);
 
-    assertThatThrownBy(() -> agent.waitForSnapshot(output.snapshotId()))
+    assertThatThrownBy(() -> agent.snapshots().waitFor(output.snapshotId()))
         .isInstanceOfSatisfying(
             BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.UNAVAILABLE));
     // The first attempt and the three transient failures a wait tolerates.

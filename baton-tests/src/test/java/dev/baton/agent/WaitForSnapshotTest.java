@@ -69,7 +69,7 @@ class WaitForSnapshotTest extends AgentTestSupport {
                   throw new AssertionError(e);
                 }
                 ctx.cancellation().throwIfCancelled();
-                return TurnResult.STOP;
+                return AgentFinishReason.STOP;
               });
           return runner.result();
         },
@@ -89,7 +89,7 @@ class WaitForSnapshotTest extends AgentTestSupport {
             AgentInit.NEW,
             StreamCallback.discard());
     assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
-    assertThat(slow.abort(detached.snapshotId())).isEqualTo(SnapshotStatus.ABORTED);
+    assertThat(slow.snapshots().abort(detached.snapshotId())).isEqualTo(SnapshotStatus.ABORTED);
     return Objects.requireNonNull(detached.snapshotId());
   }
 
@@ -104,7 +104,7 @@ class WaitForSnapshotTest extends AgentTestSupport {
    */
   private static CompletableFuture<SessionSnapshot> waitInBackground(Agent agent, String id) {
     return CompletableFuture.supplyAsync(
-        () -> agent.waitForSnapshot(id), task -> Thread.ofVirtual().start(task));
+        () -> agent.snapshots().waitFor(id), task -> Thread.ofVirtual().start(task));
   }
 
   /** Advances the time a poll interval at a time until {@code waiting} is done. */
@@ -149,7 +149,7 @@ class WaitForSnapshotTest extends AgentTestSupport {
     Agent slow = slowToStop();
     String snapshotId = detachAndAbort(slow);
 
-    SessionSnapshot aborting = slow.getSnapshot(snapshotId);
+    SessionSnapshot aborting = slow.snapshots().get(snapshotId);
     assertThat(aborting.status()).isEqualTo(SnapshotStatus.ABORTED);
     assertThat(aborting.isSettled()).as("read while its worker saves its progress").isFalse();
 
@@ -175,7 +175,7 @@ class WaitForSnapshotTest extends AgentTestSupport {
                 .heartbeat(POLL, Duration.ofMinutes(1))
                 .waitPollInterval(POLL)
                 .build());
-    AgentOutput detached = agent.run(AgentInput.text("go").withDetach(true), AgentInit.NEW);
+    AgentOutput detached = agent.run(baton.context(), AgentInput.text("go").withDetach(true));
     assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
     CompletableFuture<SessionSnapshot> waiting = waitInBackground(agent, detached.snapshotId());
     // The heartbeat ticker and the wait's re-read a heartbeat interval away.
@@ -210,7 +210,7 @@ class WaitForSnapshotTest extends AgentTestSupport {
                 .heartbeat(POLL, Duration.ofMinutes(1))
                 .waitPollInterval(POLL)
                 .build());
-    AgentOutput detached = agent.run(AgentInput.text("go").withDetach(true), AgentInit.NEW);
+    AgentOutput detached = agent.run(baton.context(), AgentInput.text("go").withDetach(true));
     assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
     CompletableFuture<SessionSnapshot> waiting = waitInBackground(agent, detached.snapshotId());
 

@@ -94,7 +94,7 @@ class AgentConformanceTest {
 
     @Override
     public void abort(String agent, String snapshotId) {
-      agent(agent).abort(snapshotId);
+      agent(agent).snapshots().abort(snapshotId);
     }
 
     private Agent agent(String name) {

@@ -2,7 +2,6 @@ package dev.baton.agent;
 
 import dev.baton.core.Action;
 import dev.baton.core.ActionContext;
-import dev.baton.core.BatonException;
 import dev.baton.core.StreamCallback;
 import org.jspecify.annotations.Nullable;
 
@@ -12,10 +11,11 @@ import org.jspecify.annotations.Nullable;
  * session store, {@code /agent-abort/<name>} when the store can also notify). Define one with
  * {@code baton.defineAgent(...)}; find a registered one with {@code baton.agent(name)}.
  *
- * <p>Run it one turn at a time ({@link #run}), or {@link #connect} and send several inputs over one
- * invocation. With a session store the agent is server-managed: every turn ends with a snapshot,
- * and a client resumes by snapshot or session ID. Without one it is client-managed: the output
- * carries the whole state for the client to send back.
+ * <p>Run it one turn at a time ({@link #run}, or {@link #runText} for the common case), or {@link
+ * #connect} and send several inputs over one invocation; read, await and abort its snapshots
+ * through {@link #snapshots}. With a session store the agent is server-managed: every turn ends
+ * with a snapshot, and a client resumes by snapshot or session ID. Without one it is
+ * client-managed: the output carries the whole state for the client to send back.
  *
  * <pre>{@code
  * AgentOutput first = agent.runText("What limits binary search?");
@@ -53,79 +53,35 @@ public interface Agent extends Action<AgentInput, AgentOutput, AgentStreamChunk>
     return run(context, input, AgentInit.NEW, stream);
   }
 
-  /** Runs one turn from a session source. */
-  AgentOutput run(AgentInput input, AgentInit init);
-
-  /** Runs one text turn in a fresh session. */
+  /** Runs one text turn in a fresh session, in a root context; it does not stream. */
   default AgentOutput runText(String text) {
-    return run(AgentInput.text(text), AgentInit.NEW);
-  }
-
-  /** Runs one text turn from a session source. */
-  default AgentOutput runText(String text, AgentInit init) {
-    return run(AgentInput.text(text), init);
+    return runText(text, AgentInit.NEW);
   }
 
   /**
+   * Runs one text turn from a session source, in a root context; it does not stream. Use {@link
+   * #run(ActionContext, AgentInput, AgentInit, StreamCallback)} for a principal, cancellation or a
+   * stream.
+   */
+  AgentOutput runText(String text, AgentInit init);
+
+  /**
    * Opens an invocation that takes several inputs, one turn each. The init is resolved first: a bad
-   * init throws here, as an error of the invocation itself.
+   * init throws here, as an error of the invocation itself. Without a context of your own, pass
+   * {@code baton.context()}.
    */
   AgentConnection connect(ActionContext context, AgentInit init);
-
-  AgentConnection connect(AgentInit init);
 
   // ---- snapshots -----------------------------------------------------------------------------
 
   /**
-   * A snapshot as clients see it: an absent status reads {@code completed}, a pending row whose
-   * worker stopped heartbeating reads {@code expired}, and the state passes through the agent's
-   * state transform.
-   *
-   * @throws BatonException {@code FAILED_PRECONDITION} for an agent without a session store, {@code
-   *     INVALID_ARGUMENT} for an empty ID, {@code NOT_FOUND} when the snapshot does not exist
+   * The agent's snapshots under {@code context}: its principal sees only its own sessions, and
+   * cancelling it ends a wait.
    */
-  SessionSnapshot getSnapshot(ActionContext context, String snapshotId);
+  AgentSnapshots snapshots(ActionContext context);
 
-  SessionSnapshot getSnapshot(String snapshotId);
-
-  /**
-   * The session's latest snapshot as clients see it, or null when the session has none.
-   *
-   * @throws BatonException as {@link #getSnapshot}
-   */
-  @Nullable SessionSnapshot getLatestSnapshot(ActionContext context, String sessionId);
-
-  @Nullable SessionSnapshot getLatestSnapshot(String sessionId);
-
-  /**
-   * Waits until a snapshot settles ({@link SessionSnapshot#isSettled()}) and returns it: completed,
-   * failed, expired, or aborted with its finish reason. The wait goes on through {@code aborting}:
-   * an aborted row without a finish reason is a worker still saving its progress, and the wait ends
-   * when that save lands or the worker stops heartbeating. Reads tolerate a few transient store
-   * failures; the wait ends early when the context is cancelled.
-   *
-   * <p>A remote agent waits on its server's waitForSnapshot route. A server without one (Genkit JS)
-   * is polled instead, and there the wait ends at the first status past {@code pending}: an aborted
-   * row may come back before it has settled.
-   *
-   * @throws BatonException as {@link #getSnapshot}, and {@code CANCELLED} when the context is
-   *     cancelled
-   */
-  SessionSnapshot waitForSnapshot(ActionContext context, String snapshotId);
-
-  SessionSnapshot waitForSnapshot(String snapshotId);
-
-  /**
-   * Aborts a detached run: a pending snapshot becomes {@code aborted}, and its worker stops and
-   * saves its progress into it; any other snapshot is left as it is. Never blocks on the worker.
-   *
-   * @return the snapshot's status after the attempt, or null when the snapshot does not exist
-   * @throws BatonException {@code FAILED_PRECONDITION} when the agent's store cannot abort
-   *     background work
-   */
-  @Nullable SnapshotStatus abort(ActionContext context, String snapshotId);
-
-  @Nullable SnapshotStatus abort(String snapshotId);
+  /** The agent's snapshots in a root context, which carries no principal. */
+  AgentSnapshots snapshots();
 
   // ---- description ---------------------------------------------------------------------------
 

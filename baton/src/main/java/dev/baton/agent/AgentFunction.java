@@ -8,7 +8,7 @@ package dev.baton.agent;
  * AgentFunction echo = runner -> {
  *   runner.run((ctx, input) -> {
  *     runner.session().addMessage(Message.model("echo: " + input.message().text()));
- *     return TurnResult.STOP;
+ *     return AgentFinishReason.STOP;
  *   });
  *   return runner.result();
  * };

@@ -5,7 +5,9 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
- * What an agent supports, published in its descriptor under {@code metadata.agent}.
+ * What an agent supports, published in its descriptor under {@code metadata.agent}: read it from
+ * {@link Agent#metadata()}. Baton computes a local agent's from its options, and takes a remote
+ * agent's from what {@link RemoteAgentOptions} declares.
  *
  * @param abortable whether background runs can be aborted: a store that is also a {@link
  *     SnapshotSubscriber}
@@ -25,10 +27,6 @@ public record AgentMetadata(
   @Override
   public @Nullable JsonNode stateSchema() {
     return stateSchema == null ? null : Json.copy(stateSchema);
-  }
-
-  public AgentMetadata(StateManagement stateManagement, boolean abortable) {
-    this(abortable, stateManagement, null);
   }
 
   /**

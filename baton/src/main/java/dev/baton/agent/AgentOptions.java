@@ -7,9 +7,10 @@ import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How an agent is set up: its session store, description, custom state type, transforms, declared
- * capabilities and timings. Build with {@link #builder()}; every option may be set once, and a
- * second call is a programming error ({@link IllegalStateException}).
+ * How an agent defined in this process is set up: its session store, description, custom state
+ * type, transforms and timings. What it supports ({@link AgentMetadata}) follows from them. A
+ * remote agent takes {@link RemoteAgentOptions} instead. Build with {@link #builder()}; every
+ * option may be set once, and a second call is a programming error ({@link IllegalStateException}).
  *
  * <p>Immutable and thread-safe (the store and transforms it holds are shared as given).
  */
@@ -27,7 +28,6 @@ public final class AgentOptions {
   private final @Nullable Class<?> stateType;
   private final @Nullable UnaryOperator<SessionState> stateTransform;
   private final @Nullable Function<AgentStreamChunk, @Nullable AgentStreamChunk> streamTransform;
-  private final @Nullable AgentMetadata metadata;
   private final Duration heartbeatInterval;
   private final Duration heartbeatTimeout;
   private final Duration waitPollInterval;
@@ -40,7 +40,6 @@ public final class AgentOptions {
     this.stateType = b.stateType;
     this.stateTransform = b.stateTransform;
     this.streamTransform = b.streamTransform;
-    this.metadata = b.metadata;
     this.heartbeatInterval =
         b.heartbeatInterval == null ? DEFAULT_HEARTBEAT_INTERVAL : b.heartbeatInterval;
     this.heartbeatTimeout =
@@ -101,11 +100,6 @@ public final class AgentOptions {
     return streamTransform;
   }
 
-  /** Declared capabilities, for a remote agent whose server Baton cannot inspect; or null. */
-  public @Nullable AgentMetadata metadata() {
-    return metadata;
-  }
-
   /**
    * How often a detached run refreshes its row (default 30 s), while it is pending and, after an
    * abort, while it saves its progress.
@@ -157,7 +151,6 @@ public final class AgentOptions {
     private @Nullable Class<?> stateType;
     private @Nullable UnaryOperator<SessionState> stateTransform;
     private @Nullable Function<AgentStreamChunk, @Nullable AgentStreamChunk> streamTransform;
-    private @Nullable AgentMetadata metadata;
     private @Nullable Duration heartbeatInterval;
     private @Nullable Duration heartbeatTimeout;
     private @Nullable Duration waitPollInterval;
@@ -200,12 +193,6 @@ public final class AgentOptions {
         Function<AgentStreamChunk, @Nullable AgentStreamChunk> transform) {
       once(streamTransform, "streamTransform");
       this.streamTransform = Objects.requireNonNull(transform, "transform");
-      return this;
-    }
-
-    public Builder metadata(AgentMetadata metadata) {
-      once(this.metadata, "metadata");
-      this.metadata = Objects.requireNonNull(metadata, "metadata");
       return this;
     }
 

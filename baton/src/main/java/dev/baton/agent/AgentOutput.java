@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  *     run; on failure, the last good snapshot, as Genkit answers (absent when nothing was committed
  *     before the failure), also when the last turn's snapshot could not be confirmed saved (see
  *     {@code message}). A turn that failed also keeps its progress in a {@code failed} row chained
- *     off that snapshot, the session's latest row ({@link Agent#getLatestSnapshot}), which {@link
+ *     off that snapshot, the session's latest row ({@link AgentSnapshots#latest}), which {@link
  *     AgentInit#continueFrom} continues. Absent for a client-managed agent
  * @param finishReason why the invocation ended: {@code aborted} when a budget stopped it ({@link
  *     dev.baton.middleware.budget.BudgetExceededException})

@@ -11,17 +11,20 @@ import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How Baton talks to a remote agent over HTTP: the headers each request carries, where its
- * companion routes are, and how long calls may take. What the agent is and supports (description,
- * {@link AgentMetadata}) stays in {@link AgentOptions}. Build with {@link #builder()}; each option
- * may be set once.
+ * How a remote agent is set up: what it does and supports (its description, state management and
+ * whether it can abort background work, which Baton cannot ask its server), and how Baton talks to
+ * it over HTTP (the headers each request carries, where its companion routes are, how long calls
+ * may take, how often a wait polls a server without a wait route). Build with {@link #builder()};
+ * each option may be set once, and a second call is a programming error ({@link
+ * IllegalStateException}).
  *
  * <pre>{@code
  * Agent researcher = baton.defineRemoteAgent("researcher",
  *     URI.create("https://research.internal/agents/researcher"),
- *     AgentOptions.builder().description("Researches one question.")
- *         .metadata(new AgentMetadata(StateManagement.SERVER, true)).build(),
  *     RemoteAgentOptions.builder()
+ *         .description("Researches one question.")
+ *         .stateManagement(StateManagement.SERVER)
+ *         .abortable(true)
  *         .headers(ctx -> Map.of("Authorization", "Bearer " + tokens.current()))
  *         .build());
  * }</pre>
@@ -35,9 +38,15 @@ public final class RemoteAgentOptions {
   /** How long a turn's stream may stay silent, unless set: five minutes. */
   public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(5);
 
-  /** No extra headers, the default routes and timeouts, a client of Baton's own. */
+  /**
+   * Nothing declared (no description; state management and abort support unknown), no extra
+   * headers, the default routes and timings, a client of Baton's own.
+   */
   public static final RemoteAgentOptions DEFAULTS = builder().build();
 
+  private final @Nullable String description;
+  private final @Nullable StateManagement stateManagement;
+  private final @Nullable Boolean abortable;
   private final Map<String, String> headers;
   private final @Nullable Function<ActionContext, Map<String, String>> headerFunction;
   private final @Nullable URI getSnapshotUrl;
@@ -45,9 +54,13 @@ public final class RemoteAgentOptions {
   private final @Nullable URI abortUrl;
   private final Duration timeout;
   private final Duration idleTimeout;
+  private final Duration waitPollInterval;
   private final @Nullable HttpClient httpClient;
 
   private RemoteAgentOptions(Builder b) {
+    this.description = b.description;
+    this.stateManagement = b.stateManagement;
+    this.abortable = b.abortable;
     this.headers = Map.copyOf(b.headers);
     this.headerFunction = b.headerFunction;
     this.getSnapshotUrl = b.getSnapshotUrl;
@@ -55,14 +68,40 @@ public final class RemoteAgentOptions {
     this.abortUrl = b.abortUrl;
     this.timeout = b.timeout == null ? DEFAULT_TIMEOUT : b.timeout;
     this.idleTimeout = b.idleTimeout == null ? DEFAULT_IDLE_TIMEOUT : b.idleTimeout;
+    this.waitPollInterval =
+        b.waitPollInterval == null ? AgentOptions.DEFAULT_WAIT_POLL_INTERVAL : b.waitPollInterval;
     this.httpClient = b.httpClient;
-    if (!timeout.isPositive() || !idleTimeout.isPositive()) {
-      throw new IllegalArgumentException("the timeout and the idle timeout must be positive");
+    if (!timeout.isPositive() || !idleTimeout.isPositive() || !waitPollInterval.isPositive()) {
+      throw new IllegalArgumentException(
+          "the timeout, the idle timeout and the wait poll interval must be positive");
     }
   }
 
   public static Builder builder() {
     return new Builder();
+  }
+
+  /** What the agent does, or null; orchestrators show it to their models. */
+  public @Nullable String description() {
+    return description;
+  }
+
+  /**
+   * Whether the agent's server keeps its sessions ({@code SERVER}: Baton registers the snapshot
+   * companions, which call the server's routes) or the client does ({@code CLIENT}: it registers
+   * none); null when not declared, which Baton treats as server-managed.
+   */
+  public @Nullable StateManagement stateManagement() {
+    return stateManagement;
+  }
+
+  /**
+   * Whether the agent's server can abort background work; null when not declared, which Baton
+   * treats as abortable (a server without an abort route then answers an abort with {@code
+   * FAILED_PRECONDITION}).
+   */
+  public @Nullable Boolean abortable() {
+    return abortable;
   }
 
   /**
@@ -111,6 +150,14 @@ public final class RemoteAgentOptions {
     return idleTimeout;
   }
 
+  /**
+   * How often a wait polls getSnapshot when the server has no waitForSnapshot route (Genkit JS),
+   * and how long a wait pauses before calling the route again after a call ran out (default 2 s).
+   */
+  public Duration waitPollInterval() {
+    return waitPollInterval;
+  }
+
   /** The client to send requests with, or null for a client of Baton's own. */
   public @Nullable HttpClient httpClient() {
     return httpClient;
@@ -118,6 +165,9 @@ public final class RemoteAgentOptions {
 
   /** Collects options, each at most once. Not thread-safe. */
   public static final class Builder {
+    private @Nullable String description;
+    private @Nullable StateManagement stateManagement;
+    private @Nullable Boolean abortable;
     private final Map<String, String> headers = new LinkedHashMap<>();
     private @Nullable Function<ActionContext, Map<String, String>> headerFunction;
     private @Nullable URI getSnapshotUrl;
@@ -125,6 +175,7 @@ public final class RemoteAgentOptions {
     private @Nullable URI abortUrl;
     private @Nullable Duration timeout;
     private @Nullable Duration idleTimeout;
+    private @Nullable Duration waitPollInterval;
     private @Nullable HttpClient httpClient;
 
     private Builder() {}
@@ -133,6 +184,28 @@ public final class RemoteAgentOptions {
       if (current != null) {
         throw new IllegalStateException("cannot set " + option + " more than once");
       }
+    }
+
+    public Builder description(String description) {
+      once(this.description, "description");
+      this.description = Objects.requireNonNull(description, "description");
+      return this;
+    }
+
+    /**
+     * Declares who keeps the agent's sessions; see {@link RemoteAgentOptions#stateManagement()}.
+     */
+    public Builder stateManagement(StateManagement stateManagement) {
+      once(this.stateManagement, "stateManagement");
+      this.stateManagement = Objects.requireNonNull(stateManagement, "stateManagement");
+      return this;
+    }
+
+    /** Declares whether the server can abort background work. */
+    public Builder abortable(boolean abortable) {
+      once(this.abortable, "abortable");
+      this.abortable = abortable;
+      return this;
     }
 
     /** Adds a header every request carries, such as a fixed API key. */
@@ -179,6 +252,13 @@ public final class RemoteAgentOptions {
     public Builder idleTimeout(Duration idleTimeout) {
       once(this.idleTimeout, "idleTimeout");
       this.idleTimeout = Objects.requireNonNull(idleTimeout, "idleTimeout");
+      return this;
+    }
+
+    /** How often a wait polls a server without a waitForSnapshot route. */
+    public Builder waitPollInterval(Duration interval) {
+      once(waitPollInterval, "waitPollInterval");
+      this.waitPollInterval = Objects.requireNonNull(interval, "interval");
       return this;
     }
 

@@ -92,12 +92,12 @@ public record SessionSnapshot(
   }
 
   /**
-   * Whether the row has settled, as {@link Agent#waitForSnapshot} waits for: it is {@code
+   * Whether the row has settled, as {@link AgentSnapshots#waitFor} waits for: it is {@code
    * completed}, {@code failed}, {@code expired}, or {@code aborted} with a finish reason. A {@code
    * pending} row has not, nor has an {@code aborted} one without a finish reason: its worker is
    * still saving its progress, and its task reads {@code aborting}.
    *
-   * <p>Ask it of rows as an agent returns them ({@link Agent#getSnapshot}), which are {@link
+   * <p>Ask it of rows as an agent returns them ({@link AgentSnapshots#get}), which are {@link
    * #shaped}: there a dead worker's pending row reads {@code expired} and its aborted row has its
    * finish reason. A row read straight from a store is not, and keeps a dead worker's row
    * unsettled.

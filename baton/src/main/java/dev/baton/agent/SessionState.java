@@ -16,6 +16,9 @@ import tools.jackson.databind.JsonNode;
  * messages) is never stored. {@code sessionId} is owned by the framework and re-stamped on every
  * outbound state. {@code custom} is copied on the way in and on every read, because it is the one
  * part of the state applications mutate.
+ *
+ * <p>Build one from {@link #empty()} with the {@code with} methods, which name what they set; the
+ * positional constructor is there for JSON, and grows with the state.
  */
 public record SessionState(
     @Nullable String sessionId,

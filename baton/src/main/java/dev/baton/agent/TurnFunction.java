@@ -13,11 +13,12 @@ import org.jspecify.annotations.Nullable;
 @FunctionalInterface
 public interface TurnFunction {
   /**
-   * Runs one turn.
+   * Runs the turn: handles {@code input}, changing the session through the context's {@link
+   * Session}.
    *
    * @param context the turn's context: it carries the {@link Session}, the {@link TurnContext} and
    *     the invocation's cancellation
    * @return the turn's finish reason, or null to report none
    */
-  @Nullable TurnResult apply(ActionContext context, AgentInput input);
+  @Nullable AgentFinishReason apply(ActionContext context, AgentInput input);
 }

@@ -14,9 +14,9 @@
  *       session ID ({@link dev.baton.agent.AgentInit}). Without one it is client-managed: the
  *       output carries the state for the client to send back.
  *   <li>Detach: an {@link dev.baton.agent.AgentInput} with {@code detach} returns a pending
- *       snapshot at once while the work goes on in the background, heartbeating its row; {@code
- *       waitForSnapshot} collects it and {@code abort} stops it, from any process sharing the
- *       store. Failed and aborted runs can be continued ({@link
+ *       snapshot at once while the work goes on in the background, heartbeating its row; the
+ *       agent's {@link dev.baton.agent.AgentSnapshots} wait for it and abort it, from any process
+ *       sharing the store. Failed and aborted runs can be continued ({@link
  *       dev.baton.agent.AgentInit#continueFrom}).
  *   <li>Usage: a session records its own agent's model calls ({@link
  *       dev.baton.agent.SessionState#usage}); an agent defined with {@code usageTree} also records
@@ -29,9 +29,9 @@
  *     InlinePrompt.builder().model("googleai/gemini-flash-latest").system("Be brief.").build(),
  *     AgentOptions.builder().sessionStore(FileSessionStore.builder(dir).build()).build());
  *
- * AgentOutput started = agent.run(AgentInput.text("Summarise the logs").withDetach(true),
- *     AgentInit.NEW);                                        // returns at once, pending
- * SessionSnapshot done = agent.waitForSnapshot(started.snapshotId());
+ * AgentOutput started = agent.run(baton.context(),
+ *     AgentInput.text("Summarise the logs").withDetach(true)); // returns at once, pending
+ * SessionSnapshot done = agent.snapshots().waitFor(started.snapshotId());
  * }</pre>
  */
 @NullMarked

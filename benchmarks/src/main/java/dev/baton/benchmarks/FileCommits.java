@@ -25,12 +25,9 @@ import java.util.stream.Stream;
  */
 final class FileCommits {
   private static final SessionState STATE =
-      new SessionState(
-          "session-1",
-          List.of(Message.user("Hello!"), Message.model("Hi, how can I help?")),
-          null,
-          List.of(),
-          null);
+      SessionState.empty()
+          .withSessionId("session-1")
+          .withMessages(List.of(Message.user("Hello!"), Message.model("Hi, how can I help?")));
 
   private FileCommits() {}
 

@@ -52,12 +52,9 @@ public class PostgresCommitBenchmark {
     bench = new PostgresBench(4);
     store = PostgresSessionStore.builder(bench.pool).schema(bench.schema).build();
     state =
-        new SessionState(
-            "session-1",
-            List.of(Message.user("Hello!"), Message.model("Hi, how can I help?")),
-            null,
-            List.of(),
-            null);
+        SessionState.empty()
+            .withSessionId("session-1")
+            .withMessages(List.of(Message.user("Hello!"), Message.model("Hi, how can I help?")));
     store.getSnapshot(bench.context, "warm-up"); // creates the schema
     bench.execute(
         "CREATE TABLE " + bench.schema + ".bare_rows (id text PRIMARY KEY, row json NOT NULL)");

@@ -156,7 +156,7 @@ public class PostgresLongSessionBenchmark {
         parent,
         now,
         null,
-        new SessionState(sessionId, messages, null, List.of(), null));
+        SessionState.empty().withSessionId(sessionId).withMessages(messages));
   }
 
   @Benchmark

@@ -10,6 +10,7 @@ import dev.baton.agent.AgentOutput;
 import dev.baton.ai.FinishReason;
 import dev.baton.ai.Message;
 import dev.baton.ai.ModelResponse;
+import dev.baton.core.StreamCallback;
 import dev.baton.testing.ProgrammableModel;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -65,7 +66,11 @@ final class FaultWorker {
         .blockUntil(new CountDownLatch(1))
         .respond(ModelResponse.of(Message.model("never sent"), FinishReason.STOP));
     AgentOutput detached =
-        agent.run(AgentInput.text(task).withDetach(true), AgentInit.ofSnapshot(previous));
+        agent.run(
+            baton.context(),
+            AgentInput.text(task).withDetach(true),
+            AgentInit.ofSnapshot(previous),
+            StreamCallback.discard());
     print("DETACHED " + detached.snapshotId() + " " + previous);
     new CountDownLatch(1).await();
   }

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import dev.baton.Baton;
 import dev.baton.agent.Agent;
 import dev.baton.agent.AgentFinishReason;
-import dev.baton.agent.AgentInit;
 import dev.baton.agent.AgentInput;
 import dev.baton.agent.AgentOptions;
 import dev.baton.agent.AgentOutput;
@@ -15,7 +14,6 @@ import dev.baton.agent.SessionStore;
 import dev.baton.agent.SnapshotStatus;
 import dev.baton.agent.SnapshotSubscriber;
 import dev.baton.agent.StatusSubscription;
-import dev.baton.agent.TurnResult;
 import dev.baton.ai.Message;
 import dev.baton.core.ActionContext;
 import java.sql.SQLException;
@@ -43,6 +41,8 @@ class PostgresAgentTest {
   private final WatchedStore storeB = new WatchedStore(schema.open());
   private final Agent machineA = worker(schema.open());
   private final Agent machineB = worker(storeB);
+  // The client's context: the two machines' agents run and wait in it.
+  private final ActionContext context = Baton.builder().build().context();
 
   @AfterEach
   void dropSchema() throws SQLException {
@@ -66,7 +66,7 @@ class PostgresAgentTest {
                 }
                 context.cancellation().throwIfCancelled();
                 runner.session().addMessage(Message.model("done"));
-                return TurnResult.STOP;
+                return AgentFinishReason.STOP;
               });
           return runner.result();
         },
@@ -79,10 +79,10 @@ class PostgresAgentTest {
 
   @Test
   void aWaitOnOneMachineWakesWhenTheRunOnAnotherCompletes() throws Exception {
-    AgentOutput detached = machineA.run(AgentInput.text("go").withDetach(true), AgentInit.NEW);
+    AgentOutput detached = machineA.run(context, AgentInput.text("go").withDetach(true));
     await().until(() -> entered.getCount() == 0);
     CompletableFuture<SessionSnapshot> waiting =
-        CompletableFuture.supplyAsync(() -> machineB.waitForSnapshot(detached.snapshotId()));
+        CompletableFuture.supplyAsync(() -> machineB.snapshots().waitFor(detached.snapshotId()));
     // B's wait has subscribed and then read the run as pending, and B's store listens: from now on
     // only a notification can wake the wait in time.
     assertThat(storeB.readPendingSinceSubscribing.await(10, TimeUnit.SECONDS)).isTrue();
@@ -141,16 +141,17 @@ class PostgresAgentTest {
 
   @Test
   void anAbortOnOneMachineStopsTheRunOnAnother() {
-    AgentOutput detached = machineA.run(AgentInput.text("work").withDetach(true), AgentInit.NEW);
+    AgentOutput detached = machineA.run(context, AgentInput.text("work").withDetach(true));
     await().until(() -> entered.getCount() == 0);
 
-    assertThat(machineB.abort(detached.snapshotId())).isEqualTo(SnapshotStatus.ABORTED);
+    assertThat(machineB.snapshots().abort(detached.snapshotId())).isEqualTo(SnapshotStatus.ABORTED);
 
     SessionSnapshot settled =
         await()
             .atMost(Duration.ofSeconds(5))
             .until(
-                () -> machineB.getSnapshot(detached.snapshotId()), s -> s.finishReason() != null);
+                () -> machineB.snapshots().get(detached.snapshotId()),
+                s -> s.finishReason() != null);
     assertThat(settled.status()).isEqualTo(SnapshotStatus.ABORTED);
     assertThat(settled.finishReason()).isEqualTo(AgentFinishReason.ABORTED);
     assertThat(settled.state().messages()).extracting(Message::text).containsExactly("work");

@@ -12,11 +12,11 @@ import dev.baton.agent.AgentOptions;
 import dev.baton.agent.AgentOutput;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SnapshotStatus;
-import dev.baton.agent.TurnResult;
 import dev.baton.ai.Message;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Cancellation;
+import dev.baton.core.StreamCallback;
 import java.security.SecureRandom;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -121,7 +121,7 @@ class PostgresBackendKillTest {
                       ctx.cancellation().throwIfCancelled();
                     }
                     runner.session().addMessage(Message.model(answer(question)));
-                    return TurnResult.STOP;
+                    return AgentFinishReason.STOP;
                   });
               return runner.result();
             },
@@ -280,9 +280,9 @@ class PostgresBackendKillTest {
       String pending = output.snapshotId();
       acknowledged.add(new Detached(pending, question));
       if (!prefix.isEmpty()) {
-        call(() -> agent.abort(pending));
+        call(() -> agent.snapshots().abort(pending));
       }
-      SessionSnapshot settled = call(() -> agent.waitForSnapshot(pending));
+      SessionSnapshot settled = call(() -> agent.snapshots().waitFor(pending));
       if (settled.status() == SnapshotStatus.EXPIRED) {
         expiredWaits.incrementAndGet();
       }
@@ -293,7 +293,7 @@ class PostgresBackendKillTest {
   /** The output, or null when the run failed to start; either way its error is recorded. */
   private AgentOutput run(AgentInput input, AgentInit init) {
     try {
-      AgentOutput output = agent.run(input, init);
+      AgentOutput output = agent.run(context, input, init, StreamCallback.discard());
       if (output.isFailed()) {
         saw(output.error().status());
       }

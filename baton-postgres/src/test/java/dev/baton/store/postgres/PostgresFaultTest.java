@@ -11,7 +11,6 @@ import dev.baton.Baton;
 import dev.baton.agent.Agent;
 import dev.baton.agent.AgentFinishReason;
 import dev.baton.agent.AgentInit;
-import dev.baton.agent.AgentInput;
 import dev.baton.agent.AgentOutput;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.ai.Message;
@@ -161,12 +160,12 @@ class PostgresFaultTest {
 
   /** Waits until the worker has beaten {@code beats} times more, and is so still alive. */
   private void awaitBeats(String pendingId, int beats) {
-    Instant first = Objects.requireNonNull(agent.getSnapshot(pendingId).heartbeatAt());
+    Instant first = Objects.requireNonNull(agent.snapshots().get(pendingId).heartbeatAt());
     SessionSnapshot beating =
         await()
             .atMost(WAIT)
             .until(
-                () -> agent.getSnapshot(pendingId),
+                () -> agent.snapshots().get(pendingId),
                 row ->
                     row.heartbeatAt() == null
                         || !row.heartbeatAt()
@@ -176,18 +175,18 @@ class PostgresFaultTest {
 
   /** Aborts the task A runs; A hears it, stops, and saves its progress into the aborted row. */
   private void abortRemoteTask(String pendingId, String parentId, String task) {
-    assertThat(agent.abort(pendingId)).isEqualTo(ABORTED);
+    assertThat(agent.snapshots().abort(pendingId)).isEqualTo(ABORTED);
     // Waits for A's save, the state: on a starved machine A can miss its heartbeat timeout, and
     // then the row reads as settled (finish reason aborted) before A has saved anything.
     SessionSnapshot settled =
         await()
             .atMost(WAIT)
             .until(
-                () -> agent.getSnapshot(pendingId),
+                () -> agent.snapshots().get(pendingId),
                 row -> row.finishReason() != null && row.state() != null);
     assertThat(settled.status()).isEqualTo(ABORTED);
     assertThat(settled.finishReason()).isEqualTo(AgentFinishReason.ABORTED);
-    List<String> progress = new ArrayList<>(texts(agent.getSnapshot(parentId)));
+    List<String> progress = new ArrayList<>(texts(agent.snapshots().get(parentId)));
     progress.add(task);
     assertThat(texts(settled)).isEqualTo(progress);
     abortsObserved++;
@@ -201,17 +200,17 @@ class PostgresFaultTest {
     SessionSnapshot expired =
         await()
             .atMost(WAIT)
-            .until(() -> agent.getSnapshot(pendingId), row -> row.status() == EXPIRED);
+            .until(() -> agent.snapshots().get(pendingId), row -> row.status() == EXPIRED);
     assertThat(Duration.between(expired.heartbeatAt(), Instant.now()))
         .isGreaterThan(FaultScenario.HEARTBEAT_TIMEOUT);
-    assertThat(agent.abort(pendingId)).isEqualTo(ABORTED);
+    assertThat(agent.snapshots().abort(pendingId)).isEqualTo(ABORTED);
 
     String parentId = Objects.requireNonNull(expired.parentId());
-    AgentOutput continued = agent.run(AgentInput.text(task), AgentInit.continueFrom(parentId));
+    AgentOutput continued = agent.runText(task, AgentInit.continueFrom(parentId));
 
     assertThat(continued.isFailed()).as("%s", continued.error()).isFalse();
-    SessionSnapshot finished = agent.getSnapshot(continued.snapshotId());
-    List<String> expected = new ArrayList<>(texts(agent.getSnapshot(parentId)));
+    SessionSnapshot finished = agent.snapshots().get(continued.snapshotId());
+    List<String> expected = new ArrayList<>(texts(agent.snapshots().get(parentId)));
     expected.add(task);
     expected.add(FaultScenario.answer(task));
     assertThat(finished.status()).isEqualTo(COMPLETED);

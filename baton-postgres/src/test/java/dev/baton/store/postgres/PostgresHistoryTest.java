@@ -164,12 +164,13 @@ class PostgresHistoryTest {
     ObjectNode custom =
         (ObjectNode) Json.parse("{\"z\":1,\"a\":[1.5,1e3,-0.25],\"m\":{\"y\":null}}");
     SessionState state =
-        new SessionState(
-            "sess-1",
-            richMessages(1),
-            custom,
-            List.of(Artifact.text("notes.md", "# Notes\u0000")),
-            GenerationUsage.builder().inputTokens(7).custom(Map.of("cost", 0.125)).build());
+        SessionState.empty()
+            .withSessionId("sess-1")
+            .withMessages(richMessages(1))
+            .withCustom(custom)
+            .withArtifacts(List.of(Artifact.text("notes.md", "# Notes\u0000")))
+            .withUsage(
+                GenerationUsage.builder().inputTokens(7).custom(Map.of("cost", 0.125)).build());
     SessionSnapshot saved =
         Objects.requireNonNull(
             store.saveSnapshot(

@@ -13,7 +13,6 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.baton.Baton;
 import dev.baton.agent.Agent;
 import dev.baton.agent.AgentInit;
-import dev.baton.agent.AgentInput;
 import dev.baton.agent.AgentOptions;
 import dev.baton.agent.AgentOutput;
 import dev.baton.agent.SessionSnapshot;
@@ -443,7 +442,7 @@ class PostgresSessionStoreTest extends SessionStoreContract {
     }
 
     AgentOutput turn(String text, AgentInit init) {
-      return agent.run(AgentInput.text(text), init);
+      return agent.runText(text, init);
     }
   }
 
@@ -470,7 +469,7 @@ class PostgresSessionStoreTest extends SessionStoreContract {
     // A store that has not cached the history reads it from the table, as another JVM would.
     Chat elsewhere = Chat.over(schema.open());
 
-    assertFailsWith(Status.DATA_LOSS, () -> elsewhere.agent().getSnapshot(first.snapshotId()));
+    assertFailsWith(Status.DATA_LOSS, () -> elsewhere.agent().snapshots().get(first.snapshotId()));
     assertFailsWith(
         Status.DATA_LOSS, () -> elsewhere.turn("go on", AgentInit.ofSession(first.sessionId())));
     assertThat(elsewhere.model().calls()).isZero();
@@ -483,7 +482,7 @@ class PostgresSessionStoreTest extends SessionStoreContract {
     AgentOutput first = chat.turn("question", AgentInit.NEW);
     schema.execute("UPDATE {s}.baton_snapshots SET history_length = -1");
 
-    assertFailsWith(Status.DATA_LOSS, () -> chat.agent().getSnapshot(first.snapshotId()));
+    assertFailsWith(Status.DATA_LOSS, () -> chat.agent().snapshots().get(first.snapshotId()));
     assertFailsWith(
         Status.DATA_LOSS, () -> chat.turn("go on", AgentInit.ofSession(first.sessionId())));
     assertFailsWith(

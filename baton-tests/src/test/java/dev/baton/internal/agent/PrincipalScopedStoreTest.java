@@ -59,9 +59,9 @@ class PrincipalScopedStoreTest {
     for (ActionContext context : List.of(baton.context(), alice)) {
       for (Runnable call :
           List.<Runnable>of(
-              () -> chat.getSnapshot(context, NOT_WELL_FORMED),
-              () -> chat.waitForSnapshot(context, NOT_WELL_FORMED),
-              () -> chat.abort(context, NOT_WELL_FORMED),
+              () -> chat.snapshots(context).get(NOT_WELL_FORMED),
+              () -> chat.snapshots(context).waitFor(NOT_WELL_FORMED),
+              () -> chat.snapshots(context).abort(NOT_WELL_FORMED),
               () ->
                   chat.run(
                       context,

@@ -107,7 +107,7 @@ class AgentsMiddlewareTest extends AgentsMiddlewareTestSupport {
     assertThat(result.path("name").asString()).isEqualTo("hello");
     String taskId = result.path("taskId").asString();
     assertThat(taskId).startsWith("coder:");
-    SessionSnapshot row = coder.getSnapshot(taskId.substring("coder:".length()));
+    SessionSnapshot row = coder.snapshots().get(taskId.substring("coder:".length()));
     assertThat(row.state().messages())
         .extracting(Message::text)
         .containsExactly("Write hello world", "print('hello')");
@@ -222,7 +222,7 @@ class AgentsMiddlewareTest extends AgentsMiddlewareTestSupport {
             "Error calling agent \"flaky\": model timeout. Its progress is saved as task "
                 + taskId
                 + ".");
-    SessionSnapshot row = flaky.getSnapshot(taskId.substring("flaky:".length()));
+    SessionSnapshot row = flaky.snapshots().get(taskId.substring("flaky:".length()));
     assertThat(row.status()).isEqualTo(SnapshotStatus.FAILED);
     assertThat(row.state().messages()).extracting(Message::text).containsExactly("try");
   }
@@ -257,7 +257,7 @@ class AgentsMiddlewareTest extends AgentsMiddlewareTestSupport {
             "Error calling agent \"halfdone\": lost the connection. Its progress is saved as task "
                 + taskId
                 + ".");
-    assertThat(halfDone.getSnapshot(taskId.substring("halfdone:".length())).state().messages())
+    assertThat(halfDone.snapshots().get(taskId.substring("halfdone:".length())).state().messages())
         .extracting(Message::text)
         .containsExactly("two steps", "step one done");
   }
@@ -402,9 +402,9 @@ class AgentsMiddlewareTest extends AgentsMiddlewareTestSupport {
     AgentOutput output = top.runText("start");
 
     assertThat(output.text()).isEqualTo("top: leaf says hi");
-    assertThat(top.getSnapshot(output.snapshotId()).state().usage().inputTokens()).isEqualTo(2);
+    assertThat(top.snapshots().get(output.snapshotId()).state().usage().inputTokens()).isEqualTo(2);
     String middleTask = toolOutputs(orchestratorModel).get("m").path("taskId").asString();
-    SessionSnapshot middleRow = middle.getSnapshot(middleTask.substring("middle:".length()));
+    SessionSnapshot middleRow = middle.snapshots().get(middleTask.substring("middle:".length()));
     assertThat(middleRow.state().usage().inputTokens()).isEqualTo(20);
     assertThat(toolOutputs(middleModel).get("l").path("response").asString())
         .isEqualTo("leaf says hi");

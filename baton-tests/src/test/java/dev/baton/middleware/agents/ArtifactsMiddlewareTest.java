@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.Baton;
 import dev.baton.agent.Agent;
+import dev.baton.agent.AgentFinishReason;
 import dev.baton.agent.AgentOptions;
 import dev.baton.agent.AgentOutput;
 import dev.baton.agent.Artifact;
-import dev.baton.agent.TurnResult;
 import dev.baton.ai.FinishReason;
 import dev.baton.ai.GenerateOptions;
 import dev.baton.ai.InlinePrompt;
@@ -105,7 +105,7 @@ class ArtifactsMiddlewareTest {
                             .prompt("go")
                             .use(Artifacts.readOnly())
                             .build());
-                    return TurnResult.STOP;
+                    return AgentFinishReason.STOP;
                   });
               return runner.result();
             },

@@ -11,7 +11,6 @@ import dev.baton.agent.AgentOptions;
 import dev.baton.agent.AgentOutput;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SnapshotStatus;
-import dev.baton.agent.TurnResult;
 import dev.baton.agent.store.InMemorySessionStore;
 import dev.baton.ai.Message;
 import dev.baton.ai.ModelRequest;
@@ -147,7 +146,7 @@ class BackgroundDelegationTest extends BackgroundTestSupport {
         .as("the task the wait stopped waiting for runs on")
         .isEqualTo(SnapshotStatus.PENDING);
     gate.countDown();
-    assertThat(researcher.waitForSnapshot(slow.substring("researcher:".length())).status())
+    assertThat(researcher.snapshots().waitFor(slow.substring("researcher:".length())).status())
         .isEqualTo(SnapshotStatus.COMPLETED);
   }
 
@@ -224,7 +223,7 @@ class BackgroundDelegationTest extends BackgroundTestSupport {
                     awaitIgnoringCancellation(release);
                     runner.session().addMessage(Message.model("half done"));
                     ctx.cancellation().throwIfCancelled();
-                    return TurnResult.STOP;
+                    return AgentFinishReason.STOP;
                   });
               return runner.result();
             },
@@ -277,7 +276,7 @@ class BackgroundDelegationTest extends BackgroundTestSupport {
         r -> calls(launch("delegate_to_researcher", "l1", "quick")),
         r -> {
           String id = taskId(r, "l1");
-          researcher.waitForSnapshot(id.substring("researcher:".length()));
+          researcher.snapshots().waitFor(id.substring("researcher:".length()));
           return calls(call("abort_background_tasks", "a1", ids(id)));
         },
         answer("ok"));
@@ -311,7 +310,7 @@ class BackgroundDelegationTest extends BackgroundTestSupport {
     assertThat(userText(orchestratorModel.lastRequest())).doesNotContain("<background-tasks>");
 
     gate.countDown();
-    researcher.waitForSnapshot(id.substring("researcher:".length()));
+    researcher.snapshots().waitFor(id.substring("researcher:".length()));
     orchestrator.runText("and now?", AgentInit.ofSession(first.sessionId()));
     assertThat(userText(orchestratorModel.lastRequest()))
         .contains("<background-tasks>")
@@ -337,7 +336,7 @@ class BackgroundDelegationTest extends BackgroundTestSupport {
     script(r -> calls(launch("delegate_to_researcher", "l1", "dig")), answer("ok"), answer("ok"));
     AgentOutput first = orchestrator.runText("research this");
     String id = last("l1").path("taskId").asString();
-    researcher.waitForSnapshot(id.substring("researcher:".length()));
+    researcher.snapshots().waitFor(id.substring("researcher:".length()));
 
     orchestrator.runText("and now?", AgentInit.ofSession(first.sessionId()));
 

@@ -146,7 +146,7 @@ class BackgroundScopeTest extends BackgroundTestSupport {
     script(r -> calls(launch("delegate_to_researcher", "l1", "dig")), answer("started"));
     AgentOutput first = orchestrator.runText("go");
     String id = last("l1").path("taskId").asString();
-    researcher.waitForSnapshot(id.substring(id.indexOf(':') + 1));
+    researcher.snapshots().waitFor(id.substring(id.indexOf(':') + 1));
     AgentInit session = AgentInit.ofSession(first.sessionId());
     script(answer("noted"));
     orchestrator.runText("one more thing", session);
@@ -362,7 +362,7 @@ class BackgroundScopeTest extends BackgroundTestSupport {
         r -> calls(launch("delegate_to_researcher", "l1", "t")),
         r -> {
           String id = taskId(r, "l1");
-          researcher.waitForSnapshot(id.substring("researcher:".length()));
+          researcher.snapshots().waitFor(id.substring("researcher:".length()));
           return calls(
               call("check_background_tasks", "c1", ids(id)),
               launch("delegate_to_researcher", "l2", "again"));

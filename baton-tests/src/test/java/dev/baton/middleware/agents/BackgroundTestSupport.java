@@ -124,7 +124,7 @@ abstract class BackgroundTestSupport extends AgentsMiddlewareTestSupport {
   }
 
   SessionSnapshot row(Agent agent, String taskId) {
-    return agent.getSnapshot(taskId.substring(taskId.indexOf(':') + 1));
+    return agent.snapshots().get(taskId.substring(taskId.indexOf(':') + 1));
   }
 
   static ObjectNode task(String taskId) {

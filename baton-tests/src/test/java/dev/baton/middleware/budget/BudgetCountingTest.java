@@ -6,7 +6,6 @@ import dev.baton.Baton;
 import dev.baton.agent.Agent;
 import dev.baton.agent.AgentFinishReason;
 import dev.baton.agent.AgentInit;
-import dev.baton.agent.AgentInput;
 import dev.baton.agent.AgentOptions;
 import dev.baton.agent.AgentOutput;
 import dev.baton.agent.SessionSnapshot;
@@ -228,7 +227,7 @@ class BudgetCountingTest extends BudgetTestSupport {
     assertThat(output.error().message())
         .isEqualTo("budget exceeded: the run reached its limit of totalTokens (spent 105 of 100)");
     assertThat(model.calls()).isEqualTo(1);
-    SessionSnapshot row = orchestrator.getSnapshot(output.snapshotId());
+    SessionSnapshot row = orchestrator.snapshots().get(output.snapshotId());
     assertThat(row.state().usage()).isEqualTo(total(10));
   }
 
@@ -325,7 +324,7 @@ class BudgetCountingTest extends BudgetTestSupport {
             .findFirst()
             .orElseThrow();
     release.countDown();
-    SessionSnapshot settled = scanner.waitForSnapshot(taskId.substring("scanner:".length()));
+    SessionSnapshot settled = scanner.snapshots().waitFor(taskId.substring("scanner:".length()));
     assertThat(settled.status()).isEqualTo(SnapshotStatus.COMPLETED);
     assertThat(settled.state().usage()).isEqualTo(total(250));
     assertThat(scannerModel.calls()).isEqualTo(2);
@@ -356,7 +355,7 @@ class BudgetCountingTest extends BudgetTestSupport {
     helperModel.respond(answer("helped", total(35)));
 
     AgentOutput first;
-    try (var chat = agent.connect(AgentInit.NEW)) {
+    try (var chat = agent.connect(baton.context(), AgentInit.NEW)) {
       chat.sendText("hi");
       chat.sendText("and now?");
       first = chat.output();
@@ -367,15 +366,14 @@ class BudgetCountingTest extends BudgetTestSupport {
     assertThat(first.error().message()).contains("the session reached its limit of totalTokens");
     assertThat(first.error().message()).contains("(spent 105 of 100)");
     // The session records its own calls only: 60 + 10.
-    assertThat(agent.getSnapshot(first.snapshotId()).state().usage()).isEqualTo(total(70));
+    assertThat(agent.snapshots().get(first.snapshotId()).state().usage()).isEqualTo(total(70));
 
     model.respond(answer("fine", total(40)));
-    AgentOutput second =
-        agent.run(AgentInput.text("go on"), AgentInit.continueFrom(first.snapshotId()));
+    AgentOutput second = agent.runText("go on", AgentInit.continueFrom(first.snapshotId()));
     assertThat(second.text()).isEqualTo("fine");
 
     int callsBefore = model.calls();
-    AgentOutput third = agent.run(AgentInput.text("more?"), AgentInit.ofSession(first.sessionId()));
+    AgentOutput third = agent.runText("more?", AgentInit.ofSession(first.sessionId()));
     assertThat(third.finishReason()).isEqualTo(AgentFinishReason.ABORTED);
     assertThat(third.error().message()).contains("(spent 110 of 100)");
     // Stopped before its first model call, the run has no partial response to report.

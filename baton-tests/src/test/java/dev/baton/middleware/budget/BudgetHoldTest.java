@@ -21,6 +21,7 @@ import dev.baton.ai.Tool;
 import dev.baton.ai.ToolRequestPart;
 import dev.baton.ai.ToolResponsePart;
 import dev.baton.core.Json;
+import dev.baton.core.StreamCallback;
 import dev.baton.internal.ai.Metadata;
 import dev.baton.middleware.ToolApproval;
 import dev.baton.testing.ProgrammableModel;
@@ -262,7 +263,10 @@ class BudgetHoldTest extends BudgetTestSupport {
             .withMetadata(Metadata.with(null, "resumed", Json.object().put("toolApproved", true)));
     AgentOutput resumed =
         agent.run(
-            AgentInput.resume(Resume.restart(approved)), AgentInit.ofSession(paused.sessionId()));
+            baton.context(),
+            AgentInput.resume(Resume.restart(approved)),
+            AgentInit.ofSession(paused.sessionId()),
+            StreamCallback.discard());
 
     // 60 before the interrupt and 50 after it: one run, stopped at 110.
     assertThat(resumed.finishReason()).isEqualTo(AgentFinishReason.ABORTED);

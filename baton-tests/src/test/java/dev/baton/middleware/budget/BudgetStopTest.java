@@ -29,6 +29,7 @@ import dev.baton.ai.Tool;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.Status;
+import dev.baton.core.StreamCallback;
 import dev.baton.middleware.Fallback;
 import dev.baton.middleware.Retry;
 import dev.baton.middleware.agents.Agents;
@@ -122,7 +123,7 @@ class BudgetStopTest extends BudgetTestSupport {
             .findFirst()
             .orElseThrow();
     assertThat(turnEnd).isEqualTo(new TurnEnd(AgentFinishReason.ABORTED, output.snapshotId()));
-    SessionSnapshot row = agent.getSnapshot(output.snapshotId());
+    SessionSnapshot row = agent.snapshots().get(output.snapshotId());
     assertThat(row.status()).isEqualTo(SnapshotStatus.ABORTED);
     assertThat(row.finishReason()).isEqualTo(AgentFinishReason.ABORTED);
     assertThat(row.error().statusCode()).isEqualTo(Status.RESOURCE_EXHAUSTED);
@@ -133,7 +134,11 @@ class BudgetStopTest extends BudgetTestSupport {
     // The aborted row is a handle: continuing it retries the unfinished turn with a new budget.
     model.respond(answer("finished", total(10)));
     AgentOutput continued =
-        agent.run(AgentInput.retryTurn(), AgentInit.continueFrom(output.snapshotId()));
+        agent.run(
+            baton.context(),
+            AgentInput.retryTurn(),
+            AgentInit.continueFrom(output.snapshotId()),
+            StreamCallback.discard());
     assertThat(continued.finishReason()).isEqualTo(AgentFinishReason.STOP);
     assertThat(continued.text()).isEqualTo("finished");
   }

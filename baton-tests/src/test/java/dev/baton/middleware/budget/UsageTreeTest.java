@@ -124,12 +124,12 @@ class UsageTreeTest extends BudgetTestSupport {
     assertThat(tree.total()).isEqualTo(total(11_213));
 
     // The session holds the same tree on the turn's final message; its usage is its own calls.
-    SessionSnapshot row = orchestrator.getSnapshot(output.snapshotId());
+    SessionSnapshot row = orchestrator.snapshots().get(output.snapshotId());
     List<Message> history = row.state().messages();
     assertThat(AgentUsage.of(history.get(history.size() - 1))).contains(tree);
     assertThat(row.state().usage()).isEqualTo(total(3));
     // The background task's own session records its settled tree.
-    SessionSnapshot scanned = scanner.getLatestSnapshot(scannerNode.sessionId());
+    SessionSnapshot scanned = scanner.snapshots().latest(scannerNode.sessionId());
     List<Message> scannerHistory = scanned.state().messages();
     assertThat(AgentUsage.of(scannerHistory.get(scannerHistory.size() - 1)).orElseThrow().total())
         .isEqualTo(total(10_000));
@@ -165,7 +165,8 @@ class UsageTreeTest extends BudgetTestSupport {
     assertThat(running.calls()).isEmpty();
 
     release.countDown();
-    String taskId = launchedTask(orchestrator.getSnapshot(first.snapshotId()).state().messages());
+    String taskId =
+        launchedTask(orchestrator.snapshots().get(first.snapshotId()).state().messages());
     model.respond(
         calls(total(1), reportCall("wait_for_background_tasks", "w1", taskId)),
         answer("collected", total(1)));
@@ -204,12 +205,13 @@ class UsageTreeTest extends BudgetTestSupport {
     model.fallback(
         request -> {
           String taskId = launchedTask(request.messages());
-          scanner.waitForSnapshot(taskId.substring("scanner:".length()));
+          scanner.snapshots().waitFor(taskId.substring("scanner:".length()));
           return answer("launched", total(1));
         });
 
     AgentOutput first = orchestrator.runText("go");
-    String taskId = launchedTask(orchestrator.getSnapshot(first.snapshotId()).state().messages());
+    String taskId =
+        launchedTask(orchestrator.snapshots().get(first.snapshotId()).state().messages());
     model.respond(
         calls(total(1), reportCall("check_background_tasks", "c1", taskId)),
         answer("checked", total(1)));
@@ -243,7 +245,7 @@ class UsageTreeTest extends BudgetTestSupport {
     String session = launched.sessionId();
     first.countDown();
     String taskId =
-        launchedTask(orchestrator.getSnapshot(launched.snapshotId()).state().messages());
+        launchedTask(orchestrator.snapshots().get(launched.snapshotId()).state().messages());
     model.respond(
         calls(total(1), reportCall("wait_for_background_tasks", "w1", taskId)),
         answer("collected", total(1)));
@@ -263,7 +265,8 @@ class UsageTreeTest extends BudgetTestSupport {
     AgentOutput continued = orchestrator.runText("continue", AgentInit.ofSession(session));
     String continuation =
         taskIdFrom(
-            orchestrator.getSnapshot(continued.snapshotId()).state().messages(), "continue_task");
+            orchestrator.snapshots().get(continued.snapshotId()).state().messages(),
+            "continue_task");
     model.respond(
         calls(total(1), reportCall("check_background_tasks", "c1", taskId)),
         answer("checked", total(1)));

@@ -172,7 +172,13 @@ public final class LiveSession implements Session {
   @Override
   public SessionState state() {
     synchronized (lock) {
-      return new SessionState(id, messages, custom, artifacts, usage);
+      // The custom state goes in last, so that it is copied once.
+      return SessionState.empty()
+          .withSessionId(id)
+          .withMessages(messages)
+          .withArtifacts(artifacts)
+          .withUsage(usage)
+          .withCustom(custom);
     }
   }
 

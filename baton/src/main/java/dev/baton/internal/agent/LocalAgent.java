@@ -17,13 +17,10 @@ import dev.baton.agent.StateManagement;
 import dev.baton.core.Action;
 import dev.baton.core.ActionContext;
 import dev.baton.core.ActionDescriptor;
-import dev.baton.core.ActionType;
 import dev.baton.core.BatonException;
 import dev.baton.core.Registry;
 import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
-import dev.baton.internal.agent.CompanionRequests.AbortRequest;
-import dev.baton.internal.agent.CompanionRequests.AbortResponse;
 import dev.baton.internal.agent.CompanionRequests.GetSnapshotRequest;
 import dev.baton.internal.core.DefaultRegistry;
 import dev.baton.internal.core.JsonSchemas;
@@ -33,7 +30,6 @@ import dev.baton.internal.core.Timing;
 import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.JsonNode;
 
 /**
  * An agent defined in this process: its function runs turns over sessions that its store (if any)
@@ -41,8 +37,7 @@ import tools.jackson.databind.JsonNode;
  *
  * <p>Thread-safe: one agent serves any number of concurrent invocations.
  */
-public final class LocalAgent implements Agent {
-  private final String name;
+public final class LocalAgent extends BaseAgent {
   private final AgentFunction function;
   private final AgentOptions options;
   // Built when first asked for: its four schemas are costly to infer, and a turn needs none.
@@ -55,22 +50,19 @@ public final class LocalAgent implements Agent {
   private volatile @Nullable Heartbeats heartbeats;
 
   private LocalAgent(String name, AgentFunction function, AgentOptions options, Registry registry) {
-    if (name.isBlank()) {
-      throw BatonException.invalidArgument("an agent name must not be blank");
-    }
-    this.name = name;
+    super(name, registry);
     this.function = Objects.requireNonNull(function, "function");
     this.options = options;
     SessionStore configured = options.sessionStore();
     // Every store call goes through the principal's view, so sessions belong to who started them.
     this.store = configured == null ? null : PrincipalScopedStore.wrap(configured);
     this.metadata =
-        options.metadata() != null
-            ? options.metadata()
-            : new AgentMetadata(
+        Objects.requireNonNull(
+            metadataOf(
                 configured instanceof SnapshotSubscriber,
                 configured == null ? StateManagement.CLIENT : StateManagement.SERVER,
-                options.stateType() == null ? null : JsonSchemas.infer(options.stateType()));
+                options.stateType() == null ? null : JsonSchemas.infer(options.stateType())));
+    this.registry = registry;
     this.timing = DefaultRegistry.timing(registry);
     this.reads =
         store == null
@@ -79,7 +71,6 @@ public final class LocalAgent implements Agent {
     AgentMetadata published = metadata;
     this.descriptor =
         Lazy.of(() -> AgentActions.descriptor(name, options.description(), published));
-    this.registry = registry;
   }
 
   /** Defines an agent: registers its run action and its companions, together. */
@@ -98,11 +89,6 @@ public final class LocalAgent implements Agent {
   @Override
   public AgentConnection connect(ActionContext context, AgentInit init) {
     return new Connection(Invocation.open(this, context, init));
-  }
-
-  @Override
-  public AgentConnection connect(AgentInit init) {
-    return connect(ActionContext.root(registry), init);
   }
 
   /**
@@ -126,25 +112,10 @@ public final class LocalAgent implements Agent {
     return invocation.awaitOutput(stream);
   }
 
-  @Override
-  public AgentOutput run(AgentInput input, AgentInit init) {
-    return run(ActionContext.root(registry), input, init, StreamCallback.discard());
-  }
+  // ---- snapshots -------------------------------------------------------------------------------
 
   @Override
-  public JsonNode runJson(
-      ActionContext context,
-      JsonNode input,
-      @Nullable JsonNode init,
-      StreamCallback<JsonNode> stream) {
-    return AgentActions.runJson(this, context, input, init, stream);
-  }
-
-  // ---- snapshots
-  // ---------------------------------------------------------------------------------
-
-  @Override
-  public SessionSnapshot getSnapshot(ActionContext context, String snapshotId) {
+  SessionSnapshot getSnapshot(ActionContext context, String snapshotId) {
     SnapshotReads r = requireReads();
     requireId(snapshotId, "snapshot ID");
     SessionSnapshot row = requireStore().getSnapshot(context, snapshotId);
@@ -155,12 +126,7 @@ public final class LocalAgent implements Agent {
   }
 
   @Override
-  public SessionSnapshot getSnapshot(String snapshotId) {
-    return getSnapshot(ActionContext.root(registry), snapshotId);
-  }
-
-  @Override
-  public @Nullable SessionSnapshot getLatestSnapshot(ActionContext context, String sessionId) {
+  @Nullable SessionSnapshot getLatestSnapshot(ActionContext context, String sessionId) {
     SnapshotReads r = requireReads();
     requireId(sessionId, "session ID");
     SessionSnapshot row = requireStore().getLatestSnapshot(context, sessionId);
@@ -168,41 +134,26 @@ public final class LocalAgent implements Agent {
   }
 
   @Override
-  public @Nullable SessionSnapshot getLatestSnapshot(String sessionId) {
-    return getLatestSnapshot(ActionContext.root(registry), sessionId);
-  }
-
-  @Override
-  public SessionSnapshot waitForSnapshot(ActionContext context, String snapshotId) {
+  SessionSnapshot waitForSnapshot(ActionContext context, String snapshotId) {
     return requireReads().waitFor(context, GetSnapshotRequest.of(snapshotId));
   }
 
   @Override
-  public SessionSnapshot waitForSnapshot(String snapshotId) {
-    return waitForSnapshot(ActionContext.root(registry), snapshotId);
-  }
-
-  @Override
-  public @Nullable SnapshotStatus abort(ActionContext context, String snapshotId) {
+  @Nullable SnapshotStatus abort(ActionContext context, String snapshotId) {
     requireReads();
     requireId(snapshotId, "snapshot ID");
     if (!canAbort()) {
       throw BatonException.failedPrecondition(
           "agent \"%s\" cannot abort background work: its session store cannot tell a running"
-              + " worker to stop, or its metadata says it is not abortable",
-          name);
+              + " worker to stop",
+          name());
     }
     return Snapshots.abort(context, requireStore(), snapshotId, timing.now());
   }
 
   /** One rule for the abort call and the abort action: the store can reach a running worker. */
   private boolean canAbort() {
-    return metadata.isAbortable() && store instanceof SnapshotSubscriber;
-  }
-
-  @Override
-  public @Nullable SnapshotStatus abort(String snapshotId) {
-    return abort(ActionContext.root(registry), snapshotId);
+    return store instanceof SnapshotSubscriber;
   }
 
   // ---- description -----------------------------------------------------------------------------
@@ -210,16 +161,6 @@ public final class LocalAgent implements Agent {
   @Override
   public ActionDescriptor descriptor() {
     return descriptor.get();
-  }
-
-  @Override
-  public ActionType type() {
-    return ActionType.AGENT;
-  }
-
-  @Override
-  public String name() {
-    return name;
   }
 
   @Override
@@ -263,7 +204,7 @@ public final class LocalAgent implements Agent {
       synchronized (this) {
         timer = heartbeats;
         if (timer == null) {
-          timer = new Heartbeats(name, options.heartbeatInterval(), timing);
+          timer = new Heartbeats(name(), options.heartbeatInterval(), timing);
           heartbeats = timer;
           lifecycle().onClose(timer);
         }
@@ -277,15 +218,8 @@ public final class LocalAgent implements Agent {
     if (r == null) {
       return List.of();
     }
-    return AgentActions.companions(name, r::get, r::waitFor, canAbort() ? this::abortAction : null);
-  }
-
-  private AbortResponse abortAction(ActionContext context, AbortRequest request) {
-    SnapshotStatus status = abort(context, request.snapshotId());
-    if (status == null) {
-      throw BatonException.notFound("abort: snapshot \"%s\" not found", request.snapshotId());
-    }
-    return new AbortResponse(request.snapshotId(), status);
+    return AgentActions.companions(
+        name(), r::get, r::waitFor, canAbort() ? this::abortAction : null);
   }
 
   private SnapshotReads requireReads() {
@@ -294,7 +228,7 @@ public final class LocalAgent implements Agent {
       throw BatonException.of(
           Status.FAILED_PRECONDITION,
           "agent \"%s\": session store not configured; snapshots need a server-managed agent",
-          name);
+          name());
     }
     return r;
   }
@@ -311,6 +245,6 @@ public final class LocalAgent implements Agent {
 
   @Override
   public String toString() {
-    return "Agent[" + name + "]";
+    return "Agent[" + name() + "]";
   }
 }

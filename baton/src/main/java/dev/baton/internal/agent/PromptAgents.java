@@ -6,7 +6,6 @@ import dev.baton.agent.AgentInput;
 import dev.baton.agent.AgentOptions;
 import dev.baton.agent.AgentRunner;
 import dev.baton.agent.Session;
-import dev.baton.agent.TurnResult;
 import dev.baton.ai.ExecutablePrompt;
 import dev.baton.ai.FinishReason;
 import dev.baton.ai.GenerateOptions;
@@ -95,7 +94,7 @@ public final class PromptAgents {
     };
   }
 
-  private static TurnResult turn(
+  private static @Nullable AgentFinishReason turn(
       AgentRunner runner,
       ExecutablePrompt prompt,
       @Nullable Object promptInput,
@@ -123,7 +122,7 @@ public final class PromptAgents {
       List<Part> interrupts = new ArrayList<>(response.interrupts());
       runner.sendChunk(ModelResponseChunk.of(Role.TOOL, interrupts));
     }
-    return new TurnResult(AgentFinishReason.of(response.finishReason()));
+    return AgentFinishReason.of(response.finishReason());
   }
 
   /** Where the model's chunks go: nowhere when nobody reads them, so generate builds none. */

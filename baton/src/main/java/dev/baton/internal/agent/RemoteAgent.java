@@ -1,6 +1,5 @@
 package dev.baton.internal.agent;
 
-import dev.baton.agent.Agent;
 import dev.baton.agent.AgentConnection;
 import dev.baton.agent.AgentInit;
 import dev.baton.agent.AgentInput;
@@ -16,15 +15,12 @@ import dev.baton.agent.StateManagement;
 import dev.baton.core.Action;
 import dev.baton.core.ActionContext;
 import dev.baton.core.ActionDescriptor;
-import dev.baton.core.ActionType;
 import dev.baton.core.BatonException;
 import dev.baton.core.Cancellation;
 import dev.baton.core.Json;
 import dev.baton.core.Registry;
 import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
-import dev.baton.internal.agent.CompanionRequests.AbortRequest;
-import dev.baton.internal.agent.CompanionRequests.AbortResponse;
 import dev.baton.internal.agent.CompanionRequests.GetSnapshotRequest;
 import dev.baton.internal.core.DefaultRegistry;
 import dev.baton.internal.core.Lazy;
@@ -55,19 +51,19 @@ import tools.jackson.databind.JsonNode;
  *
  * <p>Genkit JS serves no waitForSnapshot route: when the route is missing (the server answers
  * {@code NOT_FOUND} for it while getSnapshot finds the snapshot), waits poll getSnapshot every
- * {@link AgentOptions#waitPollInterval()} until the status is terminal, for the rest of the agent's
- * life. An abort reads the snapshot again when the server's answer does not say where the abort
- * left it (JS answers with the status before the abort).
+ * {@link RemoteAgentOptions#waitPollInterval()} until the status is terminal, for the rest of the
+ * agent's life. An abort reads the snapshot again when the server's answer does not say where the
+ * abort left it (JS answers with the status before the abort).
  *
  * <p>Thread-safe.
  */
-public final class RemoteAgent implements Agent {
-  private final String name;
+public final class RemoteAgent extends BaseAgent {
   private final URI url;
   private final URI snapshotUrl;
   private final URI waitUrl;
   private final URI abortUrl;
-  private final AgentOptions options;
+  private final RemoteAgentOptions options;
+  private final @Nullable AgentMetadata metadata;
   // Built when first asked for: its four schemas are costly to infer, and a turn needs none.
   private final Lazy<ActionDescriptor> descriptor;
   private final RemoteCalls calls;
@@ -75,51 +71,37 @@ public final class RemoteAgent implements Agent {
   private final Timing timing;
   private volatile boolean waitRouteMissing;
 
-  private RemoteAgent(
-      String name, URI url, AgentOptions options, RemoteAgentOptions remote, Registry registry) {
-    if (name.isBlank()) {
-      throw BatonException.invalidArgument("an agent name must not be blank");
-    }
-    if (options.sessionStore() != null
-        || options.stateType() != null
-        || options.stateTransform() != null
-        || options.streamTransform() != null) {
-      throw new IllegalArgumentException(
-          "remote agent \""
-              + name
-              + "\": its server keeps its sessions and shapes its state and stream; a session"
-              + " store, state type or transform does not apply to it");
-    }
-    this.name = name;
+  private RemoteAgent(String name, URI url, RemoteAgentOptions options, Registry registry) {
+    super(name, registry);
     this.url = Objects.requireNonNull(url, "url");
     String base = url.toString().endsWith("/") ? url.toString() : url + "/";
     this.snapshotUrl =
-        Objects.requireNonNullElse(remote.getSnapshotUrl(), URI.create(base + "getSnapshot"));
+        Objects.requireNonNullElse(options.getSnapshotUrl(), URI.create(base + "getSnapshot"));
     this.waitUrl =
         Objects.requireNonNullElse(
-            remote.waitForSnapshotUrl(), URI.create(base + "waitForSnapshot"));
-    this.abortUrl = Objects.requireNonNullElse(remote.abortUrl(), URI.create(base + "abort"));
+            options.waitForSnapshotUrl(), URI.create(base + "waitForSnapshot"));
+    this.abortUrl = Objects.requireNonNullElse(options.abortUrl(), URI.create(base + "abort"));
     this.options = options;
+    this.metadata = metadataOf(options.abortable(), options.stateManagement(), null);
+    AgentMetadata published = metadata;
     this.descriptor =
-        Lazy.of(() -> AgentActions.descriptor(name, options.description(), options.metadata()));
-    this.calls = new RemoteCalls(name, remote);
+        Lazy.of(() -> AgentActions.descriptor(name, options.description(), published));
+    this.calls = new RemoteCalls(name, options);
     this.registry = registry;
     this.timing = DefaultRegistry.timing(registry);
   }
 
   /**
-   * Defines a remote agent: registers its run action and, unless its metadata says it is
-   * client-managed, its companions (the abort companion only when the metadata does not say it
+   * Defines a remote agent: registers its run action and, unless its options declare it
+   * client-managed, its companions (the abort companion only when they do not declare that it
    * cannot abort).
    */
   public static RemoteAgent define(
-      Registry registry, String name, URI url, AgentOptions options, RemoteAgentOptions remote) {
-    RemoteAgent agent = new RemoteAgent(name, url, options, remote, registry);
+      Registry registry, String name, URI url, RemoteAgentOptions options) {
+    RemoteAgent agent = new RemoteAgent(name, url, options, registry);
     registry.register(agent);
-    AgentMetadata metadata = options.metadata();
-    if (metadata == null || metadata.stateManagement() != StateManagement.CLIENT) {
-      boolean abortable =
-          metadata == null || metadata.abortable() == null || metadata.isAbortable();
+    if (options.stateManagement() != StateManagement.CLIENT) {
+      boolean abortable = !Boolean.FALSE.equals(options.abortable());
       for (Action<?, ?, ?> companion :
           AgentActions.companions(
               name,
@@ -187,11 +169,6 @@ public final class RemoteAgent implements Agent {
         .withState(state);
   }
 
-  @Override
-  public AgentOutput run(AgentInput input, AgentInit init) {
-    return run(ActionContext.root(registry), input, init, StreamCallback.discard());
-  }
-
   /**
    * {@inheritDoc}
    *
@@ -204,34 +181,15 @@ public final class RemoteAgent implements Agent {
     return new Connection(new RemoteInvocation(this, context, init));
   }
 
-  @Override
-  public AgentConnection connect(AgentInit init) {
-    return connect(ActionContext.root(registry), init);
-  }
-
-  @Override
-  public JsonNode runJson(
-      ActionContext context,
-      JsonNode input,
-      @Nullable JsonNode init,
-      StreamCallback<JsonNode> stream) {
-    return AgentActions.runJson(this, context, input, init, stream);
-  }
-
   // ---- snapshots -------------------------------------------------------------------------------
 
   @Override
-  public SessionSnapshot getSnapshot(ActionContext context, String snapshotId) {
+  SessionSnapshot getSnapshot(ActionContext context, String snapshotId) {
     return getSnapshotAction(context, GetSnapshotRequest.of(requireId(snapshotId)));
   }
 
   @Override
-  public SessionSnapshot getSnapshot(String snapshotId) {
-    return getSnapshot(ActionContext.root(registry), snapshotId);
-  }
-
-  @Override
-  public @Nullable SessionSnapshot getLatestSnapshot(ActionContext context, String sessionId) {
+  @Nullable SessionSnapshot getLatestSnapshot(ActionContext context, String sessionId) {
     try {
       return getSnapshotAction(context, new GetSnapshotRequest(null, requireId(sessionId)));
     } catch (BatonException e) {
@@ -243,12 +201,7 @@ public final class RemoteAgent implements Agent {
   }
 
   @Override
-  public @Nullable SessionSnapshot getLatestSnapshot(String sessionId) {
-    return getLatestSnapshot(ActionContext.root(registry), sessionId);
-  }
-
-  @Override
-  public SessionSnapshot waitForSnapshot(ActionContext context, String snapshotId) {
+  SessionSnapshot waitForSnapshot(ActionContext context, String snapshotId) {
     requireId(snapshotId);
     while (!waitRouteMissing) {
       try {
@@ -271,11 +224,6 @@ public final class RemoteAgent implements Agent {
     return poll(context, snapshotId);
   }
 
-  @Override
-  public SessionSnapshot waitForSnapshot(String snapshotId) {
-    return waitForSnapshot(ActionContext.root(registry), snapshotId);
-  }
-
   /**
    * {@inheritDoc}
    *
@@ -284,7 +232,7 @@ public final class RemoteAgent implements Agent {
    * finds the snapshot) cannot abort background work: {@code FAILED_PRECONDITION}.
    */
   @Override
-  public @Nullable SnapshotStatus abort(ActionContext context, String snapshotId) {
+  @Nullable SnapshotStatus abort(ActionContext context, String snapshotId) {
     requireId(snapshotId);
     JsonNode answer;
     try {
@@ -300,7 +248,7 @@ public final class RemoteAgent implements Agent {
       // The URL is this process's own configuration: it goes in a cause, for logs only.
       throw new BatonException(
           Status.FAILED_PRECONDITION,
-          "remote agent \"" + name + "\" publishes no route to abort background work",
+          "remote agent \"" + name() + "\" publishes no route to abort background work",
           null,
           true,
           new BatonException(Status.NOT_FOUND, "no abort route at " + abortUrl, null, false, e));
@@ -332,11 +280,6 @@ public final class RemoteAgent implements Agent {
     }
   }
 
-  @Override
-  public @Nullable SnapshotStatus abort(String snapshotId) {
-    return abort(ActionContext.root(registry), snapshotId);
-  }
-
   private SessionSnapshot getSnapshotAction(ActionContext context, GetSnapshotRequest request) {
     Map<String, String> data = new LinkedHashMap<>();
     if (request.snapshotId() != null && !request.snapshotId().isEmpty()) {
@@ -357,14 +300,6 @@ public final class RemoteAgent implements Agent {
       throw BatonException.notFound("getSnapshot: %s not found", what);
     }
     return settledAfterAbort(Json.convert(result, SessionSnapshot.class));
-  }
-
-  private AbortResponse abortAction(ActionContext context, AbortRequest request) {
-    SnapshotStatus status = abort(context, request.snapshotId());
-    if (status == null) {
-      throw BatonException.notFound("abort: snapshot \"%s\" not found", request.snapshotId());
-    }
-    return new AbortResponse(request.snapshotId(), status);
   }
 
   private SessionSnapshot snapshotOf(@Nullable JsonNode result, String snapshotId) {
@@ -416,23 +351,13 @@ public final class RemoteAgent implements Agent {
   }
 
   @Override
-  public ActionType type() {
-    return ActionType.AGENT;
-  }
-
-  @Override
-  public String name() {
-    return name;
-  }
-
-  @Override
   public @Nullable String description() {
     return options.description();
   }
 
   @Override
   public @Nullable AgentMetadata metadata() {
-    return options.metadata();
+    return metadata;
   }
 
   /** The URL of the agent's turns. */
@@ -442,6 +367,6 @@ public final class RemoteAgent implements Agent {
 
   @Override
   public String toString() {
-    return "RemoteAgent[" + name + " at " + url + "]";
+    return "RemoteAgent[" + name() + " at " + url + "]";
   }
 }

@@ -8,7 +8,6 @@ import dev.baton.agent.SessionState;
 import dev.baton.agent.TurnContext;
 import dev.baton.agent.TurnEnd;
 import dev.baton.agent.TurnFunction;
-import dev.baton.agent.TurnResult;
 import dev.baton.ai.Message;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
@@ -270,14 +269,14 @@ final class Worker {
         session.addMessage(input.message());
       }
     }
-    TurnResult result;
+    AgentFinishReason finishReason;
     try {
-      result = turn.apply(usage.startTurn(ctx.with(TurnContext.KEY, turnContext)), input);
+      finishReason = turn.apply(usage.startTurn(ctx.with(TurnContext.KEY, turnContext)), input);
     } catch (RuntimeException e) {
       endUnfinishedTurn(reserved, e);
       throw e;
     }
-    return endTurn(ctx, reserved, result == null ? null : result.finishReason());
+    return endTurn(ctx, reserved, finishReason);
   }
 
   // The two ends of a turn in methods of their own: this frame stays under the turn's model calls

@@ -1,6 +1,7 @@
 package dev.baton.internal.middleware.agents;
 
 import dev.baton.agent.Agent;
+import dev.baton.agent.AgentSnapshots;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SnapshotStatus;
 import dev.baton.ai.Tool;
@@ -154,7 +155,7 @@ final class BackgroundTasks {
       return Reports.note(NO_IDS);
     }
     return new Reports(
-        each(ids, id -> report(context, context, id, Agent::getSnapshot)), null, null);
+        each(ids, id -> report(context, context, id, AgentSnapshots::get)), null, null);
   }
 
   /**
@@ -198,7 +199,7 @@ final class BackgroundTasks {
           each(
               ids,
               id -> {
-                Report report = report(waiting, context, id, Agent::waitForSnapshot);
+                Report report = report(waiting, context, id, AgentSnapshots::waitFor);
                 if (first && report.isSettled()) {
                   stop.cancel();
                 }
@@ -228,12 +229,12 @@ final class BackgroundTasks {
                     context,
                     context,
                     id,
-                    (agent, ctx, snapshotId) -> {
-                      SessionSnapshot row = agent.getSnapshot(ctx, snapshotId);
+                    (snapshots, snapshotId) -> {
+                      SessionSnapshot row = snapshots.get(snapshotId);
                       SnapshotStatus status = row.statusOrCompleted();
                       if (status == SnapshotStatus.PENDING || status == SnapshotStatus.EXPIRED) {
-                        agent.abort(ctx, snapshotId);
-                        row = agent.getSnapshot(ctx, snapshotId);
+                        snapshots.abort(snapshotId);
+                        row = snapshots.get(snapshotId);
                       }
                       return row;
                     })),
@@ -246,7 +247,7 @@ final class BackgroundTasks {
   /** How a report reads a task's snapshot. */
   @FunctionalInterface
   interface Read {
-    SessionSnapshot apply(Agent agent, ActionContext context, String snapshotId);
+    SessionSnapshot apply(AgentSnapshots snapshots, String snapshotId);
   }
 
   /**
@@ -277,7 +278,7 @@ final class BackgroundTasks {
     Agent agent;
     try {
       agent = AgentLookup.find(delegation.registry(), task.agent());
-      row = read.apply(agent, context, task.snapshotId());
+      row = read.apply(agent.snapshots(context), task.snapshotId());
     } catch (RuntimeException e) {
       BatonException error = BatonException.from(e);
       if (context.cancellation().isCancelled()
@@ -315,7 +316,7 @@ final class BackgroundTasks {
   private Report current(ActionContext caller, TaskId task, TaskScope.Known known) {
     try {
       Agent agent = AgentLookup.find(delegation.registry(), task.agent());
-      SessionSnapshot row = agent.getSnapshot(caller, task.snapshotId());
+      SessionSnapshot row = agent.snapshots(caller).get(task.snapshotId());
       Report report = results.fromRow(caller, task, row, known.label());
       if (isFinal(report)) {
         collect(caller, task.toString(), row);

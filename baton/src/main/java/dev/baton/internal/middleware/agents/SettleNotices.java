@@ -108,7 +108,7 @@ final class SettleNotices {
     try {
       TaskId task = TaskId.parse(id, delegation.agentNames());
       Agent agent = AgentLookup.find(delegation.registry(), task.agent());
-      SessionSnapshot row = agent.getSnapshot(context, task.snapshotId());
+      SessionSnapshot row = agent.snapshots(context).get(task.snapshotId());
       String status =
           switch (row.statusOrCompleted()) {
             case PENDING -> null;

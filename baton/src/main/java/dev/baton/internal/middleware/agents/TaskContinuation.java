@@ -68,7 +68,7 @@ final class TaskContinuation {
     try {
       task = TaskId.parse(id, delegation.agentNames());
       agent = AgentLookup.find(delegation.registry(), task.agent());
-      row = agent.getSnapshot(context, task.snapshotId());
+      row = agent.snapshots(context).get(task.snapshotId());
     } catch (RuntimeException e) {
       return unreadable(id, label, e);
     }
@@ -146,8 +146,8 @@ final class TaskContinuation {
         }
         try {
           // Fenced first: a worker that was only slow, not dead, stops instead of writing on.
-          agent.abort(context, task.snapshotId());
-          init = resumeFrom(agent.getSnapshot(context, row.parentId()));
+          agent.snapshots(context).abort(task.snapshotId());
+          init = resumeFrom(agent.snapshots(context).get(row.parentId()));
         } catch (RuntimeException e) {
           return unreadable(id, label, e);
         }

@@ -119,7 +119,7 @@ final class TaskResults {
     }
     SessionSnapshot latest;
     try {
-      latest = target.getLatestSnapshot(context, sessionId);
+      latest = target.snapshots(context).latest(sessionId);
     } catch (RuntimeException e) {
       log.debug("agent {}: the failed run's row could not be read", target.name(), e);
       return output.snapshotId();

@@ -2,8 +2,8 @@ package dev.baton.samples.agentsremote;
 
 import dev.baton.Baton;
 import dev.baton.agent.Agent;
-import dev.baton.agent.AgentMetadata;
 import dev.baton.agent.AgentOptions;
+import dev.baton.agent.RemoteAgentOptions;
 import dev.baton.agent.StateManagement;
 import dev.baton.agent.store.InMemorySessionStore;
 import dev.baton.ai.Hooks;
@@ -52,9 +52,10 @@ final class Orchestration {
         baton.defineRemoteAgent(
             "researcher",
             researcherUrl,
-            AgentOptions.builder()
+            RemoteAgentOptions.builder()
                 .description("Researches one question and answers in a few sentences.")
-                .metadata(new AgentMetadata(StateManagement.SERVER, true))
+                .stateManagement(StateManagement.SERVER)
+                .abortable(true)
                 .build());
     return baton.defineAgent(
         "orchestrator",

@@ -9,6 +9,7 @@ import dev.baton.agent.AgentInput;
 import dev.baton.agent.AgentOutput;
 import dev.baton.agent.AgentStreamChunk;
 import dev.baton.ai.Role;
+import dev.baton.core.ActionContext;
 import dev.baton.core.Flow;
 import dev.baton.core.StreamCallback;
 import dev.baton.devtools.DevTools;
@@ -182,7 +183,7 @@ public final class BasicAgents {
         out.println("Try: checkout-api is throwing 500s and customers can't pay");
       }
       out.println("Type a request, or /quit to leave.");
-      int exit = converse(lines, out, orchestrator, console, choice);
+      int exit = converse(lines, out, baton.context(), orchestrator, console, choice);
       if (devTools.isRunning()) {
         out.println("Input ended; still serving Genkit's Developer UI until stopped.");
         new CountDownLatch(1).await();
@@ -216,9 +217,14 @@ public final class BasicAgents {
 
   /** The chat itself: one turn per line until {@code /quit} or the end of input. */
   private static int converse(
-      BufferedReader lines, PrintStream out, Agent orchestrator, Console console, Choice choice)
+      BufferedReader lines,
+      PrintStream out,
+      ActionContext context,
+      Agent orchestrator,
+      Console console,
+      Choice choice)
       throws IOException {
-    AgentConnection chat = orchestrator.connect(AgentInit.NEW);
+    AgentConnection chat = orchestrator.connect(context, AgentInit.NEW);
     String first = choice.firstRequest();
     if (first != null) {
       console.say("\nyou> " + first + "\n");

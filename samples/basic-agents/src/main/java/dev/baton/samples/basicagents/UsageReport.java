@@ -23,7 +23,7 @@ final class UsageReport {
     if (turnEnd.snapshotId() == null) {
       return;
     }
-    SessionSnapshot row = agent.getSnapshot(turnEnd.snapshotId());
+    SessionSnapshot row = agent.snapshots().get(turnEnd.snapshotId());
     List<Message> messages = row.state() == null ? List.of() : row.state().messages();
     if (messages.isEmpty()) {
       return;

@@ -1,0 +1,145 @@
+package dev.baton.internal.agent;
+
+import dev.baton.agent.Agent;
+import dev.baton.agent.AgentInit;
+import dev.baton.agent.AgentInput;
+import dev.baton.agent.AgentMetadata;
+import dev.baton.agent.AgentOutput;
+import dev.baton.agent.AgentSnapshots;
+import dev.baton.agent.SessionSnapshot;
+import dev.baton.agent.SnapshotStatus;
+import dev.baton.agent.StateManagement;
+import dev.baton.core.ActionContext;
+import dev.baton.core.ActionType;
+import dev.baton.core.BatonException;
+import dev.baton.core.Json;
+import dev.baton.core.Registry;
+import dev.baton.core.StreamCallback;
+import dev.baton.internal.agent.CompanionRequests.AbortRequest;
+import dev.baton.internal.agent.CompanionRequests.AbortResponse;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * What a local and a remote agent share: the conveniences that run in a root context, the JSON
+ * entry point, and the snapshot operations bound to a context. Each kind implements the four
+ * snapshot operations with an explicit context, once.
+ */
+abstract sealed class BaseAgent implements Agent permits LocalAgent, RemoteAgent {
+  private final String name;
+  private final Registry registry;
+
+  BaseAgent(String name, Registry registry) {
+    if (name.isBlank()) {
+      throw BatonException.invalidArgument("an agent name must not be blank");
+    }
+    this.name = name;
+    this.registry = registry;
+  }
+
+  @Override
+  public final AgentOutput runText(String text, AgentInit init) {
+    return run(rootContext(), AgentInput.text(text), init, StreamCallback.discard());
+  }
+
+  @Override
+  public final JsonNode runJson(
+      ActionContext context,
+      JsonNode input,
+      @Nullable JsonNode init,
+      StreamCallback<JsonNode> stream) {
+    return AgentActions.runJson(this, context, input, init, stream);
+  }
+
+  @Override
+  public final AgentSnapshots snapshots(ActionContext context) {
+    return new BoundSnapshots(this, context);
+  }
+
+  @Override
+  public final AgentSnapshots snapshots() {
+    return snapshots(rootContext());
+  }
+
+  abstract SessionSnapshot getSnapshot(ActionContext context, String snapshotId);
+
+  abstract @Nullable SessionSnapshot getLatestSnapshot(ActionContext context, String sessionId);
+
+  abstract SessionSnapshot waitForSnapshot(ActionContext context, String snapshotId);
+
+  abstract @Nullable SnapshotStatus abort(ActionContext context, String snapshotId);
+
+  /** The abort companion: an abort of a snapshot that does not exist is {@code NOT_FOUND}. */
+  final AbortResponse abortAction(ActionContext context, AbortRequest request) {
+    SnapshotStatus status = abort(context, request.snapshotId());
+    if (status == null) {
+      throw BatonException.notFound("abort: snapshot \"%s\" not found", request.snapshotId());
+    }
+    return new AbortResponse(request.snapshotId(), status);
+  }
+
+  /**
+   * Metadata as a descriptor publishes it; null when nothing is known. Users only read {@link
+   * AgentMetadata}, so Baton reads it too: from the JSON the descriptor carries, never through its
+   * positional constructor.
+   */
+  static @Nullable AgentMetadata metadataOf(
+      @Nullable Boolean abortable,
+      @Nullable StateManagement stateManagement,
+      @Nullable JsonNode stateSchema) {
+    if (abortable == null && stateManagement == null && stateSchema == null) {
+      return null;
+    }
+    ObjectNode agent = Json.object();
+    if (abortable != null) {
+      agent.put("abortable", abortable);
+    }
+    if (stateManagement != null) {
+      agent.put("stateManagement", stateManagement.wireName());
+    }
+    if (stateSchema != null) {
+      agent.set("stateSchema", stateSchema);
+    }
+    ObjectNode descriptorMetadata = Json.object();
+    descriptorMetadata.set("agent", agent);
+    return AgentMetadata.fromDescriptor(descriptorMetadata);
+  }
+
+  @Override
+  public final ActionType type() {
+    return ActionType.AGENT;
+  }
+
+  @Override
+  public final String name() {
+    return name;
+  }
+
+  private ActionContext rootContext() {
+    return ActionContext.root(registry);
+  }
+
+  /** The four operations under one context. */
+  private record BoundSnapshots(BaseAgent agent, ActionContext context) implements AgentSnapshots {
+    @Override
+    public SessionSnapshot get(String snapshotId) {
+      return agent.getSnapshot(context, snapshotId);
+    }
+
+    @Override
+    public @Nullable SessionSnapshot latest(String sessionId) {
+      return agent.getLatestSnapshot(context, sessionId);
+    }
+
+    @Override
+    public SessionSnapshot waitFor(String snapshotId) {
+      return agent.waitForSnapshot(context, snapshotId);
+    }
+
+    @Override
+    public @Nullable SnapshotStatus abort(String snapshotId) {
+      return agent.abort(context, snapshotId);
+    }
+  }
+}

@@ -88,8 +88,8 @@ import org.slf4j.LoggerFactory;
  * repairs the pointer. A damaged row of the session is logged and passed over, so the session
  * resumes from its newest intact row; when the session has rows and none is intact, the call fails
  * with {@code DATA_LOSS} instead of answering that the session does not exist. A save moves the
- * pointer only for a new row more recent (by {@code createdAt}, then ID) than the one it names; a
- * rewrite (heartbeat, abort, finalisation) never moves it.
+ * pointer only for a new row more recent (by {@code createdAt}, then ID) than the one it names, or
+ * when the session has no pointer; a rewrite (heartbeat, abort, finalisation) never moves it.
  *
  * <p><b>Retention.</b> With {@link Builder#maxPersistedChainLength}, each save follows {@code
  * parentId} links back from the saved row and deletes the rows past the newest {@code n}; deletion

@@ -158,7 +158,9 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
     this.maxChainLength =
         builder.maxPersistedChainLength != null ? builder.maxPersistedChainLength : 0;
     this.statusFeed =
-        new StatusFeed(builder.pollInterval != null ? builder.pollInterval : DEFAULT_POLL_INTERVAL);
+        new StatusFeed(
+            builder.pollInterval != null ? builder.pollInterval : DEFAULT_POLL_INTERVAL,
+            builder.pollReads != null ? builder.pollReads : id -> {});
   }
 
   /**
@@ -448,6 +450,7 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
     private @Nullable Boolean syncDirectories;
     private @Nullable String bootId;
     private @Nullable Consumer<CommitStep> commitSteps;
+    private @Nullable Consumer<String> pollReads;
     private @Nullable InstantSource clock;
 
     private Builder(Path dir) {
@@ -531,6 +534,13 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
     Builder onCommitStep(Consumer<CommitStep> hook) {
       checkUnset(commitSteps, "onCommitStep");
       this.commitSteps = hook;
+      return this;
+    }
+
+    /** Runs before the poller reads a subscribed row, with its ID; for tests that hold a round. */
+    Builder onPollRead(Consumer<String> hook) {
+      checkUnset(pollReads, "onPollRead");
+      this.pollReads = hook;
       return this;
     }
 

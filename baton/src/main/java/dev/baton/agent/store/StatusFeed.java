@@ -6,6 +6,7 @@ import dev.baton.internal.store.RowHeader;
 import dev.baton.internal.store.StatusSubscribers;
 import java.time.Duration;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -33,12 +34,16 @@ final class StatusFeed {
   private final ReentrantLock lock = new ReentrantLock();
   private final StatusSubscribers<RowRef> subscribers;
   private final @Nullable SnapshotPoller poller;
+  private final Consumer<String> beforePollRead;
 
   /**
    * @param pollInterval how often subscribed rows are re-read; zero or negative polls never, so
    *     only the store's own saves are delivered
+   * @param beforePollRead runs before the poller takes the lock to read a row, with its ID; for
+   *     tests that hold the poller mid-round
    */
-  StatusFeed(Duration pollInterval) {
+  StatusFeed(Duration pollInterval, Consumer<String> beforePollRead) {
+    this.beforePollRead = beforePollRead;
     // The poller starts with the first subscription and stops with the last one.
     SnapshotPoller newPoller =
         pollInterval.isPositive()
@@ -88,6 +93,7 @@ final class StatusFeed {
    */
   private void pollSubscribedRows() {
     for (RowRef row : subscribers.subscribedRows()) {
+      beforePollRead.accept(row.snapshotId());
       lock.lock();
       try {
         RowHeader header = row.directory().readHeader(row.snapshotId());

@@ -1,6 +1,6 @@
 /**
- * Baton's testing kit: a programmable model, Genkit's conformance runner and tools, and contract
- * test kits for session stores and model plugins.
+ * Baton's testing kit: a programmable model, fake time, Genkit's conformance runner and tools, and
+ * contract test kits for session stores and model plugins.
  */
 module dev.baton.testing {
   requires transitive dev.baton;

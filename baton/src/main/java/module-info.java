@@ -4,9 +4,11 @@
  * <p>Start with {@link dev.baton.Baton}. The exported packages are the API: {@code dev.baton.core}
  * (actions, contexts, errors, JSON), {@code dev.baton.ai} (messages, models, tools, prompts,
  * middleware), {@code dev.baton.agent} (agents, sessions, snapshots, stores), {@code
- * dev.baton.agent.store} (the in-memory and file stores) and {@code dev.baton.middleware} (the
- * bundled middleware). {@code dev.baton.internal.*} is Baton's own and is exported only to Baton's
- * other modules.
+ * dev.baton.agent.store} (the in-memory and file stores), {@code dev.baton.middleware} (the stable
+ * bundled middleware) and the experimental middleware by concept: {@code
+ * dev.baton.middleware.agents} (delegation and artifacts), {@code dev.baton.middleware.budget} and
+ * {@code dev.baton.middleware.compression}. {@code dev.baton.internal.*} is Baton's own and is
+ * exported only to Baton's other modules.
  *
  * <p>Baton reads and writes your records with Jackson: open the packages of the types your tools,
  * flows and agents exchange to {@code tools.jackson.databind}.
@@ -30,12 +32,16 @@ module dev.baton {
   exports dev.baton.agent;
   exports dev.baton.agent.store;
   exports dev.baton.middleware;
+  exports dev.baton.middleware.agents;
+  exports dev.baton.middleware.budget;
+  exports dev.baton.middleware.compression;
   exports dev.baton.internal.ai to
       dev.baton.googleai;
   exports dev.baton.internal.core to
       dev.baton.store.postgres,
       dev.baton.devtools,
-      dev.baton.server;
+      dev.baton.server,
+      dev.baton.testing;
   exports dev.baton.internal.store to
       dev.baton.store.postgres;
   exports dev.baton.internal.agent to
@@ -60,10 +66,28 @@ module dev.baton {
   opens dev.baton.middleware to
       tools.jackson.databind,
       com.github.victools.jsonschema.generator;
+  opens dev.baton.middleware.agents to
+      tools.jackson.databind,
+      com.github.victools.jsonschema.generator;
+  opens dev.baton.middleware.budget to
+      tools.jackson.databind,
+      com.github.victools.jsonschema.generator;
+  opens dev.baton.middleware.compression to
+      tools.jackson.databind,
+      com.github.victools.jsonschema.generator;
   opens dev.baton.internal.ai to
       tools.jackson.databind,
       com.github.victools.jsonschema.generator;
   opens dev.baton.internal.agent to
+      tools.jackson.databind,
+      com.github.victools.jsonschema.generator;
+  opens dev.baton.internal.middleware.agents to
+      tools.jackson.databind,
+      com.github.victools.jsonschema.generator;
+  opens dev.baton.internal.middleware.budget to
+      tools.jackson.databind,
+      com.github.victools.jsonschema.generator;
+  opens dev.baton.internal.middleware.compression to
       tools.jackson.databind,
       com.github.victools.jsonschema.generator;
 }

@@ -56,7 +56,7 @@ class ArchitectureTest {
           .layer("Agent")
           .definedBy("dev.baton.agent..", "dev.baton.internal.agent..")
           .layer("Middleware")
-          .definedBy("dev.baton.middleware..")
+          .definedBy("dev.baton.middleware..", "dev.baton.internal.middleware..")
           .whereLayer("Facade")
           .mayNotBeAccessedByAnyLayer()
           .whereLayer("Middleware")

@@ -21,6 +21,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -161,6 +163,27 @@ class BatonCloseTest {
     baton.close();
 
     assertThat(closed).containsExactly("second", "first");
+  }
+
+  @Test
+  void closeLeavesTheApplicationsSchedulerRunning() throws Exception {
+    ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+    try {
+      Baton baton = Baton.builder().experimental().scheduler(scheduler).build();
+      SlowAgent slow = slowAgent(baton, "slow");
+      detach(slow);
+      slow.release.countDown();
+      assertThat(baton.drain(Duration.ofSeconds(10))).isTrue();
+
+      baton.close();
+
+      assertThat(scheduler.isShutdown()).as("the application owns its scheduler").isFalse();
+      assertThat(
+              scheduler.schedule(() -> "still runs", 0, TimeUnit.SECONDS).get(10, TimeUnit.SECONDS))
+          .isEqualTo("still runs");
+    } finally {
+      scheduler.shutdownNow();
+    }
   }
 
   private record ClosingPlugin(String name, List<String> closed) implements Plugin, AutoCloseable {

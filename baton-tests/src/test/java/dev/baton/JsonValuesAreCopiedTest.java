@@ -9,7 +9,6 @@ import dev.baton.agent.AgentOptions;
 import dev.baton.agent.Session;
 import dev.baton.agent.SessionState;
 import dev.baton.agent.TurnResult;
-import dev.baton.ai.BudgetExceededException;
 import dev.baton.ai.ExecutablePrompt;
 import dev.baton.ai.GenerateOptions;
 import dev.baton.ai.GenerateResponse;
@@ -31,6 +30,7 @@ import dev.baton.core.Json;
 import dev.baton.core.Registry;
 import dev.baton.core.Status;
 import dev.baton.internal.agent.LiveSession;
+import dev.baton.middleware.budget.BudgetExceededException;
 import dev.baton.rules.JsonCopyContract;
 import dev.baton.rules.JsonHolder;
 import dev.baton.rules.ModuleTypes;
@@ -138,7 +138,8 @@ class JsonValuesAreCopiedTest extends JsonCopyContract {
             Session.class,
             "custom",
             tree -> {
-              LiveSession session = new LiveSession("session-1", SessionState.empty());
+              LiveSession session =
+                  new LiveSession("session-1", SessionState.empty(), Json.mapper());
               session.updateCustom(current -> tree);
               return session;
             },

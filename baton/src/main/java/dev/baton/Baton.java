@@ -20,6 +20,7 @@ import dev.baton.core.ActionContext;
 import dev.baton.core.ActionFunction;
 import dev.baton.core.BatonException;
 import dev.baton.core.Flow;
+import dev.baton.core.Json;
 import dev.baton.core.Plugin;
 import dev.baton.core.Registry;
 import dev.baton.core.Status;
@@ -32,18 +33,23 @@ import dev.baton.internal.ai.GenerateAction;
 import dev.baton.internal.core.DefaultRegistry;
 import dev.baton.internal.core.Lifecycle;
 import dev.baton.internal.core.RegisteredFlow;
+import dev.baton.internal.core.Timing;
 import dev.baton.internal.core.Tracing;
+import dev.baton.internal.middleware.BundledMiddleware;
 import io.opentelemetry.api.OpenTelemetry;
 import java.net.URI;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.BiFunction;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A Baton instance: the registry of actions an application defines, the plugins that contributed to
@@ -68,16 +74,24 @@ public final class Baton implements AutoCloseable {
   private final Registry registry;
   private final Lifecycle lifecycle;
   private final Duration shutdownGrace;
+  private final JsonMapper jsonMapper;
   // Held while an agent is defined, so that agent definitions happen one at a time: defineAgent
   // checks that no agent has the name before it registers the agent's prompt, and no other agent
   // may take the name in between.
   private final Object agentDefinitions = new Object();
 
   private Baton(Builder builder) {
-    this.registry = DefaultRegistry.create(builder.tracing(), builder.experimental);
+    this.jsonMapper = builder.jsonMapper;
+    this.registry =
+        DefaultRegistry.create(
+            builder.tracing(),
+            new Timing(builder.clock, builder.scheduler),
+            builder.experimental,
+            jsonMapper);
     this.lifecycle = DefaultRegistry.lifecycle(registry);
     this.shutdownGrace = builder.shutdownGrace;
     GenerateAction.register(registry);
+    BundledMiddleware.register(registry, builder.experimental);
     Set<String> names = new HashSet<>();
     for (Plugin plugin : builder.plugins) {
       if (!names.add(plugin.name())) {
@@ -152,7 +166,8 @@ public final class Baton implements AutoCloseable {
       Class<I> inputType,
       Class<O> outputType,
       BiFunction<ToolContext, I, O> function) {
-    return registry.register(Tool.create(name, description, inputType, outputType, function));
+    return registry.register(
+        Tool.create(name, description, inputType, outputType, function).withJsonMapper(jsonMapper));
   }
 
   /** Defines a tool over raw JSON with explicit schemas (null means any JSON). */
@@ -318,12 +333,17 @@ public final class Baton implements AutoCloseable {
     private @Nullable OpenTelemetry openTelemetry;
     private @Nullable Boolean traceContent;
     private Duration shutdownGrace = DEFAULT_SHUTDOWN_GRACE;
+    private InstantSource clock = InstantSource.system();
+    private @Nullable ScheduledExecutorService scheduler;
+    private JsonMapper jsonMapper = Json.mapper();
 
     private Builder() {}
 
     /**
      * Enables experimental features: agents, sessions and their middleware. Without it, {@code
-     * defineAgent} and its siblings throw {@link IllegalStateException}.
+     * defineAgent} and its siblings throw {@link IllegalStateException}, and the experimental
+     * middleware ({@code genkit-middleware-exp/agents}, {@code /artifacts}, {@code /budget}, {@code
+     * /contextCompression}) are not registered by name.
      */
     public Builder experimental() {
       this.experimental = true;
@@ -367,6 +387,64 @@ public final class Baton implements AutoCloseable {
         throw new IllegalArgumentException("the shutdown grace must not be negative");
       }
       this.shutdownGrace = grace;
+      return this;
+    }
+
+    /**
+     * The clock the instance reads: it stamps the snapshots its agents save ({@code createdAt},
+     * {@code updatedAt}, {@code heartbeatAt}) and tells when a row's heartbeat has gone stale.
+     * Defaults to the system clock. A store that reads the time itself (the file store) has its own
+     * option; give both the same clock. Tests pass {@code FakeTime} from {@code baton-testing}.
+     */
+    public Builder clock(InstantSource clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * Runs the instance's timers on this scheduler: the heartbeats of detached runs, the end of an
+     * aborted run's beats after a heartbeat timeout, and the poll intervals and retry pauses of
+     * waits. Its tasks are short and never block. The application owns it: Baton never shuts it
+     * down, and it must outlive the instance. By default each agent that detaches has a timer
+     * thread of its own, which ends when idle, and waits time themselves. Tests pass {@code
+     * FakeTime}'s scheduler, whose tasks run when the test advances the time.
+     */
+    public Builder scheduler(ScheduledExecutorService scheduler) {
+      this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+      return this;
+    }
+
+    /**
+     * The mapper for the application's own types, so that they can use modules and settings Baton's
+     * mapper does not have (a naming strategy, Kotlin, custom serialisers). By default Baton's own
+     * mapper ({@link Json#mapper()}); derive from it with {@code Json.mapper().rebuild()} to keep
+     * its policy (nulls omitted, unknown fields ignored).
+     *
+     * <p>It reads and writes what only the application defines:
+     *
+     * <ul>
+     *   <li>the input, output and chunks of flows defined here, and their inferred schemas;
+     *   <li>the input and output of tools defined here with {@link Baton#defineTool} (a tool made
+     *       with {@code Tool.create} keeps Baton's mapper unless given this one by {@code
+     *       Tool.withJsonMapper}), and their inferred schemas;
+     *   <li>a prompt's input ({@code ExecutablePrompt.render}, {@code PromptContext.input});
+     *   <li>an agent's custom state read or updated as a Java type ({@code Session.custom}, {@code
+     *       Session.updateCustom}).
+     * </ul>
+     *
+     * <p>Everything Genkit defines stays on Baton's mapper, so the wire format does not change:
+     * messages and parts, model requests and responses, agent inputs, outputs and chunks, snapshots
+     * and the rows stores keep, errors, and the inputs of Baton's own tools and middleware. A value
+     * of the application's travels inside them as the JSON this mapper wrote. Structured output
+     * ({@code OutputOptions.of}, {@code GenerateResponse.output(Class)}) stays on Baton's mapper
+     * too, schema and value alike, since a response does not know the instance that produced it; to
+     * read it with this mapper, ask with {@code OutputOptions.schema} and convert {@code
+     * GenerateResponse.output()} with {@link Json#convert(JsonMapper, JsonNode,
+     * java.lang.reflect.Type)}. Inferred schemas follow this mapper's naming strategy; a custom
+     * serialiser's shape is not inferred, so give such a tool or flow an explicit schema.
+     */
+    public Builder jsonMapper(JsonMapper jsonMapper) {
+      this.jsonMapper = Objects.requireNonNull(jsonMapper, "jsonMapper");
       return this;
     }
 

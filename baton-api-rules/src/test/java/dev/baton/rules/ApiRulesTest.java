@@ -10,11 +10,14 @@ import dev.baton.rules.fixtures.WideValues;
 import org.junit.jupiter.api.Test;
 
 class ApiRulesTest {
+  // The fixtures package holds other rules' records too, some of them wide.
   private static final JavaClasses FIXTURES =
-      new ClassFileImporter().importPackagesOf(WideValues.class);
+      new ClassFileImporter()
+          .importPackagesOf(WideValues.class)
+          .that(JavaClass.Predicates.belongToAnyOf(WideValues.class));
 
   @Test
-  void theWideRecordsAreThoseWithAConstructorOfSixParametersOrMore() {
+  void theWideRecordsAreThoseWithAConstructorOfThreeParametersOrMore() {
     assertThat(FIXTURES.that(ApiRules.WIDE_PUBLIC_RECORDS))
         .extracting(JavaClass::getSimpleName)
         .containsExactlyInAnyOrder("Bare", "WideFactory", "NarrowFactory", "Built", "NotABuilder");
@@ -33,6 +36,6 @@ class ApiRulesTest {
 
   private static String failure(Class<?> type) {
     return type.getName()
-        + " offers no public static builder or factory of fewer than 6 parameters";
+        + " offers no public static builder or factory of fewer than 3 parameters";
   }
 }

@@ -6,13 +6,11 @@ import dev.baton.agent.store.InMemorySessionStore;
 import dev.baton.ai.FinishReason;
 import dev.baton.ai.InlinePrompt;
 import dev.baton.ai.Message;
-import dev.baton.ai.MiddlewareDescriptor;
 import dev.baton.ai.ModelInfo;
 import dev.baton.ai.ModelResponse;
 import dev.baton.ai.ModelResponseChunk;
 import dev.baton.ai.Role;
 import dev.baton.core.Json;
-import dev.baton.middleware.Retry;
 import dev.baton.otel.BatonTelemetry;
 import io.opentelemetry.api.OpenTelemetry;
 import tools.jackson.databind.JsonNode;
@@ -21,8 +19,8 @@ import tools.jackson.databind.JsonNode;
  * The application the dev tools' tests serve: a flow {@code echo}, a streaming flow {@code count},
  * a tool, a model {@code echoModel} that answers {@code echo: <last user text> (turn <n>)} (n
  * counts the user messages it was sent, so a resumed session shows), a server-managed agent {@code
- * serverAgent} over it, and the Retry middleware usable by name. Run as a program ({@link #main})
- * it is what {@code genkit start -- java ...} starts in the CLI test.
+ * serverAgent} over it, and the bundled middleware, which every instance registers by name. Run as
+ * a program ({@link #main}) it is what {@code genkit start -- java ...} starts in the CLI test.
  */
 final class DevApp {
   private DevApp() {}
@@ -70,7 +68,6 @@ final class DevApp {
             .description("Echoes, remembering the session.")
             .sessionStore(InMemorySessionStore.create())
             .build());
-    baton.defineMiddleware(MiddlewareDescriptor.of("Retries failed model calls.", new Retry()));
     return baton;
   }
 

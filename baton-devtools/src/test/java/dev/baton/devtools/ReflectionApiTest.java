@@ -202,7 +202,8 @@ class ReflectionApiTest {
                 .asString())
         .isEqualTo("Echo");
     JsonNode retry = actions.path("/middleware/" + RETRY);
-    assertThat(retry.path("description").asString()).isEqualTo("Retries failed model calls.");
+    assertThat(retry.path("description").asString())
+        .isEqualTo("Retry failed model calls with exponential backoff and jitter");
     assertThat(retry.path("inputSchema").path("properties").isObject()).isTrue();
   }
 

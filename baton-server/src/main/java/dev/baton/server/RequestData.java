@@ -20,6 +20,15 @@ public record RequestData(String method, Map<String, String> headers, @Nullable 
     input = input == null ? null : Json.copy(input);
   }
 
+  /** A request with the method and headers given and no input. */
+  public static RequestData of(String method, Map<String, String> headers) {
+    return new RequestData(method, headers, null);
+  }
+
+  public RequestData withInput(@Nullable JsonNode input) {
+    return new RequestData(method, headers, input);
+  }
+
   /** A copy: the record stays immutable whatever the caller does with it. */
   @Override
   public @Nullable JsonNode input() {

@@ -19,7 +19,7 @@ import dev.baton.ai.Role;
 import dev.baton.core.ActionContext;
 import dev.baton.core.Cancellation;
 import dev.baton.core.Json;
-import dev.baton.middleware.Agents;
+import dev.baton.middleware.agents.Agents;
 import dev.baton.server.TestHttp.Answer;
 import dev.baton.testing.ProgrammableModel;
 import java.io.ByteArrayOutputStream;

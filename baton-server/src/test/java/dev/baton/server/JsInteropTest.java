@@ -25,7 +25,7 @@ import dev.baton.ai.Role;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.Status;
-import dev.baton.middleware.Agents;
+import dev.baton.middleware.agents.Agents;
 import dev.baton.testing.ProgrammableModel;
 import java.net.URI;
 import java.time.Duration;

@@ -27,7 +27,7 @@ import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.Status;
-import dev.baton.middleware.Agents;
+import dev.baton.middleware.agents.Agents;
 import dev.baton.testing.ForwardingSessionStore;
 import dev.baton.testing.ProgrammableModel;
 import java.nio.file.Path;

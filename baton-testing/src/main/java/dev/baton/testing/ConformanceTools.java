@@ -2,8 +2,8 @@ package dev.baton.testing;
 
 import dev.baton.ai.Tool;
 import dev.baton.core.Json;
-import dev.baton.core.JsonSchemas;
 import dev.baton.core.Registry;
+import dev.baton.internal.core.JsonSchemas;
 import tools.jackson.databind.JsonNode;
 
 /**

@@ -48,10 +48,45 @@ import org.jspecify.annotations.Nullable;
  * a byte-array body. Thread-safe.
  */
 public final class FakeHttpServer implements AutoCloseable {
-  /** A request as the server saw it. */
-  public record Recorded(String method, String pathAndQuery, HttpHeaders headers, String body) {
+  /**
+   * A request as the server saw it; only the server builds one, so it has no public constructor.
+   */
+  public static final class Recorded {
+    private final String method;
+    private final String pathAndQuery;
+    private final HttpHeaders headers;
+    private final String body;
+
+    private Recorded(String method, String pathAndQuery, HttpHeaders headers, String body) {
+      this.method = method;
+      this.pathAndQuery = pathAndQuery;
+      this.headers = headers;
+      this.body = body;
+    }
+
+    public String method() {
+      return method;
+    }
+
+    public String pathAndQuery() {
+      return pathAndQuery;
+    }
+
+    public HttpHeaders headers() {
+      return headers;
+    }
+
+    public String body() {
+      return body;
+    }
+
     public @Nullable String header(String name) {
       return headers.firstValue(name).orElse(null);
+    }
+
+    @Override
+    public String toString() {
+      return method + " " + pathAndQuery;
     }
   }
 

@@ -158,7 +158,7 @@ public abstract sealed class HostileInputContract extends StatusSubscriptionCont
     String text = "half a pair: \ud800, and the other half: \udfff";
     SessionSnapshot row =
         row("text", "sess-1", at(1), SnapshotStatus.FAILED).toBuilder()
-            .error(new ErrorInfo("INTERNAL", text, null))
+            .error(ErrorInfo.of(Status.INTERNAL, text))
             .state(
                 SessionState.empty()
                     .withSessionId("sess-1")

@@ -441,7 +441,9 @@ public abstract non-sealed class SessionStoreContract extends HostileInputContra
             .heartbeatAt(at(4))
             .status(FAILED)
             .finishReason(AgentFinishReason.FAILED)
-            .error(new ErrorInfo("INTERNAL", "model unavailable", Json.parse("{\"attempts\":3}")))
+            .error(
+                ErrorInfo.of(Status.INTERNAL, "model unavailable")
+                    .withDetails(Json.parse("{\"attempts\":3}")))
             .state(state)
             .build();
 
@@ -540,7 +542,7 @@ public abstract non-sealed class SessionStoreContract extends HostileInputContra
     SessionSnapshot failed =
         save(
             row("broken", "sess-1", at(2), FAILED)
-                .withError(new ErrorInfo("INTERNAL", "boom", null)));
+                .withError(ErrorInfo.of(Status.INTERNAL, "boom")));
 
     assertThat(SnapshotFixtures.abort(context(), store(), "done", at(7))).isEqualTo(COMPLETED);
     assertThat(SnapshotFixtures.abort(context(), store(), "broken", at(7))).isEqualTo(FAILED);

@@ -72,7 +72,9 @@ public final class WeatherTool {
    * schema.
    */
   public static ToolDefinition definition() {
-    return new ToolDefinition(NAME, DESCRIPTION, Json.parse(INPUT_SCHEMA), null, null);
+    return ToolDefinition.of(NAME)
+        .withDescription(DESCRIPTION)
+        .withInputSchema(Json.parse(INPUT_SCHEMA));
   }
 
   /** The tool, to pass to {@code GenerateOptions.Builder.tools}. */

@@ -299,8 +299,7 @@ class AgentRuntimeTest extends AgentTestSupport {
             runner -> {
               runner.run(
                   (ctx, input) -> {
-                    runner.sendChunk(
-                        new ModelResponseChunk(Role.MODEL, 0, List.of(Part.text("h"))));
+                    runner.sendChunk(ModelResponseChunk.of(Role.MODEL, List.of(Part.text("h"))));
                     // The callback's failure stopped the work, which notices here.
                     ctx.cancellation().throwIfCancelled();
                     return TurnResult.STOP;

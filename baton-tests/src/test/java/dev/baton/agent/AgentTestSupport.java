@@ -1,6 +1,7 @@
 package dev.baton.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.baton.Baton;
 import dev.baton.agent.store.InMemorySessionStore;
@@ -11,6 +12,7 @@ import dev.baton.ai.ModelResponse;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Status;
+import dev.baton.testing.FakeTime;
 import dev.baton.testing.ForwardingSessionStore;
 import dev.baton.testing.ProgrammableModel;
 import java.time.Duration;
@@ -19,16 +21,39 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
+import org.awaitility.core.ConditionFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
  * What the agent runtime tests share: a fresh experimental {@link Baton} with a programmable model
- * "pm" and an in-memory store per test, agent builders, and a store that fails on demand.
+ * "pm" and an in-memory store per test, agent builders, and a store that fails on demand. A class
+ * whose tests are about time (heartbeats, expiry, waits) runs its instance on {@link #time}.
  */
 abstract class AgentTestSupport {
-  final Baton baton = Baton.builder().experimental().build();
+  final FakeTime time = FakeTime.create();
+  final Baton baton =
+      onFakeTime()
+          ? Baton.builder().experimental().clock(time).scheduler(time.scheduler()).build()
+          : Baton.builder().experimental().build();
   final ProgrammableModel model = ProgrammableModel.define(baton.registry(), "pm");
   final InMemorySessionStore store = InMemorySessionStore.create();
+
+  /**
+   * Whether the instance reads its clock from {@link #time} and runs its timers on its scheduler,
+   * so heartbeats beat, rows expire and waits re-read only when a test advances the time. Called
+   * while the instance is built: return a constant.
+   */
+  boolean onFakeTime() {
+    return false;
+  }
+
+  /**
+   * Awaitility for what another thread does at once, such as a beat's write after the time moved:
+   * checked straight away, then often, since fake time leaves nothing to wait out.
+   */
+  static ConditionFactory promptly() {
+    return await().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(2));
+  }
 
   AgentOptions.Builder server() {
     return server(store);

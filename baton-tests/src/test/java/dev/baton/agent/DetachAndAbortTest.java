@@ -202,36 +202,6 @@ class DetachAndAbortTest extends AgentTestSupport {
   }
 
   @Test
-  void waitForSnapshotRidesOutTransientReadFailures() throws Exception {
-    CountDownLatch entered = new CountDownLatch(1);
-    CountDownLatch gate = new CountDownLatch(1);
-    AtomicInteger failingReads = new AtomicInteger();
-    Agent agent =
-        gated(
-            "flaky-reads",
-            entered,
-            gate,
-            AgentOptions.builder()
-                .sessionStore(
-                    new FlakyStore(store, new AtomicBoolean(), failingReads, new AtomicInteger()))
-                .heartbeat(Duration.ofMillis(50), Duration.ofMillis(400))
-                .waitPollInterval(Duration.ofMillis(10))
-                .build());
-    AgentOutput detached = agent.run(AgentInput.text("go").withDetach(true), AgentInit.NEW);
-    await().until(() -> entered.getCount() == 0);
-    CompletableFuture<SessionSnapshot> waiting =
-        CompletableFuture.supplyAsync(() -> agent.waitForSnapshot(detached.snapshotId()));
-
-    // Plain runtime exceptions, not only BatonExceptions, count as transient: three in a row pass.
-    failingReads.set(3);
-    gate.countDown();
-
-    SessionSnapshot settled = waiting.get(10, TimeUnit.SECONDS);
-    assertThat(settled.status()).isEqualTo(SnapshotStatus.COMPLETED);
-    assertThat(failingReads).hasValue(0);
-  }
-
-  @Test
   void waitForSnapshotGivesUpOnAReadThatHangsAndReadsAgain() throws Exception {
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch gate = new CountDownLatch(1);
@@ -261,74 +231,6 @@ class DetachAndAbortTest extends AgentTestSupport {
     SessionSnapshot settled = waiting.get(10, TimeUnit.SECONDS);
     assertThat(settled.status()).isEqualTo(SnapshotStatus.COMPLETED);
     assertThat(hangingReads).hasValue(0);
-  }
-
-  @Test
-  void anAbortedRunWhoseWorkerIsSlowToStopReadsAsSavingForAHeartbeatTimeoutThenAsStuck() {
-    CountDownLatch entered = new CountDownLatch(1);
-    CountDownLatch gate = new CountDownLatch(1);
-    AtomicInteger runs = new AtomicInteger();
-    Agent agent =
-        baton.defineCustomAgent(
-            "stubborn",
-            runner -> {
-              runner.run(
-                  (ctx, input) -> {
-                    if (runs.incrementAndGet() == 2) {
-                      entered.countDown();
-                      // Ignores cancellation, as a tool blocked in a call without a timeout would.
-                      try {
-                        assertThat(gate.await(60, TimeUnit.SECONDS)).isTrue();
-                      } catch (InterruptedException e) {
-                        throw new AssertionError(e);
-                      }
-                    }
-                    runner.session().addMessage(Message.model("late"));
-                    return TurnResult.STOP;
-                  });
-              return runner.result();
-            },
-            server().build());
-    AgentOutput first = agent.runText("hi");
-    AgentOutput detached =
-        agent.run(
-            AgentInput.text("work").withDetach(true), AgentInit.ofSnapshot(first.snapshotId()));
-    String id = detached.snapshotId();
-    await().until(() -> entered.getCount() == 0);
-    assertThat(agent.abort(id)).isEqualTo(SnapshotStatus.ABORTED);
-    Instant abortedAt = agent.getSnapshot(id).updatedAt();
-
-    // While the worker may still write, continuing is refused rather than forking from the parent.
-    assertThatThrownBy(() -> agent.runText("more", AgentInit.continueFrom(id)))
-        .isInstanceOfSatisfying(
-            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.FAILED_PRECONDITION))
-        .hasMessageContaining("is still being aborted");
-    // Beats go on after the abort, so the row does not look as if its worker died.
-    await()
-        .atMost(Duration.ofSeconds(10))
-        .until(
-            () -> agent.getSnapshot(id).heartbeatAt(),
-            beat -> beat != null && beat.isAfter(abortedAt.plusMillis(100)));
-
-    // A heartbeat timeout (400 ms) after the abort the beats stop, and once the row is stale the
-    // task can be continued, from the last state saved before it, although its worker is stuck.
-    AgentOutput continued =
-        await()
-            .atMost(Duration.ofSeconds(10))
-            .ignoreExceptions()
-            .until(() -> agent.runText("more", AgentInit.continueFrom(id)), out -> !out.isFailed());
-    assertThat(continued.text()).isEqualTo("late");
-    assertThat(gate.getCount()).as("the detached worker is still stuck").isEqualTo(1);
-
-    // When the stuck worker finally returns, its progress still lands in the aborted row.
-    gate.countDown();
-    SessionSnapshot settled =
-        await().until(() -> agent.getSnapshot(id), row -> row.finishReason() != null);
-    assertThat(settled.status()).isEqualTo(SnapshotStatus.ABORTED);
-    assertThat(settled.heartbeatAt()).isNull();
-    assertThat(settled.state().messages())
-        .extracting(Message::text)
-        .containsExactly("hi", "late", "work", "late");
   }
 
   @Test
@@ -365,69 +267,6 @@ class DetachAndAbortTest extends AgentTestSupport {
             e -> assertThat(e.status()).isEqualTo(Status.FAILED_PRECONDITION));
     assertThat(baton.registry().lookup("/agent-abort/chat")).isEmpty();
     assertThat(agent.getSnapshot(done.snapshotId()).status()).isEqualTo(SnapshotStatus.COMPLETED);
-  }
-
-  @Test
-  void aWorkerWhoseHeartbeatsStopReadsAsExpired() {
-    AtomicBoolean storeDown = new AtomicBoolean();
-    SessionStore flaky = new FlakyStore(store, storeDown);
-    CountDownLatch entered = new CountDownLatch(1);
-    CountDownLatch gate = new CountDownLatch(1);
-    Duration timeout = Duration.ofMillis(150);
-    Agent agent =
-        gated(
-            "stale",
-            entered,
-            gate,
-            AgentOptions.builder()
-                .sessionStore(flaky)
-                .heartbeat(Duration.ofMillis(20), timeout)
-                .waitPollInterval(Duration.ofMillis(10))
-                .build());
-    AgentOutput detached = agent.run(AgentInput.text("go").withDetach(true), AgentInit.NEW);
-    await().until(() -> entered.getCount() == 0);
-    Instant firstBeat = agent.getSnapshot(detached.snapshotId()).heartbeatAt();
-
-    // While the worker beats, the row outlives the timeout many times over and stays pending.
-    Instant longAfter = firstBeat.plus(timeout.multipliedBy(3));
-    SessionSnapshot alive =
-        await()
-            .atMost(Duration.ofSeconds(5))
-            .until(
-                () -> agent.getSnapshot(detached.snapshotId()),
-                s -> s.heartbeatAt().isAfter(longAfter));
-    assertThat(alive.status()).isEqualTo(SnapshotStatus.PENDING);
-
-    storeDown.set(true);
-    // Reads still work while writes fail, as with a worker that lost its connection to the store.
-    await()
-        .atMost(Duration.ofSeconds(10))
-        .until(() -> agent.getSnapshot(detached.snapshotId()).status() == SnapshotStatus.EXPIRED);
-    assertThat(agent.waitForSnapshot(detached.snapshotId()).status())
-        .isEqualTo(SnapshotStatus.EXPIRED);
-    assertThat(store.getSnapshot(baton.context(), detached.snapshotId()).status())
-        .as("expired is computed on read, never stored")
-        .isEqualTo(SnapshotStatus.PENDING);
-    storeDown.set(false);
-    gate.countDown();
-  }
-
-  @Test
-  void waitForSnapshotBlocksUntilTheRunSettles() throws Exception {
-    CountDownLatch entered = new CountDownLatch(1);
-    CountDownLatch gate = new CountDownLatch(1);
-    Agent agent = gated("waited", entered, gate, server().build());
-    AgentOutput detached = agent.run(AgentInput.text("go").withDetach(true), AgentInit.NEW);
-    await().until(() -> entered.getCount() == 0);
-    CompletableFuture<SessionSnapshot> waiting =
-        CompletableFuture.supplyAsync(() -> agent.waitForSnapshot(detached.snapshotId()));
-    // Still waiting across several heartbeats (50 ms) of the pending row.
-    await()
-        .during(Duration.ofMillis(200))
-        .atMost(Duration.ofSeconds(5))
-        .until(() -> !waiting.isDone());
-    gate.countDown();
-    assertThat(waiting.get(10, TimeUnit.SECONDS).status()).isEqualTo(SnapshotStatus.COMPLETED);
   }
 
   @Test

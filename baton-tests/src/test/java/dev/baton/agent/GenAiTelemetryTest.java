@@ -17,7 +17,7 @@ import dev.baton.ai.Role;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.Status;
-import dev.baton.middleware.Agents;
+import dev.baton.middleware.agents.Agents;
 import dev.baton.testing.ProgrammableModel;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;

@@ -143,7 +143,7 @@ class GenerateTest {
             "echo", "echoes", null, null, (ctx, in) -> Json.nodes().stringNode("echoed"));
     model
         .step()
-        .chunks(new ModelResponseChunk(null, 0, List.of(Part.text("calling"))))
+        .chunks(ModelResponseChunk.of(null, List.of(Part.text("calling"))))
         .respond(toolCalls(call("echo", "e1", Json.object())));
     model
         .step()

@@ -11,11 +11,12 @@ import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.Status;
 import dev.baton.internal.ai.Metadata;
-import dev.baton.internal.ai.NamedMiddleware;
+import dev.baton.internal.middleware.BundledMiddleware;
 import dev.baton.middleware.Fallback;
 import dev.baton.middleware.Retry;
-import dev.baton.middleware.StableMiddleware;
 import dev.baton.middleware.ToolApproval;
+import dev.baton.middleware.ToolCallFeedback;
+import dev.baton.middleware.budget.Budget;
 import dev.baton.testing.ProgrammableModel;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +29,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 class MiddlewareTest {
-  private final Baton baton = Baton.builder().plugin(new StableMiddleware()).build();
+  private final Baton baton = Baton.builder().build();
   private final ProgrammableModel model = ProgrammableModel.define(baton.registry(), "pm");
   private final Tool<JsonNode, JsonNode> echo =
       baton.defineJsonTool("echo", "echoes", null, null, (ctx, in) -> Json.nodes().stringNode("e"));
@@ -363,23 +364,43 @@ class MiddlewareTest {
         .isEqualTo("recovered");
     assertThat(model.calls()).isEqualTo(2);
 
-    assertThatThrownBy(() -> generateUsing("genkit-middleware/nope", null))
+    Retry fromJson =
+        (Retry)
+            MiddlewareDescriptor.lookup(baton.registry(), "genkit-middleware/retry")
+                .create(Json.parse("{\"maxRetries\":7}"));
+    assertThat(fromJson.maxRetries()).isEqualTo(7);
+    assertThat(fromJson.initialDelayMs()).isEqualTo(new Retry().initialDelayMs());
+  }
+
+  @Test
+  void anUnknownNameOrBadConfigFailsWhenTheOptionsAreBuiltNotWhenTheCallRuns() {
+    assertThatThrownBy(
+            () -> MiddlewareDescriptor.lookup(baton.registry(), "genkit-middleware/nope"))
         .isInstanceOfSatisfying(
             BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.NOT_FOUND))
         .hasMessageContaining("is the plugin that provides it installed?");
-    assertThatThrownBy(() -> generateUsing("genkit-middleware/retry", Map.of("maxRetrys", 2)))
+    MiddlewareDescriptor retry =
+        MiddlewareDescriptor.lookup(baton.registry(), "genkit-middleware/retry");
+    assertThatThrownBy(() -> GenerateOptions.builder().use(retry, Map.of("maxRetrys", 2)))
         .isInstanceOfSatisfying(
             BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.INVALID_ARGUMENT))
         .hasMessageContaining("maxRetrys");
-    assertThatThrownBy(() -> generateUsing("genkit-middleware/retry", Map.of("maxRetries", "lots")))
+    assertThatThrownBy(() -> InlinePrompt.builder().use(retry, Map.of("maxRetries", "lots")))
         .isInstanceOfSatisfying(
             BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.INVALID_ARGUMENT));
-    Retry fromJson =
-        (Retry)
-            NamedMiddleware.resolve(
-                baton.registry(), "genkit-middleware/retry", Json.parse("{\"maxRetries\":7}"));
-    assertThat(fromJson.maxRetries()).isEqualTo(7);
-    assertThat(fromJson.initialDelayMs()).isEqualTo(new Retry().initialDelayMs());
+    assertThat(model.calls()).isZero();
+  }
+
+  @Test
+  void theExperimentalMiddlewareAreRegisteredOnlyOnAnExperimentalInstance() {
+    assertThat(MiddlewareDescriptor.lookup(baton.registry(), new ToolCallFeedback().name()).name())
+        .isEqualTo("genkit-middleware-exp/toolCallFeedback");
+    assertThatThrownBy(() -> MiddlewareDescriptor.lookup(baton.registry(), Budget.NAME))
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.NOT_FOUND));
+    Baton experimental = Baton.builder().experimental().build();
+    assertThat(MiddlewareDescriptor.lookup(experimental.registry(), Budget.NAME).create(null))
+        .isEqualTo(Budget.perRun(GenerationUsage.EMPTY));
   }
 
   @Test
@@ -397,7 +418,9 @@ class MiddlewareTest {
             InlinePrompt.builder()
                 .model("pm")
                 .prompt("hi")
-                .use("genkit-middleware/retry", Map.of("initialDelayMs", 0))
+                .use(
+                    MiddlewareDescriptor.lookup(baton.registry(), "genkit-middleware/retry"),
+                    Map.of("initialDelayMs", 0))
                 .build());
     assertThat(prompt.generate(baton.context(), null).text()).isEqualTo("recovered again");
     assertThat(model.calls()).isEqualTo(4);
@@ -405,12 +428,16 @@ class MiddlewareTest {
 
   private GenerateResponse generateUsing(String middleware, @Nullable Object config) {
     return baton.generate(
-        GenerateOptions.builder().model("pm").prompt("x").use(middleware, config).build());
+        GenerateOptions.builder()
+            .model("pm")
+            .prompt("x")
+            .use(MiddlewareDescriptor.lookup(baton.registry(), middleware), config)
+            .build());
   }
 
   @Test
   void everyStableMiddlewareConfigFieldHasADescriptionAndIsOptional() {
-    for (MiddlewareDescriptor descriptor : StableMiddleware.descriptors()) {
+    for (MiddlewareDescriptor descriptor : BundledMiddleware.stable()) {
       assertThat(descriptor.description()).isNotBlank();
       descriptor
           .configSchema()

@@ -19,7 +19,11 @@ import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
-import dev.baton.internal.ai.NamedMiddleware;
+import dev.baton.middleware.agents.Agents;
+import dev.baton.middleware.agents.ArtifactStrategy;
+import dev.baton.middleware.agents.Artifacts;
+import dev.baton.middleware.budget.Budget;
+import dev.baton.middleware.compression.ContextCompression;
 import dev.baton.testing.ProgrammableModel;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -31,21 +35,15 @@ import tools.jackson.databind.JsonNode;
  * struct tag. The JSON documents below use those names and nothing else.
  */
 class GenkitJsonConfigTest {
-  private final Baton baton =
-      Baton.builder().experimental().plugin(new ExperimentalMiddleware()).build();
+  private final Baton baton = Baton.builder().experimental().build();
   private final ProgrammableModel model = ProgrammableModel.define(baton.registry(), "pm");
 
   private Middleware byName(String name, String config) {
-    return NamedMiddleware.resolve(baton.registry(), name, Json.parse(config));
+    return MiddlewareDescriptor.lookup(baton.registry(), name).create(Json.parse(config));
   }
 
-  private static JsonNode properties(String name) {
-    return ExperimentalMiddleware.descriptors().stream()
-        .filter(descriptor -> descriptor.name().equals(name))
-        .map(MiddlewareDescriptor::configSchema)
-        .findFirst()
-        .orElseThrow()
-        .path("properties");
+  private JsonNode properties(String name) {
+    return MiddlewareDescriptor.lookup(baton.registry(), name).configSchema().path("properties");
   }
 
   @Test
@@ -89,7 +87,7 @@ class GenkitJsonConfigTest {
   @Test
   void artifactsReadsGenkitsFieldNames() {
     assertThat(byName("genkit-middleware-exp/artifacts", "{\"readonly\": true}"))
-        .isEqualTo(Artifacts.builder().readonly(true).build());
+        .isEqualTo(Artifacts.readOnly());
     assertThat(properties("genkit-middleware-exp/artifacts").propertyNames())
         .containsExactly("readonly");
   }
@@ -110,8 +108,7 @@ class GenkitJsonConfigTest {
 
     assertThat(budget)
         .isEqualTo(
-            Budget.builder()
-                .limit(
+            Budget.perRun(
                     GenerationUsage.builder()
                         .inputTokens(1)
                         .outputTokens(2)
@@ -128,9 +125,7 @@ class GenkitJsonConfigTest {
                         .outputAudioFiles(13)
                         .custom(Map.of("cost", 0.5))
                         .build())
-                .scope(BudgetScope.RUN)
-                .interrupt(true)
-                .build());
+                .withInterrupt(true));
     JsonNode properties = properties(Budget.NAME);
     assertThat(properties.propertyNames()).containsExactlyInAnyOrder("limit", "scope", "interrupt");
     assertThat(properties.path("limit").path("properties").propertyNames())
@@ -176,19 +171,14 @@ class GenkitJsonConfigTest {
                 .preserveRecent(6)
                 .maxToolResponseChars(-1)
                 .dedupeToolResponses(
-                    CompressionDedupe.builder()
-                        .matchBy(CompressionDedupeMatch.NAME_ONLY)
-                        .keepRecent(2)
-                        .notice("[dup]")
-                        .build())
+                    ContextCompression.Dedupe.byNameOnly().withKeepRecent(2).withNotice("[dup]"))
                 .truncateToolResponses(
-                    CompressionToolTruncation.builder().maxChars(2000).preserveRecent(-1).build())
+                    ContextCompression.ToolTruncation.maxChars(2000).withPreserveRecent(-1))
                 .summarize(
-                    CompressionSummarizer.builder()
-                        .model(new ModelRef("summarizer", Json.object().put("temperature", 0)))
-                        .preserveRecent(3)
-                        .prompt("Sum: {conversation}")
-                        .build())
+                    ContextCompression.Summarizer.of(
+                            new ModelRef("summarizer", Json.object().put("temperature", 0)))
+                        .withPreserveRecent(3)
+                        .withPrompt("Sum: {conversation}"))
                 .skipSummarizationThreshold(0.5)
                 .truncationNotice("[cut]")
                 .noTruncationNotice(true)
@@ -287,7 +277,7 @@ class GenkitJsonConfigTest {
             .toList();
     assertThat(results)
         .containsExactly(
-            CompressionDedupe.DEFAULT_NOTICE,
+            ContextCompression.Dedupe.DEFAULT_NOTICE,
             "x".repeat(10) + "\n[Truncated: showing the first 10 of 400 characters.]");
     assertThat(output.path("message").path("metadata").path("budget").path("spent"))
         .isEqualTo(Json.parse("{\"totalTokens\": 7}"));

@@ -40,7 +40,7 @@ class ToolCallFeedbackTest {
            "additionalProperties": false}
           """);
 
-  private final Baton baton = Baton.builder().plugin(new ExperimentalMiddleware()).build();
+  private final Baton baton = Baton.builder().build();
   private final ProgrammableModel model = ProgrammableModel.define(baton.registry(), "pm");
   private final AtomicInteger forecasts = new AtomicInteger();
   private final Tool<JsonNode, JsonNode> forecast =

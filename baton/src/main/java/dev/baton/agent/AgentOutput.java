@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  *     off that snapshot, the session's latest row ({@link Agent#getLatestSnapshot}), which {@link
  *     AgentInit#continueFrom} continues. Absent for a client-managed agent
  * @param finishReason why the invocation ended: {@code aborted} when a budget stopped it ({@link
- *     dev.baton.ai.BudgetExceededException})
+ *     dev.baton.middleware.budget.BudgetExceededException})
  * @param message the last message; absent on failure, except when the last turn answered but its
  *     snapshot could not be confirmed saved, so that the caller can show the answer. Whether it was
  *     saved is then unknown (the store may have committed an attempt it reported failed): before

@@ -14,6 +14,16 @@ public record AgentResult(
     artifacts = artifacts == null ? List.of() : List.copyOf(artifacts);
   }
 
+  /** A result with the last message and no artifacts. */
+  public static AgentResult of(@Nullable Message message) {
+    return new AgentResult(message, List.of(), null);
+  }
+
+  /** A result with the last message and the artifacts to report. */
+  public static AgentResult of(@Nullable Message message, List<Artifact> artifacts) {
+    return new AgentResult(message, artifacts, null);
+  }
+
   public AgentResult withFinishReason(@Nullable AgentFinishReason finishReason) {
     return new AgentResult(message, artifacts, finishReason);
   }

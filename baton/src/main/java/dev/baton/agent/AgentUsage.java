@@ -59,6 +59,23 @@ public record AgentUsage(
     children = children == null ? List.of() : List.copyOf(children);
   }
 
+  /** The tree of a turn still running: no finish reason, nothing spent, no children. */
+  public static AgentUsage running(String agent, @Nullable String sessionId) {
+    return new AgentUsage(agent, sessionId, null, List.of(), List.of());
+  }
+
+  public AgentUsage withFinishReason(@Nullable AgentFinishReason finishReason) {
+    return new AgentUsage(agent, sessionId, finishReason, calls, children);
+  }
+
+  public AgentUsage withCalls(List<GenerationUsage> calls) {
+    return new AgentUsage(agent, sessionId, finishReason, calls, children);
+  }
+
+  public AgentUsage withChildren(List<AgentUsage> children) {
+    return new AgentUsage(agent, sessionId, finishReason, calls, children);
+  }
+
   /** The sum of this turn's own calls. */
   @JsonProperty("usage")
   public GenerationUsage usage() {

@@ -12,4 +12,15 @@ import dev.baton.core.ContextKey;
  */
 public record TurnContext(String snapshotId, String parentSnapshotId, int turnIndex) {
   public static final ContextKey<TurnContext> KEY = ContextKey.of("baton.turn", TurnContext.class);
+
+  /**
+   * The invocation's first turn, to be saved as {@code snapshotId} after {@code parentSnapshotId}.
+   */
+  public static TurnContext of(String snapshotId, String parentSnapshotId) {
+    return new TurnContext(snapshotId, parentSnapshotId, 0);
+  }
+
+  public TurnContext withTurnIndex(int turnIndex) {
+    return new TurnContext(snapshotId, parentSnapshotId, turnIndex);
+  }
 }

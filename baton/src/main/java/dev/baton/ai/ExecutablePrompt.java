@@ -11,6 +11,7 @@ import dev.baton.core.StreamCallback;
 import dev.baton.internal.ai.Generate;
 import dev.baton.internal.ai.GenerateAction;
 import dev.baton.internal.core.ActionDef;
+import dev.baton.internal.core.DefaultRegistry;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -33,8 +34,7 @@ public final class ExecutablePrompt implements Action<JsonNode, JsonNode, Void> 
             .description(description)
             .build(
                 (ctx, input, stream) ->
-                    GenerateAction.describe(
-                        prompt.render(new PromptContext(ctx, input, List.of())).build()));
+                    GenerateAction.describe(prompt.render(PromptContext.of(ctx, input)).build()));
     this.prompt = prompt;
   }
 
@@ -68,7 +68,10 @@ public final class ExecutablePrompt implements Action<JsonNode, JsonNode, Void> 
   /** Renders with an input (any JSON-mappable value, or null) and a history. */
   public GenerateOptions.Builder render(
       ActionContext context, @Nullable Object input, List<Message> history) {
-    return prompt.render(new PromptContext(context, Json.toTree(input), history));
+    return prompt.render(
+        PromptContext.of(
+                context, Json.toTree(DefaultRegistry.jsonMapper(context.registry()), input))
+            .withHistory(history));
   }
 
   /** Renders and generates. */

@@ -1,8 +1,8 @@
 package dev.baton.ai;
 
+import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.StreamCallback;
-import dev.baton.internal.ai.NamedMiddleware;
 import dev.baton.internal.core.SharedList;
 import java.util.ArrayList;
 import java.util.List;
@@ -274,12 +274,13 @@ public final class GenerateOptions {
     }
 
     /**
-     * Adds a middleware by its registered name ({@code genkit-middleware/retry}) with JSON config
-     * (any JSON-mappable value, or null for its defaults), resolved against the registry when the
-     * call runs: a name nothing is registered under fails the call with {@code NOT_FOUND}.
+     * Adds a middleware found by name ({@link MiddlewareDescriptor#lookup}) with its JSON config:
+     * any JSON-mappable value, read over the descriptor's defaults, or null for the defaults.
+     *
+     * @throws BatonException {@code INVALID_ARGUMENT} for config the middleware does not take
      */
-    public Builder use(String name, @Nullable Object config) {
-      this.use.add(new NamedMiddleware(name, config == null ? null : Json.toTree(config)));
+    public Builder use(MiddlewareDescriptor middleware, @Nullable Object config) {
+      this.use.add(middleware.create(config == null ? null : Json.toTree(config)));
       return this;
     }
 

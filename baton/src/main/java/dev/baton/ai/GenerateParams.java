@@ -33,15 +33,21 @@ public record GenerateParams(
     history = SharedList.copyOf(history);
   }
 
-  /** An iteration about to send {@code request}, whose messages are the recorded history. */
-  public static GenerateParams of(
-      GenerateOptions options,
-      ModelRequest request,
-      int iteration,
-      int messageIndex,
-      StreamCallback<ModelResponseChunk> callback) {
-    return new GenerateParams(
-        options, request, request.messages(), iteration, messageIndex, callback);
+  /**
+   * The first iteration about to send {@code request}, whose messages are the recorded history,
+   * streaming to the options' chunk callback.
+   */
+  public static GenerateParams of(GenerateOptions options, ModelRequest request) {
+    return new GenerateParams(options, request, request.messages(), 0, 0, options.onChunk());
+  }
+
+  /** These params for another iteration, whose model message has the chunk index given. */
+  public GenerateParams withIteration(int iteration, int messageIndex) {
+    return new GenerateParams(options, request, history, iteration, messageIndex, callback);
+  }
+
+  public GenerateParams withCallback(StreamCallback<ModelResponseChunk> callback) {
+    return new GenerateParams(options, request, history, iteration, messageIndex, callback);
   }
 
   public GenerateParams withRequest(ModelRequest request) {

@@ -32,6 +32,24 @@ public record GenerateResponse(
     output = output == null ? null : Json.copy(output);
   }
 
+  /**
+   * A response whose history ends the conversation, with the response's own usage as the total and
+   * no structured output.
+   */
+  public static GenerateResponse of(ModelResponse response, List<Message> history) {
+    GenerationUsage usage = response.usage();
+    return new GenerateResponse(
+        response, history, usage == null ? GenerationUsage.EMPTY : usage, null);
+  }
+
+  public GenerateResponse withTotalUsage(GenerationUsage totalUsage) {
+    return new GenerateResponse(response, history, totalUsage, output);
+  }
+
+  public GenerateResponse withOutput(@Nullable JsonNode output) {
+    return new GenerateResponse(response, history, totalUsage, output);
+  }
+
   /** A copy: the record stays immutable whatever the caller does with it. */
   @Override
   public @Nullable JsonNode output() {

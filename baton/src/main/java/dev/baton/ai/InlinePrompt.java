@@ -1,7 +1,7 @@
 package dev.baton.ai;
 
+import dev.baton.core.BatonException;
 import dev.baton.core.Json;
-import dev.baton.internal.ai.NamedMiddleware;
 import dev.baton.internal.ai.PromptScaffolding;
 import dev.baton.internal.core.SharedList;
 import java.util.ArrayList;
@@ -33,7 +33,7 @@ import tools.jackson.databind.JsonNode;
 public final class InlinePrompt {
   /** Marks where a messages template places the history. */
   public static final Message HISTORY =
-      new Message(Role.USER, List.of(), Json.object().put("_batonHistoryMarker", true));
+      new Message(Role.USER, List.of()).withFlag("_batonHistoryMarker");
 
   private enum MessagesMode {
     NONE,
@@ -129,9 +129,7 @@ public final class InlinePrompt {
     if (!tag) {
       return function.apply(context);
     }
-    PromptContext marked =
-        new PromptContext(
-            context.context(), context.input(), PromptScaffolding.markHistory(context.history()));
+    PromptContext marked = context.withHistory(PromptScaffolding.markHistory(context.history()));
     return PromptScaffolding.tagFunctionOutput(function.apply(marked));
   }
 
@@ -319,12 +317,13 @@ public final class InlinePrompt {
     }
 
     /**
-     * Adds a middleware by its registered name ({@code genkit-middleware/retry}) with JSON config
-     * (any JSON-mappable value, or null for its defaults), resolved when the prompt's generate call
-     * runs.
+     * Adds a middleware found by name ({@link MiddlewareDescriptor#lookup}) with its JSON config:
+     * any JSON-mappable value, read over the descriptor's defaults, or null for the defaults.
+     *
+     * @throws BatonException {@code INVALID_ARGUMENT} for config the middleware does not take
      */
-    public Builder use(String name, @Nullable Object config) {
-      this.use.add(new NamedMiddleware(name, config == null ? null : Json.toTree(config)));
+    public Builder use(MiddlewareDescriptor middleware, @Nullable Object config) {
+      this.use.add(middleware.create(config == null ? null : Json.toTree(config)));
       return this;
     }
 

@@ -3,8 +3,8 @@ package dev.baton.ai;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
-import dev.baton.core.JsonSchemas;
 import dev.baton.core.Registry;
+import dev.baton.internal.core.JsonSchemas;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -13,6 +13,18 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * A middleware that can be used by name with JSON config (from the Dev UI, the reflection API or a
  * {@code use} entry of a generate request), registered as the value {@code /middleware/<name>}.
+ * Every instance registers the bundled middleware ({@code genkit-middleware/retry}, and with {@code
+ * experimental()} {@code genkit-middleware-exp/agents}, ...); {@code Baton.defineMiddleware} adds
+ * others. Find one with {@link #lookup} and use it with its config:
+ *
+ * <pre>{@code
+ * MiddlewareDescriptor retry = MiddlewareDescriptor.lookup(baton.registry(), "genkit-middleware/retry");
+ * GenerateOptions options = GenerateOptions.builder()
+ *     .model("googleai/gemini-flash-latest")
+ *     .prompt("Hello")
+ *     .use(retry, Map.of("maxRetries", 5))
+ *     .build();
+ * }</pre>
  *
  * <p>JSON config is read over a prototype: fields the JSON leaves out keep the prototype's values.
  * A field the config type does not have, or a value of the wrong type, is {@code INVALID_ARGUMENT}.
@@ -74,12 +86,40 @@ public record MiddlewareDescriptor(
     return of(prototype.name(), description, type, prototype, config -> config);
   }
 
+  /**
+   * The middleware registered under {@code name}.
+   *
+   * @throws BatonException {@code NOT_FOUND} when nothing is registered under the name; {@code
+   *     FAILED_PRECONDITION} when the value registered there is not a middleware descriptor
+   */
+  public static MiddlewareDescriptor lookup(Registry registry, String name) {
+    Object value =
+        registry
+            .lookupValue(VALUE_TYPE, name)
+            .orElseThrow(
+                () ->
+                    BatonException.notFound(
+                        "middleware \"%s\" is not registered (is the plugin that provides it"
+                            + " installed?)",
+                        name));
+    if (!(value instanceof MiddlewareDescriptor descriptor)) {
+      throw BatonException.failedPrecondition(
+          "/%s/%s is not a middleware descriptor", VALUE_TYPE, name);
+    }
+    return descriptor;
+  }
+
   /** Registers this descriptor on a registry. */
   public void register(Registry registry) {
     registry.registerValue(VALUE_TYPE, name, this);
   }
 
-  /** Builds the middleware from JSON config (null or absent means the prototype as it is). */
+  /**
+   * Builds the middleware from JSON config (null or absent means the prototype as it is).
+   *
+   * @throws BatonException {@code INVALID_ARGUMENT} for config that is not an object, names a field
+   *     the config type does not have, or gives a field a value of the wrong type
+   */
   public Middleware create(@Nullable JsonNode config) {
     return factory.apply(config == null ? Json.nodes().nullNode() : config);
   }

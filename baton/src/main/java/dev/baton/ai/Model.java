@@ -87,7 +87,7 @@ public final class Model implements Action<ModelRequest, ModelResponse, ModelRes
     ModelInfo info =
         infoNode.isObject()
             ? Json.convert(infoNode, ModelInfo.class)
-            : new ModelInfo(action.name(), ModelInfo.Supports.TEXT_ONLY, null);
+            : ModelInfo.of(action.name(), ModelInfo.Supports.TEXT_ONLY);
     return new Model((Action<ModelRequest, ModelResponse, ModelResponseChunk>) action, info);
   }
 

@@ -28,6 +28,11 @@ public record ModelInfo(
     return new ModelInfo(label, supports, null);
   }
 
+  /** This info with the model's versions replaced. */
+  public ModelInfo withVersions(@Nullable List<String> versions) {
+    return new ModelInfo(label, supports, versions);
+  }
+
   /**
    * Capabilities, by Genkit's names; an absent field is unknown. {@code constrained} is {@code
    * "none"}, {@code "all"} or {@code "no-tools"}; {@code output} lists the formats the model can

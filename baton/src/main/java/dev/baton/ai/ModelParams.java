@@ -12,6 +12,15 @@ import dev.baton.core.StreamCallback;
 public record ModelParams(
     Model model, ModelRequest request, StreamCallback<ModelResponseChunk> callback) {
 
+  /** A call of {@code model} with {@code request} whose chunks are discarded. */
+  public static ModelParams of(Model model, ModelRequest request) {
+    return new ModelParams(model, request, StreamCallback.discard());
+  }
+
+  public ModelParams withCallback(StreamCallback<ModelResponseChunk> callback) {
+    return new ModelParams(model, request, callback);
+  }
+
   public ModelParams withModel(Model model) {
     return new ModelParams(model, request, callback);
   }

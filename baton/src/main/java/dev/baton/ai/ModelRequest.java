@@ -1,7 +1,7 @@
 package dev.baton.ai;
 
-import dev.baton.core.Defaulted;
 import dev.baton.core.Json;
+import dev.baton.internal.core.Defaulted;
 import dev.baton.internal.core.SharedList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -46,6 +46,10 @@ public record ModelRequest(
   }
 
   public ModelRequest withTools(List<ToolDefinition> tools) {
+    return new ModelRequest(messages, config, tools, toolChoice, output);
+  }
+
+  public ModelRequest withToolChoice(@Nullable ToolChoice toolChoice) {
     return new ModelRequest(messages, config, tools, toolChoice, output);
   }
 

@@ -25,13 +25,14 @@ public record ModelResponseChunk(
     return custom == null ? null : Json.copy(custom);
   }
 
-  public ModelResponseChunk(@Nullable Role role, int index, List<Part> content) {
-    this(role, index, content, null);
+  /** A chunk of message 0 with the role and content given. */
+  public static ModelResponseChunk of(@Nullable Role role, List<Part> content) {
+    return new ModelResponseChunk(role, 0, content, null);
   }
 
   /** A model text chunk for message 0. */
   public static ModelResponseChunk text(String text) {
-    return new ModelResponseChunk(Role.MODEL, 0, List.of(Part.text(text)));
+    return of(Role.MODEL, List.of(Part.text(text)));
   }
 
   /** The text parts joined without separator. */

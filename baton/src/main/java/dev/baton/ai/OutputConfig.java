@@ -21,6 +21,21 @@ public record OutputConfig(
     schema = schema == null ? null : Json.copy(schema);
   }
 
+  /**
+   * Output in {@code format} ({@code "json"} or {@code "text"}), matching {@code schema} if set.
+   */
+  public static OutputConfig of(@Nullable String format, @Nullable JsonNode schema) {
+    return new OutputConfig(format, schema, null, null);
+  }
+
+  public OutputConfig withConstrained(@Nullable Boolean constrained) {
+    return new OutputConfig(format, schema, constrained, contentType);
+  }
+
+  public OutputConfig withContentType(@Nullable String contentType) {
+    return new OutputConfig(format, schema, constrained, contentType);
+  }
+
   /** A copy: the record stays immutable whatever the caller does with it. */
   @Override
   public @Nullable JsonNode schema() {

@@ -1,7 +1,7 @@
 package dev.baton.ai;
 
 import dev.baton.core.Json;
-import dev.baton.core.JsonSchemas;
+import dev.baton.internal.core.JsonSchemas;
 import java.lang.reflect.Type;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -42,9 +42,34 @@ public record OutputOptions(
     return new OutputOptions("json", JsonSchemas.infer(type), null, null);
   }
 
+  /** Free-form JSON output, with no schema. */
+  public static OutputOptions json() {
+    return new OutputOptions("json", null, null, null);
+  }
+
   /** JSON output matching a schema. */
   public static OutputOptions schema(JsonNode schema) {
     return new OutputOptions("json", schema, null, null);
+  }
+
+  /** These options with the schema replaced; null for free-form output. */
+  public OutputOptions withSchema(@Nullable JsonNode schema) {
+    return new OutputOptions(format, schema, constrained, instructions);
+  }
+
+  /** These options with the format replaced ({@code "json"} again when null with a schema). */
+  public OutputOptions withFormat(@Nullable String format) {
+    return new OutputOptions(format, schema, constrained, instructions);
+  }
+
+  /** These options with constrained decoding allowed (null) or refused (false). */
+  public OutputOptions withConstrained(@Nullable Boolean constrained) {
+    return new OutputOptions(format, schema, constrained, instructions);
+  }
+
+  /** These options with instructions to use instead of the default ones. */
+  public OutputOptions withInstructions(@Nullable String instructions) {
+    return new OutputOptions(format, schema, constrained, instructions);
   }
 
   /** Whether the output wanted is JSON. */

@@ -40,12 +40,12 @@ public sealed interface Part
   }
 
   static ToolRequestPart toolRequest(String name, @Nullable String ref, @Nullable JsonNode input) {
-    return new ToolRequestPart(new ToolRequest(name, ref, input), null);
+    return new ToolRequestPart(ToolRequest.of(name, input).withRef(ref), null);
   }
 
   static ToolResponsePart toolResponse(
       String name, @Nullable String ref, @Nullable JsonNode output) {
-    return new ToolResponsePart(new ToolResponse(name, ref, output), null);
+    return new ToolResponsePart(ToolResponse.of(name, output).withRef(ref), null);
   }
 
   static DataPart data(JsonNode data) {

@@ -2,6 +2,7 @@ package dev.baton.ai;
 
 import dev.baton.core.ActionContext;
 import dev.baton.core.Json;
+import dev.baton.internal.core.DefaultRegistry;
 import dev.baton.internal.core.SharedList;
 import java.util.List;
 import tools.jackson.databind.JsonNode;
@@ -19,14 +20,23 @@ public record PromptContext(ActionContext context, JsonNode input, List<Message>
     history = SharedList.copyOf(history);
   }
 
+  /** A rendering with {@code input} and no history. */
+  public static PromptContext of(ActionContext context, JsonNode input) {
+    return new PromptContext(context, input, List.of());
+  }
+
+  public PromptContext withHistory(List<Message> history) {
+    return new PromptContext(context, input, history);
+  }
+
   /** A copy: the record stays immutable whatever the caller does with it. */
   @Override
   public JsonNode input() {
     return Json.copy(input);
   }
 
-  /** The input converted to a Java type. */
+  /** The input converted to a Java type by the application's mapper. */
   public <T> T input(Class<T> type) {
-    return Json.convert(input, type);
+    return Json.convert(DefaultRegistry.jsonMapper(context.registry()), input, type);
   }
 }

@@ -5,15 +5,16 @@ import dev.baton.core.ActionContext;
 import dev.baton.core.ActionDescriptor;
 import dev.baton.core.ActionType;
 import dev.baton.core.BatonException;
-import dev.baton.core.JsonSchemas;
 import dev.baton.core.Registry;
 import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
 import dev.baton.internal.core.ActionDef;
+import dev.baton.internal.core.JsonSchemas;
 import java.lang.reflect.Type;
 import java.util.function.BiFunction;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A tool a model can call. Register one for every generate call with {@code baton.defineTool} (or
@@ -43,12 +44,10 @@ public final class Tool<I, O> implements Action<I, O, Void> {
     this.action = action;
     ActionDescriptor d = action.descriptor();
     this.definition =
-        new ToolDefinition(
-            d.name(),
-            d.description() == null ? "" : d.description(),
-            d.inputSchema() == null ? JsonSchemas.any() : d.inputSchema(),
-            d.outputSchema(),
-            null);
+        ToolDefinition.of(d.name())
+            .withDescription(d.description() == null ? "" : d.description())
+            .withInputSchema(d.inputSchema() == null ? JsonSchemas.any() : d.inputSchema())
+            .withOutputSchema(d.outputSchema());
   }
 
   /** Creates a tool from a typed function, without registering it. */
@@ -107,6 +106,21 @@ public final class Tool<I, O> implements Action<I, O, Void> {
       return tool;
     }
     throw BatonException.failedPrecondition("/tool/%s is not a tool", name);
+  }
+
+  /**
+   * This tool reading its input and writing its output with {@code mapper}, whose naming strategy
+   * its schemas follow too. A tool made by {@link #create} uses Baton's own mapper; {@code
+   * Baton.defineTool} gives it the application's ({@code Baton.Builder.jsonMapper}). A JSON tool is
+   * returned as it is.
+   */
+  @SuppressWarnings("unchecked")
+  public Tool<I, O> withJsonMapper(JsonMapper mapper) {
+    if (!(action instanceof ActionDef<?, ?, ?> def)) {
+      return this;
+    }
+    ActionDef<I, O, Void> mapped = ((ActionDef<I, O, Void>) def).withJsonMapper(mapper);
+    return mapped == def ? this : new Tool<>(mapped);
   }
 
   /** The tool as models see it. */

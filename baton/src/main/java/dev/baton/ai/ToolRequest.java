@@ -28,7 +28,12 @@ public record ToolRequest(String name, @Nullable String ref, @Nullable JsonNode 
     return input == null ? null : Json.copy(input);
   }
 
-  public ToolRequest withRef(String ref) {
+  /** A request to call the tool {@code name} with {@code input}, with no ref yet. */
+  public static ToolRequest of(String name, @Nullable JsonNode input) {
+    return new ToolRequest(name, null, input);
+  }
+
+  public ToolRequest withRef(@Nullable String ref) {
     return new ToolRequest(name, ref, input);
   }
 

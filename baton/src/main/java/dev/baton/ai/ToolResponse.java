@@ -31,7 +31,30 @@ public record ToolResponse(
     return output == null ? null : Json.copy(output);
   }
 
-  public ToolResponse(String name, @Nullable String ref, @Nullable JsonNode output) {
-    this(name, ref, output, null);
+  /** A response of the tool {@code name} with {@code output}, with no ref. */
+  public static ToolResponse of(String name, @Nullable JsonNode output) {
+    return new ToolResponse(name, null, output, null);
+  }
+
+  /** The answer to {@code request} (its name and ref) with {@code output}. */
+  public static ToolResponse to(ToolRequest request, @Nullable JsonNode output) {
+    return new ToolResponse(request.name(), request.ref(), output, null);
+  }
+
+  /** The answer to {@code request} (its name and ref) with a tool's output and content. */
+  public static ToolResponse to(ToolRequest request, ToolResult.Output result) {
+    return new ToolResponse(request.name(), request.ref(), result.output(), result.content());
+  }
+
+  public ToolResponse withRef(@Nullable String ref) {
+    return new ToolResponse(name, ref, output, content);
+  }
+
+  public ToolResponse withOutput(@Nullable JsonNode output) {
+    return new ToolResponse(name, ref, output, content);
+  }
+
+  public ToolResponse withContent(@Nullable List<Part> content) {
+    return new ToolResponse(name, ref, output, content);
   }
 }

@@ -110,7 +110,7 @@ public class BatonException extends RuntimeException {
 
   /** The wire form of this error, keeping the full message (for in-process and trusted callers). */
   public ErrorInfo toErrorInfo() {
-    return new ErrorInfo(status.name(), String.valueOf(getMessage()), details);
+    return ErrorInfo.of(status, String.valueOf(getMessage())).withDetails(details);
   }
 
   /**
@@ -118,7 +118,7 @@ public class BatonException extends RuntimeException {
    * generic text for the status. Details are never included for a non-public error.
    */
   public ErrorInfo toPublicErrorInfo() {
-    return isPublic ? toErrorInfo() : new ErrorInfo(status.name(), genericMessage(status), null);
+    return isPublic ? toErrorInfo() : ErrorInfo.of(status, genericMessage(status));
   }
 
   /** The text a remote client sees in place of a non-public message. */

@@ -15,6 +15,16 @@ public record ErrorInfo(String status, String message, @Nullable JsonNode detail
     details = details == null ? null : Json.withoutField(details, "stack");
   }
 
+  /** An error with a status and a message, and no details. */
+  public static ErrorInfo of(Status status, String message) {
+    return new ErrorInfo(status.name(), message, null);
+  }
+
+  /** This error with its details replaced ({@code details.stack} is dropped as ever). */
+  public ErrorInfo withDetails(@Nullable JsonNode details) {
+    return new ErrorInfo(status, message, details);
+  }
+
   /** A copy: the record stays immutable whatever the caller does with it. */
   @Override
   public @Nullable JsonNode details() {

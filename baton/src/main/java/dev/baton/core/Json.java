@@ -29,7 +29,10 @@ import tools.jackson.databind.node.ObjectNode;
 import tools.jackson.databind.type.LogicalType;
 
 /**
- * The one JSON mapper Baton reads and writes Genkit's JSON with, and helpers around it.
+ * The JSON mapper Baton reads and writes Genkit's JSON with, and helpers around it. The
+ * application's own types (tool, flow and prompt inputs and outputs, custom session state) may be
+ * read and written by a mapper of the application's instead: see {@link
+ * dev.baton.Baton.Builder#jsonMapper}.
  *
  * <p>Policy, chosen for interoperability with Genkit JS and Go:
  *
@@ -154,14 +157,29 @@ public final class Json {
   // The caller states T by what it assigns the result to, as with Jackson's readValue(JavaType).
   @SuppressWarnings("TypeParameterUnusedInFormals")
   public static <T> T convert(JsonNode node, Type type) {
-    return convert(node, MAPPER.getTypeFactory().constructType(type));
+    return convert(MAPPER, node, type);
+  }
+
+  /**
+   * Converts a tree to a reflected type with another mapper, such as the application's (see {@link
+   * dev.baton.Baton.Builder#jsonMapper}); errors are reported as by {@link #convert(JsonNode,
+   * Type)}.
+   */
+  @SuppressWarnings("TypeParameterUnusedInFormals") // as above
+  public static <T> T convert(JsonMapper mapper, JsonNode node, Type type) {
+    return convert(mapper, node, mapper.getTypeFactory().constructType(type));
   }
 
   @SuppressWarnings("TypeParameterUnusedInFormals") // as above
   private static <T> T convert(JsonNode node, JavaType type) {
+    return convert(MAPPER, node, type);
+  }
+
+  @SuppressWarnings("TypeParameterUnusedInFormals") // as above
+  private static <T> T convert(JsonMapper mapper, JsonNode node, JavaType type) {
     checkDepth(node, 1);
     try {
-      return MAPPER.treeToValue(node, type);
+      return mapper.treeToValue(node, type);
     } catch (JacksonException | IllegalArgumentException e) {
       throw invalid("cannot read " + type.getRawClass().getSimpleName(), e);
     }
@@ -174,13 +192,21 @@ public final class Json {
    *     #MAX_DEPTH}
    */
   public static JsonNode toTree(@Nullable Object value) {
+    return toTree(MAPPER, value);
+  }
+
+  /**
+   * A value as a JSON tree written by another mapper, such as the application's (see {@link
+   * dev.baton.Baton.Builder#jsonMapper}); otherwise as {@link #toTree(Object)}.
+   */
+  public static JsonNode toTree(JsonMapper mapper, @Nullable Object value) {
     if (value == null) {
       return nodes().nullNode();
     }
     if (value instanceof JsonNode node) {
       return node;
     }
-    JsonNode tree = bounded(() -> MAPPER.valueToTree(value));
+    JsonNode tree = bounded(() -> mapper.valueToTree(value));
     checkDepth(tree, 1);
     return tree;
   }

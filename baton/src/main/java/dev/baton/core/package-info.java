@@ -12,8 +12,7 @@
  *   <li>{@link dev.baton.core.BatonException}: every failure, with a gRPC-style {@link
  *       dev.baton.core.Status} and a message that reaches remote clients only when it is public.
  *   <li>{@link dev.baton.core.Json}: the one Jackson mapper Baton reads and writes Genkit's JSON
- *       with, and {@link dev.baton.core.JsonSchemas}, which infers the schemas tools and flows
- *       publish.
+ *       with. The schemas tools and flows publish are inferred from their Java types.
  * </ul>
  *
  * <pre>{@code

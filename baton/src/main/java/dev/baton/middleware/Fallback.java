@@ -51,7 +51,7 @@ public record Fallback(
 
   @Override
   public String name() {
-    return StableMiddleware.NAME + "/fallback";
+    return "genkit-middleware/fallback";
   }
 
   @Override

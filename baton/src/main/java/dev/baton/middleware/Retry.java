@@ -5,8 +5,9 @@ import dev.baton.ai.Hooks;
 import dev.baton.ai.Middleware;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
-import dev.baton.core.Defaulted;
 import dev.baton.core.Status;
+import dev.baton.internal.core.Defaulted;
+import dev.baton.internal.core.Timing;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -77,7 +78,7 @@ public record Retry(
 
   @Override
   public String name() {
-    return StableMiddleware.NAME + "/retry";
+    return "genkit-middleware/retry";
   }
 
   @Override
@@ -93,7 +94,8 @@ public record Retry(
                   if (attempt >= maxRetries || !retryable.contains(e.status())) {
                     throw e;
                   }
-                  ctx.cancellation().pause(Duration.ofMillis(delayMillis(attempt, e)));
+                  Timing.of(ctx)
+                      .pause(ctx.cancellation(), Duration.ofMillis(delayMillis(attempt, e)));
                 }
               }
             })

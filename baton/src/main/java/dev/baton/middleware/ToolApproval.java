@@ -35,7 +35,7 @@ public record ToolApproval(
 
   @Override
   public String name() {
-    return StableMiddleware.NAME + "/toolApproval";
+    return "genkit-middleware/toolApproval";
   }
 
   @Override

@@ -5,8 +5,8 @@ import dev.baton.ai.Hooks;
 import dev.baton.ai.Middleware;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
-import dev.baton.core.Defaulted;
 import dev.baton.internal.ai.GenerateRun;
+import dev.baton.internal.core.Defaulted;
 
 /**
  * Lets the model fix its own bad tool calls. Without it a generate call fails, as Genkit's does,
@@ -63,7 +63,7 @@ public record ToolCallFeedback(
 
   @Override
   public String name() {
-    return ExperimentalMiddleware.NAME + "/toolCallFeedback";
+    return "genkit-middleware-exp/toolCallFeedback";
   }
 
   @Override

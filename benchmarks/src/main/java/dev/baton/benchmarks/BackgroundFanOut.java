@@ -17,7 +17,7 @@ import dev.baton.ai.Part;
 import dev.baton.ai.Role;
 import dev.baton.ai.ToolResponsePart;
 import dev.baton.core.Json;
-import dev.baton.middleware.Agents;
+import dev.baton.middleware.agents.Agents;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;

@@ -10,9 +10,7 @@ import dev.baton.ai.ModelResponse;
 import dev.baton.ai.Part;
 import dev.baton.ai.Role;
 import dev.baton.core.Json;
-import dev.baton.middleware.CompressionDedupe;
-import dev.baton.middleware.CompressionToolTruncation;
-import dev.baton.middleware.ContextCompression;
+import dev.baton.middleware.compression.ContextCompression;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -66,8 +64,8 @@ public class ContextCompressionBenchmark {
             .use(
                 ContextCompression.builder()
                     .maxInputTokens(50_000)
-                    .dedupeToolResponses(CompressionDedupe.builder().build())
-                    .truncateToolResponses(CompressionToolTruncation.maxChars(200))
+                    .dedupeToolResponses(ContextCompression.Dedupe.byNameAndInput())
+                    .truncateToolResponses(ContextCompression.ToolTruncation.maxChars(200))
                     .build())
             .build();
     compressed = baton.generate(options).history();

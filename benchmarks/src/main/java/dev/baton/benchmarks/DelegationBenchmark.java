@@ -12,7 +12,7 @@ import dev.baton.ai.ModelResponse;
 import dev.baton.ai.Part;
 import dev.baton.ai.Role;
 import dev.baton.core.Json;
-import dev.baton.middleware.Agents;
+import dev.baton.middleware.agents.Agents;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -113,7 +113,7 @@ public final class ServerLoadBenchmark {
     Baton baton = Baton.builder().experimental().build();
     baton.defineModel(
         "scripted",
-        new ModelInfo("scripted", ModelInfo.Supports.TEXT_ONLY, null),
+        ModelInfo.of("scripted", ModelInfo.Supports.TEXT_ONLY),
         (ctx, request, stream) -> {
           String text = request.messages().get(request.messages().size() - 1).text();
           try {

@@ -79,7 +79,7 @@ final class GeminiClient
               for (String data = events.next(); data != null; data = events.next()) {
                 List<Part> parts = assembler.add(http.parseJson(data));
                 if (!parts.isEmpty()) {
-                  stream.onChunk(new ModelResponseChunk(Role.MODEL, 0, parts));
+                  stream.onChunk(ModelResponseChunk.of(Role.MODEL, parts));
                 }
               }
               return assembler;

@@ -83,8 +83,8 @@ final class GeminiResponseMapper {
       JsonNode id = call.path("id");
       JsonNode args = call.path("args").isObject() ? call.path("args") : Json.object();
       return new ToolRequestPart(
-          new ToolRequest(
-              call.path("name").asString(""), id.isString() ? id.stringValue() : null, args),
+          ToolRequest.of(call.path("name").asString(""), args)
+              .withRef(id.isString() ? id.stringValue() : null),
           id.isString()
               ? Metadata.with(metadata, GeminiRequestMapper.FUNCTION_CALL_ID, id)
               : metadata);

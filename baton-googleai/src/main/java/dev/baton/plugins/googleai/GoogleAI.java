@@ -124,7 +124,7 @@ public final class GoogleAI implements Plugin {
    * "no-tools"}), which not every Gemini model accepts.
    */
   static ModelInfo modelInfo(String model) {
-    return new ModelInfo(
+    return ModelInfo.of(
         "Google AI - " + model,
         ModelInfo.Supports.builder()
             .multiturn(true)
@@ -134,8 +134,7 @@ public final class GoogleAI implements Plugin {
             .output(List.of("text", "json"))
             .constrained("no-tools")
             .toolChoice(true)
-            .build(),
-        null);
+            .build());
   }
 
   private static @Nullable String firstNonBlank(

@@ -24,7 +24,6 @@ import dev.baton.ai.ToolResponse;
 import dev.baton.ai.ToolResponsePart;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
-import dev.baton.core.JsonSchemas;
 import dev.baton.core.Status;
 import dev.baton.internal.ai.Metadata;
 import dev.baton.testing.FakeHttpServer;
@@ -114,7 +113,7 @@ class GeminiRequestTest {
   void sendsToolsToolChoiceMediaAndAToolHistoryWithGeminisIdsAndThoughtSignatures() {
     server.reply(Reply.json(ANSWER));
     ToolDefinition weather = WeatherTool.definition();
-    ToolDefinition clock = new ToolDefinition("now", "", JsonSchemas.any(), null, null);
+    ToolDefinition clock = ToolDefinition.of("now");
     // As the plugin maps a call Gemini gave the id fc-1; fc-2 is a ref of Baton's own.
     ObjectNode signed =
         Metadata.with(
@@ -140,7 +139,8 @@ class GeminiRequestTest {
             Message.of(
                 Role.TOOL,
                 new ToolResponsePart(
-                    new ToolResponse("getWeather", "fc-1", Json.parse("{\"tempC\":21}")), null),
+                    ToolResponse.of("getWeather", Json.parse("{\"tempC\":21}")).withRef("fc-1"),
+                    null),
                 Part.toolResponse("now", "fc-2", Json.nodes().stringNode("12:00"))));
 
     call(
@@ -309,8 +309,7 @@ class GeminiRequestTest {
 
   @Test
   void mapsEachToolChoiceAndSendsNoneWithoutTools() {
-    List<ToolDefinition> clock =
-        List.of(new ToolDefinition("now", "", JsonSchemas.any(), null, null));
+    List<ToolDefinition> clock = List.of(ToolDefinition.of("now"));
 
     assertThat(sentToolConfig(clock, ToolChoice.AUTO))
         .isEqualTo(Json.parse("{\"functionCallingConfig\": {\"mode\": \"AUTO\"}}"));

@@ -91,12 +91,12 @@ final class ChatCompletionsClient
                   data = events.next()) {
                 List<Part> parts = assembler.addChunk(http.parseJson(data));
                 if (!parts.isEmpty()) {
-                  stream.onChunk(new ModelResponseChunk(Role.MODEL, 0, parts));
+                  stream.onChunk(ModelResponseChunk.of(Role.MODEL, parts));
                 }
               }
               List<Part> toolRequests = assembler.toolRequests();
               if (!toolRequests.isEmpty()) {
-                stream.onChunk(new ModelResponseChunk(Role.MODEL, 0, toolRequests));
+                stream.onChunk(ModelResponseChunk.of(Role.MODEL, toolRequests));
               }
               return assembler;
             });

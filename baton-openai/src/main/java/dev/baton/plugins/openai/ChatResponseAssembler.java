@@ -239,7 +239,7 @@ final class ChatResponseAssembler {
     }
 
     ToolRequestPart toPart() {
-      return new ToolRequestPart(new ToolRequest(name, id, input()), null);
+      return new ToolRequestPart(ToolRequest.of(name, input()).withRef(id), null);
     }
 
     private JsonNode input() {

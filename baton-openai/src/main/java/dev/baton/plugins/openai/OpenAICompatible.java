@@ -148,7 +148,7 @@ public final class OpenAICompatible implements Plugin {
             return null;
           }
           String model = action.substring(prefix.length());
-          ModelInfo info = new ModelInfo(name + " - " + model, supports, null);
+          ModelInfo info = ModelInfo.of(name + " - " + model, supports);
           return Model.create(action, info, new ChatCompletionsClient(model, settings, http));
         });
   }

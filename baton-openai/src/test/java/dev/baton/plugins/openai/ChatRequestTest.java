@@ -19,7 +19,6 @@ import dev.baton.ai.ToolChoice;
 import dev.baton.ai.ToolDefinition;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
-import dev.baton.core.JsonSchemas;
 import dev.baton.core.Status;
 import dev.baton.testing.FakeHttpServer;
 import dev.baton.testing.FakeHttpServer.Reply;
@@ -103,7 +102,7 @@ class ChatRequestTest {
   void sendsToolsMultimodalContentAndAToolHistory() {
     server.reply(Reply.json(OK));
     ToolDefinition weather = WeatherTool.definition();
-    ToolDefinition clock = new ToolDefinition("now", "", JsonSchemas.any(), null, null);
+    ToolDefinition clock = ToolDefinition.of("now");
     List<Message> messages =
         List.of(
             Message.of(

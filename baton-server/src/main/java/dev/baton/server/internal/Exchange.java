@@ -262,7 +262,7 @@ public final class Exchange {
       headers.merge(
           field.getName().toLowerCase(Locale.ROOT), field.getValue(), (a, b) -> a + " " + b);
     }
-    RequestData requestData = new RequestData(request.getMethod(), headers, data);
+    RequestData requestData = RequestData.of(request.getMethod(), headers).withInput(data);
     Map<String, Object> auth = new HashMap<>();
     for (ContextProvider provider : settings.providers()) {
       Map<String, ?> provided = provider.provide(requestData);

@@ -1,15 +1,22 @@
 package dev.baton.internal.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
+import dev.baton.internal.core.Timing;
+import dev.baton.testing.FakeTime;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** The agent's one heartbeat ticker: who it beats, and when it runs at all. */
+/**
+ * The agent's one heartbeat ticker: who it beats, and when it runs at all. On fake time, so each
+ * test counts beats exactly: a tick runs only when the test advances the clock.
+ */
 class HeartbeatsTest {
-  private final Heartbeats heartbeats = new Heartbeats("test", Duration.ofMillis(5));
+  private static final Duration INTERVAL = Duration.ofSeconds(1);
+  private final FakeTime time = FakeTime.create();
+  private final Heartbeats heartbeats =
+      new Heartbeats("test", INTERVAL, new Timing(time, time.scheduler()));
 
   private static final class Counting implements Heartbeats.Beating {
     final AtomicInteger beats = new AtomicInteger();
@@ -20,20 +27,27 @@ class HeartbeatsTest {
     }
   }
 
+  private void advanceTicks(int ticks) {
+    time.advance(INTERVAL.multipliedBy(ticks));
+  }
+
   @Test
-  void everyRunBeatsUntilItLeaves() {
+  void everyRunBeatsOncePerIntervalUntilItLeaves() {
     Counting leaving = new Counting();
     Counting staying = new Counting();
     heartbeats.add(leaving);
     heartbeats.add(staying);
-    await().until(() -> leaving.beats.get() >= 2 && staying.beats.get() >= 2);
+    time.advance(INTERVAL.minusMillis(1));
+    assertThat(leaving.beats).as("the first beat comes an interval after joining").hasValue(0);
+    time.advance(Duration.ofMillis(1));
+    advanceTicks(1);
+    assertThat(leaving.beats).hasValue(2);
+    assertThat(staying.beats).hasValue(2);
 
     assertThat(heartbeats.remove(leaving)).isTrue();
-    // A tick may be between reading the set and calling the run: one more beat at most.
-    int atRemoval = leaving.beats.get();
-    int stayingAtRemoval = staying.beats.get();
-    await().until(() -> staying.beats.get() >= stayingAtRemoval + 3);
-    assertThat(leaving.beats.get()).isLessThanOrEqualTo(atRemoval + 1);
+    advanceTicks(3);
+    assertThat(leaving.beats).hasValue(2);
+    assertThat(staying.beats).hasValue(5);
     assertThat(heartbeats.remove(leaving)).as("no longer beating").isFalse();
   }
 
@@ -41,14 +55,19 @@ class HeartbeatsTest {
   void theTickerStopsWithoutRunsAndStartsAgainForTheNext() {
     Counting first = new Counting();
     heartbeats.add(first);
-    await().until(() -> first.beats.get() >= 1);
+    advanceTicks(1);
+    assertThat(first.beats).hasValue(1);
     heartbeats.remove(first);
-    await().until(() -> !heartbeats.isTicking());
+    // The next tick finds no run and stops the ticker: no timer is left.
+    advanceTicks(1);
+    assertThat(heartbeats.isTicking()).isFalse();
+    assertThat(time.pendingTasks()).isZero();
 
     Counting next = new Counting();
     heartbeats.add(next);
     assertThat(heartbeats.isTicking()).isTrue();
-    await().until(() -> next.beats.get() >= 2);
+    advanceTicks(2);
+    assertThat(next.beats).hasValue(2);
   }
 
   @Test
@@ -59,7 +78,8 @@ class HeartbeatsTest {
         });
     Counting healthy = new Counting();
     heartbeats.add(healthy);
-    await().until(() -> healthy.beats.get() >= 3);
+    advanceTicks(3);
+    assertThat(healthy.beats).hasValue(3);
   }
 
   @Test
@@ -70,10 +90,12 @@ class HeartbeatsTest {
         });
     Counting healthy = new Counting();
     heartbeats.add(healthy);
-    await().until(() -> healthy.beats.get() >= 3);
+    advanceTicks(3);
+    assertThat(healthy.beats).hasValue(3);
     Counting later = new Counting();
     heartbeats.add(later);
-    await().until(() -> later.beats.get() >= 3);
+    advanceTicks(3);
+    assertThat(later.beats).hasValue(3);
   }
 
   @Test
@@ -95,24 +117,26 @@ class HeartbeatsTest {
                       heartbeats.remove(run);
                     }
                   });
+      if (i % 50 == 0) {
+        // Ticks while runs join and leave.
+        time.advance(INTERVAL);
+      }
     }
     for (Thread thread : threads) {
       thread.join();
     }
-    // One wait for all of them: each wait of its own would first sleep Awaitility's poll delay.
-    await()
-        .until(
-            () -> {
-              for (int i = 1; i < runs.length; i += 2) {
-                if (runs[i].beats.get() < 1) {
-                  return false;
-                }
-              }
-              return true;
-            });
+    int[] before = new int[runs.length];
+    for (int i = 0; i < runs.length; i++) {
+      before[i] = runs[i].beats.get();
+    }
+    advanceTicks(1);
+    for (int i = 0; i < runs.length; i++) {
+      assertThat(runs[i].beats.get() - before[i]).as("beats of run %d", i).isEqualTo(i % 2);
+    }
     for (int i = 1; i < runs.length; i += 2) {
       heartbeats.remove(runs[i]);
     }
-    await().until(() -> !heartbeats.isTicking());
+    advanceTicks(1);
+    assertThat(heartbeats.isTicking()).isFalse();
   }
 }

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.Baton;
-import dev.baton.ai.BudgetExceededException;
 import dev.baton.ai.FinishReason;
 import dev.baton.ai.GenerateOptions;
+import dev.baton.ai.GenerateResponse;
 import dev.baton.ai.GenerationUsage;
 import dev.baton.ai.Hooks;
 import dev.baton.ai.Message;
@@ -16,7 +16,9 @@ import dev.baton.ai.Part;
 import dev.baton.ai.Role;
 import dev.baton.ai.Tool;
 import dev.baton.core.ActionContext;
+import dev.baton.core.BatonException;
 import dev.baton.core.Json;
+import dev.baton.core.Status;
 import dev.baton.testing.ProgrammableModel;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -24,6 +26,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -115,7 +118,7 @@ class GenerateRunTest {
               run.checkModelCalls(
                   () ->
                       model.calls() == 1
-                          ? new GenerateRun.Stop("enough", Json.object().put("why", "test"))
+                          ? stopWith("enough", Json.object().put("why", "test"))
                           : null);
               run.amendFinalMessage(m -> m.withFlag("amended"));
             });
@@ -129,10 +132,11 @@ class GenerateRunTest {
                 FinishReason.STOP)
             .withUsage(total(3)));
 
-    BudgetExceededException stopped =
+    TestStop stopped =
         stop(GenerateOptions.builder().model("pm").prompt("go").tools(echo).use(stopSecond));
 
     assertThat(stopped).hasMessage("enough");
+    assertThat(GenerateRun.stoppedWith(stopped)).containsSame(stopped.partialResponse());
     assertThat(stopped.details()).isEqualTo(Json.object().put("why", "test"));
     assertThat(model.calls()).isEqualTo(1);
     assertThat(stopped.partialResponse().text()).isEqualTo("working");
@@ -145,10 +149,9 @@ class GenerateRunTest {
 
   @Test
   void aNewRunStoppedBeforeItsFirstModelCallAnswersWithAnEmptyMessage() {
-    Middleware stopAtOnce =
-        watching(run -> run.checkModelCalls(() -> new GenerateRun.Stop("no budget", null)));
+    Middleware stopAtOnce = watching(run -> run.checkModelCalls(() -> stopWith("no budget", null)));
 
-    BudgetExceededException stopped =
+    TestStop stopped =
         stop(
             GenerateOptions.builder()
                 .model("pm")
@@ -163,12 +166,31 @@ class GenerateRunTest {
         .containsExactly("hi", "earlier answer", "go");
   }
 
-  private BudgetExceededException stop(GenerateOptions.Builder options) {
+  private TestStop stop(GenerateOptions.Builder options) {
     try {
       baton.generate(options.build());
-    } catch (BudgetExceededException stopped) {
+    } catch (TestStop stopped) {
       return stopped;
     }
     throw new AssertionError("the run was not stopped");
+  }
+
+  private static GenerateRun.Stop stopWith(String message, @Nullable JsonNode details) {
+    return partial -> new TestStop(message, details, partial);
+  }
+
+  /** A stop of the test's own: the loop stops with whatever exception the check makes. */
+  private static final class TestStop extends BatonException {
+    private static final long serialVersionUID = 1L;
+    private final transient GenerateResponse partial;
+
+    TestStop(String message, @Nullable JsonNode details, GenerateResponse partial) {
+      super(Status.RESOURCE_EXHAUSTED, message, details, true, null);
+      this.partial = partial;
+    }
+
+    GenerateResponse partialResponse() {
+      return partial;
+    }
   }
 }

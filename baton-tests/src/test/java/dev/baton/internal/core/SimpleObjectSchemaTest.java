@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.baton.core.Json;
-import dev.baton.core.JsonSchemas;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;

@@ -13,7 +13,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
@@ -121,6 +120,7 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
   private final Function<ActionContext, String> prefix;
   private final int maxChainLength;
   private final AtomicFiles.Sync rowSync;
+  private final InstantSource clock;
   private final PointerVerifier verifier;
   private final Consumer<CommitStep> commitSteps;
   // Serialises this instance's read-modify-writes and sweeps; other processes wait on the folder's.
@@ -147,11 +147,10 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
         Boolean.FALSE.equals(builder.syncDirectories)
             ? AtomicFiles.Sync.CONTENT
             : AtomicFiles.Sync.CONTENT_AND_NAME;
+    this.clock = builder.clock != null ? builder.clock : InstantSource.system();
     this.verifier =
         new PointerVerifier(
-            builder.bootId != null ? builder.bootId : BootId.read(),
-            builder.clock != null ? builder.clock : InstantSource.system(),
-            VERIFICATION_RETRY);
+            builder.bootId != null ? builder.bootId : BootId.read(), clock, VERIFICATION_RETRY);
     this.commitSteps = builder.commitSteps != null ? builder.commitSteps : step -> {};
     this.prefix =
         builder.snapshotPathPrefix != null ? builder.snapshotPathPrefix : c -> DEFAULT_PREFIX;
@@ -423,8 +422,8 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
         row.createdAt(), row.snapshotId(), pointer.currentCreatedAt(), pointer.currentSnapshotId());
   }
 
-  private static SessionPointer pointerTo(SessionSnapshot row) {
-    return new SessionPointer(row.snapshotId(), row.createdAt(), Instant.now());
+  private SessionPointer pointerTo(SessionSnapshot row) {
+    return new SessionPointer(row.snapshotId(), row.createdAt(), clock.instant());
   }
 
   /**
@@ -523,8 +522,13 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
       return this;
     }
 
-    /** Stands in for the system clock, which times the retry of a failed verification. */
-    Builder clock(InstantSource source) {
+    /**
+     * The clock the store reads: it stamps the session pointers it writes and times the retry of a
+     * pointer check that failed. Defaults to the system clock; pass the clock given to {@code
+     * Baton.builder().clock}, which stamps the rows. The age of a temporary file left by an
+     * interrupted write is judged on the system clock all the same, against the file's own time.
+     */
+    public Builder clock(InstantSource source) {
       checkUnset(clock, "clock");
       this.clock = source;
       return this;

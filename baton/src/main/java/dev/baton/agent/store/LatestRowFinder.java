@@ -111,10 +111,12 @@ final class LatestRowFinder {
    * is still named: a read of that session then finds it damaged and scans. A file it cannot read
    * fails the pass rather than being skipped, since it may be a session's latest row.
    *
+   * @param now the time the pointers are stamped with
    * @throws BatonException as {@link #throwIfStopped}, between two files; {@code INTERNAL} (not
    *     public) when the folder cannot be listed or a row file in it cannot be read
    */
-  static FolderRows latestOfEachSession(SnapshotDirectory directory, Cancellation cancellation) {
+  static FolderRows latestOfEachSession(
+      SnapshotDirectory directory, Instant now, Cancellation cancellation) {
     Map<String, Candidate> latest = new HashMap<>();
     Set<String> sessions = new HashSet<>();
     for (Path file : directory.list().rowFiles()) {
@@ -136,7 +138,6 @@ final class LatestRowFinder {
         latest.merge(sessionId, candidate, (a, b) -> MOST_RECENT_FIRST.compare(a, b) <= 0 ? a : b);
       }
     }
-    Instant now = Instant.now();
     Map<String, SessionPointer> pointers = new HashMap<>();
     latest.forEach(
         (sessionId, row) ->

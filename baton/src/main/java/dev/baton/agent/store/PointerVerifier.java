@@ -38,7 +38,7 @@ final class PointerVerifier {
 
   /**
    * @param bootId the ID of the machine's boot (see {@link BootId})
-   * @param clock times the retry of a failed verification
+   * @param clock times the retry of a failed verification and stamps the pointers it rewrites
    * @param retryAfter how long a folder whose verification failed is left unverified
    */
   PointerVerifier(String bootId, InstantSource clock, Duration retryAfter) {
@@ -135,7 +135,8 @@ final class PointerVerifier {
     if (isVerified(directory)) {
       return;
     }
-    LatestRowFinder.FolderRows rows = LatestRowFinder.latestOfEachSession(directory, cancellation);
+    LatestRowFinder.FolderRows rows =
+        LatestRowFinder.latestOfEachSession(directory, clock.instant(), cancellation);
     int rewritten = 0;
     for (Map.Entry<String, SessionPointer> session : rows.latest().entrySet()) {
       SessionPointer current = directory.readPointer(session.getKey());

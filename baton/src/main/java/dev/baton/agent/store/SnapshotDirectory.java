@@ -256,6 +256,7 @@ record SnapshotDirectory(Path path, AtomicFiles.Sync rowSync) {
   Listing list() {
     List<Path> rows = new ArrayList<>();
     boolean staleTemps = false;
+    // The system's clock, not the store's: a temporary file's age is read against its mtime.
     Instant now = Instant.now();
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(path)) {
       for (Path entry : entries) {

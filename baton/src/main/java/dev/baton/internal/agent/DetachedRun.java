@@ -8,13 +8,14 @@ import dev.baton.agent.SessionStore;
 import dev.baton.agent.SnapshotStatus;
 import dev.baton.agent.SnapshotSubscriber;
 import dev.baton.agent.StatusSubscription;
-import dev.baton.ai.BudgetExceededException;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Cancellation;
 import dev.baton.core.ErrorInfo;
 import dev.baton.core.Status;
+import dev.baton.internal.ai.GenerateRun;
 import dev.baton.internal.core.Lifecycle;
+import dev.baton.internal.core.Timing;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -51,6 +52,7 @@ final class DetachedRun implements Heartbeats.Beating, Lifecycle.Work {
   private final LocalAgent agent;
   private final SessionStore store;
   private final ActionContext storeContext;
+  private final Timing timing;
   private final SessionSnapshot pending;
   private final LiveSession session;
   private final Cancellation work;
@@ -75,6 +77,7 @@ final class DetachedRun implements Heartbeats.Beating, Lifecycle.Work {
     this.agent = agent;
     this.store = store;
     this.storeContext = storeContext;
+    this.timing = Timing.of(storeContext);
     this.pending = pending;
     this.session = session;
     this.work = work;
@@ -109,6 +112,7 @@ final class DetachedRun implements Heartbeats.Beating, Lifecycle.Work {
       // A run that cannot watch has to stop: a brief outage should not cost it.
       subscription =
           StoreRetry.call(
+              timing,
               Cancellation.never(),
               agent.options().heartbeatTimeout(),
               "agent \"" + agent.name() + "\": watch " + id + " for an abort",
@@ -181,7 +185,7 @@ final class DetachedRun implements Heartbeats.Beating, Lifecycle.Work {
 
   private void refresh() {
     try {
-      Snapshots.heartbeat(storeContext, store, pending.snapshotId(), Instant.now());
+      Snapshots.heartbeat(storeContext, store, pending.snapshotId(), timing.now());
     } catch (RuntimeException e) {
       // A worker whose heartbeats keep failing goes stale and reads as expired; that is the signal.
       log.warn("agent {}: heartbeat of {} failed", agent.name(), pending.snapshotId(), e);
@@ -256,6 +260,7 @@ final class DetachedRun implements Heartbeats.Beating, Lifecycle.Work {
     try {
       // Never cut short: the row must receive the work's end even after an abort.
       StoreRetry.call(
+          timing,
           Cancellation.never(),
           agent.options().heartbeatTimeout(),
           "agent \"" + agent.name() + "\": finalise " + id,
@@ -284,7 +289,7 @@ final class DetachedRun implements Heartbeats.Beating, Lifecycle.Work {
     if (existing == null) {
       return null;
     }
-    Instant now = Instant.now();
+    Instant now = timing.now();
     SessionState state = session.state();
     SnapshotStatus status = existing.statusOrCompleted();
     if (status == SnapshotStatus.ABORTED) {
@@ -309,7 +314,7 @@ final class DetachedRun implements Heartbeats.Beating, Lifecycle.Work {
             .status(SnapshotStatus.COMPLETED)
             .state(state)
             .build();
-    if (error instanceof BudgetExceededException) {
+    if (error != null && GenerateRun.stoppedWith(error).isPresent()) {
       return base.withStatus(SnapshotStatus.ABORTED)
           .withFinishReason(AgentFinishReason.ABORTED)
           .withError(Invocation.reported(error));

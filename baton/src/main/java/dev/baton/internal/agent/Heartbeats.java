@@ -1,8 +1,10 @@
 package dev.baton.internal.agent;
 
+import dev.baton.internal.core.Timing;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -21,8 +23,9 @@ import org.slf4j.LoggerFactory;
  * first beat comes at the first tick after it joined, so within one interval, as with a timer of
  * its own (never later, possibly sooner). The ticker runs only while some run is beating, and its
  * thread ends once it has been idle for a while, so an agent that detached once does not keep a
- * thread for the life of the JVM. The same thread runs the delayed checks of {@link #schedule}.
- * {@link #close} ends the ticker and its thread for good, when the Baton instance closes.
+ * thread for the life of the JVM. The same thread runs the delayed checks of {@link #schedule}. An
+ * instance built with a scheduler of the application's ticks on that scheduler instead, with no
+ * thread of its own. {@link #close} ends the ticker for good, when the Baton instance closes.
  *
  * <p>Thread-safe.
  */
@@ -36,20 +39,29 @@ final class Heartbeats implements AutoCloseable {
   }
 
   private final long intervalMillis;
-  private final ScheduledThreadPoolExecutor scheduler;
+  private final ScheduledExecutorService scheduler;
+  // The application's scheduler, when it gave one, outlives the instance: close leaves it running.
+  private final boolean ownsScheduler;
   private final Set<Beating> beating = ConcurrentHashMap.newKeySet();
   // Starting and stopping the ticker; joining and leaving the set take no lock.
   private final ReentrantLock lock = new ReentrantLock();
   private @Nullable ScheduledFuture<?> ticker; // guarded by lock
 
-  Heartbeats(String agentName, Duration interval) {
+  Heartbeats(String agentName, Duration interval, Timing timing) {
     this.intervalMillis = interval.toMillis();
-    this.scheduler =
+    ScheduledExecutorService shared = timing.scheduler();
+    this.ownsScheduler = shared == null;
+    this.scheduler = shared != null ? shared : ownScheduler(agentName);
+  }
+
+  private static ScheduledExecutorService ownScheduler(String agentName) {
+    ScheduledThreadPoolExecutor own =
         new ScheduledThreadPoolExecutor(
             1, Thread.ofPlatform().daemon().name("baton-heartbeat-" + agentName).factory());
-    scheduler.setKeepAliveTime(THREAD_IDLE.toMillis(), TimeUnit.MILLISECONDS);
-    scheduler.allowCoreThreadTimeOut(true);
-    scheduler.setRemoveOnCancelPolicy(true);
+    own.setKeepAliveTime(THREAD_IDLE.toMillis(), TimeUnit.MILLISECONDS);
+    own.allowCoreThreadTimeOut(true);
+    own.setRemoveOnCancelPolicy(true);
+    return own;
   }
 
   /** Beats {@code run} at every tick from now until it is removed. */
@@ -108,10 +120,25 @@ final class Heartbeats implements AutoCloseable {
     }
   }
 
-  /** Stops the ticker and the delayed checks; beats already started still complete. */
+  /**
+   * Stops the ticker, and on a scheduler of its own the delayed checks too; beats already started
+   * still complete.
+   */
   @Override
   public void close() {
-    scheduler.shutdownNow();
+    if (ownsScheduler) {
+      scheduler.shutdownNow();
+      return;
+    }
+    lock.lock();
+    try {
+      if (ticker != null) {
+        ticker.cancel(false);
+        ticker = null;
+      }
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** Whether the ticker is running. Visible for tests. */

@@ -10,7 +10,7 @@ import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionState;
 import dev.baton.agent.SessionStore;
 import dev.baton.agent.SnapshotSubscriber;
-import dev.baton.ai.BudgetExceededException;
+import dev.baton.ai.GenerateResponse;
 import dev.baton.ai.Message;
 import dev.baton.ai.Role;
 import dev.baton.core.ActionContext;
@@ -19,6 +19,7 @@ import dev.baton.core.Cancellation;
 import dev.baton.core.ErrorInfo;
 import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
+import dev.baton.internal.ai.GenerateRun;
 import dev.baton.internal.core.DefaultRegistry;
 import dev.baton.internal.core.Lifecycle;
 import dev.baton.internal.core.RandomIds;
@@ -115,7 +116,11 @@ final class Invocation implements Connection.Source, Lifecycle.Work {
     }
     this.telemetry = new AgentTelemetry(agent, loaded.sessionId());
     telemetry.describe(rootSpan.span());
-    LiveSession session = new LiveSession(loaded.sessionId(), loaded.state());
+    LiveSession session =
+        new LiveSession(
+            loaded.sessionId(),
+            loaded.state(),
+            DefaultRegistry.jsonMapper(clientContext.registry()));
     this.chain =
         new SnapshotChain(
             agent.name(),
@@ -381,8 +386,11 @@ final class Invocation implements Connection.Source, Lifecycle.Work {
       if (closed == null && uncommitted != null) {
         return uncommittedOutput(uncommitted, lastMessage(worker.session()));
       }
-      if (closed == null && e.getCause() instanceof BudgetExceededException stopped) {
-        return abortedOutput(stopped);
+      if (closed == null && e.getCause() instanceof BatonException error) {
+        GenerateResponse stopped = GenerateRun.stoppedWith(error).orElse(null);
+        if (stopped != null) {
+          return abortedOutput(error, stopped);
+        }
       }
       return failedOutput(closed != null ? closed : asError(e.getCause()));
     } catch (InterruptedException e) {
@@ -452,7 +460,7 @@ final class Invocation implements Connection.Source, Lifecycle.Work {
    * progress the stopped turn made: its aborted row (the last good snapshot when that could not be
    * saved), or the state itself for a client-managed agent.
    */
-  private AgentOutput abortedOutput(BudgetExceededException stopped) {
+  private AgentOutput abortedOutput(BatonException error, GenerateResponse stopped) {
     LiveSession session = worker.session();
     SessionState state = null;
     if (agent.store() == null) {
@@ -468,7 +476,7 @@ final class Invocation implements Connection.Source, Lifecycle.Work {
             row != null ? row : chain.lastGood(),
             partialMessage(stopped, session.messages()),
             session.artifacts(),
-            reported(stopped))
+            reported(error))
         .withState(state);
   }
 
@@ -477,8 +485,8 @@ final class Invocation implements Connection.Source, Lifecycle.Work {
    * recorded on it), or null when the run made none.
    */
   private static @Nullable Message partialMessage(
-      BudgetExceededException stopped, List<Message> messages) {
-    Message partial = stopped.partialResponse().response().message();
+      GenerateResponse stopped, List<Message> messages) {
+    Message partial = stopped.response().message();
     if (partial == null || partial.content().isEmpty()) {
       return null;
     }

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The session of one agent invocation, as {@link Session} describes it, plus what the runtime
@@ -35,6 +36,8 @@ public final class LiveSession implements Session {
   }
 
   private final String id;
+  // The application's mapper: custom state is the application's own type.
+  private final JsonMapper mapper;
   private final Object lock = new Object();
   private List<Message> messages;
   private @Nullable JsonNode custom;
@@ -42,8 +45,9 @@ public final class LiveSession implements Session {
   private @Nullable GenerationUsage usage;
   private volatile @Nullable Listener listener;
 
-  public LiveSession(String id, SessionState state) {
+  public LiveSession(String id, SessionState state, JsonMapper mapper) {
     this.id = id;
+    this.mapper = mapper;
     this.messages = state.messages();
     this.custom = state.custom();
     this.artifacts = state.artifacts();
@@ -94,7 +98,7 @@ public final class LiveSession implements Session {
   @Override
   public <S> @Nullable S custom(Class<S> type) {
     JsonNode value = custom();
-    return value == null ? null : Json.convert(value, type);
+    return value == null ? null : Json.convert(mapper, value, type);
   }
 
   /**
@@ -121,9 +125,9 @@ public final class LiveSession implements Session {
   public <S> void updateCustom(Class<S> type, UnaryOperator<@Nullable S> update) {
     updateCustom(
         current -> {
-          S value = current == null ? null : Json.convert(current, type);
+          S value = current == null ? null : Json.convert(mapper, current, type);
           S next = update.apply(value);
-          return next == null ? null : Json.toTree(next);
+          return next == null ? null : Json.toTree(mapper, next);
         });
   }
 

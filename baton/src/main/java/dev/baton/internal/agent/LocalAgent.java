@@ -19,7 +19,6 @@ import dev.baton.core.ActionContext;
 import dev.baton.core.ActionDescriptor;
 import dev.baton.core.ActionType;
 import dev.baton.core.BatonException;
-import dev.baton.core.JsonSchemas;
 import dev.baton.core.Registry;
 import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
@@ -27,9 +26,10 @@ import dev.baton.internal.agent.CompanionRequests.AbortRequest;
 import dev.baton.internal.agent.CompanionRequests.AbortResponse;
 import dev.baton.internal.agent.CompanionRequests.GetSnapshotRequest;
 import dev.baton.internal.core.DefaultRegistry;
+import dev.baton.internal.core.JsonSchemas;
 import dev.baton.internal.core.Lazy;
 import dev.baton.internal.core.Lifecycle;
-import java.time.Instant;
+import dev.baton.internal.core.Timing;
 import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -51,6 +51,7 @@ public final class LocalAgent implements Agent {
   private final @Nullable SessionStore store;
   private final @Nullable SnapshotReads reads;
   private final Registry registry;
+  private final Timing timing;
   private volatile @Nullable Heartbeats heartbeats;
 
   private LocalAgent(String name, AgentFunction function, AgentOptions options, Registry registry) {
@@ -70,10 +71,11 @@ public final class LocalAgent implements Agent {
                 configured instanceof SnapshotSubscriber,
                 configured == null ? StateManagement.CLIENT : StateManagement.SERVER,
                 options.stateType() == null ? null : JsonSchemas.infer(options.stateType()));
+    this.timing = DefaultRegistry.timing(registry);
     this.reads =
         store == null
             ? null
-            : new SnapshotReads(name, store, options, DefaultRegistry.lifecycle(registry));
+            : new SnapshotReads(name, store, options, DefaultRegistry.lifecycle(registry), timing);
     AgentMetadata published = metadata;
     this.descriptor =
         Lazy.of(() -> AgentActions.descriptor(name, options.description(), published));
@@ -190,7 +192,7 @@ public final class LocalAgent implements Agent {
               + " worker to stop, or its metadata says it is not abortable",
           name);
     }
-    return Snapshots.abort(context, requireStore(), snapshotId, Instant.now());
+    return Snapshots.abort(context, requireStore(), snapshotId, timing.now());
   }
 
   /** One rule for the abort call and the abort action: the store can reach a running worker. */
@@ -261,7 +263,7 @@ public final class LocalAgent implements Agent {
       synchronized (this) {
         timer = heartbeats;
         if (timer == null) {
-          timer = new Heartbeats(name, options.heartbeatInterval());
+          timer = new Heartbeats(name, options.heartbeatInterval(), timing);
           heartbeats = timer;
           lifecycle().onClose(timer);
         }

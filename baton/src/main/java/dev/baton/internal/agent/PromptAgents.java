@@ -7,7 +7,6 @@ import dev.baton.agent.AgentOptions;
 import dev.baton.agent.AgentRunner;
 import dev.baton.agent.Session;
 import dev.baton.agent.TurnResult;
-import dev.baton.ai.BudgetExceededException;
 import dev.baton.ai.ExecutablePrompt;
 import dev.baton.ai.FinishReason;
 import dev.baton.ai.GenerateOptions;
@@ -26,6 +25,7 @@ import dev.baton.core.Registry;
 import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
 import dev.baton.internal.ai.Generate;
+import dev.baton.internal.ai.GenerateRun;
 import dev.baton.internal.ai.PromptScaffolding;
 import dev.baton.internal.core.SharedList;
 import java.util.ArrayList;
@@ -40,7 +40,7 @@ import org.jspecify.annotations.Nullable;
  * renders itself {@code _genkit_prompt} ({@link PromptScaffolding}). After generate the session's
  * history becomes the conversation the loop returned minus those messages, which captures the tool
  * loop's messages and persists any trimming the prompt did. Scaffolding is never stored. A run a
- * budget stops ({@link BudgetExceededException}) keeps the conversation it reached the same way
+ * budget stops ({@link GenerateRun#stoppedWith}) keeps the conversation it reached the same way
  * before the turn ends aborted.
  *
  * <p>Stateless: the agents it defines are thread-safe, each invocation working on its own session.
@@ -112,15 +112,16 @@ public final class PromptAgents {
           Generate.generate(
               context,
               rendered.toBuilder().resume(input.resume()).onChunk(chunkSink(runner)).build());
-    } catch (BudgetExceededException stopped) {
+    } catch (BatonException e) {
       // A stopped run keeps what it did: the turn ends aborted with the conversation so far.
-      session.setMessages(withoutScaffolding(stopped.partialResponse().history()));
-      throw stopped;
+      GenerateRun.stoppedWith(e)
+          .ifPresent(stopped -> session.setMessages(withoutScaffolding(stopped.history())));
+      throw e;
     }
     session.setMessages(withoutScaffolding(response.history()));
     if (response.finishReason() == FinishReason.INTERRUPTED) {
       List<Part> interrupts = new ArrayList<>(response.interrupts());
-      runner.sendChunk(new ModelResponseChunk(Role.TOOL, 0, interrupts));
+      runner.sendChunk(ModelResponseChunk.of(Role.TOOL, interrupts));
     }
     return new TurnResult(AgentFinishReason.of(response.finishReason()));
   }

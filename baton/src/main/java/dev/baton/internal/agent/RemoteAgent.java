@@ -29,8 +29,8 @@ import dev.baton.internal.agent.CompanionRequests.GetSnapshotRequest;
 import dev.baton.internal.core.DefaultRegistry;
 import dev.baton.internal.core.Lazy;
 import dev.baton.internal.core.Lifecycle;
+import dev.baton.internal.core.Timing;
 import java.net.URI;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -72,6 +72,7 @@ public final class RemoteAgent implements Agent {
   private final Lazy<ActionDescriptor> descriptor;
   private final RemoteCalls calls;
   private final Registry registry;
+  private final Timing timing;
   private volatile boolean waitRouteMissing;
 
   private RemoteAgent(
@@ -103,6 +104,7 @@ public final class RemoteAgent implements Agent {
         Lazy.of(() -> AgentActions.descriptor(name, options.description(), options.metadata()));
     this.calls = new RemoteCalls(name, remote);
     this.registry = registry;
+    this.timing = DefaultRegistry.timing(registry);
   }
 
   /**
@@ -262,7 +264,7 @@ public final class RemoteAgent implements Agent {
           throw e;
         } else {
           // The call ran out while the snapshot was still pending: wait again.
-          context.cancellation().pause(options.waitPollInterval());
+          timing.pause(context.cancellation(), options.waitPollInterval());
         }
       }
     }
@@ -365,7 +367,7 @@ public final class RemoteAgent implements Agent {
     return new AbortResponse(request.snapshotId(), status);
   }
 
-  private static SessionSnapshot snapshotOf(@Nullable JsonNode result, String snapshotId) {
+  private SessionSnapshot snapshotOf(@Nullable JsonNode result, String snapshotId) {
     if (result == null) {
       throw BatonException.notFound("snapshot \"%s\" not found", snapshotId);
     }
@@ -378,9 +380,9 @@ public final class RemoteAgent implements Agent {
    * as settled, as a local row does. Only aborted rows are shaped here: whether a pending row has
    * expired is the server's call, made with its own heartbeat timeout.
    */
-  private static SessionSnapshot settledAfterAbort(SessionSnapshot row) {
+  private SessionSnapshot settledAfterAbort(SessionSnapshot row) {
     return row.status() == SnapshotStatus.ABORTED && !row.isSettled()
-        ? row.shaped(Instant.now(), AgentOptions.DEFAULT_HEARTBEAT_TIMEOUT)
+        ? row.shaped(timing.now(), AgentOptions.DEFAULT_HEARTBEAT_TIMEOUT)
         : row;
   }
 
@@ -395,7 +397,7 @@ public final class RemoteAgent implements Agent {
       if (row.statusOrCompleted().isTerminal()) {
         return row;
       }
-      context.cancellation().pause(options.waitPollInterval());
+      timing.pause(context.cancellation(), options.waitPollInterval());
     }
   }
 

@@ -57,6 +57,6 @@ final class Runner implements AgentRunner {
   public AgentResult result() {
     List<Message> messages = session().messages();
     Message last = messages.isEmpty() ? null : messages.get(messages.size() - 1);
-    return new AgentResult(last, session().artifacts(), null);
+    return AgentResult.of(last, session().artifacts());
   }
 }

@@ -9,8 +9,8 @@ import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Status;
 import dev.baton.internal.core.RandomIds;
+import dev.baton.internal.core.Timing;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.HashSet;
 import java.util.Objects;
 import java.util.Set;
@@ -142,7 +142,7 @@ final class SessionLoader {
         if (!continuation) {
           return lastGood;
         }
-        if (row.isAborting(Instant.now(), heartbeatTimeout)) {
+        if (row.isAborting(Timing.of(context).now(), heartbeatTimeout)) {
           throw BatonException.failedPrecondition(
               "snapshot \"%s\" is still being aborted: its worker is saving its progress; wait for"
                   + " it to settle before continuing",

@@ -9,8 +9,8 @@ import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Cancellation;
 import dev.baton.core.ErrorInfo;
+import dev.baton.internal.core.Timing;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -39,6 +39,7 @@ final class SnapshotChain {
 
   private final String agent;
   private final @Nullable SessionStore store;
+  private final Timing timing;
   private final ActionContext storeContext;
   private final Duration retryBound;
   private final Cancellation work;
@@ -71,6 +72,7 @@ final class SnapshotChain {
     this.agent = agent;
     this.store = store;
     this.storeContext = clientContext.withCancellation(Cancellation.never());
+    this.timing = Timing.of(clientContext);
     this.tip = resumed;
     this.lastGood = lastGood;
     this.retryBound = retryBound;
@@ -136,7 +138,7 @@ final class SnapshotChain {
         reserved,
         retryBound,
         parent ->
-            SessionSnapshot.completed(reserved, sessionId, parent, Instant.now(), reason, state));
+            SessionSnapshot.completed(reserved, sessionId, parent, timing.now(), reason, state));
   }
 
   /**
@@ -166,7 +168,7 @@ final class SnapshotChain {
           reserved,
           Duration.ZERO,
           parent ->
-              SessionSnapshot.builder(reserved, Instant.now())
+              SessionSnapshot.builder(reserved, timing.now())
                   .sessionId(sessionId)
                   .parentId(parent)
                   .status(status)
@@ -197,6 +199,7 @@ final class SnapshotChain {
       try {
         saved =
             StoreRetry.call(
+                timing,
                 work,
                 retryFor,
                 "agent \"" + agent + "\": save snapshot " + reserved,
@@ -239,7 +242,7 @@ final class SnapshotChain {
       lock.unlock();
     }
     SessionSnapshot pending =
-        SessionSnapshot.pending(pendingId, sessionId, parent, Instant.now()).withState(state);
+        SessionSnapshot.pending(pendingId, sessionId, parent, timing.now()).withState(state);
     try {
       store.saveSnapshot(storeContext, pendingId, existing -> pending);
     } catch (RuntimeException e) {

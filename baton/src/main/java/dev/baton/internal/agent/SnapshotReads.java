@@ -12,15 +12,18 @@ import dev.baton.core.BatonException;
 import dev.baton.core.Status;
 import dev.baton.internal.agent.CompanionRequests.GetSnapshotRequest;
 import dev.baton.internal.core.Lifecycle;
+import dev.baton.internal.core.Timing;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -41,12 +44,15 @@ final class SnapshotReads {
   private final SessionStore store;
   private final AgentOptions options;
   private final Lifecycle lifecycle;
+  private final Timing timing;
 
-  SnapshotReads(String agent, SessionStore store, AgentOptions options, Lifecycle lifecycle) {
+  SnapshotReads(
+      String agent, SessionStore store, AgentOptions options, Lifecycle lifecycle, Timing timing) {
     this.agent = agent;
     this.store = store;
     this.options = options;
     this.lifecycle = lifecycle;
+    this.timing = timing;
   }
 
   /** The getSnapshot companion: by ID (the session ID, if given, must match) or by session. */
@@ -96,24 +102,31 @@ final class SnapshotReads {
       throw BatonException.invalidArgument("waitForSnapshot: snapshotId is required");
     }
     StatusSubscription subscription = null;
+    // Rung by a status notification; a fresh one is hung before each read, so a change between the
+    // read and the wait after it cuts that wait short.
+    AtomicReference<CountDownLatch> bell = new AtomicReference<>(new CountDownLatch(1));
     try {
       int failures = 0;
       // An aborted row whose worker is saving its progress changes only its finish reason when the
       // save lands, which no status notification reports: poll it at the poll interval.
       boolean aborting = false;
-      Instant lastProgressLog = Instant.now();
+      Instant lastProgressLog = timing.now();
       for (boolean first = true; ; first = false) {
         if (!first) {
-          awaitChange(
-              context,
-              subscription == null ? StatusSubscription.ended() : subscription,
-              failures > 0 || aborting);
+          boolean notified = subscription != null && !subscription.isEnded();
+          Duration pause =
+              notified && failures == 0 && !aborting
+                  ? options.heartbeatInterval()
+                  : options.waitPollInterval();
+          timing.pause(context.cancellation(), pause, bell.get());
         }
+        bell.set(new CountDownLatch(1));
         SessionSnapshot row;
         try {
           // Subscribed before the read, so a change between the two cannot go unnoticed.
           if (subscription == null) {
             subscription = subscribe(context, snapshotId);
+            subscription.listen(status -> bell.get().countDown());
           }
           row = boundedRead(context, request);
           failures = 0;
@@ -138,10 +151,10 @@ final class SnapshotReads {
         }
         // A shaped aborted row that has not settled is still being saved by a live worker.
         aborting = row.statusOrCompleted() == SnapshotStatus.ABORTED;
-        if (Duration.between(lastProgressLog, Instant.now()).compareTo(Duration.ofSeconds(30))
-            > 0) {
+        Instant now = timing.now();
+        if (Duration.between(lastProgressLog, now).compareTo(Duration.ofSeconds(30)) > 0) {
           log.info("agent {}: still waiting for snapshot {}", agent, row.snapshotId());
-          lastProgressLog = Instant.now();
+          lastProgressLog = now;
         }
       }
     } finally {
@@ -189,30 +202,9 @@ final class SnapshotReads {
     }
   }
 
-  /**
-   * Waits for a reason to read again: a notification or the heartbeat interval while subscribed,
-   * otherwise (and always after a failed read) the poll interval.
-   */
-  private void awaitChange(
-      ActionContext context, StatusSubscription subscription, boolean afterFailure) {
-    context.cancellation().throwIfCancelled();
-    // Cancelling ends the subscription, which wakes a waiting poll at once.
-    try (var wake = context.cancellation().onCancel(subscription::end)) {
-      if (!subscription.isEnded() && !afterFailure) {
-        subscription.poll(options.heartbeatInterval());
-      } else {
-        context.cancellation().pause(options.waitPollInterval());
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw BatonException.from(e);
-    }
-    context.cancellation().throwIfCancelled();
-  }
-
   /** Shapes a row for a client; a failing state transform fails the read with its status. */
   SessionSnapshot shape(SessionSnapshot row) {
-    SessionSnapshot shaped = row.shaped(Instant.now(), options.heartbeatTimeout());
+    SessionSnapshot shaped = row.shaped(timing.now(), options.heartbeatTimeout());
     SessionState state = shaped.state();
     if (state == null) {
       return shaped;

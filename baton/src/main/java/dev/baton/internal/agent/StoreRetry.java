@@ -3,7 +3,9 @@ package dev.baton.internal.agent;
 import dev.baton.core.BatonException;
 import dev.baton.core.Cancellation;
 import dev.baton.core.Status;
+import dev.baton.internal.core.Timing;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -41,6 +43,7 @@ final class StoreRetry {
   /**
    * The call's result, from the first attempt that succeeds.
    *
+   * @param timing the clock that measures {@code bound} and the scheduler that times the pauses
    * @param cancellation stops the retries; {@link Cancellation#never()} for a write that must land
    *     whoever has gone away
    * @param what what the call does, for the log
@@ -49,14 +52,14 @@ final class StoreRetry {
    *     cancelled between attempts
    */
   static <T extends @Nullable Object> T call(
-      Cancellation cancellation, Duration bound, String what, Supplier<T> call) {
-    long start = System.nanoTime();
+      Timing timing, Cancellation cancellation, Duration bound, String what, Supplier<T> call) {
+    Instant start = timing.now();
     long pause = FIRST_PAUSE_NANOS;
     for (int attempt = 1; ; attempt++) {
       try {
         return call.get();
       } catch (RuntimeException e) {
-        long left = bound.toNanos() - (System.nanoTime() - start);
+        long left = bound.minus(Duration.between(start, timing.now())).toNanos();
         if (!isTransient(e) || left <= 0) {
           if (attempt > 1) {
             // The caller's error may be public (UNAVAILABLE) and so logged nowhere else.
@@ -66,7 +69,7 @@ final class StoreRetry {
         }
         log.debug("{}: attempt {} failed transiently; trying again", what, attempt, e);
         try {
-          cancellation.pause(Duration.ofNanos(Math.min(jittered(pause), left)));
+          timing.pause(cancellation, Duration.ofNanos(Math.min(jittered(pause), left)));
         } catch (BatonException stopped) {
           stopped.addSuppressed(e);
           throw stopped;

@@ -117,15 +117,15 @@ final class UsageNode {
     AgentUsage own;
     synchronized (this) {
       if (!settled) {
-        return new AgentUsage(agent, sessionId, null, List.of(), List.of());
+        return AgentUsage.running(agent, sessionId);
       }
       kids = List.copyOf(children);
-      own = new AgentUsage(agent, sessionId, finishReason, calls, List.of());
+      own = AgentUsage.running(agent, sessionId).withFinishReason(finishReason).withCalls(calls);
     }
     List<AgentUsage> values = new ArrayList<>(kids.size());
     for (UsageNode kid : kids) {
       values.add(kid.value());
     }
-    return new AgentUsage(own.agent(), own.sessionId(), own.finishReason(), own.calls(), values);
+    return own.withChildren(values);
   }
 }

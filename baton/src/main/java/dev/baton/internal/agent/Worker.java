@@ -9,11 +9,11 @@ import dev.baton.agent.TurnContext;
 import dev.baton.agent.TurnEnd;
 import dev.baton.agent.TurnFunction;
 import dev.baton.agent.TurnResult;
-import dev.baton.ai.BudgetExceededException;
 import dev.baton.ai.Message;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Cancellation;
+import dev.baton.internal.ai.GenerateRun;
 import dev.baton.internal.ai.UsageListener;
 import dev.baton.internal.core.DefaultRegistry;
 import dev.baton.internal.core.RandomIds;
@@ -37,7 +37,7 @@ import org.jspecify.annotations.Nullable;
  * the loop. Turn state (the last turn's reason, the last good state) belongs to the worker's
  * thread; the reason is also read by the detached run that finalises the work. The agent's model
  * calls count in its session and, when a usage tree grows, in the turn's node ({@link
- * InvocationUsage}). A turn that a budget stops ({@link BudgetExceededException}) ends {@code
+ * InvocationUsage}). A turn that a budget stops ({@link GenerateRun#stoppedWith}) ends {@code
  * aborted}, keeping its progress; any other error fails it. So does a turn-end snapshot the store
  * would not take: a turn is done only once its snapshot is committed.
  */
@@ -232,7 +232,8 @@ final class Worker {
     uncommitted = null;
     String reserved = agent.store() == null ? "" : RandomIds.uuid();
     String parent = chain.tip();
-    TurnContext turnContext = new TurnContext(reserved, parent == null ? "" : parent, turnIndex);
+    TurnContext turnContext =
+        TurnContext.of(reserved, parent == null ? "" : parent).withTurnIndex(turnIndex);
     ActionContext parentContext = context;
     Tracing tracing = DefaultRegistry.tracing(parentContext.registry());
     long start = System.nanoTime();
@@ -290,7 +291,9 @@ final class Worker {
    */
   private void endUnfinishedTurn(String reserved, RuntimeException e) {
     AgentFinishReason ended =
-        e instanceof BudgetExceededException ? AgentFinishReason.ABORTED : AgentFinishReason.FAILED;
+        GenerateRun.stoppedWith(e).isPresent()
+            ? AgentFinishReason.ABORTED
+            : AgentFinishReason.FAILED;
     usage.endTurn(ended);
     String saved =
         chain.saveUnfinishedTurn(

@@ -1,6 +1,5 @@
 package dev.baton.internal.ai;
 
-import dev.baton.ai.BudgetExceededException;
 import dev.baton.ai.FinishReason;
 import dev.baton.ai.GenerateOptions;
 import dev.baton.ai.GenerateParams;
@@ -56,9 +55,9 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Middleware that watch the whole run register with its {@link GenerateRun} while their hooks
  * are built: their usage listeners hear every call under the run, their checks run before each
  * model call (inside every {@code wrapGenerate} hook, outside every {@code wrapModel} hook) and
- * before a resume, and a check's stop ends the run with a {@link BudgetExceededException} that
- * keeps the conversation so far. Every model call's usage is reported when the model returns,
- * inside the {@code wrapModel} hooks, so each attempt a retry makes counts.
+ * before a resume, and a check's stop ends the run with its exception, marked as a stop ({@link
+ * GenerateRun#stoppedWith}) with the conversation so far. Every model call's usage is reported when
+ * the model returns, inside the {@code wrapModel} hooks, so each attempt a retry makes counts.
  *
  * <p>Stateless and thread-safe: every call keeps its state to itself.
  */
@@ -132,7 +131,7 @@ public final class Generate {
     private @Nullable List<Message> recordedHistory;
     private @Nullable ModelResponse lastResponse;
     // The stop this run's own checks raised, told apart from a nested run's passing through.
-    private @Nullable BudgetExceededException stopped;
+    private @Nullable BatonException stopped;
 
     Loop(ActionContext outer, GenerateOptions options) {
       // A restart belongs to the tool call it restarts, never to a generate nested inside it.
@@ -165,11 +164,13 @@ public final class Generate {
       this.output = StructuredOutput.of(options.output(), model.info(), !toolDefinitions.isEmpty());
     }
 
+    // This run's own stop is told apart from a nested run's by identity: both are marked stops.
+    @SuppressWarnings("ReferenceEquality")
     GenerateResponse run() {
       try {
         return loop();
-      } catch (BudgetExceededException e) {
-        if (e == stopped) {
+      } catch (BatonException e) {
+        if (e == stopped || GenerateRun.stoppedWith(e).isEmpty()) {
           throw e;
         }
         // A nested run's stop (a tool's generate call, say) fails this run: a budget stops only
@@ -197,10 +198,13 @@ public final class Generate {
       for (int iteration = 0; ; iteration++) {
         context.cancellation().throwIfCancelled();
         ModelRequest request =
-            new ModelRequest(
-                messages, config, toolDefinitions, options.toolChoice(), output.config());
+            ModelRequest.of(messages)
+                .withConfig(config)
+                .withTools(toolDefinitions)
+                .withToolChoice(options.toolChoice())
+                .withOutput(output.config());
         GenerateParams params =
-            GenerateParams.of(options, request, iteration, messageIndex, options.onChunk());
+            GenerateParams.of(options, request).withIteration(iteration, messageIndex);
         recordedHistory = null;
         // Checked before the hooks too, so none of them (a summariser, say) calls a model for an
         // iteration the check inside the chain would stop.
@@ -287,11 +291,10 @@ public final class Generate {
     private GenerateResponse finish(
         ModelResponse response, List<Message> history, @Nullable JsonNode parsed) {
       Message amended = run.amendFinal(requireMessage(response));
-      return new GenerateResponse(
-          complete(response.withMessage(amended)),
-          SharedList.append(history, amended),
-          totalUsage,
-          parsed);
+      return GenerateResponse.of(
+              complete(response.withMessage(amended)), SharedList.append(history, amended))
+          .withTotalUsage(totalUsage)
+          .withOutput(parsed);
     }
 
     private static ModelResponse complete(ModelResponse response) {
@@ -327,12 +330,12 @@ public final class Generate {
                 ? ModelResponse.of(amended, null)
                 : lastResponse.withMessage(amended);
       }
-      stopped =
-          new BudgetExceededException(
-              stop.message(),
-              stop.details(),
-              new GenerateResponse(complete(partial), conversation, totalUsage, null));
-      throw stopped;
+      BatonException exception =
+          GenerateRun.stopWith(
+              stop,
+              GenerateResponse.of(complete(partial), conversation).withTotalUsage(totalUsage));
+      stopped = exception;
+      throw exception;
     }
 
     /**
@@ -347,7 +350,7 @@ public final class Generate {
             stopIf(run.checkModelCall(), params.history());
             StreamCallback<ModelResponseChunk> chunks = modelChunks(params.messageIndex());
             ModelResponse response =
-                modelChain.apply(ctx, new ModelParams(model, params.request(), chunks));
+                modelChain.apply(ctx, ModelParams.of(model, params.request()).withCallback(chunks));
             return response.request() == null ? response.withRequest(params.request()) : response;
           };
       for (int i = hooks.size() - 1; i >= 0; i--) {
@@ -414,7 +417,9 @@ public final class Generate {
 
     private void streamToolMessage(Message toolMessage, int index) {
       if (!options.onChunk().isDiscarding()) {
-        options.onChunk().onChunk(new ModelResponseChunk(Role.TOOL, index, toolMessage.content()));
+        options
+            .onChunk()
+            .onChunk(ModelResponseChunk.of(Role.TOOL, toolMessage.content()).withIndex(index));
       }
     }
 

@@ -1,6 +1,7 @@
 package dev.baton.internal.ai;
 
 import dev.baton.ai.GenerateOptions;
+import dev.baton.ai.MiddlewareDescriptor;
 import dev.baton.ai.ModelResponse;
 import dev.baton.ai.ModelResponseChunk;
 import dev.baton.ai.OutputOptions;
@@ -35,11 +36,13 @@ public final class GenerateAction {
             .description("Generates a model response, running the tool loop.")
             .build(
                 (ctx, input, stream) ->
-                    Generate.run(ctx, toOptions(input).toBuilder().onChunk(stream).build())
+                    Generate.run(
+                            ctx,
+                            toOptions(ctx.registry(), input).toBuilder().onChunk(stream).build())
                         .response()));
   }
 
-  static GenerateOptions toOptions(GenerateActionOptions input) {
+  static GenerateOptions toOptions(Registry registry, GenerateActionOptions input) {
     GenerateOptions.Builder options =
         GenerateOptions.builder()
             .model(input.model())
@@ -55,13 +58,16 @@ public final class GenerateAction {
     GenerateActionOptions.Output output = input.output();
     if (output != null) {
       options.output(
-          new OutputOptions(
-              output.format(), output.jsonSchema(), output.constrained(), output.instructions()));
+          OutputOptions.json()
+              .withSchema(output.jsonSchema())
+              .withFormat(output.format())
+              .withConstrained(output.constrained())
+              .withInstructions(output.instructions()));
     }
     List<GenerateActionOptions.MiddlewareRef> use = input.use();
     if (use != null) {
       for (GenerateActionOptions.MiddlewareRef ref : use) {
-        options.use(ref.name(), ref.config());
+        options.use(MiddlewareDescriptor.lookup(registry, ref.name()), ref.config());
       }
     }
     return options.build();

@@ -1,9 +1,10 @@
 package dev.baton.internal.ai;
 
-import dev.baton.ai.BudgetExceededException;
 import dev.baton.ai.GenerateOptions;
+import dev.baton.ai.GenerateResponse;
 import dev.baton.ai.Message;
 import dev.baton.core.ActionContext;
+import dev.baton.core.BatonException;
 import dev.baton.core.ContextKey;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,7 +12,6 @@ import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.JsonNode;
 
 /**
  * One generate call as a middleware may watch it beyond its hooks. While the call builds its
@@ -26,8 +26,8 @@ import tools.jackson.databind.JsonNode;
  *       the generate hooks, so none of them calls a model for an iteration the check stops, and
  *       again after them, outside every {@code wrapModel} hook, so retry and fallback middleware
  *       never see the stop; and before the loop applies a resume ({@link #checkResume}), before any
- *       restarted tool runs. A check that returns a {@link Stop} ends the run with a {@link
- *       BudgetExceededException} carrying the partial response;
+ *       restarted tool runs. A check that returns a {@link Stop} ends the run with the exception
+ *       the stop makes from the partial response, which {@link #stoppedWith} recognises;
  *   <li>amend the run's final message ({@link #amendFinalMessage}): the model message it returns or
  *       is interrupted on, or, when a check stops it, the last model message of its conversation;
  *   <li>have the loop answer the model's bad tool calls instead of failing ({@link
@@ -40,10 +40,13 @@ import tools.jackson.databind.JsonNode;
  */
 public final class GenerateRun {
   /**
-   * Why a check stops the run: the message and details of the {@link BudgetExceededException} the
-   * run stops with.
+   * Why a check stops the run: makes the exception the run stops with (a budget's, say) from the
+   * run as it stood, its partial response.
    */
-  public record Stop(String message, @Nullable JsonNode details) {}
+  @FunctionalInterface
+  public interface Stop {
+    BatonException exception(GenerateResponse partialResponse);
+  }
 
   static final ContextKey<GenerateRun> KEY = ContextKey.of("baton.generateRun", GenerateRun.class);
 
@@ -161,6 +164,43 @@ public final class GenerateRun {
       amended = amendment.apply(amended);
     }
     return amended;
+  }
+
+  /**
+   * The partial response of a run a check stopped, when {@code error} is the exception it stopped
+   * with; empty for any other error, that of a run around a stopped one included (it fails). The
+   * runtime reports a stopped run aborted, not failed, keeping its partial response.
+   */
+  public static Optional<GenerateResponse> stoppedWith(Throwable error) {
+    for (Throwable suppressed : error.getSuppressed()) {
+      if (suppressed instanceof StopMark mark) {
+        return Optional.of(mark.partialResponse);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The exception {@code stop} makes, marked as a stop. The mark, not the exception's type, tells
+   * the runtime a stop from a failure: the types are the middleware's own, which the runtime below
+   * them cannot name.
+   */
+  static BatonException stopWith(Stop stop, GenerateResponse partialResponse) {
+    BatonException exception = stop.exception(partialResponse);
+    exception.addSuppressed(new StopMark(partialResponse));
+    return exception;
+  }
+
+  /** The mark of a stop: no stack trace, only the partial response. */
+  private static final class StopMark extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    private final transient GenerateResponse partialResponse;
+
+    StopMark(GenerateResponse partialResponse) {
+      super("a run check stopped the run; it keeps its partial response", null, false, false);
+      this.partialResponse = partialResponse;
+    }
   }
 
   /** The call has ended: listeners hear no more, whatever still runs under it. */

@@ -55,8 +55,8 @@ final class StructuredOutput {
     if (options == null) {
       return OutputConfig.NONE;
     }
-    return new OutputConfig(
-        options.format(), options.schema(), constrained ? Boolean.TRUE : null, null);
+    return OutputConfig.of(options.format(), options.schema())
+        .withConstrained(constrained ? Boolean.TRUE : null);
   }
 
   /**

@@ -51,8 +51,7 @@ public final class ToolCalls {
       ToolRequest call = request.toolRequest();
       ToolResponsePart response =
           result instanceof ToolResult.Output out
-              ? new ToolResponsePart(
-                  new ToolResponse(call.name(), call.ref(), out.output(), out.content()), null)
+              ? new ToolResponsePart(ToolResponse.to(call, out), null)
               : null;
       return new Answer(result, response);
     }
@@ -217,7 +216,8 @@ public final class ToolCalls {
     JsonNode resumed =
         resume.metadata() != null ? resume.metadata() : Json.nodes().booleanNode(true);
     var metadata = Metadata.with(null, "resumed", resumed);
-    return List.of(model.withContent(revised), new Message(Role.TOOL, responses, metadata));
+    return List.of(
+        model.withContent(revised), new Message(Role.TOOL, responses).withMetadata(metadata));
   }
 
   private ToolResponsePart rerun(ActionContext context, ToolRequestPart restart) {
@@ -230,9 +230,7 @@ public final class ToolCalls {
     ActionContext restartContext = context.with(RESTART, restartMetadata);
     ToolResult result = chain.apply(restartContext, new ToolParams(restart, tool(call.name())));
     return switch (result) {
-      case ToolResult.Output output ->
-          new ToolResponsePart(
-              new ToolResponse(call.name(), call.ref(), output.output(), output.content()), null);
+      case ToolResult.Output output -> new ToolResponsePart(ToolResponse.to(call, output), null);
       case ToolResult.Interrupt ignored ->
           throw BatonException.failedPrecondition(
               "One or more tools triggered an interrupt during a restarted execution.");

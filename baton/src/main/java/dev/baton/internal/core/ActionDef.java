@@ -7,7 +7,6 @@ import dev.baton.core.ActionFunction;
 import dev.baton.core.ActionType;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
-import dev.baton.core.JsonSchemas;
 import dev.baton.core.StreamCallback;
 import java.lang.reflect.Type;
 import java.util.Objects;
@@ -15,6 +14,7 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JavaType;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -35,8 +35,13 @@ public final class ActionDef<I, O, S> implements Action<I, O, S> {
   // What a rejected input is called, built once rather than for every JSON call.
   private final String inputName;
   private final ActionFunction<I, O, S> function;
+  private final JsonMapper mapper;
+  // Kept to define the same action with another mapper.
+  private final Builder<I, O, S> definition;
 
   private ActionDef(Builder<I, O, S> builder, ActionFunction<I, O, S> function) {
+    this.definition = builder.copy();
+    this.mapper = builder.mapper;
     this.type = builder.type;
     this.name = builder.name;
     // Copied now: the caller may change its trees after the definition.
@@ -48,6 +53,7 @@ public final class ActionDef<I, O, S> implements Action<I, O, S> {
     Type streamJavaType = builder.streamType;
     String description = builder.description;
     ObjectNode metadata = builder.metadata;
+    JsonMapper mapper = builder.mapper;
     this.descriptor =
         Lazy.of(
             () ->
@@ -56,13 +62,15 @@ public final class ActionDef<I, O, S> implements Action<I, O, S> {
                     .inputSchema(
                         givenInputSchema != null
                             ? givenInputSchema
-                            : JsonSchemas.infer(inputJavaType))
+                            : JsonSchemas.infer(inputJavaType, mapper))
                     .outputSchema(
                         givenOutputSchema != null
                             ? givenOutputSchema
-                            : JsonSchemas.infer(outputJavaType))
+                            : JsonSchemas.infer(outputJavaType, mapper))
                     .streamSchema(
-                        streamJavaType == Void.class ? null : JsonSchemas.infer(streamJavaType))
+                        streamJavaType == Void.class
+                            ? null
+                            : JsonSchemas.infer(streamJavaType, mapper))
                     .metadata(metadata)
                     .build());
     this.inputValidator =
@@ -81,7 +89,7 @@ public final class ActionDef<I, O, S> implements Action<I, O, S> {
       // definition, not at the first call or in the Dev UI's action list.
       descriptor.get();
     }
-    this.inputType = Json.mapper().getTypeFactory().constructType(builder.inputType);
+    this.inputType = mapper.getTypeFactory().constructType(builder.inputType);
     this.inputName = "input of " + type.key(name);
     this.function = function;
   }
@@ -102,6 +110,11 @@ public final class ActionDef<I, O, S> implements Action<I, O, S> {
   public static <I, O, S> Builder<I, O, S> builder(
       ActionType type, String name, Type inputType, Type outputType, Type streamType) {
     return new Builder<>(type, name, inputType, outputType, streamType);
+  }
+
+  /** The same action reading and writing its input, output and chunks with another mapper. */
+  public ActionDef<I, O, S> withJsonMapper(JsonMapper mapper) {
+    return mapper.equals(this.mapper) ? this : definition.copy().jsonMapper(mapper).build(function);
   }
 
   @Override
@@ -148,12 +161,12 @@ public final class ActionDef<I, O, S> implements Action<I, O, S> {
     if (validator.isPresent()) {
       validator.get().validate(input, inputName);
     }
-    I typed = Json.convert(input, inputType);
+    I typed = Json.convert(mapper, input, inputType);
     StreamCallback<S> typedStream =
         stream.isDiscarding()
             ? StreamCallback.discard()
-            : chunk -> stream.onChunk(Json.toTree(chunk));
-    return Json.toTree(run(context, typed, typedStream));
+            : chunk -> stream.onChunk(Json.toTree(mapper, chunk));
+    return Json.toTree(mapper, run(context, typed, typedStream));
   }
 
   private static boolean acceptsAnything(JsonNode schema) {
@@ -181,6 +194,7 @@ public final class ActionDef<I, O, S> implements Action<I, O, S> {
     private @Nullable JsonNode inputSchema;
     private @Nullable JsonNode outputSchema;
     private ObjectNode metadata = Json.object();
+    private JsonMapper mapper = Json.mapper();
 
     private Builder(
         ActionType type, String name, Type inputType, Type outputType, Type streamType) {
@@ -215,6 +229,25 @@ public final class ActionDef<I, O, S> implements Action<I, O, S> {
     public Builder<I, O, S> metadata(ObjectNode metadata) {
       this.metadata = metadata.deepCopy();
       return this;
+    }
+
+    /**
+     * Reads the input and writes the output and chunks with this mapper, and infers their schemas
+     * with its naming strategy; Baton's own by default.
+     */
+    public Builder<I, O, S> jsonMapper(JsonMapper mapper) {
+      this.mapper = mapper;
+      return this;
+    }
+
+    private Builder<I, O, S> copy() {
+      Builder<I, O, S> copy = new Builder<>(type, name, inputType, outputType, streamType);
+      copy.description = description;
+      copy.inputSchema = inputSchema;
+      copy.outputSchema = outputSchema;
+      copy.metadata = metadata;
+      copy.mapper = mapper;
+      return copy;
     }
 
     public ActionDef<I, O, S> build(ActionFunction<I, O, S> function) {

@@ -3,6 +3,7 @@ package dev.baton.internal.core;
 import dev.baton.core.Action;
 import dev.baton.core.ActionType;
 import dev.baton.core.BatonException;
+import dev.baton.core.Json;
 import dev.baton.core.Registry;
 import dev.baton.core.Status;
 import java.util.LinkedHashMap;
@@ -19,6 +20,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The registry of a Baton instance, and of one generate call: a {@linkplain #child(Registry) child
@@ -34,8 +36,10 @@ public final class DefaultRegistry implements Registry {
 
   private final @Nullable DefaultRegistry parent;
   private final Tracing tracing;
+  private final Timing timing;
   private final boolean experimental;
   private final Lifecycle lifecycle;
+  private final JsonMapper jsonMapper;
   // Actions by type, then by name, so that a lookup by type and name builds no key string. A
   // type's map is created with its first action: a generate call's child holds only tools.
   private final AtomicReferenceArray<@Nullable ConcurrentMap<String, Action<?, ?, ?>>> actions =
@@ -57,19 +61,48 @@ public final class DefaultRegistry implements Registry {
   private DefaultRegistry(
       @Nullable DefaultRegistry parent,
       Tracing tracing,
+      Timing timing,
       boolean experimental,
-      Lifecycle lifecycle) {
+      Lifecycle lifecycle,
+      JsonMapper jsonMapper) {
     this.parent = parent;
     this.tracing = tracing;
+    this.timing = timing;
     this.experimental = experimental;
     this.lifecycle = lifecycle;
+    this.jsonMapper = jsonMapper;
     this.version = parent == null ? new AtomicLong() : null;
     this.derived = parent == null ? new ConcurrentHashMap<>() : null;
   }
 
-  /** A new root registry. */
+  /** A new root registry, on the JVM's clock, Baton's own timers and Baton's own mapper. */
   public static DefaultRegistry create(Tracing tracing, boolean experimental) {
-    return new DefaultRegistry(null, tracing, experimental, new Lifecycle());
+    return create(tracing, Timing.system(), experimental, Json.mapper());
+  }
+
+  /**
+   * A new root registry whose instance reads the time and runs its timers through {@code timing},
+   * and reads and writes the application's types with {@code jsonMapper}.
+   */
+  public static DefaultRegistry create(
+      Tracing tracing, Timing timing, boolean experimental, JsonMapper jsonMapper) {
+    return new DefaultRegistry(null, tracing, timing, experimental, new Lifecycle(), jsonMapper);
+  }
+
+  /**
+   * The clock and timers of the instance a registry belongs to; the system's for a registry Baton
+   * did not create.
+   */
+  public static Timing timing(Registry registry) {
+    return registry instanceof DefaultRegistry own ? own.timing : Timing.system();
+  }
+
+  /**
+   * The mapper for the application's own types in the instance a registry belongs to; Baton's own
+   * for a registry Baton did not create.
+   */
+  public static JsonMapper jsonMapper(Registry registry) {
+    return registry instanceof DefaultRegistry own ? own.jsonMapper : Json.mapper();
   }
 
   /**
@@ -96,7 +129,8 @@ public final class DefaultRegistry implements Registry {
     if (!(registry instanceof DefaultRegistry own)) {
       throw new IllegalArgumentException("not a registry Baton created: " + registry);
     }
-    return new DefaultRegistry(own, own.tracing, own.experimental, own.lifecycle);
+    return new DefaultRegistry(
+        own, own.tracing, own.timing, own.experimental, own.lifecycle, own.jsonMapper);
   }
 
   public Tracing tracing() {
@@ -228,7 +262,7 @@ public final class DefaultRegistry implements Registry {
     for (DefaultRegistry r = this; r != null; r = r.parent) {
       Object found = r.values.get(key);
       if (found != null) {
-        return Optional.of(found);
+        return Optional.of(resolved(found));
       }
     }
     return Optional.empty();
@@ -261,11 +295,19 @@ public final class DefaultRegistry implements Registry {
       r.values.forEach(
           (key, value) -> {
             if (key.startsWith(prefix)) {
-              found.putIfAbsent(key.substring(prefix.length()), value);
+              found.putIfAbsent(key.substring(prefix.length()), resolved(value));
             }
           });
     }
     return Map.copyOf(found);
+  }
+
+  /**
+   * A value as it is read: a {@link Lazy} one is computed on its first read, so that a value costly
+   * to build (a middleware descriptor's schema) costs nothing to an instance that never reads it.
+   */
+  private static Object resolved(Object value) {
+    return value instanceof Lazy<?> lazy ? lazy.get() : value;
   }
 
   private Optional<Action<?, ?, ?>> resolve(ActionType type, String name) {

@@ -32,6 +32,7 @@ public final class RegisteredFlow<I, O, S> implements Flow<I, O, S> {
     return registry.register(
         new RegisteredFlow<>(
             ActionDef.builder(ActionType.FLOW, name, inputType, outputType, streamType)
+                .jsonMapper(DefaultRegistry.jsonMapper(registry))
                 .build(function),
             registry));
   }

@@ -1,6 +1,5 @@
 package dev.baton.internal.core;
 
-import dev.baton.core.JsonSchemas;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

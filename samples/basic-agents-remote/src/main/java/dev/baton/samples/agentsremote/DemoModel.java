@@ -33,9 +33,7 @@ final class DemoModel {
 
   static void define(Baton baton) {
     baton.defineModel(
-        NAME,
-        new ModelInfo("Scripted demo model", ModelInfo.Supports.TEXT_ONLY, null),
-        DemoModel::answer);
+        NAME, ModelInfo.of("Scripted demo model", ModelInfo.Supports.TEXT_ONLY), DemoModel::answer);
   }
 
   private static ModelResponse answer(

@@ -10,7 +10,7 @@ import dev.baton.ai.Hooks;
 import dev.baton.ai.InlinePrompt;
 import dev.baton.ai.Middleware;
 import dev.baton.ai.ToolResult;
-import dev.baton.middleware.Agents;
+import dev.baton.middleware.agents.Agents;
 import dev.baton.server.BatonHandler;
 import dev.baton.server.BatonServer;
 import java.io.PrintStream;

@@ -8,9 +8,9 @@ import dev.baton.ai.Hooks;
 import dev.baton.ai.InlinePrompt;
 import dev.baton.ai.Middleware;
 import dev.baton.ai.ToolResult;
-import dev.baton.middleware.Agents;
-import dev.baton.middleware.ArtifactStrategy;
-import dev.baton.middleware.Artifacts;
+import dev.baton.middleware.agents.Agents;
+import dev.baton.middleware.agents.ArtifactStrategy;
+import dev.baton.middleware.agents.Artifacts;
 
 /**
  * The agents of Genkit's multi-agent guide: a researcher and a coder that write their work as
@@ -36,7 +36,7 @@ final class Team {
             InlinePrompt.builder()
                 .model(model)
                 .system(RESEARCHER_SYSTEM + " Save them with write_artifact as notes.md.")
-                .use(new Artifacts())
+                .use(Artifacts.readWrite())
                 .build(),
             AgentOptions.builder()
                 .description("Finds facts and produces sourced research notes.")
@@ -47,7 +47,7 @@ final class Team {
             InlinePrompt.builder()
                 .model(model)
                 .system(CODER_SYSTEM + " Save the code with write_artifact.")
-                .use(new Artifacts())
+                .use(Artifacts.readWrite())
                 .build(),
             AgentOptions.builder()
                 .description("Writes, debugs, and explains code. Use for programming tasks.")
@@ -67,7 +67,7 @@ final class Team {
                     .maxDelegations(5)
                     .artifactStrategy(ArtifactStrategy.SESSION)
                     .build(),
-                Artifacts.builder().readonly(true).build())
+                Artifacts.readOnly())
             .maxTurns(8)
             .build(),
         // Each turn records what it spent, the delegations' calls included, for UsageReport.

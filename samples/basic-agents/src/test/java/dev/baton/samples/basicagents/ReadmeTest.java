@@ -44,14 +44,19 @@ class ReadmeTest {
         import dev.baton.ai.*;
         import dev.baton.devtools.DevTools;
         import dev.baton.middleware.*;
+        import dev.baton.middleware.agents.*;
+        import dev.baton.middleware.budget.*;
+        import dev.baton.middleware.compression.*;
         import dev.baton.otel.BatonTelemetry;
         import dev.baton.plugins.googleai.GoogleAI;
         import dev.baton.core.ActionContext;
+        import dev.baton.core.Json;
         import dev.baton.server.*;
         import dev.baton.store.postgres.PostgresSessionStore;
         import java.net.URI;
         import java.time.Duration;
         import java.util.Map;
+        import tools.jackson.databind.PropertyNamingStrategies;
 
         class Snippets {
           record Weather(String summary) {}

@@ -44,7 +44,7 @@ final class FuzzTally {
   /**
    * Runs a case.
    *
-   * @param allowed the outcomes the spec gives for it, {@link Status#OK} for a value
+   * @param allowed the outcomes Genkit's protocol gives for it, {@link Status#OK} for a value
    * @param what the case's input, for a problem's report
    * @param failure the error a value carries (a failed agent output's), or null when it carries
    *     none: such a value counts as that failure
@@ -90,7 +90,7 @@ final class FuzzTally {
   void outcome(String kind, Set<Status> allowed, Object what, Status status, String message) {
     statuses.merge(status.name(), 1L, Long::sum);
     if (!allowed.contains(status)) {
-      problem(kind, what, status + " where the spec gives " + allowed + ": " + message);
+      problem(kind, what, status + " where Genkit's protocol gives " + allowed + ": " + message);
     }
     forbidden.stream()
         .filter(message::contains)

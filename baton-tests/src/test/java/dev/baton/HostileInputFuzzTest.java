@@ -57,8 +57,8 @@ import tools.jackson.databind.node.ObjectNode;
  * in all, it checks that:
  *
  * <ul>
- *   <li>every failure is a {@link BatonException}, or a failed output, with a status the spec gives
- *       for that kind of input;
+ *   <li>every failure is a {@link BatonException}, or a failed output, with a status Genkit's
+ *       protocol gives for that kind of input;
  *   <li>nothing is written outside the store's folder;
  *   <li>no message, and no value, names a path;
  *   <li>a normal turn still works afterwards.

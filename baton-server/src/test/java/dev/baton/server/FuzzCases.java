@@ -15,7 +15,7 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * Request bodies for {@link ServerFuzzTest}, generated from a seed: malformed JSON, wrong types,
  * huge and deeply nested values, unknown fields, bad IDs and bad init combinations, each with the
- * outcomes the spec allows for it.
+ * outcomes Genkit's protocol allows for it.
  */
 final class FuzzCases {
   /** The server's body limit in the fuzz run. */

@@ -30,13 +30,14 @@ import tools.jackson.databind.JsonNode;
 /**
  * 10,000 generated request bodies, from a fixed seed ({@code -Dbaton.fuzz.seed} picks another), a
  * third of them streamed: malformed JSON, wrong types, huge and deeply nested values, unknown
- * fields, bad IDs and bad init combinations. The figures the issue asks for:
+ * fields, bad IDs and bad init combinations. What it checks:
  *
  * <ul>
  *   <li>no answer is a 5xx: every case is a client's mistake or a valid request;
  *   <li>no answer carries a stack trace or an internal message (a Java class name, an exception);
- *   <li>every rejection carries a status the spec gives for the mistake, with the HTTP code of
- *       Genkit's table (413 for a body over the limit), or as the stream's error frame;
+ *   <li>every rejection carries a status Genkit's protocol gives for the mistake (see {@code
+ *       docs/wire.md}), with the HTTP code of Genkit's table (413 for a body over the limit), or as
+ *       the stream's error frame;
  *   <li>the server then still serves a normal turn.
  * </ul>
  */
@@ -120,7 +121,9 @@ class ServerFuzzTest {
         new TreeMap<>(byStatus));
     assertThat(serverErrors).as("answers of 500 and above").isEmpty();
     assertThat(leaks).as("stack traces or internal messages on the wire").isEmpty();
-    assertThat(wrongStatus).as("rejections with a status the spec does not give").isEmpty();
+    assertThat(wrongStatus)
+        .as("rejections with a status Genkit's protocol does not give")
+        .isEmpty();
     assertThat(normal.status()).isEqualTo(200);
     assertThat(normal.json().at("/result/message/content/0/text").stringValue())
         .isEqualTo("still here");
@@ -179,7 +182,7 @@ class ServerFuzzTest {
     byStatus.computeIfAbsent(seen.name(), k -> new LongAdder()).increment();
     return c.allowed().contains(seen)
         ? Optional.empty()
-        : Optional.of(seen + " where the spec gives " + c.allowed());
+        : Optional.of(seen + " where Genkit's protocol gives " + c.allowed());
   }
 
   private static String abbreviate(String text) {

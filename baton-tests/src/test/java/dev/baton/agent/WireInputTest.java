@@ -15,8 +15,8 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Agent input as a remote client sends it, in Genkit's JSON: what the spec lets a careless client
- * leave out is filled in, and what it forbids is an {@code INVALID_ARGUMENT} error, never a
+ * Agent input as a remote client sends it, in Genkit's JSON: what Genkit's protocol lets a careless
+ * client leave out is filled in, and what it forbids is an {@code INVALID_ARGUMENT} error, never a
  * NullPointerException or an internal error.
  */
 class WireInputTest extends AgentTestSupport {

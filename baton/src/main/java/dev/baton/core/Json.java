@@ -40,9 +40,9 @@ import tools.jackson.databind.type.LogicalType;
  *   <li>Null fields are omitted; empty collections and objects are written, because several Genkit
  *       payloads distinguish {@code []} or {@code {}} from an absent field.
  *   <li>Unknown fields are ignored when reading, so payloads from a newer Genkit still parse. Where
- *       the spec requires a strict shape (an agent's init), the boundary validates against a JSON
- *       schema instead. An enum value Baton does not know reads as the enum's declared default
- *       ({@code unknown} for finish reasons).
+ *       Genkit's protocol requires a strict shape (an agent's init), the boundary validates against
+ *       a JSON schema instead. An enum value Baton does not know reads as the enum's declared
+ *       default ({@code unknown} for finish reasons).
  *   <li>Times are RFC 3339 strings in UTC ({@code 2026-11-29T21:07:38.860Z}); offsets are accepted
  *       on read.
  * </ul>

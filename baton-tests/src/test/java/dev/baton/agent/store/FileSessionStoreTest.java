@@ -29,6 +29,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -457,6 +460,48 @@ class FileSessionStoreTest extends SessionStoreContract {
       awaitStatus(subscription, ABORTED);
       save(writer, row("s1", "sess-1", at(1), COMPLETED));
       awaitStatus(subscription, COMPLETED);
+    }
+  }
+
+  @Test
+  void aSaveDoesNotWaitForAPollRoundHeldOnAnotherRow() throws InterruptedException {
+    CountDownLatch pollerOnS2 = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    FileSessionStore watcher =
+        FileSessionStore.builder(dir)
+            .pollInterval(FAST_POLL)
+            .onPollRead(
+                id -> {
+                  if (id.equals("s2")) {
+                    pollerOnS2.countDown();
+                    awaitUninterruptibly(release);
+                  }
+                })
+            .build();
+    save(watcher, row("s1", "sess-1", at(1), PENDING));
+    save(watcher, row("s2", "sess-1", at(2), PENDING));
+
+    try (StatusSubscription first = watcher.onSnapshotStatusChange(context(), "s1");
+        StatusSubscription second = watcher.onSnapshotStatusChange(context(), "s2")) {
+      awaitStatus(first, PENDING);
+      assertThat(pollerOnS2.await(10, TimeUnit.SECONDS)).isTrue();
+      // The poller is held mid-round, on s2; a save of s1 publishes without waiting for it.
+      CompletableFuture<Void> abort =
+          CompletableFuture.runAsync(() -> Snapshots.abort(context(), watcher, "s1", at(3)));
+      try {
+        assertThat(abort).succeedsWithin(Duration.ofSeconds(10));
+        awaitStatus(first, ABORTED);
+      } finally {
+        release.countDown();
+      }
+    }
+  }
+
+  private static void awaitUninterruptibly(CountDownLatch latch) {
+    try {
+      latch.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 

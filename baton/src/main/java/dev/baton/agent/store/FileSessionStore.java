@@ -87,8 +87,8 @@ import org.slf4j.LoggerFactory;
  * repairs the pointer. A damaged row of the session is logged and passed over, so the session
  * resumes from its newest intact row; when the session has rows and none is intact, the call fails
  * with {@code DATA_LOSS} instead of answering that the session does not exist. A save moves the
- * pointer only for a new row more recent (by {@code createdAt}, then ID) than the one it names; a
- * rewrite (heartbeat, abort, finalisation) never moves it.
+ * pointer only for a new row more recent (by {@code createdAt}, then ID) than the one it names, or
+ * when the session has no pointer; a rewrite (heartbeat, abort, finalisation) never moves it.
  *
  * <p><b>Retention.</b> With {@link Builder#maxPersistedChainLength}, each save follows {@code
  * parentId} links back from the saved row and deletes the rows past the newest {@code n}; deletion
@@ -157,7 +157,9 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
     this.maxChainLength =
         builder.maxPersistedChainLength != null ? builder.maxPersistedChainLength : 0;
     this.statusFeed =
-        new StatusFeed(builder.pollInterval != null ? builder.pollInterval : DEFAULT_POLL_INTERVAL);
+        new StatusFeed(
+            builder.pollInterval != null ? builder.pollInterval : DEFAULT_POLL_INTERVAL,
+            builder.pollReads != null ? builder.pollReads : id -> {});
   }
 
   /**
@@ -447,6 +449,7 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
     private @Nullable Boolean syncDirectories;
     private @Nullable String bootId;
     private @Nullable Consumer<CommitStep> commitSteps;
+    private @Nullable Consumer<String> pollReads;
     private @Nullable InstantSource clock;
 
     private Builder(Path dir) {
@@ -535,6 +538,13 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
     Builder onCommitStep(Consumer<CommitStep> hook) {
       checkUnset(commitSteps, "onCommitStep");
       this.commitSteps = hook;
+      return this;
+    }
+
+    /** Runs before the poller reads a subscribed row, with its ID; for tests that hold a round. */
+    Builder onPollRead(Consumer<String> hook) {
+      checkUnset(pollReads, "onPollRead");
+      this.pollReads = hook;
       return this;
     }
 

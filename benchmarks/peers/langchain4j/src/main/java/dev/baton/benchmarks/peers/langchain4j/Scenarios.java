@@ -21,9 +21,9 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * LangChain4j's side of the scenario benchmarks. {@code Scenarios <scenario> <protocol>}
- * runs one scenario in this fresh JVM and prints one JSON line on stdout, as
- * benchmarks/peers/README.md describes; benchmarks/peers/langchain4j/run builds and starts it.
+ * LangChain4j's side of the scenario benchmarks. {@code Scenarios <scenario> <protocol>} runs one
+ * scenario in this fresh JVM and prints one JSON line on stdout, as benchmarks/peers/README.md
+ * describes; benchmarks/peers/langchain4j/run builds and starts it.
  */
 public final class Scenarios {
   private static final String IMPL = "langchain4j";

@@ -105,7 +105,8 @@ public final class BatonServer implements AutoCloseable {
 
   /**
    * Stops gracefully: new requests are refused, requests and detached runs get the handler's grace
-   * period, then the rest is cancelled or left to expire (see {@link BatonHandler}).
+   * period, then the requests left are cancelled and the detached runs left to the Baton instance,
+   * whose {@code close()} aborts them (see {@link BatonHandler}).
    */
   @Override
   public void close() {

@@ -222,7 +222,7 @@ final class DetachedRun implements Heartbeats.Beating, Lifecycle.Work {
     Runnable flip =
         () -> {
           try {
-            Snapshots.abort(storeContext, store, pending.snapshotId(), Instant.now());
+            Snapshots.abort(storeContext, store, pending.snapshotId(), timing.now());
             stop(agent.heartbeats());
           } catch (RuntimeException e) {
             log.warn(

@@ -61,7 +61,10 @@ public final class LocalAgent extends BaseAgent {
             metadataOf(
                 configured instanceof SnapshotSubscriber,
                 configured == null ? StateManagement.CLIENT : StateManagement.SERVER,
-                options.stateType() == null ? null : JsonSchemas.infer(options.stateType())));
+                options.stateType() == null
+                    ? null
+                    : JsonSchemas.infer(
+                        options.stateType(), DefaultRegistry.jsonMapper(registry))));
     this.registry = registry;
     this.timing = DefaultRegistry.timing(registry);
     this.reads =

@@ -86,7 +86,7 @@ public final class RemoteAgent extends BaseAgent {
     AgentMetadata published = metadata;
     this.descriptor =
         Lazy.of(() -> AgentActions.descriptor(name, options.description(), published));
-    this.calls = new RemoteCalls(name, options);
+    this.calls = new RemoteCalls(name, options, DefaultRegistry.lifecycle(registry));
     this.registry = registry;
     this.timing = DefaultRegistry.timing(registry);
   }

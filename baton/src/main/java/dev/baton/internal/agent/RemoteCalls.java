@@ -10,6 +10,7 @@ import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
+import dev.baton.internal.core.Lifecycle;
 import dev.baton.internal.http.GenkitHttp;
 import dev.baton.internal.http.HttpCalls;
 import dev.baton.internal.http.SseReader;
@@ -44,19 +45,28 @@ final class RemoteCalls {
   private final HttpCalls calls;
   private final HttpCalls waits;
 
-  RemoteCalls(String agent, RemoteAgentOptions options) {
+  RemoteCalls(String agent, RemoteAgentOptions options, Lifecycle lifecycle) {
     this.who = "remote agent \"" + agent + "\"";
     this.options = options;
-    HttpClient client =
-        options.httpClient() != null
-            ? options.httpClient()
-            : HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(10))
-                .build();
+    HttpClient given = options.httpClient();
+    HttpClient client = given != null ? given : ownClient(lifecycle);
     this.calls = new HttpCalls(client, options.timeout(), options.idleTimeout(), who);
     // A wait is silent until its snapshot settles: only the whole call's timeout bounds it.
     this.waits = new HttpCalls(client, options.timeout(), options.timeout(), who);
+  }
+
+  /**
+   * A client of Baton's own, whose selector thread stops when the instance closes; the
+   * application's client is the application's to close.
+   */
+  private static HttpClient ownClient(Lifecycle lifecycle) {
+    HttpClient client =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10))
+            .build();
+    lifecycle.onClose(client::shutdownNow);
+    return client;
   }
 
   /** Runs one turn, streaming its chunks, and returns its output. */

@@ -150,7 +150,7 @@ public final class Json {
 
   /** Converts a tree to a generic type; a mismatch is {@link Status#INVALID_ARGUMENT}. */
   public static <T> T convert(JsonNode node, TypeReference<T> type) {
-    return convert(node, MAPPER.getTypeFactory().constructType(type));
+    return convert(MAPPER, node, MAPPER.getTypeFactory().constructType(type));
   }
 
   /** Converts a tree to a reflected type; a mismatch is {@link Status#INVALID_ARGUMENT}. */
@@ -168,11 +168,6 @@ public final class Json {
   @SuppressWarnings("TypeParameterUnusedInFormals") // as above
   public static <T> T convert(JsonMapper mapper, JsonNode node, Type type) {
     return convert(mapper, node, mapper.getTypeFactory().constructType(type));
-  }
-
-  @SuppressWarnings("TypeParameterUnusedInFormals") // as above
-  private static <T> T convert(JsonNode node, JavaType type) {
-    return convert(MAPPER, node, type);
   }
 
   @SuppressWarnings("TypeParameterUnusedInFormals") // as above

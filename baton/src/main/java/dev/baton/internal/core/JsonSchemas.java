@@ -18,6 +18,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.PropertyNamingStrategy;
@@ -73,14 +74,7 @@ public final class JsonSchemas {
     if (naming == null || mapper.equals(Json.mapper())) {
       return infer(type);
     }
-    if (isAny(type)) {
-      return any();
-    }
-    try {
-      return generator(true, naming).generateSchema(type);
-    } catch (IllegalArgumentException recursive) {
-      return generator(false, naming).generateSchema(type);
-    }
+    return generate(type, inlineAll -> generator(inlineAll, naming));
   }
 
   /** The empty schema, which accepts any JSON value: {@code {"$schema": "…draft-07…"}}. */
@@ -96,14 +90,20 @@ public final class JsonSchemas {
   }
 
   private static ObjectNode generate(Type type) {
+    return generate(
+        type, inlineAll -> inlineAll ? Generators.INLINING : Generators.WITH_DEFINITIONS);
+  }
+
+  /** A schema from the generator that inlines everything, or the other when it cannot. */
+  private static ObjectNode generate(Type type, Function<Boolean, SchemaGenerator> generators) {
     if (isAny(type)) {
       return any();
     }
     try {
-      return Generators.INLINING.generateSchema(type);
+      return generators.apply(true).generateSchema(type);
     } catch (IllegalArgumentException recursive) {
       // Inlining a type that refers to itself is impossible; keep the $refs for that one.
-      return Generators.WITH_DEFINITIONS.generateSchema(type);
+      return generators.apply(false).generateSchema(type);
     }
   }
 

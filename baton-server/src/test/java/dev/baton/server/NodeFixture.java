@@ -20,27 +20,28 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * The Genkit JS peers of the interop tests: Node runs the scripts in {@code src/test/js}, whose
- * packages ({@code genkit} and {@code @genkit-ai/express}, pinned by {@code package-lock.json}) are
- * installed here with {@code npm ci} from the npm registry, once per lock file.
+ * The Node peers of the interop tests: Node runs the scripts in the module's {@code src/test/js},
+ * whose packages (pinned by {@code package-lock.json}) are installed there with {@code npm ci} from
+ * the npm registry, once per lock file. Shared with other modules' tests through this module's test
+ * jar.
  *
  * <p>Without Node the tests are skipped with a message that says so, except in CI ({@code
  * CI=true}), where they fail.
  */
-final class NodeFixture {
-  static final Path DIR = Path.of("src/test/js").toAbsolutePath();
+public final class NodeFixture {
+  public static final Path DIR = Path.of("src/test/js").toAbsolutePath();
   private static final Path MARKER = DIR.resolve("node_modules/.baton-lock-sha256");
   private static boolean installed;
 
   private NodeFixture() {}
 
   /** Makes sure Node and the packages are there; skips (or fails in CI) without Node. */
-  static synchronized void require() {
+  public static synchronized void require() {
     if (installed) {
       return;
     }
     if (!works("node", "--version") || !works("npm", "--version")) {
-      String why = "Node.js and npm are needed for the Genkit JS interop tests and are not on PATH";
+      String why = "Node.js and npm are needed for the Node interop tests and are not on PATH";
       if ("true".equalsIgnoreCase(System.getenv("CI"))) {
         fail(why + " (CI=true makes this a failure)");
       }
@@ -58,17 +59,17 @@ final class NodeFixture {
   }
 
   /** What a finished process printed, and its exit code. */
-  record Run(int exit, String stdout, String stderr) {}
+  public record Run(int exit, String stdout, String stderr) {}
 
   /** Runs {@code node <script> <args>} to its end. */
-  static Run node(String script, List<String> args, Duration timeout) {
+  public static Run node(String script, List<String> args, Duration timeout) {
     List<String> command = new ArrayList<>(List.of("node", script));
     command.addAll(args);
     return run(command, timeout);
   }
 
   /** A Node server started from a script that prints {@code LISTENING <port>} once it listens. */
-  static final class Server implements AutoCloseable {
+  public static final class Server implements AutoCloseable {
     private final Process process;
     private final int port;
     private final StringBuilder output;
@@ -79,11 +80,11 @@ final class NodeFixture {
       this.output = output;
     }
 
-    int port() {
+    public int port() {
       return port;
     }
 
-    String output() {
+    public String output() {
       synchronized (output) {
         return output.toString();
       }
@@ -102,7 +103,7 @@ final class NodeFixture {
     }
   }
 
-  static Server server(String script, String... args) {
+  public static Server server(String script, String... args) {
     List<String> command = new ArrayList<>(List.of("node", script));
     command.addAll(List.of(args));
     try {

@@ -122,11 +122,8 @@ public final class Anthropic implements Plugin {
     String prefix = NAME + "/";
     registry.addResolver(
         (type, name) -> {
-          if (type != ActionType.MODEL || !name.startsWith(prefix) || name.isBlank()) {
-            return null;
-          }
-          String model = name.substring(prefix.length()).strip();
-          if (model.isEmpty()) {
+          String model = name.startsWith(prefix) ? name.substring(prefix.length()) : "";
+          if (type != ActionType.MODEL || model.isBlank()) {
             return null;
           }
           return Model.create(

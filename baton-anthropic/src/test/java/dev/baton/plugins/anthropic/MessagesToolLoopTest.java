@@ -5,10 +5,14 @@ import static dev.baton.plugins.anthropic.AnthropicFixtures.baton;
 import static dev.baton.plugins.anthropic.AnthropicFixtures.body;
 import static dev.baton.plugins.anthropic.AnthropicFixtures.message;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.ai.GenerateOptions;
 import dev.baton.ai.GenerateResponse;
+import dev.baton.ai.GenerationUsage;
 import dev.baton.core.Json;
+import dev.baton.middleware.budget.Budget;
+import dev.baton.middleware.budget.BudgetExceededException;
 import dev.baton.testing.FakeHttpServer;
 import dev.baton.testing.WeatherTool;
 import java.util.Map;
@@ -84,5 +88,30 @@ class MessagesToolLoopTest {
                 {"inputTokens": 1050, "outputTokens": 135, "totalTokens": 1185,
                  "cachedContentTokens": 50}
                 """));
+  }
+
+  @Test
+  void aBudgetCountsCachedInputTokens() {
+    // 100 uncached input tokens alone stay under the limit; with the cache's they exceed it.
+    server.reply(
+        message(
+            """
+            [{"type": "tool_use", "id": "toolu_01", "name": "getWeather",
+              "input": {"city": "Paris"}}]""",
+            "tool_use",
+            """
+            {"input_tokens": 100, "cache_creation_input_tokens": 700,
+             "cache_read_input_tokens": 300, "output_tokens": 20}"""));
+    GenerateOptions options =
+        GenerateOptions.builder()
+            .model(MODEL)
+            .prompt("What is the weather in Paris?")
+            .tools(weather.tool())
+            .use(Budget.perRun(GenerationUsage.builder().inputTokens(1000).build()))
+            .build();
+
+    assertThatThrownBy(() -> baton(server).generate(options))
+        .isInstanceOf(BudgetExceededException.class);
+    assertThat(server.requests()).hasSize(1);
   }
 }

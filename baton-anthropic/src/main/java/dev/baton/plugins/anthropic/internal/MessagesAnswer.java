@@ -130,18 +130,22 @@ final class MessagesAnswer {
 
   /**
    * A content block as a part: {@code text} a text part; {@code thinking} a reasoning part with the
-   * {@code signature} in its metadata; {@code redacted_thinking} an empty reasoning part with the
-   * encrypted {@code data} as {@code redactedThinking} in its metadata; {@code tool_use} a tool
-   * request whose ref is the block's id; any other block (a server tool's call or result) a custom
-   * part {@code {"anthropic": <block>}}, sent back as it came.
+   * {@code signature} in its metadata (none when the block has none); {@code redacted_thinking} an
+   * empty reasoning part with the encrypted {@code data} as {@code redactedThinking} in its
+   * metadata; {@code tool_use} a tool request whose ref is the block's id; any other block (a
+   * server tool's call or result) a custom part {@code {"anthropic": <block>}}, sent back as it
+   * came.
    */
   static Part part(JsonNode block) {
     return switch (block.path("type").asString("")) {
       case "text" -> new TextPart(block.path("text").asString(""), null);
-      case "thinking" ->
-          new ReasoningPart(
-              block.path("thinking").asString(""),
-              Json.object().put("signature", block.path("signature").asString("")));
+      case "thinking" -> {
+        // Thinking without a signature (a stream cut short) cannot go back: the API checks it.
+        String signature = block.path("signature").asString("");
+        yield new ReasoningPart(
+            block.path("thinking").asString(""),
+            signature.isEmpty() ? null : Json.object().put("signature", signature));
+      }
       case "redacted_thinking" ->
           new ReasoningPart(
               "", Json.object().put("redactedThinking", block.path("data").asString("")));

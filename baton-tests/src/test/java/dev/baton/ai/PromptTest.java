@@ -156,8 +156,7 @@ class PromptTest {
                     null,
                     dev.baton.core.StreamCallback.discard()))
         .isInstanceOfSatisfying(
-            BatonException.class,
-            e -> assertThat(e.status()).isEqualTo(Status.INVALID_ARGUMENT));
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.INVALID_ARGUMENT));
     JsonNode rendered =
         prompt.runJson(
             baton.context(),

@@ -5,8 +5,8 @@
  * <h2>An MCP server's prompts and resources</h2>
  *
  * <p><b>Prompts</b> are Baton prompts. {@code client.prompt("review")} is an {@code
- * ExecutablePrompt} named {@code <client>/review}; a client registered as a plugin also serves it to
- * lookups of {@code /executable-prompt/<client>/review}, and {@code client.prompts()} lists them
+ * ExecutablePrompt} named {@code <client>/review}; a client registered as a plugin also serves it
+ * to lookups of {@code /executable-prompt/<client>/review}, and {@code client.prompts()} lists them
  * all. Rendering one sends {@code prompts/get} with the input as the prompt's arguments:
  *
  * <ul>

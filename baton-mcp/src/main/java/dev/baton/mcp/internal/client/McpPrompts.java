@@ -55,11 +55,8 @@ public final class McpPrompts {
 
   /** The server's prompt {@code name} for a registry lookup, or null when it has none. */
   public @Nullable ExecutablePrompt resolve(String name) {
-    return listing.get(Cancellation.never()).stream()
-        .filter(prompt -> prompt.name().equals(name))
-        .findFirst()
-        .map(prompt -> executable(prompt, InlinePrompt.builder()))
-        .orElse(null);
+    McpSchema.Prompt prompt = current(name, Cancellation.never());
+    return prompt == null ? null : executable(prompt, InlinePrompt.builder());
   }
 
   private ExecutablePrompt executable(McpSchema.Prompt prompt, InlinePrompt.Builder options) {
@@ -92,13 +89,21 @@ public final class McpPrompts {
   }
 
   private McpSchema.Prompt find(String mcpName, Cancellation cancellation) {
+    McpSchema.Prompt prompt = current(mcpName, cancellation);
+    if (prompt == null) {
+      throw BatonException.notFound(
+          "MCP server \"%s\" has no prompt \"%s\"", connection.name(), mcpName);
+    }
+    return prompt;
+  }
+
+  private McpSchema.@Nullable Prompt current(String mcpName, Cancellation cancellation) {
     for (McpSchema.Prompt prompt : listing.get(cancellation)) {
       if (prompt.name().equals(mcpName)) {
         return prompt;
       }
     }
-    throw BatonException.notFound(
-        "MCP server \"%s\" has no prompt \"%s\"", connection.name(), mcpName);
+    return null;
   }
 
   private static Role role(McpSchema.Role role) {

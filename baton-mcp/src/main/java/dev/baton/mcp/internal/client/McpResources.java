@@ -127,25 +127,35 @@ public final class McpResources {
 
   private static ObjectNode list(ServerConnection connection, Cancellation cancellation) {
     // The SDK's listResources() and listResourceTemplates() follow every page.
-    return connection.request(
-        cancellation,
-        client -> {
-          ObjectNode list = Json.object();
-          ArrayNode resources = list.putArray("resources");
-          for (McpSchema.Resource resource : client.listResources().resources()) {
-            ObjectNode entry = resources.addObject().put("uri", resource.uri());
-            describe(entry, resource.name(), resource.title(), resource.description());
-            putIfGiven(entry, "mimeType", resource.mimeType());
-          }
-          ArrayNode templates = list.putArray("resourceTemplates");
-          for (McpSchema.ResourceTemplate template :
-              client.listResourceTemplates().resourceTemplates()) {
-            ObjectNode entry = templates.addObject().put("uriTemplate", template.uriTemplate());
-            describe(entry, template.name(), template.title(), template.description());
-            putIfGiven(entry, "mimeType", template.mimeType());
-          }
-          return list;
-        });
+    ObjectNode list = Json.object();
+    ArrayNode resources = list.putArray("resources");
+    for (McpSchema.Resource resource :
+        connection.request(cancellation, client -> client.listResources().resources())) {
+      ObjectNode entry = resources.addObject().put("uri", resource.uri());
+      describe(entry, resource.name(), resource.title(), resource.description());
+      putIfGiven(entry, "mimeType", resource.mimeType());
+    }
+    ArrayNode templates = list.putArray("resourceTemplates");
+    for (McpSchema.ResourceTemplate template : templates(connection, cancellation)) {
+      ObjectNode entry = templates.addObject().put("uriTemplate", template.uriTemplate());
+      describe(entry, template.name(), template.title(), template.description());
+      putIfGiven(entry, "mimeType", template.mimeType());
+    }
+    return list;
+  }
+
+  /** The URI templates; none from a server that has resources but not the templates method. */
+  private static List<McpSchema.ResourceTemplate> templates(
+      ServerConnection connection, Cancellation cancellation) {
+    try {
+      return connection.request(
+          cancellation, client -> client.listResourceTemplates().resourceTemplates());
+    } catch (BatonException e) {
+      if (e.status() == Status.UNIMPLEMENTED) {
+        return List.of();
+      }
+      throw e;
+    }
   }
 
   private static void describe(

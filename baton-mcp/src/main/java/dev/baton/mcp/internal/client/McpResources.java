@@ -72,9 +72,14 @@ public final class McpResources {
   /**
    * What the server reads at {@code uri}, each content a part.
    *
-   * @throws BatonException as the server answered, mapped by {@link McpErrors}
+   * @throws BatonException {@code NOT_FOUND} when the server has no resources; else as the server
+   *     answered, mapped by {@link McpErrors}
    */
   public List<Part> read(Cancellation cancellation, String uri) {
+    if (!hasResources()) {
+      throw BatonException.notFound(
+          "MCP server \"%s\" has no resources (asked for %s)", connection.name(), uri);
+    }
     McpSchema.ReadResourceResult result =
         connection.request(
             cancellation,
@@ -93,9 +98,12 @@ public final class McpResources {
    * Starts the server, to learn whether it has resources.
    */
   public List<Tool<?, ?>> tools() {
-    return connection.client().getServerCapabilities().resources() == null
-        ? List.of()
-        : List.of(listTool, readTool);
+    return hasResources() ? List.of(listTool, readTool) : List.of();
+  }
+
+  // The SDK refuses to ask a server for resources it does not announce.
+  private boolean hasResources() {
+    return connection.client().getServerCapabilities().resources() != null;
   }
 
   /** The tool {@code <client>/<name>} for a registry lookup, or null when there is none. */

@@ -57,16 +57,21 @@ public final class McpResources {
                 .formatted(connection.name(), prefix + "read_resource"),
             noInput,
             null,
-            // A copy: the kept list must not change with what a caller does to its answer.
-            (context, input) -> Json.copy(listing.get(context.context().cancellation())));
+            (context, input) -> {
+              ServerTools.nameClientInSpan(context, connection.name());
+              // A copy: the kept list must not change with what a caller does to its answer.
+              return Json.copy(listing.get(context.context().cancellation()));
+            });
     this.readTool =
         Tool.createMultipart(
             prefix + "read_resource",
             "Reads a resource of the MCP server \"%s\" by its URI".formatted(connection.name()),
             uriInput,
             null,
-            (context, input) ->
-                readForModel(context.context().cancellation(), input.path("uri").asString()));
+            (context, input) -> {
+              ServerTools.nameClientInSpan(context, connection.name());
+              return readForModel(context.context().cancellation(), input.path("uri").asString());
+            });
   }
 
   /**

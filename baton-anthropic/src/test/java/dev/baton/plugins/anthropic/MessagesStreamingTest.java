@@ -138,6 +138,34 @@ class MessagesStreamingTest {
   }
 
   @Test
+  void keepsARedactedThinkingBlockThatArrivesWholeAtItsStart() {
+    server.reply(
+        events(
+            START,
+            """
+            {"type": "content_block_start", "index": 0,
+             "content_block": {"type": "redacted_thinking", "data": "EmwKAhgBEgy3va3p"}}""",
+            stop(0),
+            """
+            {"type": "content_block_start", "index": 1,
+             "content_block": {"type": "text", "text": ""}}""",
+            textDelta(1, "Done."),
+            stop(1),
+            messageDelta("end_turn", 30),
+            "{\"type\": \"message_stop\"}"));
+
+    ModelResponse response = stream(baton(server));
+
+    assertThat(Json.toTree(response.message().content()))
+        .isEqualTo(
+            Json.parse(
+                """
+                [{"reasoning": "", "metadata": {"redactedThinking": "EmwKAhgBEgy3va3p"}},
+                 {"text": "Done."}]
+                """));
+  }
+
+  @Test
   void anErrorEventMidStreamFailsTheCallWithItsStatusAfterWhatWasStreamed() {
     server.reply(
         events(

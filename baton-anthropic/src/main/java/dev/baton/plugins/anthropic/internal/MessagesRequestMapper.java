@@ -121,7 +121,7 @@ public final class MessagesRequestMapper {
       ArrayNode tools = body.putArray("tools");
       request.tools().forEach(tool -> tools.add(tool(tool)));
       if (cacheConfig.path("tools").asBoolean(false)) {
-        ((ObjectNode) tools.get(tools.size() - 1)).set("cache_control", breakpoint(cacheConfig));
+        markLast(tools, breakpoint(cacheConfig));
       }
       ObjectNode choice = toolChoice(request.toolChoice(), config);
       if (choice != null) {

@@ -1,4 +1,4 @@
-package dev.baton.mcp.internal;
+package dev.baton.mcp.internal.server;
 
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;

@@ -155,7 +155,8 @@ public final class McpServer implements AutoCloseable {
    *
    * <p>In a Jetty server of your own with context providers, set {@code
    * HttpConfiguration.setHeaderCacheCaseSensitive(true)} on its HTTP/1 connectors, as {@link
-   * BatonHandler} explains ({@code BatonServer} does).
+   * BatonHandler} explains ({@code BatonServer} does): otherwise the handler refuses to start, with
+   * an {@link IllegalStateException}.
    *
    * @throws BatonException {@code FAILED_PRECONDITION} when the server is closed
    */
@@ -179,7 +180,8 @@ public final class McpServer implements AutoCloseable {
                 transport,
                 List.of(
                     new AuthFilter(providers, failures),
-                    new CancellationFilter(calls, servers.mapper(), MAX_BODY_BYTES)));
+                    new CancellationFilter(calls, servers.mapper(), MAX_BODY_BYTES)),
+                !providers.isEmpty());
       }
       return endpoint;
     }

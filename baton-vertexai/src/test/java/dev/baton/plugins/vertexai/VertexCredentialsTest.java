@@ -13,6 +13,7 @@ import dev.baton.core.StreamCallback;
 import dev.baton.testing.FakeHttpServer;
 import dev.baton.testing.FakeHttpServer.Reply;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -209,5 +210,40 @@ class VertexCredentialsTest {
       return e;
     }
     throw new AssertionError("the call succeeded");
+  }
+
+  @Test
+  void aTokenEndpointThatNeverAnswersHitsTheCallsTimeout() throws Exception {
+    tokens.reply(Reply.hang());
+    Baton baton =
+        VertexFixtures.baton(
+            plugin()
+                .project("my-project")
+                .credentials(key.credentials("key-project"))
+                .timeout(Duration.ofMillis(300))
+                .build());
+
+    BatonException e = catchBaton(() -> hello(baton));
+
+    assertThat(e.status()).isEqualTo(Status.DEADLINE_EXCEEDED);
+    assertThat(e.getMessage()).contains("Vertex AI").contains("access token");
+    assertThat(vertex.requests()).isEmpty();
+  }
+
+  @Test
+  void credentialsWithAQuotaProjectNameItInTheirHeader() throws Exception {
+    tokens.reply(Reply.json(ServiceAccountKey.tokenResponse("ya29.quota", 3600)));
+    vertex.reply(Reply.json(VertexFixtures.geminiText("hi")));
+    Baton baton =
+        VertexFixtures.baton(
+            plugin()
+                .project("my-project")
+                .credentials(key.credentials("key-project").createWithQuotaProject("billing"))
+                .build());
+
+    hello(baton);
+
+    assertThat(vertex.request(0).header("Authorization")).isEqualTo("Bearer ya29.quota");
+    assertThat(vertex.request(0).header("x-goog-user-project")).isEqualTo("billing");
   }
 }

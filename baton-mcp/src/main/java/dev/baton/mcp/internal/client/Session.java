@@ -46,11 +46,17 @@ final class Session {
     this.transport = transport;
     this.stdio = stdio;
     if (stdio != null) {
-      CompletableFuture<Void> unused =
+      CompletableFuture<?> unused =
           stdio
               .process()
               .thenCompose(Process::onExit)
-              .thenAccept(process -> ended.completeExceptionally(exited(process.exitValue())));
+              .whenComplete(
+                  (process, error) ->
+                      ended.completeExceptionally(
+                          process != null
+                              ? exited(process.exitValue())
+                              : McpErrors.unavailable(
+                                  name, "its command could not be started", error)));
     }
   }
 
@@ -125,7 +131,8 @@ final class Session {
   void stop() {
     ended.completeExceptionally(McpErrors.unavailable(name, "the connection was closed", null));
     List<ProcessHandle> tree = new ArrayList<>();
-    Process process = stdio == null ? null : stdio.process().getNow(null);
+    // A command that could not start has no process (and getNow would throw its error).
+    Process process = stdio == null ? null : stdio.process().exceptionally(e -> null).getNow(null);
     if (process != null) {
       // Collected before anything is stopped: an orphan is no longer a descendant.
       tree.add(process.toHandle());

@@ -37,6 +37,8 @@ public final class ServerConnection implements AutoCloseable {
       McpSchema.Implementation.builder("baton", version()).title("Baton").build();
   // The SDK's own timeout is a backstop: this class times requests out, and tells the server.
   private static final Duration SDK_MARGIN = Duration.ofSeconds(5);
+  // The least time a server gets to start and answer the handshake: npx may download it first.
+  private static final Duration MIN_START = Duration.ofSeconds(30);
 
   private final String name;
   private final Endpoint endpoint;
@@ -44,7 +46,7 @@ public final class ServerConnection implements AutoCloseable {
   private final Consumer<List<McpSchema.Tool>> toolsChanged;
   private final ReentrantLock lock = new ReentrantLock();
   private @Nullable Session session;
-  private boolean closed;
+  private volatile boolean closed;
 
   /**
    * A connection that has not started its server yet.
@@ -152,7 +154,7 @@ public final class ServerConnection implements AutoCloseable {
     lock.lock();
     try {
       if (closed) {
-        throw BatonException.failedPrecondition("MCP client \"%s\" is closed", name);
+        throw closedError();
       }
       Session current = session;
       if (current != null && current.isAlive()) {
@@ -183,12 +185,31 @@ public final class ServerConnection implements AutoCloseable {
         McpClient.sync(transport)
             .clientInfo(CLIENT_INFO)
             .requestTimeout(timeout.plus(SDK_MARGIN))
-            .initializationTimeout(timeout.plus(SDK_MARGIN))
+            .initializationTimeout(startLimit().plus(SDK_MARGIN))
             .toolsChangeConsumer(toolsChanged)
             .build();
     Session started = new Session(name, timeout, client, transport, stdio);
-    started.initialize();
+    started.initialize(startLimit());
     return started;
+  }
+
+  private Duration startLimit() {
+    return timeout.compareTo(MIN_START) > 0 ? timeout : MIN_START;
+  }
+
+  /**
+   * Throws once the connection is closed.
+   *
+   * @throws BatonException {@code FAILED_PRECONDITION} when closed
+   */
+  public void checkOpen() {
+    if (closed) {
+      throw closedError();
+    }
+  }
+
+  private BatonException closedError() {
+    return BatonException.failedPrecondition("MCP client \"%s\" is closed", name);
   }
 
   private static McpClientTransport http(Endpoint.Http http) {

@@ -54,6 +54,7 @@ public final class ServerTools {
   }
 
   private Map<String, Tool<?, ?>> current(Cancellation cancellation) {
+    connection.checkOpen();
     Map<String, Tool<?, ?>> listed = tools;
     if (listed == null) {
       listed = toTools(connection.listTools(cancellation));

@@ -55,8 +55,7 @@ final class Session {
                       ended.completeExceptionally(
                           process != null
                               ? exited(process.exitValue())
-                              : McpErrors.unavailable(
-                                  name, "its command could not be started", error)));
+                              : McpErrors.unavailable(name, "its command could not be run", null)));
     }
   }
 
@@ -72,10 +71,13 @@ final class Session {
     return !ended.isDone();
   }
 
-  /** Runs the MCP handshake; on failure the session is stopped and the error says why. */
-  void initialize() {
+  /**
+   * Runs the MCP handshake, waiting at most {@code limit} (a server may take longer to start than
+   * to answer); on failure the session is stopped and the error says why.
+   */
+  void initialize(Duration limit) {
     try {
-      await(Cancellation.never(), client::initialize, reason -> {});
+      await(Cancellation.never(), limit, client::initialize, reason -> {});
     } catch (BatonException e) {
       stop();
       if (e.status() == Status.UNAVAILABLE && stdio != null) {
@@ -90,6 +92,11 @@ final class Session {
    * waits: {@code cancel} is told why when the caller stops waiting first.
    */
   <T> T await(Cancellation cancellation, Supplier<T> request, Consumer<String> cancel) {
+    return await(cancellation, timeout, request, cancel);
+  }
+
+  private <T> T await(
+      Cancellation cancellation, Duration limit, Supplier<T> request, Consumer<String> cancel) {
     CompletableFuture<T> outcome = new CompletableFuture<>();
     Thread.ofVirtual()
         .name("mcp-" + name)
@@ -104,12 +111,12 @@ final class Session {
     CompletableFuture<Void> unused = ended.whenComplete((v, e) -> outcome.completeExceptionally(e));
     try (var registration =
         cancellation.onCancel(() -> outcome.completeExceptionally(cancelled(cancellation)))) {
-      return outcome.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      return outcome.get(limit.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
       cancel.accept("timed out");
       throw new BatonException(
           Status.DEADLINE_EXCEEDED,
-          "MCP server \"%s\" did not answer within %s".formatted(name, timeout),
+          "MCP server \"%s\" did not answer within %s".formatted(name, limit),
           e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -131,8 +138,10 @@ final class Session {
   void stop() {
     ended.completeExceptionally(McpErrors.unavailable(name, "the connection was closed", null));
     List<ProcessHandle> tree = new ArrayList<>();
-    // A command that could not start has no process (and getNow would throw its error).
-    Process process = stdio == null ? null : stdio.process().exceptionally(e -> null).getNow(null);
+    Process process =
+        stdio != null && stdio.process().isDone() && !stdio.process().isCompletedExceptionally()
+            ? stdio.process().join()
+            : null;
     if (process != null) {
       // Collected before anything is stopped: an orphan is no longer a descendant.
       tree.add(process.toHandle());

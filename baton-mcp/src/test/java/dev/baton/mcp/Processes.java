@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.stream.Stream;
 
 /** The test JVM's child processes: what a closed MCP client must not leave behind. */
 final class Processes {
@@ -12,8 +13,11 @@ final class Processes {
 
   /** The command lines of this JVM's live descendants that contain {@code marker}. */
   static List<String> running(String marker) {
-    return ProcessHandle.current()
-        .descendants()
+    return commandLines(ProcessHandle.current().descendants(), marker);
+  }
+
+  private static List<String> commandLines(Stream<ProcessHandle> processes, String marker) {
+    return processes
         .filter(ProcessHandle::isAlive)
         .map(process -> process.info().commandLine().orElse(""))
         .filter(command -> command.contains(marker))
@@ -25,5 +29,19 @@ final class Processes {
     await()
         .atMost(Duration.ofSeconds(15))
         .untilAsserted(() -> assertThat(running(marker)).as("left running").isEmpty());
+  }
+
+  /**
+   * Waits until no process of the machine has {@code marker} in its command line: for a grandchild,
+   * which stops being a descendant once its parent is gone.
+   */
+  static void assertNoneLeftAnywhere(String marker) {
+    await()
+        .atMost(Duration.ofSeconds(15))
+        .untilAsserted(
+            () ->
+                assertThat(commandLines(ProcessHandle.allProcesses(), marker))
+                    .as("left running")
+                    .isEmpty());
   }
 }

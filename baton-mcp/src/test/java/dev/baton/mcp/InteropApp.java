@@ -1,0 +1,68 @@
+package dev.baton.mcp;
+
+import dev.baton.Baton;
+import dev.baton.ai.FinishReason;
+import dev.baton.ai.InlinePrompt;
+import dev.baton.ai.Message;
+import dev.baton.ai.ModelResponse;
+import dev.baton.testing.ProgrammableModel;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The Baton application the TypeScript client talks to, in this JVM (over HTTP) or in a child one
+ * (over stdio, through {@link InteropStdioMain}): the tools {@code add} and {@code whoami} (which
+ * answers the caller's auth context), the flow {@code shout} (upper-cases {@code text}), the agent
+ * {@code researcher} on a programmable model that answers {@code "researched: <task>"}, and the
+ * prompt {@code greeting}.
+ */
+final class InteropApp {
+  private InteropApp() {}
+
+  record Numbers(double a, double b) {}
+
+  record Sum(double sum) {}
+
+  record Nothing() {}
+
+  record Words(String text) {}
+
+  static Baton build() {
+    Baton baton = Baton.builder().experimental().build();
+    ProgrammableModel.define(baton.registry(), "model")
+        .fallback(
+            request ->
+                ModelResponse.of(
+                    Message.model("researched: " + ProgrammableModel.lastUserText(request)),
+                    FinishReason.STOP));
+    baton.defineTool(
+        "add",
+        "Adds two numbers.",
+        Numbers.class,
+        Sum.class,
+        (ctx, in) -> new Sum(in.a() + in.b()));
+    baton.defineTool(
+        "whoami",
+        "Answers the caller's auth context.",
+        Nothing.class,
+        Map.class,
+        (ctx, in) -> new TreeMap<>(ctx.context().auth()));
+    baton.defineFlow(
+        "shout", Words.class, String.class, (ctx, in) -> in.text().toUpperCase(Locale.ROOT));
+    baton.defineAgent(
+        "researcher", InlinePrompt.builder().model("model").system("Research the task.").build());
+    baton.definePrompt(
+        "greeting", InlinePrompt.builder().model("model").prompt("Hello, {{name}}!").build());
+    return baton;
+  }
+
+  /** An MCP server for the application: everything it defines. */
+  static McpServer.Builder server(Baton baton) {
+    return Mcp.server(baton)
+        .tools("add", "whoami")
+        .flows("shout")
+        .agents("researcher")
+        .prompts("greeting");
+  }
+}

@@ -1,0 +1,172 @@
+package dev.baton.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.Baton;
+import dev.baton.core.Json;
+import dev.baton.server.BatonServer;
+import dev.baton.server.ContextProviders;
+import dev.baton.server.NodeFixture;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Baton's MCP server driven by a client no one here wrote: the TypeScript SDK's ({@code
+ * interop-client.js}), over stdio (spawning a child JVM that runs {@link InteropStdioMain}) and
+ * over streamable HTTP (a {@code BatonServer} in this JVM, behind a bearer token).
+ */
+class McpInteropServerTest {
+  /** The client's steps: a tool, a flow, an agent and a prompt of {@link InteropApp}. */
+  private static final List<String> STEPS =
+      List.of(
+          "--call",
+          "add",
+          "{\"a\": 2, \"b\": 3}",
+          "--call",
+          "shout",
+          "{\"text\": \"quiet\"}",
+          "--call",
+          "researcher",
+          "{\"task\": \"the tides\"}",
+          "--prompt",
+          "greeting",
+          "{\"name\": \"Ann\"}");
+
+  @BeforeAll
+  static void node() {
+    NodeFixture.require();
+  }
+
+  @Test
+  @Timeout(120)
+  void theTypeScriptClientUsesAToolAFlowAnAgentAndAPromptOverStdio() {
+    List<String> args = new ArrayList<>(STEPS);
+    args.addAll(
+        List.of(
+            "stdio",
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-XX:TieredStopAtLevel=1",
+            "-cp",
+            System.getProperty("java.class.path"),
+            InteropStdioMain.class.getName()));
+
+    Steps steps = run(args);
+
+    assertServedEverything(steps);
+    // The client closed the child's stdin and the child JVM is gone: serveStdio returned.
+    Processes.assertNoneLeftAnywhere(InteropStdioMain.class.getName());
+  }
+
+  @Test
+  void theTypeScriptClientUsesAToolAFlowAnAgentAndAPromptOverHttpWithABearerToken() {
+    try (Baton baton = InteropApp.build();
+        McpServer mcp = withBearerToken(baton);
+        BatonServer server = BatonServer.start("127.0.0.1", 0, mcp.handler())) {
+      List<String> args = new ArrayList<>(List.of("--token", "s3cret", "--call", "whoami", "{}"));
+      args.addAll(STEPS);
+      args.addAll(List.of("http", server.uri().resolve("/mcp").toString()));
+
+      Steps steps = run(args);
+
+      assertServedEverything(steps);
+      assertThat(steps.call("whoami").at("/structuredContent/user").stringValue())
+          .as("the token's auth context reaches the tool: %s", steps.call("whoami"))
+          .isEqualTo("ann");
+    }
+  }
+
+  @Test
+  void theTypeScriptClientWithoutTheTokenIsRefusedAtConnect() {
+    try (Baton baton = InteropApp.build();
+        McpServer mcp = withBearerToken(baton);
+        BatonServer server = BatonServer.start("127.0.0.1", 0, mcp.handler())) {
+      for (List<String> credentials : List.of(List.<String>of(), List.of("--token", "wrong"))) {
+        List<String> args = new ArrayList<>(credentials);
+        args.addAll(List.of("http", server.uri().resolve("/mcp").toString()));
+
+        NodeFixture.Run run = NodeFixture.node("interop-client.js", args, Duration.ofSeconds(50));
+
+        assertThat(run.exit()).as(run.stdout() + run.stderr()).isEqualTo(2);
+        JsonNode connect = Json.parse(run.stdout().lines().findFirst().orElseThrow());
+        assertThat(connect.at("/error/code").intValue()).as(connect.toString()).isEqualTo(401);
+        assertThat(connect.at("/error/message").stringValue()).contains("UNAUTHENTICATED");
+      }
+    }
+  }
+
+  /** The application's MCP server, admitting only the bearer token "s3cret" (user "ann"). */
+  private static McpServer withBearerToken(Baton baton) {
+    return InteropApp.server(baton)
+        .contextProvider(
+            ContextProviders.bearerToken(
+                token -> token.equals("s3cret") ? Map.of("user", "ann") : null))
+        .build();
+  }
+
+  private static void assertServedEverything(Steps steps) {
+    assertThat(steps.tools()).containsAll(List.of("add", "shout", "researcher"));
+    JsonNode add = steps.call("add");
+    assertThat(add.at("/structuredContent/sum").doubleValue()).as(add.toString()).isEqualTo(5.0);
+    assertThat(add.path("isError").asBoolean(false)).isFalse();
+    assertThat(text(steps.call("shout"))).contains("QUIET");
+    assertThat(text(steps.call("researcher"))).isEqualTo("researched: the tides");
+    JsonNode greeting = steps.prompt("greeting");
+    assertThat(greeting.at("/messages/0/content/text").stringValue())
+        .as(greeting.toString())
+        .contains("Hello, Ann!");
+  }
+
+  /** The text of a tool result's content. */
+  private static String text(JsonNode result) {
+    StringBuilder text = new StringBuilder();
+    result.path("content").forEach(part -> text.append(part.path("text").asString("")));
+    return text.toString();
+  }
+
+  private static Steps run(List<String> args) {
+    NodeFixture.Run run = NodeFixture.node("interop-client.js", args, Duration.ofSeconds(100));
+    assertThat(run.exit()).as("the client failed:\n" + run.stdout() + run.stderr()).isZero();
+    return new Steps(run.stdout().lines().map(Json::parse).toList());
+  }
+
+  /** The JSON lines the TypeScript client printed, one per step. */
+  record Steps(List<JsonNode> lines) {
+    List<String> tools() {
+      List<String> names = new ArrayList<>();
+      step("tools", null).path("tools").forEach(t -> names.add(t.get("name").stringValue()));
+      return names;
+    }
+
+    JsonNode call(String name) {
+      return result(step("call", name));
+    }
+
+    JsonNode prompt(String name) {
+      return result(step("prompt", name));
+    }
+
+    private static JsonNode result(JsonNode step) {
+      JsonNode result = step.get("result");
+      if (result == null) {
+        throw new AssertionError("the step failed: " + step);
+      }
+      return result;
+    }
+
+    private JsonNode step(String step, @Nullable String name) {
+      return lines.stream()
+          .filter(line -> line.path("step").stringValue("").equals(step))
+          .filter(line -> name == null || line.path("name").stringValue("").equals(name))
+          .findFirst()
+          .orElseThrow(() -> new AssertionError("no " + step + " " + name + " in " + lines));
+    }
+  }
+}

@@ -91,7 +91,7 @@ public final class McpServer implements AutoCloseable {
   private final String path;
 
   private final Object lock = new Object();
-  private final List<McpSyncServer> running = new ArrayList<>();
+  private @Nullable McpSyncServer httpServer;
   private final List<StdinEnd> inputs = new ArrayList<>();
   private @Nullable Handler endpoint;
   private boolean closed;
@@ -124,26 +124,24 @@ public final class McpServer implements AutoCloseable {
   /** Serves over stdio on these streams; see {@link #serveStdio()}. */
   void serveStdio(InputStream in, OutputStream out) {
     StdinEnd input = new StdinEnd(in);
+    synchronized (lock) {
+      if (closed) {
+        throw BatonException.failedPrecondition("the MCP server is closed");
+      }
+      inputs.add(input);
+    }
+    // Built once the input is registered, so that a close from now on ends the wait below.
     McpSyncServer server =
         servers.build(
             io.modelcontextprotocol.server.McpServer.sync(
                 new StdioServerTransportProvider(servers.mapper(), input, out)),
             false);
-    synchronized (lock) {
-      if (closed) {
-        server.close();
-        throw BatonException.failedPrecondition("the MCP server is closed");
-      }
-      running.add(server);
-      inputs.add(input);
-    }
     try {
       input.await();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
       synchronized (lock) {
-        running.remove(server);
         inputs.remove(input);
       }
       server.closeGracefully();
@@ -174,7 +172,7 @@ public final class McpServer implements AutoCloseable {
                 .contextExtractor(RequestScope::extract)
                 .maxRequestSize(MAX_BODY_BYTES)
                 .build();
-        running.add(servers.build(io.modelcontextprotocol.server.McpServer.sync(transport), true));
+        httpServer = servers.build(io.modelcontextprotocol.server.McpServer.sync(transport), true);
         endpoint =
             new HttpEndpoint(
                 path,
@@ -193,18 +191,19 @@ public final class McpServer implements AutoCloseable {
    */
   @Override
   public void close() {
-    List<McpSyncServer> servers;
+    McpSyncServer http;
     synchronized (lock) {
       if (closed) {
         return;
       }
       closed = true;
-      servers = List.copyOf(running);
-      running.clear();
+      http = httpServer;
       inputs.forEach(StdinEnd::end);
     }
     calls.cancelAll();
-    servers.forEach(McpSyncServer::close);
+    if (http != null) {
+      http.close();
+    }
   }
 
   /** Configures an {@link McpServer}; it serves nothing until told. Not thread-safe; build once. */

@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -44,6 +45,10 @@ public final class ServerConnection implements AutoCloseable {
   private final Endpoint endpoint;
   private final Duration timeout;
   private final Consumer<List<McpSchema.Tool>> toolsChanged;
+  // Count the server's notifications that its prompts or resources changed: what lists them keeps
+  // a list while the count stays the same.
+  private final AtomicLong promptListVersion = new AtomicLong();
+  private final AtomicLong resourceListVersion = new AtomicLong();
   private final ReentrantLock lock = new ReentrantLock();
   private @Nullable Session session;
   private volatile boolean closed;
@@ -97,6 +102,22 @@ public final class ServerConnection implements AutoCloseable {
         context.cancellation(), () -> request.apply(running.client()), reason -> {});
   }
 
+  /** Like {@link #request(ActionContext, Function)}, for a caller with only a cancellation. */
+  public <T> T request(Cancellation cancellation, Function<McpSyncClient, T> request) {
+    Session running = session();
+    return running.await(cancellation, () -> request.apply(running.client()), reason -> {});
+  }
+
+  /** How many times the server said its prompts changed ({@code prompts/list_changed}). */
+  public long promptListVersion() {
+    return promptListVersion.get();
+  }
+
+  /** How many times the server said its resources changed ({@code resources/list_changed}). */
+  public long resourceListVersion() {
+    return resourceListVersion.get();
+  }
+
   /**
    * Calls a tool; a caller that stops waiting (cancelled, or timed out) sends the server {@code
    * notifications/cancelled} for the call.
@@ -117,9 +138,13 @@ public final class ServerConnection implements AutoCloseable {
     }
   }
 
-  /** The server's tools, every page of them. */
+  /** The server's tools, every page of them; none when the server offers no tools. */
   public List<McpSchema.Tool> listTools(Cancellation cancellation) {
     Session running = session();
+    // A server of prompts or resources alone has no tools capability, and the SDK refuses to ask.
+    if (running.client().getServerCapabilities().tools() == null) {
+      return List.of();
+    }
     return running.await(
         cancellation,
         () -> {
@@ -187,6 +212,8 @@ public final class ServerConnection implements AutoCloseable {
             .requestTimeout(timeout.plus(SDK_MARGIN))
             .initializationTimeout(startLimit().plus(SDK_MARGIN))
             .toolsChangeConsumer(toolsChanged)
+            .promptsChangeConsumer(prompts -> promptListVersion.incrementAndGet())
+            .resourcesChangeConsumer(resources -> resourceListVersion.incrementAndGet())
             .build();
     Session started = new Session(name, timeout, client, transport, stdio);
     started.initialize(startLimit());

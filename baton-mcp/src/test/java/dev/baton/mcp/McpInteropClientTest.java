@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.Baton;
+import dev.baton.ai.ExecutablePrompt;
+import dev.baton.ai.Message;
 import dev.baton.ai.Tool;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
@@ -12,7 +14,9 @@ import dev.baton.core.StreamCallback;
 import dev.baton.server.NodeFixture;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -45,6 +49,7 @@ class McpInteropClientTest {
   }
 
   private NodeFixture.@Nullable Server httpServer;
+  private @Nullable McpClient client;
   private @Nullable Baton baton;
 
   @BeforeAll
@@ -75,7 +80,8 @@ class McpInteropClientTest {
             yield builder.http(URI.create("http://127.0.0.1:" + httpServer.port() + "/mcp"));
           }
         };
-    baton = Baton.builder().plugin(more.apply(builder).build()).build();
+    client = more.apply(builder).build();
+    baton = Baton.builder().plugin(client).build();
     return baton;
   }
 
@@ -176,5 +182,17 @@ class McpInteropClientTest {
     // The connection survives the timeout: the next call answers.
     assertThat(call(baton, "ts/echo", "{\"text\": \"still here\"}").stringValue())
         .isEqualTo("still here");
+  }
+
+  @ParameterizedTest
+  @EnumSource(Transport.class)
+  void anMcpPromptRendersAsABatonPrompt(Transport transport) {
+    Baton baton = connect(transport);
+
+    ExecutablePrompt greet = Objects.requireNonNull(client).prompt("greet");
+    List<Message> messages =
+        greet.render(baton.context(), Map.of("name", "Ann"), List.of()).build().messages();
+
+    assertThat(messages).extracting(Message::text).contains("Hello, Ann!");
   }
 }

@@ -61,6 +61,19 @@ class McpClientHttpTest {
   }
 
   @Test
+  void refusedCredentialsAreUnauthenticated() {
+    try (McpClient client = Mcp.client("denied").http(uri()).header("X-Api-Key", "wrong").build()) {
+      assertThatThrownBy(client::tools)
+          .isInstanceOfSatisfying(
+              BatonException.class,
+              e -> {
+                assertThat(e.status()).isEqualTo(Status.UNAUTHENTICATED);
+                assertThat(e.getMessage()).contains("\"denied\"").contains("401");
+              });
+    }
+  }
+
+  @Test
   void aServerThatIsNotThereIsUnavailable() throws Exception {
     int port;
     try (ServerSocket socket = new ServerSocket(0)) {

@@ -14,6 +14,7 @@ import dev.baton.ai.Message;
 import dev.baton.ai.Part;
 import dev.baton.ai.Role;
 import dev.baton.ai.TextPart;
+import dev.baton.ai.Tool;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.Status;
@@ -177,6 +178,19 @@ class McpClientPromptsTest {
     assertThat(client.prompt("secret").render(baton.context(), null, List.of()).build().messages())
         .extracting(Message::text)
         .containsExactly("the secret");
+  }
+
+  @Test
+  void aServerWithoutPromptsOrResourcesHasNoneOfThem() {
+    try (McpClient tools = TestServers.stdio("t").build()) {
+      assertThat(tools.prompts()).isEmpty();
+      assertStatus(() -> tools.prompt("review"), Status.NOT_FOUND, "\"review\"");
+      assertThat(tools.tools())
+          .isNotEmpty()
+          .extracting(Tool::name)
+          .doesNotContain("t/list_resources", "t/read_resource");
+      assertStatus(() -> tools.resource("notes://readme"), Status.NOT_FOUND, "no resources");
+    }
   }
 
   static void assertStatus(ThrowingCallable call, Status status, String messagePart) {

@@ -20,6 +20,11 @@ import dev.baton.ai.ToolResponsePart;
 import dev.baton.core.Json;
 import dev.baton.core.Status;
 import dev.baton.testing.ProgrammableModel;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -31,6 +36,7 @@ import tools.jackson.databind.JsonNode;
 
 /** An MCP server's resources, as tools for a model and as parts. */
 class McpClientResourcesTest {
+  private final InMemorySpanExporter spans = InMemorySpanExporter.create();
   private McpClient client;
   private Baton baton;
   private ProgrammableModel model;
@@ -38,7 +44,17 @@ class McpClientResourcesTest {
   @BeforeEach
   void start() {
     client = McpClientPromptsTest.promptsServer();
-    baton = Baton.builder().plugin(client).build();
+    baton =
+        Baton.builder()
+            .plugin(client)
+            .openTelemetry(
+                OpenTelemetrySdk.builder()
+                    .setTracerProvider(
+                        SdkTracerProvider.builder()
+                            .addSpanProcessor(SimpleSpanProcessor.create(spans))
+                            .build())
+                    .build())
+            .build();
     model = ProgrammableModel.define(baton.registry(), "pm");
   }
 
@@ -88,6 +104,21 @@ class McpClientResourcesTest {
     assertThat(media.media().url()).isEqualTo("data:image/png;base64," + PIXEL);
     assertThat(media.metadata().path("resource").path("uri").asString())
         .isEqualTo("images://pixel");
+  }
+
+  @Test
+  void aReadHasASpanNamingTheClient() {
+    callTool("p/read_resource", Json.object().put("uri", "notes://readme"));
+
+    assertThat(spans.getFinishedSpanItems())
+        .filteredOn(span -> span.getName().equals("p/read_resource"))
+        .singleElement()
+        .satisfies(
+            span ->
+                assertThat(
+                        span.getAttributes()
+                            .get(AttributeKey.stringKey("genkit:metadata:mcp:client")))
+                    .isEqualTo("p"));
   }
 
   @Test

@@ -36,14 +36,14 @@ public final class McpErrors {
           "MCP server \"%s\" answered: %s".formatted(client, rpc.message()),
           error);
     }
-    McpHttpClientTransportAuthorizationException refused =
+    McpHttpClientTransportAuthorizationException denied =
         find(e, McpHttpClientTransportAuthorizationException.class);
-    if (refused != null) {
-      // A refused credential is the caller's to fix, not a server that is down.
-      int code = refused.getResponseInfo().statusCode();
+    if (denied != null) {
+      boolean forbidden = denied.getResponseInfo().statusCode() == 403;
       return new BatonException(
-          code == 403 ? Status.PERMISSION_DENIED : Status.UNAUTHENTICATED,
-          "MCP server \"%s\" refused the request (HTTP %d)".formatted(client, code),
+          forbidden ? Status.PERMISSION_DENIED : Status.UNAUTHENTICATED,
+          "MCP server \"%s\" refused the client's credentials (HTTP %d)"
+              .formatted(client, denied.getResponseInfo().statusCode()),
           error);
     }
     if (find(e, TimeoutException.class) != null) {

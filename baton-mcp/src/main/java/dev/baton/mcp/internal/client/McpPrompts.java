@@ -28,13 +28,17 @@ public final class McpPrompts {
 
   public McpPrompts(ServerConnection connection) {
     this.connection = connection;
-    // The SDK's listPrompts() follows every page.
+    // The SDK's listPrompts() follows every page, and refuses to ask a server without prompts.
     this.listing =
         new Listing<>(
             connection::promptListVersion,
             cancellation ->
                 connection.request(
-                    cancellation, client -> List.copyOf(client.listPrompts().prompts())));
+                    cancellation,
+                    client ->
+                        client.getServerCapabilities().prompts() == null
+                            ? List.of()
+                            : List.copyOf(client.listPrompts().prompts())));
   }
 
   /** The server's prompts, each as a Baton prompt without a model. */

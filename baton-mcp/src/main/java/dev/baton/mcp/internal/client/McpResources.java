@@ -57,24 +57,34 @@ public final class McpResources {
                 .formatted(connection.name(), prefix + "read_resource"),
             noInput,
             null,
-            // A copy: the kept list must not change with what a caller does to its answer.
-            (context, input) -> Json.copy(listing.get(context.context().cancellation())));
+            (context, input) -> {
+              ServerTools.nameClientInSpan(context, connection.name());
+              // A copy: the kept list must not change with what a caller does to its answer.
+              return Json.copy(listing.get(context.context().cancellation()));
+            });
     this.readTool =
         Tool.createMultipart(
             prefix + "read_resource",
             "Reads a resource of the MCP server \"%s\" by its URI".formatted(connection.name()),
             uriInput,
             null,
-            (context, input) ->
-                readForModel(context.context().cancellation(), input.path("uri").asString()));
+            (context, input) -> {
+              ServerTools.nameClientInSpan(context, connection.name());
+              return readForModel(context.context().cancellation(), input.path("uri").asString());
+            });
   }
 
   /**
    * What the server reads at {@code uri}, each content a part.
    *
-   * @throws BatonException as the server answered, mapped by {@link McpErrors}
+   * @throws BatonException {@code NOT_FOUND} when the server has no resources; else as the server
+   *     answered, mapped by {@link McpErrors}
    */
   public List<Part> read(Cancellation cancellation, String uri) {
+    if (!hasResources()) {
+      throw BatonException.notFound(
+          "MCP server \"%s\" has no resources (asked for %s)", connection.name(), uri);
+    }
     McpSchema.ReadResourceResult result =
         connection.request(
             cancellation,
@@ -93,9 +103,12 @@ public final class McpResources {
    * Starts the server, to learn whether it has resources.
    */
   public List<Tool<?, ?>> tools() {
-    return connection.client().getServerCapabilities().resources() == null
-        ? List.of()
-        : List.of(listTool, readTool);
+    return hasResources() ? List.of(listTool, readTool) : List.of();
+  }
+
+  // The SDK refuses to ask a server for resources it does not announce.
+  private boolean hasResources() {
+    return connection.client().getServerCapabilities().resources() != null;
   }
 
   /** The tool {@code <client>/<name>} for a registry lookup, or null when there is none. */

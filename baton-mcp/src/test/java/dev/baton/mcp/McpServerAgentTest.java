@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -159,13 +160,13 @@ class McpServerAgentTest {
     served.model.step().signalOnEntry(entered).blockUntil(new CountDownLatch(1)).respondText("x");
     McpSyncClient client = served.client();
 
-    CompletableFuture<CallToolResult> call =
+    Future<?> unused =
         CompletableFuture.supplyAsync(() -> client.callTool(task("Take your time", null)));
     entered.await();
     served.mcp().close();
 
+    // The turn was cancelled with the call: nothing is left to drain.
     assertThat(served.baton.drain(Duration.ofSeconds(30))).isTrue();
-    call.handle((result, failure) -> null).get();
   }
 
   private static CallToolRequest task(String task, String sessionId) {

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import dev.baton.ai.InlinePrompt;
 import dev.baton.ai.Message;
 import dev.baton.core.BatonException;
+import dev.baton.core.Status;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -78,6 +79,7 @@ class McpServerPromptTest {
   void aPromptThatFailsAnswersAnErrorWithoutInternals() {
     assertThatThrownBy(() -> client.getPrompt(GetPromptRequest.builder("broken").build()))
         .isInstanceOf(McpError.class)
+        .hasMessageContaining(BatonException.genericMessage(Status.INTERNAL))
         .hasMessageNotContaining("10.0.0.9");
   }
 }

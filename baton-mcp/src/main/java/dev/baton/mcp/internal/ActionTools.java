@@ -63,7 +63,8 @@ public final class ActionTools {
       return schema;
     }
     ObjectNode object = Schemas.object();
-    object.putObject("properties").set(INPUT, schema);
+    // A dialect is declared once, at the root.
+    object.putObject("properties").set(INPUT, Json.withoutField(schema, "$schema"));
     object.putArray("required").add(INPUT);
     return object;
   }

@@ -2,8 +2,10 @@
 //   node interop-misbehaving.js <mode> [http]
 // Over stdio unless "http" is given (then streamable HTTP at /mcp, printing "LISTENING <port>").
 // Modes:
-//   malformed     (stdio only) writes lines that are not JSON-RPC to stdout for every request:
-//                 plain text, a truncated object, a JSON array of numbers
+//   malformed     (stdio only) answers every request with lines that are not JSON-RPC: plain
+//                 text, a truncated object, a JSON array of numbers; it never exits by itself
+//   banner        prints one line of plain text to stdout at start (as a server that logs to stdout
+//                 does), then serves the tool "fine" correctly
 //   bad-schema    lists the tool "broken", whose inputSchema is not valid JSON Schema ("type" is a
 //                 number, "required" a string), beside a good tool "fine"
 //   huge          the tool "huge" answers 10 MB of text
@@ -27,6 +29,7 @@ const HUGE_BYTES = 10 * 1024 * 1024;
 
 const OBJECT = { type: 'object', properties: {} };
 const TOOLS = {
+  banner: [{ name: 'fine', inputSchema: OBJECT }],
   'bad-schema': [
     {
       name: 'broken',
@@ -59,11 +62,12 @@ function newServer() {
 }
 
 function malformed() {
+  // One write per request, and a reader that stops reading is no reason to exit: the server stays
+  // up, so what the client sees does not depend on when its reader gave up.
+  process.stdout.on('error', () => {});
   const lines = readline.createInterface({ input: process.stdin });
   lines.on('line', () => {
-    process.stdout.write('this is not JSON-RPC\n');
-    process.stdout.write('{"jsonrpc":"2.0","id":\n');
-    process.stdout.write('[1,2,3]\n');
+    process.stdout.write('this is not JSON-RPC\n{"jsonrpc":"2.0","id":\n[1,2,3]\n');
   });
 }
 
@@ -94,5 +98,8 @@ if (mode === 'malformed') {
 } else if (transportKind === 'http') {
   serveHttp();
 } else {
+  if (mode === 'banner') {
+    process.stdout.write('interop-misbehaving: starting\n');
+  }
   await newServer().connect(new StdioServerTransport());
 }

@@ -83,11 +83,23 @@ class McpBadInputTest {
   void malformedJsonRpcOnStdoutIsDeadlineExceeded() {
     McpClient client = stdio("malformed");
 
-    // The SDK drops each line it cannot read, so a server that writes only garbage looks like one
-    // that never answers: the handshake times out.
+    // The SDK logs the first line that is not JSON-RPC and stops reading the server's output; the
+    // server lives on, so the handshake waits out the client's timeout.
     BatonException e = failure(client::tools);
 
-    assertThat(e.status()).isEqualTo(Status.DEADLINE_EXCEEDED);
+    assertThat(e.status()).as(e.getMessage()).isEqualTo(Status.DEADLINE_EXCEEDED);
+  }
+
+  @Test
+  void aBannerLineOnStdoutBeforeTheHandshakeIsUnavailable() {
+    McpClient client = stdio("banner");
+
+    // A limit of the SDK's stdio transport, where the TypeScript SDK's client skips the line: it
+    // stops reading at the first line that is not JSON-RPC and closes the pipe, so the server's
+    // answer to initialize fails to write (EPIPE) and Node exits.
+    BatonException e = failure(client::tools);
+
+    assertThat(e.status()).as(e.getMessage()).isEqualTo(Status.UNAVAILABLE);
   }
 
   @Test

@@ -13,9 +13,9 @@ import java.util.TreeMap;
 /**
  * The Baton application the TypeScript client talks to, in this JVM (over HTTP) or in a child one
  * (over stdio, through {@link InteropStdioMain}): the tools {@code add} and {@code whoami} (which
- * answers the caller's auth context), the flow {@code shout} (upper-cases {@code text}), the agent
- * {@code researcher} on a programmable model that answers {@code "researched: <task>"}, and the
- * prompt {@code greeting}.
+ * answers the caller's auth context), the flows {@code shout} (upper-cases {@code text}) and {@code
+ * whisper} (lower-cases its string input), the agent {@code researcher} on a programmable model
+ * that answers {@code "researched: <task>"}, and the prompt {@code greeting}.
  */
 final class InteropApp {
   private InteropApp() {}
@@ -50,6 +50,7 @@ final class InteropApp {
         (ctx, in) -> new TreeMap<>(ctx.context().auth()));
     baton.defineFlow(
         "shout", Words.class, String.class, (ctx, in) -> in.text().toUpperCase(Locale.ROOT));
+    baton.defineFlow("whisper", String.class, String.class, (ctx, s) -> s.toLowerCase(Locale.ROOT));
     baton.defineAgent(
         "researcher", InlinePrompt.builder().model("model").system("Research the task.").build());
     baton.definePrompt(
@@ -61,7 +62,7 @@ final class InteropApp {
   static McpServer.Builder server(Baton baton) {
     return Mcp.server(baton)
         .tools("add", "whoami")
-        .flows("shout")
+        .flows("shout", "whisper")
         .agents("researcher")
         .prompts("greeting");
   }

@@ -24,21 +24,28 @@ import tools.jackson.databind.JsonNode;
  * over streamable HTTP (a {@code BatonServer} in this JVM, behind a bearer token).
  */
 class McpInteropServerTest {
-  /** The client's steps: a tool, a flow, an agent and a prompt of {@link InteropApp}. */
+  /**
+   * The client's steps: a tool, two flows (one whose string input MCP sees wrapped as {@code
+   * input}), an agent and a prompt of {@link InteropApp}; then bad arguments and an unknown tool.
+   */
   private static final List<String> STEPS =
-      List.of(
-          "--call",
-          "add",
-          "{\"a\": 2, \"b\": 3}",
-          "--call",
-          "shout",
-          "{\"text\": \"quiet\"}",
-          "--call",
-          "researcher",
-          "{\"task\": \"the tides\"}",
-          "--prompt",
-          "greeting",
-          "{\"name\": \"Ann\"}");
+      steps(
+          "--call add {\"a\": 2, \"b\": 3}",
+          "--call shout {\"text\": \"quiet\"}",
+          "--call whisper {\"input\": \"LOUD\"}",
+          "--call researcher {\"task\": \"the tides\"}",
+          "--prompt greeting {\"name\": \"Ann\"}",
+          "--call add {\"a\": \"two\"}",
+          "--call nope {}");
+
+  /** Each step as the client's three arguments: option, name, JSON. */
+  private static List<String> steps(String... steps) {
+    List<String> args = new ArrayList<>();
+    for (String step : steps) {
+      args.addAll(List.of(step.split(" ", 3)));
+    }
+    return List.copyOf(args);
+  }
 
   @BeforeAll
   static void node() {
@@ -117,7 +124,17 @@ class McpInteropServerTest {
     assertThat(add.at("/structuredContent/sum").doubleValue()).as(add.toString()).isEqualTo(5.0);
     assertThat(add.path("isError").asBoolean(false)).isFalse();
     assertThat(text(steps.call("shout"))).contains("QUIET");
+    assertThat(text(steps.call("whisper"))).isEqualTo("loud");
     assertThat(text(steps.call("researcher"))).isEqualTo("researched: the tides");
+    // Bad arguments: a tool error the client reads, with a public message and no stack trace.
+    JsonNode bad = steps.calls("add").get(1).get("result");
+    assertThat(bad.path("isError").asBoolean(false)).as(bad.toString()).isTrue();
+    assertThat(text(bad)).contains("does not match its schema", "$.a").doesNotContain("\tat ");
+    // An unknown tool: a JSON-RPC error or a tool error, either one the client reads.
+    JsonNode unknown = steps.step("call", "nope");
+    assertThat(unknown.has("error") || unknown.at("/result/isError").asBoolean(false))
+        .as(unknown.toString())
+        .isTrue();
     JsonNode greeting = steps.prompt("greeting");
     assertThat(greeting.at("/messages/0/content/text").stringValue())
         .as(greeting.toString())
@@ -149,6 +166,14 @@ class McpInteropServerTest {
       return result(step("call", name));
     }
 
+    /** Every call of a tool, in order. */
+    List<JsonNode> calls(String name) {
+      return lines.stream()
+          .filter(line -> line.path("step").stringValue("").equals("call"))
+          .filter(line -> line.path("name").stringValue("").equals(name))
+          .toList();
+    }
+
     JsonNode prompt(String name) {
       return result(step("prompt", name));
     }
@@ -161,7 +186,7 @@ class McpInteropServerTest {
       return result;
     }
 
-    private JsonNode step(String step, @Nullable String name) {
+    JsonNode step(String step, @Nullable String name) {
       return lines.stream()
           .filter(line -> line.path("step").stringValue("").equals(step))
           .filter(line -> name == null || line.path("name").stringValue("").equals(name))

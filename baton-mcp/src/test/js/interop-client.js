@@ -4,7 +4,9 @@
 //   node interop-client.js [options] http <url>                  connects over streamable HTTP
 // Options, run in this order after the tools are listed:
 //   --token <t>                   sends "Authorization: Bearer <t>" (HTTP)
-//   --call <tool> <json args>     calls a tool (repeatable)
+//   --call <tool> <json args>     calls a tool (repeatable); the string "$sessionId" anywhere in
+//                                 the arguments stands for the last sessionId a call answered
+//                                 (in its structuredContent)
 //   --prompt <name> <json args>   gets a prompt (repeatable)
 //
 // Prints one JSON line per step:
@@ -74,12 +76,15 @@ try {
   print({ step: 'connect', error: errorOf(e) });
   exit = 2;
 }
+let sessionId;
 for (const step of exit === 0 ? steps : []) {
   try {
+    const args = JSON.parse(JSON.stringify(step.arguments).replaceAll('$sessionId', sessionId));
     const result =
       step.kind === 'call'
-        ? await client.callTool({ name: step.name, arguments: step.arguments })
-        : await client.getPrompt({ name: step.name, arguments: step.arguments });
+        ? await client.callTool({ name: step.name, arguments: args })
+        : await client.getPrompt({ name: step.name, arguments: args });
+    sessionId = result.structuredContent?.sessionId ?? sessionId;
     print({ step: step.kind, name: step.name, result });
   } catch (e) {
     print({ step: step.kind, name: step.name, error: errorOf(e) });

@@ -1,10 +1,14 @@
 package dev.baton.mcp;
 
 import dev.baton.Baton;
+import dev.baton.agent.AgentOptions;
+import dev.baton.agent.store.InMemorySessionStore;
 import dev.baton.ai.FinishReason;
 import dev.baton.ai.InlinePrompt;
 import dev.baton.ai.Message;
+import dev.baton.ai.ModelRequest;
 import dev.baton.ai.ModelResponse;
+import dev.baton.ai.Role;
 import dev.baton.testing.ProgrammableModel;
 import java.util.Locale;
 import java.util.Map;
@@ -34,7 +38,9 @@ final class InteropApp {
         .fallback(
             request ->
                 ModelResponse.of(
-                    Message.model("researched: " + ProgrammableModel.lastUserText(request)),
+                    Message.model(
+                        "researched: %s (turn %d)"
+                            .formatted(ProgrammableModel.lastUserText(request), turn(request))),
                     FinishReason.STOP));
     baton.defineTool(
         "add",
@@ -53,9 +59,18 @@ final class InteropApp {
     baton.defineFlow("whisper", String.class, String.class, (ctx, s) -> s.toLowerCase(Locale.ROOT));
     baton.defineAgent(
         "researcher", InlinePrompt.builder().model("model").system("Research the task.").build());
+    baton.defineAgent(
+        "chat",
+        InlinePrompt.builder().model("model").system("Chat.").build(),
+        AgentOptions.builder().sessionStore(InMemorySessionStore.create()).build());
     baton.definePrompt(
         "greeting", InlinePrompt.builder().model("model").prompt("Hello, {{name}}!").build());
     return baton;
+  }
+
+  /** The turn a model request is for: how many user messages it holds. */
+  private static long turn(ModelRequest request) {
+    return request.messages().stream().filter(message -> message.role() == Role.USER).count();
   }
 
   /** An MCP server for the application: everything it defines. */
@@ -63,7 +78,7 @@ final class InteropApp {
     return Mcp.server(baton)
         .tools("add", "whoami")
         .flows("shout", "whisper")
-        .agents("researcher")
+        .agents("researcher", "chat")
         .prompts("greeting");
   }
 }

@@ -73,7 +73,7 @@ class McpBatonToBatonTest {
         .isEqualTo(5.0);
     assertThat(call(baton, "app/shout", "{\"text\": \"quiet\"}").stringValue()).isEqualTo("QUIET");
     assertThat(call(baton, "app/researcher", "{\"task\": \"the tides\"}").toString())
-        .contains("researched: the tides");
+        .contains("researched: the tides (turn 1)");
     List<Message> greeting =
         app.prompt("greeting")
             .render(baton.context(), Map.of("name", "Ann"), List.of())

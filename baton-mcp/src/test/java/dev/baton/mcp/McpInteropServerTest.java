@@ -26,7 +26,8 @@ import tools.jackson.databind.JsonNode;
 class McpInteropServerTest {
   /**
    * The client's steps: a tool, two flows (one whose string input MCP sees wrapped as {@code
-   * input}), an agent and a prompt of {@link InteropApp}; then bad arguments and an unknown tool.
+   * input}), an agent, a prompt, two turns of an agent's session of {@link InteropApp}; then bad
+   * arguments and an unknown tool.
    */
   private static final List<String> STEPS =
       steps(
@@ -35,6 +36,8 @@ class McpInteropServerTest {
           "--call whisper {\"input\": \"LOUD\"}",
           "--call researcher {\"task\": \"the tides\"}",
           "--prompt greeting {\"name\": \"Ann\"}",
+          "--call chat {\"task\": \"hello\"}",
+          "--call chat {\"task\": \"again\", \"sessionId\": \"$sessionId\"}",
           "--call add {\"a\": \"two\"}",
           "--call nope {}");
 
@@ -125,7 +128,14 @@ class McpInteropServerTest {
     assertThat(add.path("isError").asBoolean(false)).isFalse();
     assertThat(text(steps.call("shout"))).contains("QUIET");
     assertThat(text(steps.call("whisper"))).isEqualTo("loud");
-    assertThat(text(steps.call("researcher"))).isEqualTo("researched: the tides");
+    assertThat(text(steps.call("researcher"))).isEqualTo("researched: the tides (turn 1)");
+    // An agent with a session store: the second call continues the first one's session.
+    List<JsonNode> chat = steps.calls("chat");
+    String sessionId = chat.get(0).at("/result/structuredContent/sessionId").stringValue();
+    assertThat(sessionId).isNotBlank();
+    assertThat(text(chat.get(1).get("result"))).isEqualTo("researched: again (turn 2)");
+    assertThat(chat.get(1).at("/result/structuredContent/sessionId").stringValue())
+        .isEqualTo(sessionId);
     // Bad arguments: a tool error the client reads, with a public message and no stack trace.
     JsonNode bad = steps.calls("add").get(1).get("result");
     assertThat(bad.path("isError").asBoolean(false)).as(bad.toString()).isTrue();

@@ -6,17 +6,17 @@ import dev.baton.core.Action;
 import dev.baton.core.ActionType;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
-import dev.baton.mcp.internal.ActionTools;
-import dev.baton.mcp.internal.AgentTools;
-import dev.baton.mcp.internal.AuthFilter;
-import dev.baton.mcp.internal.CancellationFilter;
-import dev.baton.mcp.internal.HttpEndpoint;
-import dev.baton.mcp.internal.Prompts;
-import dev.baton.mcp.internal.RequestScope;
-import dev.baton.mcp.internal.SdkServers;
-import dev.baton.mcp.internal.Serving;
-import dev.baton.mcp.internal.StdinEnd;
-import dev.baton.mcp.internal.ToolCalls;
+import dev.baton.mcp.internal.server.ActionTools;
+import dev.baton.mcp.internal.server.AgentTools;
+import dev.baton.mcp.internal.server.AuthFilter;
+import dev.baton.mcp.internal.server.CancellationFilter;
+import dev.baton.mcp.internal.server.HttpEndpoint;
+import dev.baton.mcp.internal.server.Prompts;
+import dev.baton.mcp.internal.server.RequestScope;
+import dev.baton.mcp.internal.server.SdkServers;
+import dev.baton.mcp.internal.server.Serving;
+import dev.baton.mcp.internal.server.StdinEnd;
+import dev.baton.mcp.internal.server.ToolCalls;
 import dev.baton.server.BatonHandler;
 import dev.baton.server.ContextProvider;
 import dev.baton.server.internal.Failures;
@@ -155,7 +155,8 @@ public final class McpServer implements AutoCloseable {
    *
    * <p>In a Jetty server of your own with context providers, set {@code
    * HttpConfiguration.setHeaderCacheCaseSensitive(true)} on its HTTP/1 connectors, as {@link
-   * BatonHandler} explains ({@code BatonServer} does).
+   * BatonHandler} explains ({@code BatonServer} does): otherwise the handler refuses to start, with
+   * an {@link IllegalStateException}.
    *
    * @throws BatonException {@code FAILED_PRECONDITION} when the server is closed
    */
@@ -179,7 +180,8 @@ public final class McpServer implements AutoCloseable {
                 transport,
                 List.of(
                     new AuthFilter(providers, failures),
-                    new CancellationFilter(calls, servers.mapper(), MAX_BODY_BYTES)));
+                    new CancellationFilter(calls, servers.mapper(), MAX_BODY_BYTES)),
+                !providers.isEmpty());
       }
       return endpoint;
     }

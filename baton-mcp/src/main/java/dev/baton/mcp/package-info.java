@@ -88,13 +88,6 @@
  * notifications/tools/list_changed}, the client's tools are the new list, and a removed tool's
  * calls fail with {@code NOT_FOUND}. Calls on one client run in parallel.
  *
- * <h2>Why the SDK</h2>
- *
- * <p>The module speaks MCP through the official Java SDK's classic API (its handshake, JSON-RPC
- * framing, transports and schema types) with Baton's Jackson mapper, so protocol details follow the
- * SDK rather than a second implementation. What the SDK leaves out, Baton adds around it: the
- * child's process tree, the cancellation notification, and Genkit statuses for its errors.
- *
  * <h2>Serving Baton over MCP</h2>
  *
  * <p>{@link dev.baton.mcp.Mcp#server Mcp.server(baton)} configures an {@link
@@ -114,6 +107,14 @@
  * ActionContext.auth()} of the actions called. Errors reach clients as {@code isError} results with
  * public messages only. See {@link dev.baton.mcp.McpServer} for the mapping of each kind of action,
  * progress and cancellation.
+ *
+ * <h2>Why the SDK</h2>
+ *
+ * <p>The module speaks MCP through the official Java SDK's classic API (its handshake, JSON-RPC
+ * framing, transports and schema types) with Baton's Jackson mapper, so protocol details follow the
+ * SDK rather than a second implementation. What the SDK leaves out, Baton adds around it: the
+ * child's process tree, the cancellation notification (sent by the client, honoured by the server
+ * over HTTP), and Genkit statuses for its errors.
  */
 @NullMarked
 package dev.baton.mcp;

@@ -9,6 +9,9 @@ import dev.baton.core.ActionContext;
 import dev.baton.server.ContextProviders;
 import java.net.http.HttpResponse;
 import java.util.Map;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -65,5 +68,24 @@ class McpServerAuthTest {
     assertThat(wrong.statusCode()).isEqualTo(401);
     assertThat(wrong.body()).contains("the bearer token is not valid");
     assertThatThrownBy(() -> served.client("Authorization", "Bearer mallory-token")).isNotNull();
+  }
+
+  @Test
+  void theEndpointRefusesAServerWhoseHeaderCacheIgnoresCase() throws Exception {
+    McpServer mcp =
+        Mcp.server(served.baton)
+            .tools("whoami")
+            .contextProvider(ContextProviders.apiKey("k"))
+            .build();
+    // Jetty's default configuration matches cached header values without regard to case.
+    Server server = new Server();
+    server.addConnector(new ServerConnector(server, new HttpConnectionFactory()));
+    server.setHandler(mcp.handler());
+    try (mcp) {
+      assertThatThrownBy(server::start)
+          .hasStackTraceContaining("setHeaderCacheCaseSensitive(true)");
+    } finally {
+      server.stop();
+    }
   }
 }

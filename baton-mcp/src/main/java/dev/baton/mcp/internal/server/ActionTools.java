@@ -1,4 +1,4 @@
-package dev.baton.mcp.internal;
+package dev.baton.mcp.internal.server;
 
 import dev.baton.core.Action;
 import dev.baton.core.ActionDescriptor;

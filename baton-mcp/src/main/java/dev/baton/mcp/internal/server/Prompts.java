@@ -1,4 +1,4 @@
-package dev.baton.mcp.internal;
+package dev.baton.mcp.internal.server;
 
 import dev.baton.ai.ExecutablePrompt;
 import dev.baton.ai.GenerateOptions;

@@ -1,5 +1,6 @@
-package dev.baton.mcp.internal;
+package dev.baton.mcp.internal.server;
 
+import dev.baton.server.internal.HeaderCaches;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.http.HttpServlet;
@@ -16,13 +17,21 @@ import org.eclipse.jetty.util.Callback;
 /**
  * The SDK's streamable HTTP servlet in Jetty's ee10 servlet container, behind the filters, at one
  * path: a request for any other path is declined, so the handler sits beside others (a {@code
- * BatonHandler}) in one server.
+ * BatonHandler}) in one server. With context providers it refuses to start in a server whose header
+ * cache ignores case, as a {@code BatonHandler} does.
  */
 public final class HttpEndpoint extends Handler.Wrapper {
   private final String path;
+  private final boolean readsCredentials;
 
-  public HttpEndpoint(String path, HttpServlet transport, List<Filter> filters) {
+  /**
+   * @param readsCredentials whether the filters run context providers, which read credentials from
+   *     headers
+   */
+  public HttpEndpoint(
+      String path, HttpServlet transport, List<Filter> filters, boolean readsCredentials) {
     this.path = path;
+    this.readsCredentials = readsCredentials;
     ServletContextHandler context = new ServletContextHandler("/");
     for (Filter filter : filters) {
       FilterHolder holder = new FilterHolder(filter);
@@ -33,6 +42,14 @@ public final class HttpEndpoint extends Handler.Wrapper {
     servlet.setAsyncSupported(true);
     context.addServlet(servlet, path);
     setHandler(context);
+  }
+
+  @Override
+  protected void doStart() throws Exception {
+    if (readsCredentials) {
+      HeaderCaches.requireCaseSensitive(getServer(), "The MCP handler");
+    }
+    super.doStart();
   }
 
   @Override

@@ -1,4 +1,4 @@
-package dev.baton.mcp.internal;
+package dev.baton.mcp.internal.server;
 
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpServer.SyncSpecification;

@@ -1,4 +1,4 @@
-package dev.baton.mcp.internal;
+package dev.baton.mcp.internal.server;
 
 import java.io.FilterInputStream;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package dev.baton.mcp.internal;
+package dev.baton.mcp.internal.server;
 
 /**
  * A tool call as a client's {@code notifications/cancelled} names it: the MCP session it was made

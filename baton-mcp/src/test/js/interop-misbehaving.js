@@ -5,7 +5,7 @@
 //   malformed     (stdio only) answers every request with lines that are not JSON-RPC: plain
 //                 text, a truncated object, a JSON array of numbers; it never exits by itself
 //   banner        prints one line of plain text to stdout at start (as a server that logs to stdout
-//                 does), then serves the tool "fine" correctly
+//                 does), then serves the tool "fine" correctly; it never exits by itself
 //   bad-schema    lists the tool "broken", whose inputSchema is not valid JSON Schema ("type" is a
 //                 number, "required" a string), beside a good tool "fine"
 //   huge          the tool "huge" answers 10 MB of text
@@ -99,6 +99,8 @@ if (mode === 'malformed') {
   serveHttp();
 } else {
   if (mode === 'banner') {
+    // A reader that stopped reading is no reason to exit (see malformed).
+    process.stdout.on('error', () => {});
     process.stdout.write('interop-misbehaving: starting\n');
   }
   await newServer().connect(new StdioServerTransport());

@@ -71,8 +71,9 @@ class McpInteropServerTest {
     Steps steps = run(args);
 
     assertServedEverything(steps);
-    // The client closed the child's stdin and the child JVM is gone: serveStdio returned.
-    Processes.assertNoneLeftAnywhere(InteropStdioMain.class.getName());
+    // The client closed the child's stdin and the child JVM is gone: serveStdio returned. (Found by
+    // its class path and main class, which no other checkout's tests share.)
+    Processes.assertNoneLeftAnywhere(String.join(" ", args.subList(args.size() - 3, args.size())));
   }
 
   @Test

@@ -6,11 +6,11 @@ import dev.baton.core.ActionType;
 import dev.baton.core.Plugin;
 import dev.baton.core.Registry;
 import dev.baton.internal.http.HttpCalls;
+import dev.baton.plugins.anthropic.internal.MessagesModels;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
@@ -45,21 +45,6 @@ public final class Anthropic implements Plugin {
 
   /** How long one read of a response body may wait for data by default. */
   public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(2);
-
-  /**
-   * What every Claude model is published as supporting: multi-turn chat, tools, tool choice, system
-   * prompts, media (images and PDFs), and JSON output constrained by a schema.
-   */
-  public static final ModelInfo.Supports SUPPORTS =
-      ModelInfo.Supports.builder()
-          .multiturn(true)
-          .tools(true)
-          .systemRole(true)
-          .media(true)
-          .output(List.of("text", "json"))
-          .constrained("all")
-          .toolChoice(true)
-          .build();
 
   /** How messages name the other side. */
   static final String PROVIDER = "Anthropic API";
@@ -128,7 +113,7 @@ public final class Anthropic implements Plugin {
           }
           return Model.create(
               name,
-              ModelInfo.of("Anthropic - " + model, SUPPORTS),
+              ModelInfo.of("Anthropic - " + model, MessagesModels.supports(model)),
               new MessagesClient(model, settings, http));
         });
   }

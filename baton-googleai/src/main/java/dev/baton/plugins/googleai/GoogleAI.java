@@ -7,6 +7,7 @@ import dev.baton.core.BatonException;
 import dev.baton.core.Plugin;
 import dev.baton.core.Registry;
 import dev.baton.internal.http.HttpCalls;
+import dev.baton.plugins.googleai.internal.GeminiModels;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Duration;
@@ -50,22 +51,6 @@ public final class GoogleAI implements Plugin {
 
   /** How long one read of a response body may wait for data by default. */
   public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(2);
-
-  /**
-   * What every Gemini model is published as supporting: multi-turn chat, tools, tool choice, system
-   * instructions, media, and JSON output constrained by a schema except together with tools ({@code
-   * "no-tools"}), which not every Gemini model accepts.
-   */
-  public static final ModelInfo.Supports SUPPORTS =
-      ModelInfo.Supports.builder()
-          .multiturn(true)
-          .tools(true)
-          .systemRole(true)
-          .media(true)
-          .output(List.of("text", "json"))
-          .constrained("no-tools")
-          .toolChoice(true)
-          .build();
 
   /** How messages name the other side. */
   static final String PROVIDER = "Gemini API";
@@ -131,7 +116,7 @@ public final class GoogleAI implements Plugin {
           }
           return Model.create(
               name,
-              ModelInfo.of("Google AI - " + model, SUPPORTS),
+              ModelInfo.of("Google AI - " + model, GeminiModels.SUPPORTS),
               new GeminiClient(model, apiKey, endpoint, http));
         });
   }

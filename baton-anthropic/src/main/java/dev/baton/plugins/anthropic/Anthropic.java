@@ -6,6 +6,7 @@ import dev.baton.core.ActionType;
 import dev.baton.core.Plugin;
 import dev.baton.core.Registry;
 import dev.baton.internal.http.HttpCalls;
+import dev.baton.internal.http.PluginHttp;
 import dev.baton.plugins.anthropic.internal.MessagesModels;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -73,10 +74,7 @@ public final class Anthropic implements Plugin {
     this.maxTokens = builder.maxTokens;
     this.timeout = builder.timeout;
     this.idleTimeout = builder.idleTimeout;
-    this.httpClient =
-        builder.httpClient != null
-            ? builder.httpClient
-            : HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).build();
+    this.httpClient = builder.httpClient != null ? builder.httpClient : PluginHttp.defaultClient();
   }
 
   public static Builder builder() {
@@ -142,11 +140,7 @@ public final class Anthropic implements Plugin {
      * {@code <baseUrl>/v1/messages}. {@link #DEFAULT_BASE_URL} unless set.
      */
     public Builder baseUrl(URI baseUrl) {
-      String scheme = Objects.requireNonNull(baseUrl, "baseUrl").getScheme();
-      if (!"https".equals(scheme) && !"http".equals(scheme)) {
-        throw new IllegalArgumentException("baseUrl must be an http or https URL: " + baseUrl);
-      }
-      this.baseUrl = baseUrl;
+      this.baseUrl = PluginHttp.httpUrl(baseUrl, "baseUrl");
       return this;
     }
 
@@ -183,7 +177,7 @@ public final class Anthropic implements Plugin {
      * own.
      */
     public Builder timeout(Duration timeout) {
-      this.timeout = positive(timeout, "timeout");
+      this.timeout = PluginHttp.positive(timeout, "timeout");
       return this;
     }
 
@@ -194,15 +188,8 @@ public final class Anthropic implements Plugin {
      * minutes) unless set.
      */
     public Builder idleTimeout(Duration idleTimeout) {
-      this.idleTimeout = positive(idleTimeout, "idleTimeout");
+      this.idleTimeout = PluginHttp.positive(idleTimeout, "idleTimeout");
       return this;
-    }
-
-    private static Duration positive(Duration duration, String name) {
-      if (duration.isNegative() || duration.isZero()) {
-        throw new IllegalArgumentException(name + " must be positive, got " + duration);
-      }
-      return duration;
     }
 
     /** The client to send requests with; by default the plugin makes its own. */

@@ -213,6 +213,54 @@ class MessagesRequestTest {
   }
 
   @Test
+  void givesReflessToolCallsIdsOfTheirOwnThatTheirResponsesShare() {
+    JsonNode body =
+        sent(
+            ModelRequest.of(
+                    List.of(
+                        Message.user("Paris or Rome?"),
+                        Message.of(
+                            Role.MODEL,
+                            Part.toolRequest(
+                                "getWeather", null, Json.parse("{\"city\": \"Paris\"}")),
+                            Part.toolRequest(
+                                "getWeather", null, Json.parse("{\"city\": \"Rome\"}"))),
+                        Message.of(
+                            Role.TOOL,
+                            Part.toolResponse("getWeather", null, Json.parse("21")),
+                            Part.toolResponse("getWeather", null, Json.parse("25"))),
+                        Message.of(
+                            Role.MODEL,
+                            Part.toolRequest(
+                                "getWeather", null, Json.parse("{\"city\": \"Oslo\"}"))),
+                        Message.of(
+                            Role.TOOL, Part.toolResponse("getWeather", null, Json.parse("3")))))
+                .withTools(List.of(WeatherTool.definition())));
+
+    JsonNode messages = body.path("messages");
+    List<String> uses = new java.util.ArrayList<>();
+    List<String> results = new java.util.ArrayList<>();
+    messages.forEach(
+        message ->
+            message
+                .path("content")
+                .forEach(
+                    block -> {
+                      if (block.has("id")) {
+                        uses.add(block.path("id").asString());
+                      }
+                      if (block.has("tool_use_id")) {
+                        results.add(block.path("tool_use_id").asString());
+                      }
+                    }));
+    assertThat(uses)
+        .doesNotHaveDuplicates()
+        .hasSize(3)
+        .allMatch(id -> id.matches("[a-zA-Z0-9_-]+"));
+    assertThat(results).isEqualTo(uses);
+  }
+
+  @Test
   void mapsSamplingConfigAndPassesTheApisOwnFieldsThrough() {
     JsonNode body =
         sent(

@@ -8,6 +8,7 @@ import dev.baton.core.BatonException;
 import dev.baton.core.Plugin;
 import dev.baton.core.Registry;
 import dev.baton.internal.http.HttpCalls;
+import dev.baton.internal.http.PluginHttp;
 import dev.baton.plugins.anthropic.Anthropic;
 import dev.baton.plugins.anthropic.internal.MessagesModels;
 import dev.baton.plugins.googleai.GoogleAI;
@@ -103,10 +104,7 @@ public final class VertexAI implements Plugin {
     GoogleCredentials credentials = builder.credentials;
     this.auth =
         new GoogleAuth(credentials != null ? () -> credentials : builder.loader, builder.timeout);
-    this.httpClient =
-        builder.httpClient != null
-            ? builder.httpClient
-            : HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).build();
+    this.httpClient = builder.httpClient != null ? builder.httpClient : PluginHttp.defaultClient();
   }
 
   public static Builder builder() {
@@ -215,11 +213,7 @@ public final class VertexAI implements Plugin {
      * location's address; requests go to {@code <baseUrl>/v1/projects/...}.
      */
     public Builder baseUrl(URI baseUrl) {
-      String scheme = Objects.requireNonNull(baseUrl, "baseUrl").getScheme();
-      if (!"https".equals(scheme) && !"http".equals(scheme)) {
-        throw new IllegalArgumentException("baseUrl must be an http or https URL: " + baseUrl);
-      }
-      this.baseUrl = baseUrl;
+      this.baseUrl = PluginHttp.httpUrl(baseUrl, "baseUrl");
       return this;
     }
 
@@ -243,7 +237,7 @@ public final class VertexAI implements Plugin {
      * (10 minutes) unless set.
      */
     public Builder timeout(Duration timeout) {
-      this.timeout = positive(timeout, "timeout");
+      this.timeout = PluginHttp.positive(timeout, "timeout");
       return this;
     }
 
@@ -253,15 +247,8 @@ public final class VertexAI implements Plugin {
      * DEADLINE_EXCEEDED}. {@link #DEFAULT_IDLE_TIMEOUT} (2 minutes) unless set.
      */
     public Builder idleTimeout(Duration idleTimeout) {
-      this.idleTimeout = positive(idleTimeout, "idleTimeout");
+      this.idleTimeout = PluginHttp.positive(idleTimeout, "idleTimeout");
       return this;
-    }
-
-    private static Duration positive(Duration duration, String name) {
-      if (duration.isNegative() || duration.isZero()) {
-        throw new IllegalArgumentException(name + " must be positive, got " + duration);
-      }
-      return duration;
     }
 
     /** The client to send model requests with; by default the plugin makes its own. */

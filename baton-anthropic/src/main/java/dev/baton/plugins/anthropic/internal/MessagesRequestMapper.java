@@ -39,9 +39,10 @@ import tools.jackson.databind.node.ObjectNode;
  *       which the API rejects). Media of an {@code image/*} type, or a URL without a type, are
  *       {@code image} blocks; {@code application/pdf} media are {@code document} blocks; either
  *       carries a {@code base64} source for a {@code data:} URL and a {@code url} source otherwise.
- *   <li>A tool request is a {@code tool_use} block whose {@code id} is the ref (the name when there
- *       is none); a tool response is a {@code tool_result} for that id, its content the output as
- *       it is when a string and as JSON text otherwise, followed by the response's text and media.
+ *   <li>A tool request is a {@code tool_use} block whose {@code id} is the ref (made up from the
+ *       name and position when there is none, as {@link ToolUseIds} says); a tool response is a
+ *       {@code tool_result} for that id, its content the output as it is when a string and as JSON
+ *       text otherwise, followed by the response's text and media.
  *   <li>A reasoning part that carries a {@code signature} in its metadata is sent back as the
  *       {@code thinking} block it came from, one that carries {@code redactedThinking} as a {@code
  *       redacted_thinking} block; any other reasoning (another provider's, say) is left out, since
@@ -107,11 +108,12 @@ public final class MessagesRequestMapper {
 
     ArrayNode system = Json.nodes().arrayNode();
     ArrayNode messages = Json.nodes().arrayNode();
+    ToolUseIds ids = new ToolUseIds();
     for (Message message : request.messages()) {
       if (message.role() == Role.SYSTEM) {
         system.addAll(systemBlocks(message));
       } else {
-        addTurn(messages, message);
+        addTurn(messages, message, ids);
       }
     }
     if (!system.isEmpty()) {
@@ -219,15 +221,18 @@ public final class MessagesRequestMapper {
     return CacheBreakpoints.fromMetadata(blocks, system);
   }
 
-  private static void addTurn(ArrayNode messages, Message message) {
+  private static void addTurn(ArrayNode messages, Message message, ToolUseIds ids) {
     String role = message.role() == Role.MODEL ? "assistant" : "user";
+    if (message.role() == Role.MODEL) {
+      ids.nextTurn();
+    }
     ArrayNode blocks = Json.nodes().arrayNode();
     for (Part part : message.content()) {
       ObjectNode block =
           switch (message.role()) {
-            case MODEL -> assistantBlock(part);
-            case TOOL -> toolBlock(part);
-            default -> userBlock(part);
+            case MODEL -> assistantBlock(part, ids);
+            case TOOL -> toolBlock(part, ids);
+            default -> userBlock(part, ids);
           };
       if (block != null) {
         blocks.add(CacheBreakpoints.fromMetadata(block, part.metadata()));
@@ -245,36 +250,36 @@ public final class MessagesRequestMapper {
     }
   }
 
-  private static @Nullable ObjectNode userBlock(Part part) {
+  private static @Nullable ObjectNode userBlock(Part part, ToolUseIds ids) {
     return switch (part) {
       case TextPart text -> text.text().isEmpty() ? null : textBlock(text.text());
       case DataPart data -> textBlock(Json.write(data.data()));
       case MediaPart media -> media(media.media());
-      case ToolResponsePart response -> toolResult(response.toolResponse());
+      case ToolResponsePart response -> toolResult(response.toolResponse(), ids);
       case CustomPart custom -> customBlock(custom);
       case ReasoningPart ignored -> throw misplaced(part, "a user");
       case ToolRequestPart ignored -> throw misplaced(part, "a user");
     };
   }
 
-  private static @Nullable ObjectNode assistantBlock(Part part) {
+  private static @Nullable ObjectNode assistantBlock(Part part, ToolUseIds ids) {
     return switch (part) {
       case TextPart text -> text.text().isEmpty() ? null : textBlock(text.text());
       case DataPart data -> textBlock(Json.write(data.data()));
       case ReasoningPart reasoning -> thinkingBlock(reasoning);
-      case ToolRequestPart request -> toolUse(request.toolRequest());
+      case ToolRequestPart request -> toolUse(request.toolRequest(), ids);
       case CustomPart custom -> customBlock(custom);
       case MediaPart ignored -> throw misplaced(part, "an assistant");
       case ToolResponsePart ignored -> throw misplaced(part, "an assistant");
     };
   }
 
-  private static ObjectNode toolBlock(Part part) {
+  private static ObjectNode toolBlock(Part part, ToolUseIds ids) {
     if (!(part instanceof ToolResponsePart response)) {
       throw BatonException.invalidArgument(
           "a tool message may hold only tool responses, got a %s", part.getClass().getSimpleName());
     }
-    return toolResult(response.toolResponse());
+    return toolResult(response.toolResponse(), ids);
   }
 
   private static BatonException misplaced(Part part, String turn) {
@@ -315,18 +320,18 @@ public final class MessagesRequestMapper {
     return (ObjectNode) block;
   }
 
-  private static ObjectNode toolUse(ToolRequest request) {
+  private static ObjectNode toolUse(ToolRequest request, ToolUseIds ids) {
     ObjectNode block = Json.object().put("type", "tool_use");
-    block.put("id", request.ref() != null ? request.ref() : request.name());
+    block.put("id", ids.ofRequest(request));
     block.put("name", request.name());
     JsonNode input = request.input();
     block.set("input", input == null || input.isNull() ? Json.object() : input);
     return block;
   }
 
-  private static ObjectNode toolResult(ToolResponse response) {
+  private static ObjectNode toolResult(ToolResponse response, ToolUseIds ids) {
     ObjectNode block = Json.object().put("type", "tool_result");
-    block.put("tool_use_id", response.ref() != null ? response.ref() : response.name());
+    block.put("tool_use_id", ids.ofResponse(response));
     JsonNode output = response.output();
     String outputText =
         output == null || output.isNull()

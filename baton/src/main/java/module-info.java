@@ -38,6 +38,7 @@ module dev.baton {
   exports dev.baton.internal.ai to
       dev.baton.googleai;
   exports dev.baton.internal.core to
+      dev.baton.mcp,
       dev.baton.store.postgres,
       dev.baton.devtools,
       dev.baton.server,

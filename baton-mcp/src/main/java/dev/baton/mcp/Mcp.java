@@ -6,4 +6,15 @@ package dev.baton.mcp;
  */
 public final class Mcp {
   private Mcp() {}
+
+  /**
+   * Starts configuring a client of one MCP server; {@code name} prefixes its tools ({@code
+   * fs/read_file}) and names it in errors and traces.
+   *
+   * @throws dev.baton.core.BatonException {@code INVALID_ARGUMENT} for a blank name or one with
+   *     {@code /}
+   */
+  public static McpClient.Builder client(String name) {
+    return McpClient.builder(name);
+  }
 }

@@ -5,6 +5,7 @@ import dev.baton.core.ActionContext;
 import dev.baton.core.ActionDescriptor;
 import dev.baton.core.ActionType;
 import dev.baton.core.BatonException;
+import dev.baton.core.Json;
 import dev.baton.core.Registry;
 import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
@@ -15,6 +16,7 @@ import java.util.function.BiFunction;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A tool a model can call. Register one for every generate call with {@code baton.defineTool} (or
@@ -39,10 +41,13 @@ import tools.jackson.databind.json.JsonMapper;
 public final class Tool<I, O> implements Action<I, O, Void> {
   private final Action<I, O, Void> action;
   private final ToolDefinition definition;
+  private final boolean multipart;
 
   private Tool(Action<I, O, Void> action) {
     this.action = action;
     ActionDescriptor d = action.descriptor();
+    JsonNode tool = d.metadata().get("tool");
+    this.multipart = tool != null && tool.path("multipart").asBoolean(false);
     this.definition =
         ToolDefinition.of(d.name())
             .withDescription(d.description() == null ? "" : d.description())
@@ -92,6 +97,37 @@ public final class Tool<I, O> implements Action<I, O, Void> {
   }
 
   /**
+   * Creates a multipart tool over raw JSON, without registering it: its function answers with
+   * output and content parts (text, media) both, which the tool response carries to the model
+   * ({@link ToolResponse#content()}). As in Genkit, the action answers {@code {"output": …,
+   * "content": […]}} and is marked {@code {"tool": {"multipart": true}}} in its metadata. Input
+   * from the model is validated against {@code inputSchema} (null means "any JSON") before the
+   * function runs; {@code outputSchema} describes the output alone.
+   */
+  public static Tool<JsonNode, ToolResult.Output> createMultipart(
+      String name,
+      String description,
+      @Nullable JsonNode inputSchema,
+      @Nullable JsonNode outputSchema,
+      BiFunction<ToolContext, JsonNode, ToolResult.Output> function) {
+    ObjectNode metadata = Json.object();
+    metadata.putObject("tool").put("multipart", true);
+    return new Tool<>(
+        ActionDef.builder(
+                ActionType.TOOL, name, JsonNode.class, ToolResult.Output.class, Void.class)
+            .description(description)
+            .inputSchema(inputSchema == null ? JsonSchemas.any() : inputSchema)
+            .outputSchema(outputSchema == null ? JsonSchemas.any() : outputSchema)
+            .metadata(metadata)
+            .build((ctx, input, stream) -> function.apply(ToolContext.of(ctx), input)));
+  }
+
+  /** Whether this tool answers with output and content parts ({@link #createMultipart}). */
+  public boolean isMultipart() {
+    return multipart;
+  }
+
+  /**
    * The tool registered under this name.
    *
    * @throws BatonException {@link Status#NOT_FOUND} when there is none, {@link
@@ -111,12 +147,13 @@ public final class Tool<I, O> implements Action<I, O, Void> {
   /**
    * This tool reading its input and writing its output with {@code mapper}, whose naming strategy
    * its schemas follow too. A tool made by {@link #create} uses Baton's own mapper; {@code
-   * Baton.defineTool} gives it the application's ({@code Baton.Builder.jsonMapper}). A JSON tool is
-   * returned as it is.
+   * Baton.defineTool} gives it the application's ({@code Baton.Builder.jsonMapper}). A JSON or
+   * multipart tool is returned as it is.
    */
   @SuppressWarnings("unchecked")
   public Tool<I, O> withJsonMapper(JsonMapper mapper) {
-    if (!(action instanceof ActionDef<?, ?, ?> def)) {
+    // A multipart tool's answer holds Baton's parts, which only Baton's mapper writes as Genkit's.
+    if (multipart || !(action instanceof ActionDef<?, ?, ?> def)) {
       return this;
     }
     ActionDef<I, O, Void> mapped = ((ActionDef<I, O, Void>) def).withJsonMapper(mapper);

@@ -82,14 +82,17 @@ public final class ToolCalls {
     try {
       // A copy: the request the input comes from stays in the conversation, which is immutable.
       JsonNode input = request.input();
-      return ToolResult.output(
-          params
-              .tool()
-              .runJson(
-                  context,
-                  input == null ? Json.nodes().nullNode() : input,
-                  null,
-                  StreamCallback.discard()));
+      Tool<?, ?> tool = params.tool();
+      JsonNode output =
+          tool.runJson(
+              context,
+              input == null ? Json.nodes().nullNode() : input,
+              null,
+              StreamCallback.discard());
+      // A multipart tool answers {"output": …, "content": […]}, which the response carries apart.
+      return tool.isMultipart()
+          ? Json.convert(output, ToolResult.Output.class)
+          : ToolResult.output(output);
     } catch (ToolInterrupt interrupt) {
       return new ToolResult.Interrupt(interrupt.data());
     }

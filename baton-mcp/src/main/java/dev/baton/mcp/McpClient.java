@@ -1,0 +1,195 @@
+package dev.baton.mcp;
+
+import dev.baton.ai.Tool;
+import dev.baton.core.ActionType;
+import dev.baton.core.BatonException;
+import dev.baton.core.Cancellation;
+import dev.baton.core.Plugin;
+import dev.baton.core.Registry;
+import dev.baton.mcp.internal.client.Endpoint;
+import dev.baton.mcp.internal.client.ServerConnection;
+import dev.baton.mcp.internal.client.ServerTools;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A connection to one MCP server whose tools Baton agents call. Built by {@link Mcp#client}:
+ *
+ * <pre>{@code
+ * McpClient fs = Mcp.client("fs")
+ *     .stdio("npx", "-y", "@modelcontextprotocol/server-filesystem", dir)
+ *     .build();
+ * Baton baton = Baton.builder().plugin(fs).build();   // its tools resolve as "fs/<tool>"
+ * }</pre>
+ *
+ * <p>As a plugin, the client serves the server's tools under {@code <name>/<tool>}: looking one up
+ * (an agent or a generate call naming {@code fs/read_file}) starts the server and lists its tools.
+ * Without registering it, {@link #tools()} gives them as a plain list for {@code
+ * GenerateOptions.tools}; then the application closes the client.
+ *
+ * <p>A stdio server starts on first use, never at {@code build()} nor when Baton is built, and
+ * stops with its whole process tree on {@link #close()}, which {@code Baton.close()} calls for a
+ * registered client. A server that died is started again by the next call. Thread-safe: calls run
+ * in parallel on one server.
+ */
+public final class McpClient implements Plugin, AutoCloseable {
+  private final ServerTools tools;
+  private final ServerConnection connection;
+
+  private McpClient(String name, Endpoint endpoint, Duration timeout) {
+    this.tools = new ServerTools(name, endpoint, timeout);
+    this.connection = tools.connection();
+  }
+
+  /** The client's name, the prefix of its tools' names ({@code fs} in {@code fs/read_file}). */
+  @Override
+  public String name() {
+    return connection.name();
+  }
+
+  /** Serves the server's tools under {@code <name>/<tool>}; does not start the server. */
+  @Override
+  public void init(Registry registry) {
+    String prefix = name() + "/";
+    registry.addResolver(
+        (type, key) ->
+            type == ActionType.TOOL && key.startsWith(prefix)
+                ? tools.find(key.substring(prefix.length()), Cancellation.never())
+                : null);
+  }
+
+  /**
+   * The server's current tools, named {@code <name>/<tool>}, with the server's descriptions and
+   * input schemas as they are. Starts the server on first use; after the server announces a change
+   * to its tools, the new list.
+   *
+   * @throws BatonException {@code UNAVAILABLE} when the server cannot be reached or started, {@code
+   *     FAILED_PRECONDITION} once the client is closed
+   */
+  public List<Tool<?, ?>> tools() {
+    return tools.list(Cancellation.never());
+  }
+
+  /** Stops the server (a stdio server's whole process tree); idempotent. */
+  @Override
+  public void close() {
+    connection.close();
+  }
+
+  @Override
+  public String toString() {
+    return "McpClient[" + name() + "]";
+  }
+
+  static Builder builder(String name) {
+    return new Builder(name);
+  }
+
+  /**
+   * Configures a client: one transport ({@link #stdio} or {@link #http}), then its options. Not
+   * thread-safe; {@link #build()} may be called more than once, each client being independent.
+   */
+  public static final class Builder {
+    private static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+
+    private final String name;
+    private @Nullable String command;
+    private List<String> args = List.of();
+    private final Map<String, String> environment = new LinkedHashMap<>();
+    private @Nullable URI uri;
+    private final Map<String, String> headers = new LinkedHashMap<>();
+    private Duration timeout = DEFAULT_TIMEOUT;
+
+    private Builder(String name) {
+      if (name == null || name.isBlank() || name.contains("/")) {
+        throw BatonException.invalidArgument(
+            "an MCP client needs a name without \"/\" (its tools are named <name>/<tool>), got %s",
+            name);
+      }
+      this.name = name;
+    }
+
+    /** Runs the server as a child process speaking MCP on its stdin and stdout. */
+    public Builder stdio(String command, String... args) {
+      if (command == null || command.isBlank()) {
+        throw BatonException.invalidArgument("MCP client \"%s\": stdio needs a command", name);
+      }
+      this.command = command;
+      this.args = List.of(args);
+      return this;
+    }
+
+    /** Sets an environment variable of the server's process (stdio only), on top of Baton's. */
+    public Builder environment(String key, String value) {
+      environment.put(key, value);
+      return this;
+    }
+
+    /** Connects to a server at a streamable HTTP endpoint, such as {@code http://host/mcp}. */
+    public Builder http(URI uri) {
+      String scheme = uri.getScheme();
+      boolean web = "http".equalsIgnoreCase(scheme) || "https".equalsIgnoreCase(scheme);
+      if (!web || uri.getHost() == null) {
+        throw BatonException.invalidArgument(
+            "MCP client \"%s\": http needs an absolute http(s) URI, got %s", name, uri);
+      }
+      this.uri = uri;
+      return this;
+    }
+
+    /** Sends a header with every HTTP request (HTTP only). */
+    public Builder header(String name, String value) {
+      headers.put(name, value);
+      return this;
+    }
+
+    /** Sends {@code Authorization: Bearer <token>} with every HTTP request (HTTP only). */
+    public Builder bearerToken(String token) {
+      return header("Authorization", "Bearer " + token);
+    }
+
+    /** How long one request to the server may take; 60 seconds by default. */
+    public Builder timeout(Duration timeout) {
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw BatonException.invalidArgument(
+            "MCP client \"%s\": the timeout must be positive, got %s", name, timeout);
+      }
+      this.timeout = timeout;
+      return this;
+    }
+
+    /**
+     * The client; nothing is started until it is used.
+     *
+     * @throws BatonException {@code INVALID_ARGUMENT} without exactly one transport, or with an
+     *     option the transport does not take
+     */
+    public McpClient build() {
+      List<String> problems = new ArrayList<>();
+      if ((command == null) == (uri == null)) {
+        problems.add("exactly one of stdio(...) and http(...)");
+      }
+      if (command == null && !environment.isEmpty()) {
+        problems.add("environment(...) only with stdio(...)");
+      }
+      if (uri == null && !headers.isEmpty()) {
+        problems.add("header(...) and bearerToken(...) only with http(...)");
+      }
+      if (!problems.isEmpty()) {
+        throw BatonException.invalidArgument(
+            "MCP client \"%s\" needs %s", name, String.join("; ", problems));
+      }
+      Endpoint endpoint =
+          command != null
+              ? new Endpoint.Stdio(command, args, environment)
+              : new Endpoint.Http(Objects.requireNonNull(uri), headers);
+      return new McpClient(name, endpoint, timeout);
+    }
+  }
+}

@@ -1,0 +1,89 @@
+package dev.baton.mcp.internal.client;
+
+import dev.baton.core.BatonException;
+import dev.baton.core.Status;
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The one place SDK failures become Genkit statuses. A remote caller sees the status and a message
+ * naming the client; the SDK's exception stays the cause, for logs, never the message.
+ */
+public final class McpErrors {
+  private McpErrors() {}
+
+  /**
+   * The Baton error for a failure of a request to the MCP server {@code client}: a JSON-RPC error
+   * by its code, a timeout as {@code DEADLINE_EXCEEDED}, anything else (a closed transport, a dead
+   * process, a refused connection) as {@code UNAVAILABLE}. A {@code BatonException} is returned as
+   * it is.
+   */
+  public static BatonException toBaton(String client, Throwable error) {
+    Throwable e = unwrap(error);
+    if (e instanceof BatonException baton) {
+      return baton;
+    }
+    McpError mcp = find(e, McpError.class);
+    if (mcp != null && mcp.getJsonRpcError() != null) {
+      McpSchema.JSONRPCResponse.JSONRPCError rpc = mcp.getJsonRpcError();
+      return new BatonException(
+          status(rpc.code()),
+          "MCP server \"%s\" answered: %s".formatted(client, rpc.message()),
+          error);
+    }
+    if (find(e, TimeoutException.class) != null) {
+      return new BatonException(
+          Status.DEADLINE_EXCEEDED,
+          "MCP server \"%s\" did not answer in time".formatted(client),
+          error);
+    }
+    return unavailable(client, null, error);
+  }
+
+  /**
+   * {@code UNAVAILABLE} naming the client, with {@code detail} (say, the tail of a server's stderr)
+   * when there is one.
+   */
+  public static BatonException unavailable(
+      String client, @Nullable String detail, @Nullable Throwable cause) {
+    String message = "MCP server \"%s\" is unavailable".formatted(client);
+    return new BatonException(
+        Status.UNAVAILABLE,
+        detail == null || detail.isBlank() ? message : message + ": " + detail,
+        cause);
+  }
+
+  private static Status status(int code) {
+    return switch (code) {
+      case McpSchema.ErrorCodes.INVALID_PARAMS, McpSchema.ErrorCodes.INVALID_REQUEST ->
+          Status.INVALID_ARGUMENT;
+      case McpSchema.ErrorCodes.METHOD_NOT_FOUND -> Status.UNIMPLEMENTED;
+      case McpSchema.ErrorCodes.RESOURCE_NOT_FOUND -> Status.NOT_FOUND;
+      case McpSchema.ErrorCodes.PARSE_ERROR, McpSchema.ErrorCodes.INTERNAL_ERROR -> Status.INTERNAL;
+      default -> Status.UNKNOWN;
+    };
+  }
+
+  private static Throwable unwrap(Throwable error) {
+    Throwable e = error;
+    while ((e instanceof CompletionException || e instanceof ExecutionException)
+        && e.getCause() != null) {
+      e = e.getCause();
+    }
+    return e;
+  }
+
+  private static <T extends Throwable> @Nullable T find(Throwable error, Class<T> type) {
+    // getCause() answers null, not the exception itself, for one that has no cause.
+    for (Throwable e = error; e != null; e = e.getCause()) {
+      if (type.isInstance(e)) {
+        return type.cast(e);
+      }
+    }
+    return null;
+  }
+}

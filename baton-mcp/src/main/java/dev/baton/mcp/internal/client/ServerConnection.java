@@ -1,0 +1,212 @@
+package dev.baton.mcp.internal.client;
+
+import dev.baton.core.ActionContext;
+import dev.baton.core.BatonException;
+import dev.baton.core.Cancellation;
+import dev.baton.core.Json;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.client.transport.ServerParameters;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.spec.McpClientTransport;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The connection of one {@code McpClient} to its server: starts it on first use, restarts it when
+ * it died, stops it (with its whole process tree) on {@link #close}. Every request waits at most
+ * the client's timeout and no longer than the caller's cancellation; failures come out as {@code
+ * BatonException}s through {@link McpErrors}.
+ *
+ * <p>Thread-safe: parallel requests share one running server; one thread starts it.
+ */
+public final class ServerConnection implements AutoCloseable {
+  private static final McpJsonMapper MAPPER = new JacksonMcpJsonMapper(Json.mapper());
+  private static final McpSchema.Implementation CLIENT_INFO =
+      McpSchema.Implementation.builder("baton", version()).title("Baton").build();
+  // The SDK's own timeout is a backstop: this class times requests out, and tells the server.
+  private static final Duration SDK_MARGIN = Duration.ofSeconds(5);
+
+  private final String name;
+  private final Endpoint endpoint;
+  private final Duration timeout;
+  private final Consumer<List<McpSchema.Tool>> toolsChanged;
+  private final ReentrantLock lock = new ReentrantLock();
+  private @Nullable Session session;
+  private boolean closed;
+
+  /**
+   * A connection that has not started its server yet.
+   *
+   * @param toolsChanged receives the server's new tool list after it notified a change
+   */
+  public ServerConnection(
+      String name,
+      Endpoint endpoint,
+      Duration timeout,
+      Consumer<List<McpSchema.Tool>> toolsChanged) {
+    this.name = name;
+    this.endpoint = endpoint;
+    this.timeout = timeout;
+    this.toolsChanged = toolsChanged;
+  }
+
+  /** The client's name, which its tools are prefixed with. */
+  public String name() {
+    return name;
+  }
+
+  /** How long one request may take. */
+  public Duration timeout() {
+    return timeout;
+  }
+
+  /**
+   * The SDK client of the running server, started (or restarted, when it died) first. Its requests
+   * block up to the SDK's own timeout, slightly longer than {@link #timeout()}; prefer {@link
+   * #request}, which honours the timeout and the caller's cancellation.
+   *
+   * @throws BatonException {@code UNAVAILABLE} when the server does not start, {@code
+   *     FAILED_PRECONDITION} once closed
+   */
+  public McpSyncClient client() {
+    return session().client();
+  }
+
+  /**
+   * Runs a request on the running server within the timeout and the caller's cancellation.
+   *
+   * @throws BatonException the request's failure, mapped by {@link McpErrors}
+   */
+  public <T> T request(ActionContext context, Function<McpSyncClient, T> request) {
+    Session running = session();
+    return running.await(
+        context.cancellation(), () -> request.apply(running.client()), reason -> {});
+  }
+
+  /**
+   * Calls a tool; a caller that stops waiting (cancelled, or timed out) sends the server {@code
+   * notifications/cancelled} for the call.
+   */
+  public McpSchema.CallToolResult callTool(
+      ActionContext context, String tool, Map<String, Object> arguments) {
+    Session running = session();
+    String token = "baton-" + UUID.randomUUID();
+    var request = new McpSchema.CallToolRequest(tool, arguments, Map.of("progressToken", token));
+    CancellingTransport transport = running.transport();
+    try {
+      return running.await(
+          context.cancellation(),
+          () -> running.client().callTool(request),
+          reason -> transport.cancel(token, reason));
+    } finally {
+      transport.forget(token);
+    }
+  }
+
+  /** The server's tools, every page of them. */
+  public List<McpSchema.Tool> listTools(Cancellation cancellation) {
+    Session running = session();
+    return running.await(
+        cancellation,
+        () -> {
+          List<McpSchema.Tool> tools = new ArrayList<>();
+          String cursor = null;
+          do {
+            McpSchema.ListToolsResult page = running.client().listTools(cursor);
+            tools.addAll(page.tools());
+            cursor = page.nextCursor();
+          } while (cursor != null);
+          return tools;
+        },
+        reason -> {});
+  }
+
+  /** Stops the server, if it runs; later requests fail with {@code FAILED_PRECONDITION}. */
+  @Override
+  public void close() {
+    lock.lock();
+    try {
+      closed = true;
+      if (session != null) {
+        session.stop();
+        session = null;
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private Session session() {
+    lock.lock();
+    try {
+      if (closed) {
+        throw BatonException.failedPrecondition("MCP client \"%s\" is closed", name);
+      }
+      Session current = session;
+      if (current != null && current.isAlive()) {
+        return current;
+      }
+      if (current != null) {
+        current.stop();
+        session = null;
+      }
+      Session started = start();
+      session = started;
+      return started;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private Session start() {
+    StdioServerTransport stdio =
+        endpoint instanceof Endpoint.Stdio s
+            ? new StdioServerTransport(
+                ServerParameters.builder(s.command()).args(s.args()).env(s.environment()).build(),
+                MAPPER)
+            : null;
+    McpClientTransport base = stdio != null ? stdio : http((Endpoint.Http) endpoint);
+    CancellingTransport transport = new CancellingTransport(base);
+    McpSyncClient client =
+        McpClient.sync(transport)
+            .clientInfo(CLIENT_INFO)
+            .requestTimeout(timeout.plus(SDK_MARGIN))
+            .initializationTimeout(timeout.plus(SDK_MARGIN))
+            .toolsChangeConsumer(toolsChanged)
+            .build();
+    Session started = new Session(name, timeout, client, transport, stdio);
+    started.initialize();
+    return started;
+  }
+
+  private static McpClientTransport http(Endpoint.Http http) {
+    URI uri = http.uri();
+    String base = uri.getScheme() + "://" + uri.getRawAuthority();
+    String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+    String endpoint = uri.getRawQuery() == null ? path : path + "?" + uri.getRawQuery();
+    Map<String, String> headers = http.headers();
+    return HttpClientStreamableHttpTransport.builder(base)
+        .endpoint(endpoint)
+        .jsonMapper(MAPPER)
+        .addHttpRequestCustomizer(
+            (request, method, target, body, context) -> headers.forEach(request::setHeader))
+        .build();
+  }
+
+  private static String version() {
+    String version = ServerConnection.class.getPackage().getImplementationVersion();
+    return version == null ? "dev" : version;
+  }
+}

@@ -1,0 +1,85 @@
+package dev.baton.mcp.internal.client;
+
+import io.modelcontextprotocol.client.transport.ServerParameters;
+import io.modelcontextprotocol.client.transport.StdioClientTransport;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import reactor.core.publisher.Mono;
+
+/**
+ * The SDK's stdio transport, with what Baton needs to own the child process: the process itself (to
+ * stop its whole tree, and to notice it died) and the tail of its stderr (to say why it did).
+ *
+ * <p>The SDK keeps the process in a private field and only signals the direct child on close, which
+ * leaves {@code npx}'s {@code node} behind; the field is read once, after the SDK started the
+ * process. Thread-safe.
+ */
+final class StdioServerTransport extends StdioClientTransport {
+  private static final int STDERR_LINES = 20;
+  private static final VarHandle PROCESS = processField();
+
+  private final CompletableFuture<Process> started = new CompletableFuture<>();
+  private final Deque<String> stderr = new ArrayDeque<>();
+
+  StdioServerTransport(ServerParameters parameters, McpJsonMapper mapper) {
+    super(parameters, mapper);
+    setStdErrorHandler(this::addStderr);
+  }
+
+  @Override
+  public Mono<Void> connect(
+      Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
+    return super.connect(handler)
+        .doOnSuccess(unused -> started.complete((Process) PROCESS.getVolatile(this)))
+        .doOnError(started::completeExceptionally);
+  }
+
+  /** Completes with the process once the SDK started it, or with the error that kept it from it. */
+  CompletableFuture<Process> process() {
+    return started;
+  }
+
+  /**
+   * The last lines the server wrote to stderr, oldest first. The SDK reads stderr on its own
+   * thread, which may not have read the last lines when the process has exited; this waits up to
+   * {@code grace} for a first line.
+   */
+  synchronized List<String> stderrTail(Duration grace) {
+    long deadline = System.nanoTime() + grace.toNanos();
+    try {
+      for (long left = grace.toNanos(); stderr.isEmpty() && left > 0; ) {
+        TimeUnit.NANOSECONDS.timedWait(this, left);
+        left = deadline - System.nanoTime();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return List.copyOf(stderr);
+  }
+
+  private synchronized void addStderr(String line) {
+    if (stderr.size() == STDERR_LINES) {
+      stderr.removeFirst();
+    }
+    stderr.addLast(line);
+    notifyAll();
+  }
+
+  private static VarHandle processField() {
+    try {
+      return MethodHandles.privateLookupIn(StdioClientTransport.class, MethodHandles.lookup())
+          .findVarHandle(StdioClientTransport.class, "process", Process.class);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("this MCP SDK's stdio transport keeps no process field", e);
+    }
+  }
+}

@@ -10,4 +10,7 @@ module dev.baton.server {
   requires org.slf4j;
 
   exports dev.baton.server;
+  // The MCP transport authenticates and reports failures by the same rules.
+  exports dev.baton.server.internal to
+      dev.baton.mcp;
 }

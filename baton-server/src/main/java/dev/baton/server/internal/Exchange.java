@@ -14,14 +14,12 @@ import dev.baton.core.StreamCallback;
 import dev.baton.internal.agent.RemoteAgent;
 import dev.baton.internal.core.RootSpanHooks;
 import dev.baton.internal.core.TracedContext;
-import dev.baton.internal.core.Utf16;
 import dev.baton.internal.http.GenkitHttp;
 import dev.baton.server.ContextProvider;
 import dev.baton.server.RequestData;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -262,36 +260,8 @@ public final class Exchange {
       headers.merge(
           field.getName().toLowerCase(Locale.ROOT), field.getValue(), (a, b) -> a + " " + b);
     }
-    RequestData requestData = RequestData.of(request.getMethod(), headers).withInput(data);
-    Map<String, Object> auth = new HashMap<>();
-    for (ContextProvider provider : settings.providers()) {
-      Map<String, ?> provided = provider.provide(requestData);
-      if (provided != null) {
-        provided.forEach(
-            (key, value) -> {
-              if (key != null && value != null) {
-                auth.put(key, value);
-              }
-            });
-      }
-    }
-    Object principal = auth.get(ActionContext.PRINCIPAL);
-    if (principal != null
-        && !(principal instanceof String name && !name.isEmpty() && Utf16.isWellFormed(name))) {
-      // Such a principal binds nothing, and the request would run in the namespace of calls
-      // without one, or, with a lone surrogate, in that of the name with "?" in its place: refuse
-      // it, before anything streams, rather than fail open.
-      throw BatonException.internal(
-          "the server is misconfigured: a context provider put "
-              + (principal instanceof String name
-                  ? name.isEmpty() ? "an empty string" : "a string with a lone surrogate"
-                  : "a " + principal.getClass().getName())
-              + " under \""
-              + ActionContext.PRINCIPAL
-              + "\", where only a non-empty, well-formed string binds a principal",
-          null);
-    }
-    return auth;
+    return AuthContexts.of(
+        settings.providers(), RequestData.of(request.getMethod(), headers).withInput(data));
   }
 
   private Action<?, ?, ?> resolve() {

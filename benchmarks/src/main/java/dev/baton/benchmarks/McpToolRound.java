@@ -40,8 +40,8 @@ import tools.jackson.databind.JsonNode;
  * alternate the clients, so a change in the machine's load falls on all of them alike.
  *
  * <p>Baton's column minus the TypeScript SDK's is what a call through Baton costs above the
- * reference SDK's own on the same transport and server; Baton's minus the Java SDK's is Baton's
- * own layer (the tool action, the mapping of the result to parts).
+ * reference SDK's own on the same transport and server; Baton's minus the Java SDK's is Baton's own
+ * layer (the tool action, the mapping of the result to parts).
  *
  * <p>Run with {@code ./benchmarks/run-mcp}, which installs the Node peers with {@code npm ci};
  * arguments: {@code [calls, default 2000] [warm-up calls, default 2000] [rounds, default 3]}.
@@ -75,8 +75,13 @@ public final class McpToolRound {
     List<Figures> figures = run(peers, calls, warmups, rounds);
     System.out.println(table(figures, calls, warmups, rounds));
     System.out.println(
-        "Load before: " + Arrays.toString(before) + "; after: " + Arrays.toString(loadAverage())
-            + " (" + Runtime.getRuntime().availableProcessors() + " cores).");
+        "Load before: "
+            + Arrays.toString(before)
+            + "; after: "
+            + Arrays.toString(loadAverage())
+            + " ("
+            + Runtime.getRuntime().availableProcessors()
+            + " cores).");
   }
 
   /** Runs the rounds on stdio, then on streamable HTTP. */
@@ -166,14 +171,13 @@ public final class McpToolRound {
     command.addAll(List.of(String.valueOf(calls), String.valueOf(warmups)));
     Path err = Files.createTempFile("mcp-ts-client", ".err");
     Process node =
-        new ProcessBuilder(command)
-            .directory(peers.toFile())
-            .redirectError(err.toFile())
-            .start();
+        new ProcessBuilder(command).directory(peers.toFile()).redirectError(err.toFile()).start();
     String out = new String(node.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     if (!node.waitFor(10, TimeUnit.MINUTES) || node.exitValue() != 0) {
       throw new IllegalStateException(
-          "the TypeScript client failed: " + out + Files.readString(err).lines().limit(20).toList());
+          "the TypeScript client failed: "
+              + out
+              + Files.readString(err).lines().limit(20).toList());
     }
     Files.delete(err);
     return Json.parse(out.strip()).get("micros").asDouble();
@@ -201,7 +205,8 @@ public final class McpToolRound {
                 calls,
                 warmups,
                 rounds));
-    table.append("| transport | Baton | MCP Java SDK | TypeScript SDK | Baton − TS SDK")
+    table
+        .append("| transport | Baton | MCP Java SDK | TypeScript SDK | Baton − TS SDK")
         .append(" | Baton − Java SDK |\n|---|---|---|---|---|---|\n");
     figures.forEach(f -> table.append(f.row()).append('\n'));
     return table.toString();

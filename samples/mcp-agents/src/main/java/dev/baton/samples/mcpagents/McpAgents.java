@@ -38,8 +38,8 @@ import org.jspecify.annotations.Nullable;
  * </ul>
  *
  * The model is Gemini when {@code GEMINI_API_KEY} is set ({@code BATON_MODEL} overrides the model),
- * a scripted demo model otherwise. The filesystem server is the published npm package, started
- * with {@code npx} on first use and stopped when Baton closes.
+ * a scripted demo model otherwise. The filesystem server is the published npm package, started with
+ * {@code npx} on first use and stopped when Baton closes.
  */
 public final class McpAgents {
   /** How the filesystem server starts, before the folder it may read: the npm package, by npx. */
@@ -55,7 +55,8 @@ public final class McpAgents {
     switch (mode) {
       case "ask" -> {
         try (Baton baton = baton(env, FILESYSTEM_SERVER, folder, System.out)) {
-          List<String> question = Arrays.asList(args).subList(Math.min(2, args.length), args.length);
+          List<String> question =
+              Arrays.asList(args).subList(Math.min(2, args.length), args.length);
           if (question.isEmpty()) {
             chat(baton, System.out);
           } else {
@@ -65,19 +66,22 @@ public final class McpAgents {
       }
       case "serve-stdio" -> {
         // Standard output carries MCP's messages: the banner goes to standard error.
-        try (Baton baton = baton(env, FILESYSTEM_SERVER, folder, System.err)) {
-          mcpServer(baton).serveStdio();
+        try (Baton baton = baton(env, FILESYSTEM_SERVER, folder, System.err);
+            McpServer mcp = mcpServer(baton)) {
+          mcp.serveStdio();
         }
       }
       case "serve-http" -> {
         Baton baton = baton(env, FILESYSTEM_SERVER, folder, System.out);
+        McpServer mcp = mcpServer(baton);
         int port = Integer.parseInt(env.getOrDefault("BATON_PORT", "8080"));
-        BatonServer server = serveHttp(baton, "127.0.0.1", port, System.out);
+        BatonServer server = serveHttp(mcp, "127.0.0.1", port, System.out);
         Runtime.getRuntime()
             .addShutdownHook(
                 new Thread(
                     () -> {
                       server.close();
+                      mcp.close();
                       baton.close();
                     },
                     "baton-sample-stop"));
@@ -124,10 +128,13 @@ public final class McpAgents {
     return Mcp.server(baton).agents(SampleAgents.RESEARCHER).build();
   }
 
-  /** Serves the researcher over streamable HTTP at {@code /mcp}; the caller closes the server. */
-  static BatonServer serveHttp(Baton baton, String host, int port, PrintStream out) {
-    BatonServer server = BatonServer.start(host, port, mcpServer(baton).handler());
-    String endpoint = server.uri().resolve("/mcp").toString();
+  /**
+   * Serves {@code mcp} over streamable HTTP; the caller closes the HTTP server, then {@code mcp},
+   * then Baton.
+   */
+  static BatonServer serveHttp(McpServer mcp, String host, int port, PrintStream out) {
+    BatonServer server = BatonServer.start(host, port, mcp.handler());
+    String endpoint = server.uri().resolve(mcp.path()).toString();
     out.println("MCP over streamable HTTP at " + endpoint);
     out.println(
         "Try: npx @modelcontextprotocol/inspector --cli "
@@ -138,7 +145,8 @@ public final class McpAgents {
 
   /** Answers each line of standard input in one conversation, until the input ends. */
   private static void chat(Baton baton, PrintStream out) throws IOException {
-    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    BufferedReader in =
+        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     out.println("Ask about the folder (Ctrl-D to quit).");
     @Nullable SessionState state = null;
     out.print("> ");
@@ -154,8 +162,8 @@ public final class McpAgents {
   }
 
   /**
-   * Asks {@code folderGuide} one question, continuing the conversation in {@code state} (null for
-   * a new one); prints the MCP tools it called, then its answer, and returns the conversation.
+   * Asks {@code folderGuide} one question, continuing the conversation in {@code state} (null for a
+   * new one); prints the MCP tools it called, then its answer, and returns the conversation.
    */
   static @Nullable SessionState ask(
       Baton baton, String question, @Nullable SessionState state, PrintStream out) {

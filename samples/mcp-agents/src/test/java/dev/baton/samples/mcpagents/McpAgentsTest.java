@@ -9,6 +9,7 @@ import dev.baton.core.Json;
 import dev.baton.core.StreamCallback;
 import dev.baton.mcp.Mcp;
 import dev.baton.mcp.McpClient;
+import dev.baton.mcp.McpServer;
 import dev.baton.server.BatonServer;
 import dev.baton.server.NodeFixture;
 import java.io.ByteArrayOutputStream;
@@ -54,7 +55,8 @@ class McpAgentsTest {
   @Test
   void servesTheResearcherOverStreamableHttp(@TempDir Path folder) {
     try (Baton baton = McpAgents.baton(Map.of(), McpAgents.FILESYSTEM_SERVER, folder, out);
-        BatonServer server = McpAgents.serveHttp(baton, "127.0.0.1", 0, out)) {
+        McpServer mcp = McpAgents.mcpServer(baton);
+        BatonServer server = McpAgents.serveHttp(mcp, "127.0.0.1", 0, out)) {
       String endpoint = server.uri().resolve("/mcp").toString();
       assertThat(printed.toString(StandardCharsets.UTF_8))
           .contains("npx @modelcontextprotocol/inspector --cli " + endpoint + " --transport http");
@@ -74,12 +76,7 @@ class McpAgentsTest {
     assertResearcherAnswers(
         Mcp.client("sample")
             .stdio(
-                java,
-                "-cp",
-                classPath,
-                McpAgents.class.getName(),
-                "serve-stdio",
-                folder.toString())
+                java, "-cp", classPath, McpAgents.class.getName(), "serve-stdio", folder.toString())
             .build());
   }
 

@@ -1,5 +1,7 @@
 package dev.baton.mcp;
 
+import dev.baton.Baton;
+
 /**
  * Where MCP starts: {@code Mcp.client(name)} configures a connection to an MCP server whose tools
  * Baton agents call, {@code Mcp.server(baton)} serves Baton's actions to MCP clients.
@@ -16,5 +18,10 @@ public final class Mcp {
    */
   public static McpClient.Builder client(String name) {
     return McpClient.builder(name);
+  }
+
+  /** Configures an MCP server of {@code baton}'s tools, flows, agents and prompts. */
+  public static McpServer.Builder server(Baton baton) {
+    return new McpServer.Builder(baton);
   }
 }

@@ -54,7 +54,8 @@ public final class McpAgents {
     Map<String, String> env = System.getenv();
     switch (mode) {
       case "ask" -> {
-        try (Baton baton = baton(env, FILESYSTEM_SERVER, folder, System.out)) {
+        Baton baton = baton(env, FILESYSTEM_SERVER, folder, System.out);
+        try (baton) {
           List<String> question =
               Arrays.asList(args).subList(Math.min(2, args.length), args.length);
           if (question.isEmpty()) {
@@ -66,7 +67,8 @@ public final class McpAgents {
       }
       case "serve-stdio" -> {
         // Standard output carries MCP's messages: the banner goes to standard error.
-        try (Baton baton = baton(env, FILESYSTEM_SERVER, folder, System.err);
+        Baton baton = baton(env, FILESYSTEM_SERVER, folder, System.err);
+        try (baton;
             McpServer mcp = mcpServer(baton)) {
           mcp.serveStdio();
         }

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The sample with the demo model: the folder guide calls the real filesystem server (the npm
@@ -85,15 +86,18 @@ class McpAgentsTest {
     try (Baton caller = Baton.builder().plugin(sample).build()) {
       assertThat(sample.tools()).extracting(Tool::name).containsExactly("sample/researcher");
 
-      String answer =
+      JsonNode answer =
           Tool.lookup(caller.registry(), "sample/researcher")
               .runJson(
                   caller.context(),
                   Json.object().put("task", "Why is the sky blue?"),
-                  StreamCallback.discard())
-              .toString();
+                  StreamCallback.discard());
 
-      assertThat(answer).contains("(demo) Findings on Why is the sky blue?");
+      // The structured answer: the text, and the session an MCP client can continue.
+      assertThat(answer.at("/output/text").asString())
+          .as("%s", answer)
+          .startsWith("(demo) Findings on Why is the sky blue?");
+      assertThat(answer.at("/output/sessionId").asString()).as("%s", answer).isNotBlank();
     }
   }
 

@@ -49,6 +49,7 @@ module dev.baton {
       dev.baton.testing,
       dev.baton.server;
   exports dev.baton.internal.http to
+      dev.baton.anthropic,
       dev.baton.googleai,
       dev.baton.openai,
       dev.baton.server;

@@ -1,5 +1,8 @@
 package dev.baton.mcp;
 
+import dev.baton.ai.ExecutablePrompt;
+import dev.baton.ai.InlinePrompt;
+import dev.baton.ai.Part;
 import dev.baton.ai.Tool;
 import dev.baton.core.ActionType;
 import dev.baton.core.BatonException;
@@ -7,6 +10,8 @@ import dev.baton.core.Cancellation;
 import dev.baton.core.Plugin;
 import dev.baton.core.Registry;
 import dev.baton.mcp.internal.client.Endpoint;
+import dev.baton.mcp.internal.client.McpPrompts;
+import dev.baton.mcp.internal.client.McpResources;
 import dev.baton.mcp.internal.client.ServerConnection;
 import dev.baton.mcp.internal.client.ServerTools;
 import java.net.URI;
@@ -16,10 +21,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A connection to one MCP server whose tools Baton agents call. Built by {@link Mcp#client}:
+ * A connection to one MCP server whose tools, prompts and resources Baton agents use. Built by
+ * {@link Mcp#client}:
  *
  * <pre>{@code
  * McpClient fs = Mcp.client("fs")
@@ -33,6 +41,10 @@ import org.jspecify.annotations.Nullable;
  * Without registering it, {@link #tools()} gives them as a plain list for {@code
  * GenerateOptions.tools}; then the application closes the client.
  *
+ * <p>The server's prompts are Baton prompts ({@link #prompt}), which a registered client also
+ * serves by name ({@code /executable-prompt/<name>/<prompt>}); its resources are parts ({@link
+ * #resource}) and two tools for the model.
+ *
  * <p>A stdio server starts on first use, never at {@code build()} nor when Baton is built, and
  * stops with its whole process tree on {@link #close()}, which {@code Baton.close()} calls for a
  * registered client. A server that died is started again by the next call. Thread-safe: calls run
@@ -41,10 +53,14 @@ import org.jspecify.annotations.Nullable;
 public final class McpClient implements Plugin, AutoCloseable {
   private final ServerTools tools;
   private final ServerConnection connection;
+  private final McpPrompts prompts;
+  private final McpResources resources;
 
   private McpClient(String name, Endpoint endpoint, Duration timeout) {
     this.tools = new ServerTools(name, endpoint, timeout);
     this.connection = tools.connection();
+    this.prompts = new McpPrompts(connection);
+    this.resources = new McpResources(connection);
   }
 
   /** The client's name, the prefix of its tools' names ({@code fs} in {@code fs/read_file}). */
@@ -53,27 +69,89 @@ public final class McpClient implements Plugin, AutoCloseable {
     return connection.name();
   }
 
-  /** Serves the server's tools under {@code <name>/<tool>}; does not start the server. */
+  /**
+   * Serves the server's tools under {@code <name>/<tool>} (with the resource tools, see {@link
+   * #tools()}) and its prompts under {@code <name>/<prompt>}; does not start the server.
+   */
   @Override
   public void init(Registry registry) {
     String prefix = name() + "/";
     registry.addResolver(
-        (type, key) ->
-            type == ActionType.TOOL && key.startsWith(prefix)
-                ? tools.find(key.substring(prefix.length()), Cancellation.never())
-                : null);
+        (type, key) -> {
+          if (!key.startsWith(prefix)) {
+            return null;
+          }
+          String name = key.substring(prefix.length());
+          if (type == ActionType.TOOL) {
+            Tool<?, ?> tool = tools.find(name, Cancellation.never());
+            return tool != null ? tool : resources.find(name);
+          }
+          return type == ActionType.EXECUTABLE_PROMPT ? prompts.resolve(name) : null;
+        });
   }
 
   /**
    * The server's current tools, named {@code <name>/<tool>}, with the server's descriptions and
    * input schemas as they are. Starts the server on first use; after the server announces a change
-   * to its tools, the new list.
+   * to its tools, the new list. A server with resources adds two tools of the client's, {@code
+   * <name>/list_resources} and {@code <name>/read_resource} (see the package documentation), unless
+   * it has tools of those names itself.
    *
    * @throws BatonException {@code UNAVAILABLE} when the server cannot be reached or started, {@code
    *     FAILED_PRECONDITION} once the client is closed
    */
   public List<Tool<?, ?>> tools() {
-    return tools.list(Cancellation.never());
+    List<Tool<?, ?>> all = new ArrayList<>(tools.list(Cancellation.never()));
+    Set<String> names = all.stream().map(Tool::name).collect(Collectors.toSet());
+    // A server's own tool keeps its name: the resource tool of that name gives way.
+    resources.tools().stream().filter(tool -> !names.contains(tool.name())).forEach(all::add);
+    return List.copyOf(all);
+  }
+
+  /**
+   * The server's prompt {@code name} as a Baton prompt named {@code <name>/<prompt>}, without a
+   * model: give one when rendering ({@code render(...).model(...)}) or use {@link #prompt(String,
+   * InlinePrompt.Builder)}. Its input is the prompt's arguments; see the package documentation.
+   * Starts the server on first use.
+   *
+   * @throws BatonException {@code NOT_FOUND} when the server has no such prompt, {@code
+   *     UNAVAILABLE} when the server cannot be reached or started
+   */
+  public ExecutablePrompt prompt(String name) {
+    return prompts.get(name, InlinePrompt.builder());
+  }
+
+  /**
+   * The server's prompt {@code name} with the model, config, tools and other options of {@code
+   * options}, whose messages the server's replace: for an agent or a generate call that renders it.
+   *
+   * @throws BatonException {@code NOT_FOUND} when the server has no such prompt, {@code
+   *     UNAVAILABLE} when the server cannot be reached or started
+   */
+  public ExecutablePrompt prompt(String name, InlinePrompt.Builder options) {
+    return prompts.get(name, options);
+  }
+
+  /**
+   * The server's prompts, as {@link #prompt(String)} gives them. Starts the server on first use;
+   * after the server announces a change to its prompts, the new list.
+   *
+   * @throws BatonException {@code UNAVAILABLE} when the server cannot be reached or started
+   */
+  public List<ExecutablePrompt> prompts() {
+    return prompts.list();
+  }
+
+  /**
+   * What the server reads at {@code uri} (a listed resource's, or one a URI template makes), as
+   * parts to put in a message: text as {@code TextPart}, blobs as {@code MediaPart}.
+   *
+   * @throws BatonException as the server answered (an unknown URI is usually {@code
+   *     INVALID_ARGUMENT} or {@code NOT_FOUND}), {@code UNAVAILABLE} when the server cannot be
+   *     reached or started
+   */
+  public List<Part> resource(String uri) {
+    return resources.read(Cancellation.never(), uri);
   }
 
   /** Stops the server (a stdio server's whole process tree); idempotent. */

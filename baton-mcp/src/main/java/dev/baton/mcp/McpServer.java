@@ -6,17 +6,17 @@ import dev.baton.core.Action;
 import dev.baton.core.ActionType;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
-import dev.baton.mcp.internal.ActionTools;
-import dev.baton.mcp.internal.AgentTools;
-import dev.baton.mcp.internal.AuthFilter;
-import dev.baton.mcp.internal.CancellationFilter;
-import dev.baton.mcp.internal.HttpEndpoint;
-import dev.baton.mcp.internal.Prompts;
-import dev.baton.mcp.internal.RequestScope;
-import dev.baton.mcp.internal.SdkServers;
-import dev.baton.mcp.internal.Serving;
-import dev.baton.mcp.internal.StdinEnd;
-import dev.baton.mcp.internal.ToolCalls;
+import dev.baton.mcp.internal.server.ActionTools;
+import dev.baton.mcp.internal.server.AgentTools;
+import dev.baton.mcp.internal.server.AuthFilter;
+import dev.baton.mcp.internal.server.CancellationFilter;
+import dev.baton.mcp.internal.server.HttpEndpoint;
+import dev.baton.mcp.internal.server.Prompts;
+import dev.baton.mcp.internal.server.RequestScope;
+import dev.baton.mcp.internal.server.SdkServers;
+import dev.baton.mcp.internal.server.Serving;
+import dev.baton.mcp.internal.server.StdinEnd;
+import dev.baton.mcp.internal.server.ToolCalls;
 import dev.baton.server.BatonHandler;
 import dev.baton.server.ContextProvider;
 import dev.baton.server.internal.Failures;
@@ -91,7 +91,7 @@ public final class McpServer implements AutoCloseable {
   private final String path;
 
   private final Object lock = new Object();
-  private final List<McpSyncServer> running = new ArrayList<>();
+  private @Nullable McpSyncServer httpServer;
   private final List<StdinEnd> inputs = new ArrayList<>();
   private @Nullable Handler endpoint;
   private boolean closed;
@@ -124,26 +124,24 @@ public final class McpServer implements AutoCloseable {
   /** Serves over stdio on these streams; see {@link #serveStdio()}. */
   void serveStdio(InputStream in, OutputStream out) {
     StdinEnd input = new StdinEnd(in);
+    synchronized (lock) {
+      if (closed) {
+        throw BatonException.failedPrecondition("the MCP server is closed");
+      }
+      inputs.add(input);
+    }
+    // Built once the input is registered, so that a close from now on ends the wait below.
     McpSyncServer server =
         servers.build(
             io.modelcontextprotocol.server.McpServer.sync(
                 new StdioServerTransportProvider(servers.mapper(), input, out)),
             false);
-    synchronized (lock) {
-      if (closed) {
-        server.close();
-        throw BatonException.failedPrecondition("the MCP server is closed");
-      }
-      running.add(server);
-      inputs.add(input);
-    }
     try {
       input.await();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
       synchronized (lock) {
-        running.remove(server);
         inputs.remove(input);
       }
       server.closeGracefully();
@@ -157,7 +155,8 @@ public final class McpServer implements AutoCloseable {
    *
    * <p>In a Jetty server of your own with context providers, set {@code
    * HttpConfiguration.setHeaderCacheCaseSensitive(true)} on its HTTP/1 connectors, as {@link
-   * BatonHandler} explains ({@code BatonServer} does).
+   * BatonHandler} explains ({@code BatonServer} does): otherwise the handler refuses to start, with
+   * an {@link IllegalStateException}.
    *
    * @throws BatonException {@code FAILED_PRECONDITION} when the server is closed
    */
@@ -174,14 +173,15 @@ public final class McpServer implements AutoCloseable {
                 .contextExtractor(RequestScope::extract)
                 .maxRequestSize(MAX_BODY_BYTES)
                 .build();
-        running.add(servers.build(io.modelcontextprotocol.server.McpServer.sync(transport), true));
+        httpServer = servers.build(io.modelcontextprotocol.server.McpServer.sync(transport), true);
         endpoint =
             new HttpEndpoint(
                 path,
                 transport,
                 List.of(
                     new AuthFilter(providers, failures),
-                    new CancellationFilter(calls, servers.mapper(), MAX_BODY_BYTES)));
+                    new CancellationFilter(calls, servers.mapper(), MAX_BODY_BYTES)),
+                !providers.isEmpty());
       }
       return endpoint;
     }
@@ -193,18 +193,19 @@ public final class McpServer implements AutoCloseable {
    */
   @Override
   public void close() {
-    List<McpSyncServer> servers;
+    McpSyncServer http;
     synchronized (lock) {
       if (closed) {
         return;
       }
       closed = true;
-      servers = List.copyOf(running);
-      running.clear();
+      http = httpServer;
       inputs.forEach(StdinEnd::end);
     }
     calls.cancelAll();
-    servers.forEach(McpSyncServer::close);
+    if (http != null) {
+      http.close();
+    }
   }
 
   /** Configures an {@link McpServer}; it serves nothing until told. Not thread-safe; build once. */

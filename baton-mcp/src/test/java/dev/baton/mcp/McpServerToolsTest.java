@@ -74,7 +74,7 @@ class McpServerToolsTest {
     assertThat(shout.inputSchema())
         .containsEntry("type", "object")
         .containsEntry("required", List.of("input"));
-    assertThat(properties(shout.inputSchema())).containsKey("input");
+    assertThat(properties(shout.inputSchema())).containsEntry("input", Map.of("type", "string"));
     assertThat(shout.outputSchema()).isNull();
   }
 

@@ -4,6 +4,7 @@ import dev.baton.Baton;
 import dev.baton.server.internal.Drain;
 import dev.baton.server.internal.Exchange;
 import dev.baton.server.internal.Failures;
+import dev.baton.server.internal.HeaderCaches;
 import dev.baton.server.internal.RequestBody;
 import dev.baton.server.internal.Route;
 import dev.baton.server.internal.Routes;
@@ -14,13 +15,9 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.Handler;
-import org.eclipse.jetty.server.HttpConfiguration;
-import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
-import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.component.Graceful;
 import org.jspecify.annotations.Nullable;
@@ -160,34 +157,15 @@ public final class BatonHandler extends Handler.Abstract.NonBlocking implements 
 
   @Override
   protected void doStart() throws Exception {
-    requireCaseSensitiveHeaderCache();
+    // See "In a server of your own" in the class comment.
+    if (!settings.providers().isEmpty()) {
+      HeaderCaches.requireCaseSensitive(getServer(), "BatonHandler");
+    }
     drain = new Drain(baton);
     keepAlives =
         Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("baton-keep-alive").factory());
     super.doStart();
-  }
-
-  /** See "In a server of your own" in the class comment. */
-  private void requireCaseSensitiveHeaderCache() {
-    Server server = getServer();
-    if (server == null || settings.providers().isEmpty()) {
-      return;
-    }
-    for (Connector connector : server.getConnectors()) {
-      HttpConnectionFactory http = connector.getConnectionFactory(HttpConnectionFactory.class);
-      HttpConfiguration config = http == null ? null : http.getHttpConfiguration();
-      if (config != null
-          && config.getHeaderCacheSize() > 0
-          && !config.isHeaderCacheCaseSensitive()) {
-        throw new IllegalStateException(
-            "BatonHandler has context providers, which read credentials from headers, but connector "
-                + connector
-                + " matches cached header values without regard to case, so one connection could"
-                + " read a token as another that differs from it only in case; call"
-                + " setHeaderCacheCaseSensitive(true) on its HttpConfiguration");
-      }
-    }
   }
 
   @Override

@@ -1,13 +1,17 @@
 package dev.baton.ai;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.Baton;
+import dev.baton.core.BatonException;
 import dev.baton.core.Json;
+import dev.baton.core.Status;
 import dev.baton.internal.ai.Generate;
 import dev.baton.testing.ProgrammableModel;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 class PromptTest {
@@ -131,5 +135,35 @@ class PromptTest {
     assertThat(rendered.path("messages").path(0).path("content").path(0).path("text").asString())
         .isEqualTo("Greet Bo.");
     assertThat(rendered.path("maxTurns").asInt()).isEqualTo(3);
+  }
+
+  @Test
+  void aPromptWithAnInputSchemaShowsItAndValidatesJsonInput() {
+    ObjectNode schema = Json.object().put("type", "object");
+    schema.putObject("properties").putObject("name").put("type", "string");
+    schema.putArray("required").add("name");
+    ExecutablePrompt prompt =
+        ExecutablePrompt.create(
+            "greeter", "Greets", schema, InlinePrompt.builder().prompt("hi {{name}}").build());
+
+    assertThat(prompt.descriptor().inputSchema()).isEqualTo(schema);
+    assertThat(prompt.descriptor().description()).isEqualTo("Greets");
+    assertThatThrownBy(
+            () ->
+                prompt.runJson(
+                    baton.context(),
+                    Json.object().put("name", 7),
+                    null,
+                    dev.baton.core.StreamCallback.discard()))
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.INVALID_ARGUMENT));
+    JsonNode rendered =
+        prompt.runJson(
+            baton.context(),
+            Json.object().put("name", "Ada"),
+            null,
+            dev.baton.core.StreamCallback.discard());
+    assertThat(rendered.path("messages").path(0).path("content").path(0).path("text").asString())
+        .isEqualTo("hi Ada");
   }
 }

@@ -27,11 +27,16 @@ public final class ExecutablePrompt implements Action<JsonNode, JsonNode, Void> 
   private final Action<JsonNode, JsonNode, Void> action;
   private final InlinePrompt prompt;
 
-  private ExecutablePrompt(String name, @Nullable String description, InlinePrompt prompt) {
+  private ExecutablePrompt(
+      String name,
+      @Nullable String description,
+      @Nullable JsonNode inputSchema,
+      InlinePrompt prompt) {
     this.action =
         ActionDef.builder(
                 ActionType.EXECUTABLE_PROMPT, name, JsonNode.class, JsonNode.class, Void.class)
             .description(description)
+            .inputSchema(inputSchema)
             .build(
                 (ctx, input, stream) ->
                     GenerateAction.describe(prompt.render(PromptContext.of(ctx, input)).build()));
@@ -41,7 +46,19 @@ public final class ExecutablePrompt implements Action<JsonNode, JsonNode, Void> 
   /** A prompt under a name, not yet registered. */
   public static ExecutablePrompt create(
       String name, @Nullable String description, InlinePrompt prompt) {
-    return new ExecutablePrompt(name, description, prompt);
+    return new ExecutablePrompt(name, description, null, prompt);
+  }
+
+  /**
+   * A prompt under a name whose input a JSON schema describes: the descriptor shows it, and input
+   * that reaches the action as JSON is validated against it. Rendering from Java with {@link
+   * #render} or {@link #generate} is not validated.
+   *
+   * @throws BatonException {@code INVALID_ARGUMENT} when the schema is not valid JSON Schema
+   */
+  public static ExecutablePrompt create(
+      String name, @Nullable String description, JsonNode inputSchema, InlinePrompt prompt) {
+    return new ExecutablePrompt(name, description, inputSchema, prompt);
   }
 
   /**

@@ -16,8 +16,9 @@ import org.jspecify.annotations.Nullable;
  * line that is exactly {@code data}, with no colon, adds an empty value; the values of one event
  * are joined with LF. A blank line ends the event. Lines starting with {@code :} are comments
  * (keep-alives, proxy notes) and are skipped, as are the {@code event}, {@code id} and {@code
- * retry} fields, which none of Genkit's streams use. An event still open when the stream ends is
- * returned as well, so a server that omits the final blank line loses nothing.
+ * retry} fields: the streams Baton reads either have none or (as Anthropic's) name each event's
+ * type in its data as well. An event still open when the stream ends is returned as well, so a
+ * server that omits the final blank line loses nothing.
  *
  * <p>{@link #genkitFrames} also reads {@code error:} lines as data: Genkit JS's servers write a
  * failure as {@code error: {"error": {...}}} rather than as a {@code data:} line, and the JSON

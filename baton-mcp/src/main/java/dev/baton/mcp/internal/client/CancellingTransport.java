@@ -3,9 +3,9 @@ package dev.baton.mcp.internal.client;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import reactor.core.publisher.Mono;
@@ -21,42 +21,63 @@ final class CancellingTransport implements McpClientTransport {
   private static final String CANCELLED = "notifications/cancelled";
 
   private final McpClientTransport delegate;
-  private final Map<Object, Object> requestIds = new ConcurrentHashMap<>();
+  // Progress token to request ID, for the requests in flight. Both maps are guarded by this.
+  private final Map<Object, Object> requestIds = new HashMap<>();
+  // Progress token to reason, for requests cancelled before they were sent.
+  private final Map<Object, String> cancelledEarly = new HashMap<>();
 
   CancellingTransport(McpClientTransport delegate) {
     this.delegate = delegate;
   }
 
   /** Forgets the request sent with {@code progressToken}, which has been answered. */
-  void forget(Object progressToken) {
+  synchronized void forget(Object progressToken) {
     requestIds.remove(progressToken);
   }
 
   /**
-   * Tells the server to stop the request sent with {@code progressToken}, if it was sent; the
-   * notification is sent without waiting.
+   * Tells the server to stop the request sent with {@code progressToken}; the notification is sent
+   * without waiting. A request not sent yet (the caller gave up first) is cancelled as it goes.
    */
   void cancel(Object progressToken, String reason) {
-    Object id = requestIds.remove(progressToken);
-    if (id == null) {
-      return;
+    Object id;
+    synchronized (this) {
+      id = requestIds.remove(progressToken);
+      if (id == null) {
+        cancelledEarly.put(progressToken, reason);
+        return;
+      }
     }
-    var notification =
-        new McpSchema.JSONRPCNotification(
-            McpSchema.JSONRPC_VERSION, CANCELLED, Map.of("requestId", id, "reason", reason));
-    delegate.sendMessage(notification).onErrorComplete().subscribe();
+    notifyCancelled(id, reason);
   }
 
   @Override
   public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
     if (message instanceof McpSchema.JSONRPCRequest request
-        && request.params() instanceof McpSchema.Request params) {
+        && request.params() instanceof McpSchema.Request params
+        && params.progressToken() != null) {
       Object token = params.progressToken();
-      if (token != null) {
-        requestIds.put(token, request.id());
+      String reason;
+      synchronized (this) {
+        reason = cancelledEarly.remove(token);
+        if (reason == null) {
+          requestIds.put(token, request.id());
+        }
+      }
+      if (reason != null) {
+        return delegate
+            .sendMessage(message)
+            .doOnSuccess(unused -> notifyCancelled(request.id(), reason));
       }
     }
     return delegate.sendMessage(message);
+  }
+
+  private void notifyCancelled(Object requestId, String reason) {
+    var notification =
+        new McpSchema.JSONRPCNotification(
+            McpSchema.JSONRPC_VERSION, CANCELLED, Map.of("requestId", requestId, "reason", reason));
+    delegate.sendMessage(notification).onErrorComplete().subscribe();
   }
 
   @Override

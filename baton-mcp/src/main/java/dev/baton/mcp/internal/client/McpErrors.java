@@ -2,6 +2,7 @@ package dev.baton.mcp.internal.client;
 
 import dev.baton.core.BatonException;
 import dev.baton.core.Status;
+import io.modelcontextprotocol.client.transport.McpHttpClientTransportAuthorizationException;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.concurrent.CompletionException;
@@ -18,9 +19,9 @@ public final class McpErrors {
 
   /**
    * The Baton error for a failure of a request to the MCP server {@code client}: a JSON-RPC error
-   * by its code, a timeout as {@code DEADLINE_EXCEEDED}, anything else (a closed transport, a dead
-   * process, a refused connection) as {@code UNAVAILABLE}. A {@code BatonException} is returned as
-   * it is.
+   * by its code, an HTTP 401 or 403 as {@code UNAUTHENTICATED} or {@code PERMISSION_DENIED}, a
+   * timeout as {@code DEADLINE_EXCEEDED}, anything else (a closed transport, a dead process, a
+   * refused connection) as {@code UNAVAILABLE}. A {@code BatonException} is returned as it is.
    */
   public static BatonException toBaton(String client, Throwable error) {
     Throwable e = unwrap(error);
@@ -33,6 +34,16 @@ public final class McpErrors {
       return new BatonException(
           status(rpc.code()),
           "MCP server \"%s\" answered: %s".formatted(client, rpc.message()),
+          error);
+    }
+    McpHttpClientTransportAuthorizationException denied =
+        find(e, McpHttpClientTransportAuthorizationException.class);
+    if (denied != null) {
+      boolean forbidden = denied.getResponseInfo().statusCode() == 403;
+      return new BatonException(
+          forbidden ? Status.PERMISSION_DENIED : Status.UNAUTHENTICATED,
+          "MCP server \"%s\" refused the client's credentials (HTTP %d)"
+              .formatted(client, denied.getResponseInfo().statusCode()),
           error);
     }
     if (find(e, TimeoutException.class) != null) {

@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -37,14 +38,20 @@ public final class ServerConnection implements AutoCloseable {
       McpSchema.Implementation.builder("baton", version()).title("Baton").build();
   // The SDK's own timeout is a backstop: this class times requests out, and tells the server.
   private static final Duration SDK_MARGIN = Duration.ofSeconds(5);
+  // The least time a server gets to start and answer the handshake: npx may download it first.
+  private static final Duration MIN_START = Duration.ofSeconds(30);
 
   private final String name;
   private final Endpoint endpoint;
   private final Duration timeout;
   private final Consumer<List<McpSchema.Tool>> toolsChanged;
+  // Count the server's notifications that its prompts or resources changed: what lists them keeps
+  // a list while the count stays the same.
+  private final AtomicLong promptListVersion = new AtomicLong();
+  private final AtomicLong resourceListVersion = new AtomicLong();
   private final ReentrantLock lock = new ReentrantLock();
   private @Nullable Session session;
-  private boolean closed;
+  private volatile boolean closed;
 
   /**
    * A connection that has not started its server yet.
@@ -95,6 +102,22 @@ public final class ServerConnection implements AutoCloseable {
         context.cancellation(), () -> request.apply(running.client()), reason -> {});
   }
 
+  /** Like {@link #request(ActionContext, Function)}, for a caller with only a cancellation. */
+  public <T> T request(Cancellation cancellation, Function<McpSyncClient, T> request) {
+    Session running = session();
+    return running.await(cancellation, () -> request.apply(running.client()), reason -> {});
+  }
+
+  /** How many times the server said its prompts changed ({@code prompts/list_changed}). */
+  public long promptListVersion() {
+    return promptListVersion.get();
+  }
+
+  /** How many times the server said its resources changed ({@code resources/list_changed}). */
+  public long resourceListVersion() {
+    return resourceListVersion.get();
+  }
+
   /**
    * Calls a tool; a caller that stops waiting (cancelled, or timed out) sends the server {@code
    * notifications/cancelled} for the call.
@@ -115,9 +138,13 @@ public final class ServerConnection implements AutoCloseable {
     }
   }
 
-  /** The server's tools, every page of them. */
+  /** The server's tools, every page of them; none when the server offers no tools. */
   public List<McpSchema.Tool> listTools(Cancellation cancellation) {
     Session running = session();
+    // A server of prompts or resources alone has no tools capability, and the SDK refuses to ask.
+    if (running.client().getServerCapabilities().tools() == null) {
+      return List.of();
+    }
     return running.await(
         cancellation,
         () -> {
@@ -152,7 +179,7 @@ public final class ServerConnection implements AutoCloseable {
     lock.lock();
     try {
       if (closed) {
-        throw BatonException.failedPrecondition("MCP client \"%s\" is closed", name);
+        throw closedError();
       }
       Session current = session;
       if (current != null && current.isAlive()) {
@@ -183,12 +210,33 @@ public final class ServerConnection implements AutoCloseable {
         McpClient.sync(transport)
             .clientInfo(CLIENT_INFO)
             .requestTimeout(timeout.plus(SDK_MARGIN))
-            .initializationTimeout(timeout.plus(SDK_MARGIN))
+            .initializationTimeout(startLimit().plus(SDK_MARGIN))
             .toolsChangeConsumer(toolsChanged)
+            .promptsChangeConsumer(prompts -> promptListVersion.incrementAndGet())
+            .resourcesChangeConsumer(resources -> resourceListVersion.incrementAndGet())
             .build();
     Session started = new Session(name, timeout, client, transport, stdio);
-    started.initialize();
+    started.initialize(startLimit());
     return started;
+  }
+
+  private Duration startLimit() {
+    return timeout.compareTo(MIN_START) > 0 ? timeout : MIN_START;
+  }
+
+  /**
+   * Throws once the connection is closed.
+   *
+   * @throws BatonException {@code FAILED_PRECONDITION} when closed
+   */
+  public void checkOpen() {
+    if (closed) {
+      throw closedError();
+    }
+  }
+
+  private BatonException closedError() {
+    return BatonException.failedPrecondition("MCP client \"%s\" is closed", name);
   }
 
   private static McpClientTransport http(Endpoint.Http http) {

@@ -54,6 +54,7 @@ public final class ServerTools {
   }
 
   private Map<String, Tool<?, ?>> current(Cancellation cancellation) {
+    connection.checkOpen();
     Map<String, Tool<?, ?>> listed = tools;
     if (listed == null) {
       listed = toTools(connection.listTools(cancellation));
@@ -92,11 +93,16 @@ public final class ServerTools {
     if (listed != null && !listed.containsKey(tool)) {
       throw BatonException.notFound("MCP server \"%s\" no longer offers tool \"%s\"", name, tool);
     }
-    TraceSpan span = TraceSpan.of(context.context());
-    if (span != null) {
-      span.setMetadata(CLIENT_ATTRIBUTE, name);
-    }
+    nameClientInSpan(context, name);
     Map<String, Object> arguments = input.isObject() ? Json.convert(input, ARGUMENTS) : Map.of();
     return ToolResults.toOutput(connection.callTool(context.context(), tool, arguments));
+  }
+
+  /** Names the MCP client in the span of the tool call running in {@code context}. */
+  static void nameClientInSpan(ToolContext context, String client) {
+    TraceSpan span = TraceSpan.of(context.context());
+    if (span != null) {
+      span.setMetadata(CLIENT_ATTRIBUTE, client);
+    }
   }
 }

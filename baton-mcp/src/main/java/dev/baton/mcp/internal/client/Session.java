@@ -7,10 +7,14 @@ import io.modelcontextprotocol.client.McpSyncClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -31,8 +35,11 @@ final class Session {
   private final McpSyncClient client;
   private final CancellingTransport transport;
   private final @Nullable StdioServerTransport stdio;
-  // Completes exceptionally with UNAVAILABLE once the server is gone.
-  private final CompletableFuture<Void> ended = new CompletableFuture<>();
+  // Why the server is gone (UNAVAILABLE), once it is; then every request in flight fails with it.
+  private final AtomicReference<@Nullable BatonException> ended = new AtomicReference<>();
+  // The requests waited for, by a number of their own (futures have no equality to key a set by).
+  private final Map<Long, CompletableFuture<?>> inFlight = new ConcurrentHashMap<>();
+  private final AtomicLong requests = new AtomicLong();
 
   Session(
       String name,
@@ -46,11 +53,16 @@ final class Session {
     this.transport = transport;
     this.stdio = stdio;
     if (stdio != null) {
-      CompletableFuture<Void> unused =
+      CompletableFuture<?> unused =
           stdio
               .process()
               .thenCompose(Process::onExit)
-              .thenAccept(process -> ended.completeExceptionally(exited(process.exitValue())));
+              .whenComplete(
+                  (process, error) ->
+                      end(
+                          process != null
+                              ? exited(process.exitValue())
+                              : McpErrors.unavailable(name, "its command could not be run", null)));
     }
   }
 
@@ -63,13 +75,16 @@ final class Session {
   }
 
   boolean isAlive() {
-    return !ended.isDone();
+    return ended.get() == null;
   }
 
-  /** Runs the MCP handshake; on failure the session is stopped and the error says why. */
-  void initialize() {
+  /**
+   * Runs the MCP handshake, waiting at most {@code limit} (a server may take longer to start than
+   * to answer); on failure the session is stopped and the error says why.
+   */
+  void initialize(Duration limit) {
     try {
-      await(Cancellation.never(), client::initialize, reason -> {});
+      await(Cancellation.never(), limit, client::initialize, reason -> {});
     } catch (BatonException e) {
       stop();
       if (e.status() == Status.UNAVAILABLE && stdio != null) {
@@ -84,6 +99,11 @@ final class Session {
    * waits: {@code cancel} is told why when the caller stops waiting first.
    */
   <T> T await(Cancellation cancellation, Supplier<T> request, Consumer<String> cancel) {
+    return await(cancellation, timeout, request, cancel);
+  }
+
+  private <T> T await(
+      Cancellation cancellation, Duration limit, Supplier<T> request, Consumer<String> cancel) {
     CompletableFuture<T> outcome = new CompletableFuture<>();
     Thread.ofVirtual()
         .name("mcp-" + name)
@@ -95,15 +115,20 @@ final class Session {
                 outcome.completeExceptionally(e);
               }
             });
-    CompletableFuture<Void> unused = ended.whenComplete((v, e) -> outcome.completeExceptionally(e));
+    long id = requests.incrementAndGet();
+    inFlight.put(id, outcome);
+    BatonException gone = ended.get();
+    if (gone != null) {
+      outcome.completeExceptionally(gone);
+    }
     try (var registration =
         cancellation.onCancel(() -> outcome.completeExceptionally(cancelled(cancellation)))) {
-      return outcome.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      return outcome.get(limit.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
       cancel.accept("timed out");
       throw new BatonException(
           Status.DEADLINE_EXCEEDED,
-          "MCP server \"%s\" did not answer within %s".formatted(name, timeout),
+          "MCP server \"%s\" did not answer within %s".formatted(name, limit),
           e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -115,6 +140,15 @@ final class Session {
         throw baton;
       }
       throw failure(e.getCause() == null ? e : e.getCause());
+    } finally {
+      inFlight.remove(id);
+    }
+  }
+
+  /** Marks the server gone for the reason given first, and fails the requests in flight. */
+  private void end(BatonException why) {
+    if (ended.compareAndSet(null, why)) {
+      inFlight.values().forEach(request -> request.completeExceptionally(why));
     }
   }
 
@@ -123,9 +157,12 @@ final class Session {
    * server as its child, as {@code npx} does) gets SIGTERM, then SIGKILL after a grace period.
    */
   void stop() {
-    ended.completeExceptionally(McpErrors.unavailable(name, "the connection was closed", null));
+    end(McpErrors.unavailable(name, "the connection was closed", null));
     List<ProcessHandle> tree = new ArrayList<>();
-    Process process = stdio == null ? null : stdio.process().getNow(null);
+    Process process =
+        stdio != null && stdio.process().isDone() && !stdio.process().isCompletedExceptionally()
+            ? stdio.process().join()
+            : null;
     if (process != null) {
       // Collected before anything is stopped: an orphan is no longer a descendant.
       tree.add(process.toHandle());
@@ -146,20 +183,14 @@ final class Session {
   }
 
   private BatonException failure(Throwable error) {
-    // A request that failed because the server died says so, not how the transport noticed.
-    if (error instanceof BatonException baton) {
-      return baton;
+    // A request that failed because the server died says so, not how the transport noticed; each
+    // caller gets an exception of its own.
+    BatonException gone = ended.get();
+    if (gone != null) {
+      return new BatonException(
+          gone.status(), String.valueOf(gone.getMessage()), error.equals(gone) ? null : error);
     }
-    if (ended.isCompletedExceptionally()) {
-      try {
-        ended.join();
-      } catch (RuntimeException e) {
-        if (e.getCause() instanceof BatonException gone) {
-          return gone;
-        }
-      }
-    }
-    return McpErrors.toBaton(name, error);
+    return error instanceof BatonException baton ? baton : McpErrors.toBaton(name, error);
   }
 
   private BatonException exited(int code) {
@@ -173,7 +204,7 @@ final class Session {
     }
     return new BatonException(
         Status.UNAVAILABLE,
-        error.getMessage() + "; its stderr ended with:\n" + String.join("\n", tail),
+        String.valueOf(error.getMessage()) + "; its stderr ended with:\n" + String.join("\n", tail),
         error.getCause());
   }
 

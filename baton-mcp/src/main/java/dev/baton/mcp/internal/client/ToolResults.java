@@ -15,7 +15,8 @@ import tools.jackson.databind.node.ObjectNode;
  * audio as {@code data:} URLs, embedded resources as text or media, resource links as text that
  * keeps the link in its metadata), and the output is the structured content when there is one, else
  * the texts joined. A result flagged {@code isError} is still an answer: the model reads what went
- * wrong, with {@code {"isError": true}} in the output.
+ * wrong, with {@code {"isError": true}} in the output. Prompt messages and resource reads map their
+ * content to parts the same way.
  */
 public final class ToolResults {
   private ToolResults() {}
@@ -55,13 +56,17 @@ public final class ToolResults {
           Part.media(dataUrl(image.mimeType(), image.data()), image.mimeType());
       case McpSchema.AudioContent audio ->
           Part.media(dataUrl(audio.mimeType(), audio.data()), audio.mimeType());
-      case McpSchema.EmbeddedResource embedded -> resource(embedded.resource());
+      case McpSchema.EmbeddedResource embedded -> toPart(embedded.resource());
       case McpSchema.ResourceLink link -> link(link);
       default -> Part.data(Json.toTree(content));
     };
   }
 
-  private static Part resource(McpSchema.ResourceContents resource) {
+  /**
+   * A resource's contents as a part: text as text, a blob as media, with {@code {"resource":
+   * {"uri", "mimeType"}}} in its metadata.
+   */
+  static Part toPart(McpSchema.ResourceContents resource) {
     Part part =
         switch (resource) {
           case McpSchema.TextResourceContents text -> Part.text(text.text());

@@ -1,0 +1,96 @@
+package dev.baton.mcp.internal.server;
+
+import dev.baton.core.Action;
+import dev.baton.core.ActionDescriptor;
+import dev.baton.core.Json;
+import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A Baton tool or flow as an MCP tool. Its input schema is the MCP {@code inputSchema} when it
+ * describes an object; MCP takes nothing else, so any other input (a string, say) is wrapped as the
+ * one argument {@code input}. Its output schema is the {@code outputSchema} when it describes an
+ * object, and the output is then also the {@code structuredContent}; the content is the output as
+ * text (a string as it is, anything else as JSON). Streamed chunks are progress notifications.
+ */
+public final class ActionTools {
+  /** The argument a non-object input is wrapped in. */
+  static final String INPUT = "input";
+
+  private ActionTools() {}
+
+  public static SyncToolSpecification of(Action<?, ?, ?> action, Serving serving) {
+    ActionDescriptor descriptor = action.descriptor();
+    JsonNode inputSchema = descriptor.inputSchema();
+    boolean wrapped = inputSchema != null && !Schemas.isObject(inputSchema);
+    JsonNode outputSchema = descriptor.outputSchema();
+    boolean structured = outputSchema != null && Schemas.isObject(outputSchema);
+    Tool.Builder tool =
+        Tool.builder(descriptor.name(), Schemas.map(inputSchema(inputSchema, wrapped)))
+            .description(descriptor.description());
+    if (outputSchema != null && structured) {
+      tool.outputSchema(Schemas.map(outputSchema));
+    }
+    return SyncToolSpecification.builder()
+        .tool(tool.build())
+        .callHandler(
+            (exchange, request) ->
+                serving.call(
+                    exchange,
+                    context -> {
+                      Progress progress = Progress.of(exchange, request);
+                      JsonNode output =
+                          action.runJson(
+                              context,
+                              input(request, wrapped),
+                              chunk -> progress.report(text(chunk)));
+                      return result(output, structured);
+                    }))
+        .build();
+  }
+
+  private static JsonNode inputSchema(@Nullable JsonNode schema, boolean wrapped) {
+    if (schema == null) {
+      return Schemas.object();
+    }
+    if (!wrapped) {
+      return schema;
+    }
+    ObjectNode object = Schemas.object();
+    // A dialect is declared once, at the root.
+    object.putObject("properties").set(INPUT, Json.withoutField(schema, "$schema"));
+    object.putArray("required").add(INPUT);
+    return object;
+  }
+
+  private static JsonNode input(CallToolRequest request, boolean wrapped) {
+    JsonNode arguments =
+        request.arguments() == null ? Json.object() : Json.toTree(request.arguments());
+    if (!wrapped) {
+      return arguments;
+    }
+    JsonNode input = arguments.get(INPUT);
+    return input == null ? Json.nodes().nullNode() : input;
+  }
+
+  private static CallToolResult result(JsonNode output, boolean structured) {
+    CallToolResult.Builder result =
+        CallToolResult.builder()
+            .addContent(TextContent.builder(text(output)).build())
+            .isError(false);
+    if (structured && output.isObject()) {
+      result.structuredContent(Schemas.map(output));
+    }
+    return result.build();
+  }
+
+  private static String text(JsonNode json) {
+    return json.isString() ? json.asString() : Json.write(json);
+  }
+}

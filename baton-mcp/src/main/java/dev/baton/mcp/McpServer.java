@@ -5,7 +5,7 @@ import dev.baton.ai.ExecutablePrompt;
 import dev.baton.core.Action;
 import dev.baton.core.ActionType;
 import dev.baton.core.BatonException;
-import dev.baton.core.Json;
+import dev.baton.mcp.internal.McpSdk;
 import dev.baton.mcp.internal.server.ActionTools;
 import dev.baton.mcp.internal.server.AgentTools;
 import dev.baton.mcp.internal.server.AuthFilter;
@@ -20,7 +20,6 @@ import dev.baton.mcp.internal.server.ToolCalls;
 import dev.baton.server.BatonHandler;
 import dev.baton.server.ContextProvider;
 import dev.baton.server.internal.Failures;
-import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncPromptSpecification;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.server.McpSyncServer;
@@ -134,7 +133,7 @@ public final class McpServer implements AutoCloseable {
     McpSyncServer server =
         servers.build(
             io.modelcontextprotocol.server.McpServer.sync(
-                new StdioServerTransportProvider(servers.mapper(), input, out)),
+                new StdioServerTransportProvider(McpSdk.MAPPER, input, out)),
             false);
     try {
       input.await();
@@ -168,7 +167,7 @@ public final class McpServer implements AutoCloseable {
       if (endpoint == null) {
         HttpServletStreamableServerTransportProvider transport =
             HttpServletStreamableServerTransportProvider.builder()
-                .jsonMapper(servers.mapper())
+                .jsonMapper(McpSdk.MAPPER)
                 .mcpEndpoint(path)
                 .contextExtractor(RequestScope::extract)
                 .maxRequestSize(MAX_BODY_BYTES)
@@ -180,7 +179,7 @@ public final class McpServer implements AutoCloseable {
                 transport,
                 List.of(
                     new AuthFilter(providers, failures),
-                    new CancellationFilter(calls, servers.mapper(), MAX_BODY_BYTES)),
+                    new CancellationFilter(calls, McpSdk.MAPPER, MAX_BODY_BYTES)),
                 !providers.isEmpty());
       }
       return endpoint;
@@ -306,8 +305,7 @@ public final class McpServer implements AutoCloseable {
       for (String name : prompts) {
         servedPrompts.add(Prompts.of(ExecutablePrompt.lookup(baton.registry(), name), serving));
       }
-      JacksonMcpJsonMapper mapper = new JacksonMcpJsonMapper(Json.mapper());
-      return new McpServer(this, calls, failures, new SdkServers(mapper, served, servedPrompts));
+      return new McpServer(this, calls, failures, new SdkServers(served, servedPrompts));
     }
 
     private Action<?, ?, ?> lookup(ActionType type, String name) {

@@ -31,7 +31,7 @@ public record Serving(Registry registry, ToolCalls calls, Failures failures) {
       return calls.run(
           RequestScope.call(exchange),
           cancellation -> call.apply(context(exchange).withCancellation(cancellation)));
-    } catch (Throwable failure) {
+    } catch (RuntimeException failure) {
       return error(failures.classify(failure), null);
     }
   }

@@ -16,6 +16,7 @@ import dev.baton.mcp.internal.server.RequestScope;
 import dev.baton.mcp.internal.server.SdkServers;
 import dev.baton.mcp.internal.server.Serving;
 import dev.baton.mcp.internal.server.StdinEnd;
+import dev.baton.mcp.internal.server.StdioTransport;
 import dev.baton.mcp.internal.server.ToolCalls;
 import dev.baton.server.BatonHandler;
 import dev.baton.server.ContextProvider;
@@ -24,7 +25,6 @@ import io.modelcontextprotocol.server.McpServerFeatures.SyncPromptSpecification;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
-import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.ArrayList;
@@ -130,11 +130,9 @@ public final class McpServer implements AutoCloseable {
       inputs.add(input);
     }
     // Built once the input is registered, so that a close from now on ends the wait below.
+    StdioTransport transport = new StdioTransport(McpSdk.MAPPER, input, out);
     McpSyncServer server =
-        servers.build(
-            io.modelcontextprotocol.server.McpServer.sync(
-                new StdioServerTransportProvider(McpSdk.MAPPER, input, out)),
-            false);
+        servers.build(io.modelcontextprotocol.server.McpServer.sync(transport), false);
     try {
       input.await();
     } catch (InterruptedException e) {
@@ -142,6 +140,11 @@ public final class McpServer implements AutoCloseable {
     } finally {
       synchronized (lock) {
         inputs.remove(input);
+      }
+      // No one is left to read the answers of the calls still running.
+      String session = transport.sessionId();
+      if (session != null) {
+        calls.cancelSession(session);
       }
       server.closeGracefully();
     }
@@ -180,7 +183,8 @@ public final class McpServer implements AutoCloseable {
                 List.of(
                     new AuthFilter(providers, failures),
                     new CancellationFilter(calls, McpSdk.MAPPER, MAX_BODY_BYTES)),
-                !providers.isEmpty());
+                !providers.isEmpty(),
+                calls);
       }
       return endpoint;
     }
@@ -278,8 +282,7 @@ public final class McpServer implements AutoCloseable {
      *     exist; {@code INVALID_ARGUMENT} when two served actions would have the same MCP tool name
      */
     public McpServer build() {
-      boolean expose = "dev".equals(System.getenv("GENKIT_ENV"));
-      Failures failures = new Failures(expose);
+      Failures failures = new Failures(Failures.exposeByDefault());
       ToolCalls calls = new ToolCalls();
       Serving serving = new Serving(baton.registry(), calls, failures);
       List<SyncToolSpecification> served = new ArrayList<>();

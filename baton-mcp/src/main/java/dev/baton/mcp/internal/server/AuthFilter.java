@@ -7,6 +7,7 @@ import dev.baton.server.ContextProvider;
 import dev.baton.server.RequestData;
 import dev.baton.server.internal.AuthContexts;
 import dev.baton.server.internal.Failures;
+import io.modelcontextprotocol.spec.HttpHeaders;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpFilter;
@@ -31,7 +32,6 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class AuthFilter extends HttpFilter {
   private static final long serialVersionUID = 1L;
-  private static final String SESSION_HEADER = "Mcp-Session-Id";
 
   private final transient List<ContextProvider> providers;
   private final transient Failures failures;
@@ -61,7 +61,7 @@ public final class AuthFilter extends HttpFilter {
     }
     Optional<String> principal =
         Optional.ofNullable((String) auth.get(ActionContext.PRINCIPAL)); // a String, if any
-    String session = request.getHeader(SESSION_HEADER);
+    String session = request.getHeader(HttpHeaders.MCP_SESSION_ID);
     if (session != null) {
       Optional<String> owner = owners.get(session);
       if (owner != null && !owner.equals(principal)) {
@@ -77,7 +77,7 @@ public final class AuthFilter extends HttpFilter {
     chain.doFilter(request, response);
     // Only initialize opens a session, and its answer names it. Until it is recorded, only the
     // opener, who alone has read the ID, can use it.
-    String opened = response.getHeader(SESSION_HEADER);
+    String opened = response.getHeader(HttpHeaders.MCP_SESSION_ID);
     if (opened != null) {
       owners.put(opened, principal);
     }

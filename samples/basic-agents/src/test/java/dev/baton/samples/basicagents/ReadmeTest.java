@@ -43,6 +43,7 @@ class ReadmeTest {
         import dev.baton.agent.store.*;
         import dev.baton.ai.*;
         import dev.baton.devtools.DevTools;
+        import dev.baton.mcp.*;
         import dev.baton.middleware.*;
         import dev.baton.middleware.agents.*;
         import dev.baton.middleware.budget.*;
@@ -55,6 +56,7 @@ class ReadmeTest {
         import dev.baton.store.postgres.PostgresSessionStore;
         import java.net.URI;
         import java.time.Duration;
+        import java.util.List;
         import java.util.Map;
         import tools.jackson.databind.PropertyNamingStrategies;
 

@@ -40,7 +40,7 @@ import tools.jackson.databind.node.ObjectNode;
  *       {@code image} blocks; {@code application/pdf} media are {@code document} blocks; either
  *       carries a {@code base64} source for a {@code data:} URL and a {@code url} source otherwise.
  *   <li>A tool request is a {@code tool_use} block whose {@code id} is the ref (made up from the
- *       name and position when there is none, as {@link ToolUseIds} says); a tool response is a
+ *       name and position when there is none, as {@code ToolUseIds} says); a tool response is a
  *       {@code tool_result} for that id, its content the output as it is when a string and as JSON
  *       text otherwise, followed by the response's text and media.
  *   <li>A reasoning part that carries a {@code signature} in its metadata is sent back as the
@@ -54,7 +54,7 @@ import tools.jackson.databind.node.ObjectNode;
  *       it, and where the {@code cacheControl} config object asks: {@code system}, {@code tools}
  *       and {@code lastMessage} put a breakpoint after the system prompt, the tools and the last
  *       message, and {@code ttl} (such as {@code "1h"}) is added to those. At most four are sent,
- *       and never on a thinking block, as {@link CacheBreakpoints} says.
+ *       and never on a thinking block, as {@code CacheBreakpoints} says.
  *   <li>Tools are {@code {"name", "description", "input_schema"}}; a tool that accepts anything
  *       gets {@code {"type": "object"}}. The request's tool choice is {@code auto}, {@code any}
  *       (required) or {@code none}; the {@code toolChoice} config key overrides it with {@code

@@ -95,9 +95,11 @@ public final class McpClient implements Plugin, AutoCloseable {
   /**
    * The server's current tools, named {@code <name>/<tool>}, with the server's descriptions and
    * input schemas as they are. Starts the server on first use; after the server announces a change
-   * to its tools, the new list. A server with resources adds two tools of the client's, {@code
-   * <name>/list_resources} and {@code <name>/read_resource} (see the package documentation), unless
-   * it has tools of those names itself.
+   * to its tools, the new list (a tool taken earlier, or resolved through a registry, keeps its
+   * description and schema, and fails with {@code NOT_FOUND} once the server dropped it). A server
+   * with resources adds two tools of the client's, {@code <name>/list_resources} and {@code
+   * <name>/read_resource} (see the package documentation), unless it has tools of those names
+   * itself.
    *
    * @throws BatonException {@code UNAVAILABLE} when the server cannot be reached or started, {@code
    *     FAILED_PRECONDITION} once the client is closed

@@ -6,6 +6,8 @@ module dev.baton.anthropic {
   requires java.net.http;
 
   exports dev.baton.plugins.anthropic;
+  exports dev.baton.plugins.anthropic.internal to
+      dev.baton.vertexai;
 
   opens dev.baton.plugins.anthropic to
       tools.jackson.databind,

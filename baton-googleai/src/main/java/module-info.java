@@ -4,6 +4,8 @@ module dev.baton.googleai {
   requires java.net.http;
 
   exports dev.baton.plugins.googleai;
+  exports dev.baton.plugins.googleai.internal to
+      dev.baton.vertexai;
 
   opens dev.baton.plugins.googleai to
       tools.jackson.databind,

@@ -52,7 +52,8 @@ module dev.baton {
       dev.baton.anthropic,
       dev.baton.googleai,
       dev.baton.openai,
-      dev.baton.server;
+      dev.baton.server,
+      dev.baton.vertexai;
 
   // Jackson reads and writes the wire records, and victools infers their schemas.
   opens dev.baton.core to

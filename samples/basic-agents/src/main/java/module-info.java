@@ -3,6 +3,8 @@ module dev.baton.samples.basicagents {
   requires dev.baton;
   requires dev.baton.googleai;
   requires dev.baton.openai;
+  requires dev.baton.anthropic;
+  requires dev.baton.vertexai;
   requires dev.baton.otel;
   requires dev.baton.devtools;
   requires dev.baton.store.postgres;

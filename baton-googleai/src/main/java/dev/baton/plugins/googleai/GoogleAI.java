@@ -51,6 +51,22 @@ public final class GoogleAI implements Plugin {
   /** How long one read of a response body may wait for data by default. */
   public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(2);
 
+  /**
+   * What every Gemini model is published as supporting: multi-turn chat, tools, tool choice, system
+   * instructions, media, and JSON output constrained by a schema except together with tools ({@code
+   * "no-tools"}), which not every Gemini model accepts.
+   */
+  public static final ModelInfo.Supports SUPPORTS =
+      ModelInfo.Supports.builder()
+          .multiturn(true)
+          .tools(true)
+          .systemRole(true)
+          .media(true)
+          .output(List.of("text", "json"))
+          .constrained("no-tools")
+          .toolChoice(true)
+          .build();
+
   /** How messages name the other side. */
   static final String PROVIDER = "Gemini API";
 
@@ -114,27 +130,10 @@ public final class GoogleAI implements Plugin {
                 model);
           }
           return Model.create(
-              name, modelInfo(model), new GeminiClient(model, apiKey, endpoint, http));
+              name,
+              ModelInfo.of("Google AI - " + model, SUPPORTS),
+              new GeminiClient(model, apiKey, endpoint, http));
         });
-  }
-
-  /**
-   * What every Gemini model is published as supporting: multi-turn chat, tools, tool choice, system
-   * instructions, media, and JSON output constrained by a schema except together with tools ({@code
-   * "no-tools"}), which not every Gemini model accepts.
-   */
-  static ModelInfo modelInfo(String model) {
-    return ModelInfo.of(
-        "Google AI - " + model,
-        ModelInfo.Supports.builder()
-            .multiturn(true)
-            .tools(true)
-            .systemRole(true)
-            .media(true)
-            .output(List.of("text", "json"))
-            .constrained("no-tools")
-            .toolChoice(true)
-            .build());
   }
 
   private static @Nullable String firstNonBlank(

@@ -168,7 +168,8 @@ public final class BasicAgents {
     }
     if (provider.isDemo()) {
       out.println(
-          "Set GEMINI_API_KEY, or OPENAI_API_KEY / OPENAI_BASE_URL, to talk to a real model.");
+          "Set GEMINI_API_KEY, ANTHROPIC_API_KEY, OPENAI_API_KEY / OPENAI_BASE_URL, or"
+              + " GOOGLE_CLOUD_PROJECT with Google Cloud credentials, to talk to a real model.");
     }
     // Under "genkit start -- <this command>" (GENKIT_ENV=dev) the Genkit CLI and Developer UI
     // list, run and trace the agents and the flow; otherwise this does nothing.

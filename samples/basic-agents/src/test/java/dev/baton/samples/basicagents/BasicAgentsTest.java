@@ -2,6 +2,9 @@ package dev.baton.samples.basicagents;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.auth.oauth2.AccessToken;
+import com.google.auth.oauth2.GoogleCredentials;
+import dev.baton.plugins.vertexai.VertexAI;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -10,6 +13,8 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Instant;
+import java.util.Date;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -274,5 +279,39 @@ class BasicAgentsTest {
     assertThat(
             Provider.choose(Map.of("OPENAI_API_KEY", "k", "BATON_MODEL", "openai/gpt-4.1")).label())
         .contains("gpt-4.1");
+  }
+
+  @Test
+  void claudeWhenAnAnthropicKeyIsSetAndVertexAiWhenAProjectHasCredentials() {
+    GoogleCredentials adc =
+        GoogleCredentials.create(new AccessToken("t", Date.from(Instant.now().plusSeconds(3600))));
+    assertThat(Provider.choose(Map.of("ANTHROPIC_API_KEY", "k")).model())
+        .isEqualTo("anthropic/claude-sonnet-4-5");
+    assertThat(
+            Provider.choose(Map.of("ANTHROPIC_API_KEY", "k", "OPENAI_API_KEY", "o"), () -> adc)
+                .label())
+        .startsWith("Anthropic API");
+
+    Provider vertex = Provider.choose(Map.of("GOOGLE_CLOUD_PROJECT", "p"), () -> adc);
+    assertThat(vertex.model()).isEqualTo("vertexai/gemini-2.5-flash");
+    assertThat(vertex.plugin()).isInstanceOf(VertexAI.class);
+    assertThat(vertex.label()).isEqualTo("Vertex AI, p in global, vertexai/gemini-2.5-flash");
+    assertThat(
+            Provider.choose(
+                    Map.of(
+                        "GOOGLE_CLOUD_PROJECT", "p",
+                        "GOOGLE_CLOUD_LOCATION", "us-east5",
+                        "BATON_MODEL", "vertexai/claude-sonnet-4-5@20250929",
+                        "GOOGLE_API_KEY", "k"),
+                    () -> adc)
+                .label())
+        .isEqualTo("Vertex AI, p in us-east5, vertexai/claude-sonnet-4-5@20250929");
+
+    // A project without credentials is a stray setting: the next choice, or the demo model.
+    assertThat(Provider.choose(Map.of("GOOGLE_CLOUD_PROJECT", "p"), () -> null).isDemo()).isTrue();
+    assertThat(
+            Provider.choose(Map.of("GOOGLE_CLOUD_PROJECT", "p", "GOOGLE_API_KEY", "k"), () -> null)
+                .model())
+        .isEqualTo("googleai/gemini-flash-latest");
   }
 }

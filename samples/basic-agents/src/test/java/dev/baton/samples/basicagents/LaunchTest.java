@@ -176,6 +176,7 @@ class LaunchTest {
                 name.startsWith("GEMINI_")
                     || name.startsWith("GOOGLE_")
                     || name.startsWith("OPENAI_")
+                    || name.startsWith("ANTHROPIC_")
                     || name.startsWith("GENKIT_")
                     || name.startsWith("BATON_"));
   }

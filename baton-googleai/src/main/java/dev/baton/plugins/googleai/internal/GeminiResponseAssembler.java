@@ -1,4 +1,4 @@
-package dev.baton.plugins.googleai;
+package dev.baton.plugins.googleai.internal;
 
 import dev.baton.ai.FinishReason;
 import dev.baton.ai.Message;
@@ -37,12 +37,20 @@ final class GeminiResponseAssembler {
   private @Nullable JsonNode usage;
   private @Nullable String blockReason;
   private @Nullable String blockReasonMessage;
+  private final String provider;
+
+  /**
+   * @param provider how an error in a stream names the other side
+   */
+  GeminiResponseAssembler(String provider) {
+    this.provider = provider;
+  }
 
   /** Takes in one response object and returns the parts it added, for streaming as a chunk. */
   List<Part> add(JsonNode response) {
     JsonNode error = response.get("error");
     if (error != null) {
-      throw HttpErrors.fromStreamError(GoogleAI.PROVIDER, error);
+      throw HttpErrors.fromStreamError(provider, error);
     }
     JsonNode feedback = response.path("promptFeedback");
     if (feedback.path("blockReason").isString()) {

@@ -1,4 +1,4 @@
-package dev.baton.plugins.googleai;
+package dev.baton.plugins.googleai.internal;
 
 import dev.baton.ai.CustomPart;
 import dev.baton.ai.DataPart;

@@ -1,0 +1,208 @@
+package dev.baton.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.baton.Baton;
+import dev.baton.core.BatonException;
+import dev.baton.core.Status;
+import dev.baton.server.NodeFixture;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.time.Duration;
+import java.util.function.Function;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * MCP servers that misbehave ({@code interop-misbehaving.js}, served by the TypeScript SDK but for
+ * the raw malformed writer): each failure is a {@code BatonException} with a clear status, none
+ * outlasts the client's timeout, and closing the client leaves no process behind.
+ */
+class McpBadInputTest {
+  private static final String SCRIPT = "interop-misbehaving.js";
+  private static final Duration TIMEOUT = Duration.ofSeconds(3);
+
+  private @Nullable Baton baton;
+  private NodeFixture.@Nullable Server httpServer;
+
+  @BeforeAll
+  static void node() {
+    NodeFixture.require();
+  }
+
+  @AfterEach
+  void closeAndCheckNothingIsLeft() {
+    if (baton != null) {
+      baton.close();
+    }
+    if (httpServer != null) {
+      httpServer.close();
+    }
+    Processes.assertNoneLeft(SCRIPT);
+  }
+
+  private McpClient stdio(String mode) {
+    return connect(b -> b.stdio("node", NodeFixture.DIR.resolve(SCRIPT).toString(), mode));
+  }
+
+  private McpClient http(String mode) {
+    httpServer = NodeFixture.server(SCRIPT, mode, "http");
+    return connect(b -> b.http(URI.create("http://127.0.0.1:" + httpServer.port() + "/mcp")));
+  }
+
+  private McpClient connect(Function<McpClient.Builder, McpClient.Builder> transport) {
+    McpClient client = transport.apply(Mcp.client("bad")).timeout(TIMEOUT).build();
+    baton = Baton.builder().plugin(client).build();
+    return client;
+  }
+
+  private JsonNode call(String tool) {
+    assertThat(baton).isNotNull();
+    return McpInteropClientTest.call(baton, tool, "{}");
+  }
+
+  /** The failure of {@code action}, which must come within the client's timeout and some slack. */
+  private static BatonException failure(ThrowingCallable action) {
+    long start = System.nanoTime();
+    BatonException e = catchThrowableOfType(BatonException.class, action);
+    assertThat(e).as("a BatonException").isNotNull();
+    assertThat(Duration.ofNanos(System.nanoTime() - start))
+        .as("bounded by the client's timeout")
+        .isLessThan(TIMEOUT.plusSeconds(10));
+    assertThat(e.getMessage()).as("names the server").contains("bad");
+    return e;
+  }
+
+  @Test
+  void malformedJsonRpcOnStdoutIsDeadlineExceeded() {
+    McpClient client = stdio("malformed");
+
+    // The SDK logs the first line that is not JSON-RPC and stops reading the server's output; the
+    // server lives on, so the handshake waits out the client's timeout.
+    BatonException e = failure(client::tools);
+
+    assertThat(e.status()).as(e.getMessage()).isEqualTo(Status.DEADLINE_EXCEEDED);
+  }
+
+  @Test
+  void aBannerLineOnStdoutBeforeTheHandshakeIsDeadlineExceeded() {
+    McpClient client = stdio("banner");
+
+    // A limit of the SDK's stdio transport, where the TypeScript SDK's client skips the line: it
+    // stops reading at the first line that is not JSON-RPC, so the answer to initialize is never
+    // read. (A Node server that lets the closed pipe kill it is UNAVAILABLE instead, if its answer
+    // comes after the SDK closed the pipe.)
+    BatonException e = failure(client::tools);
+
+    assertThat(e.status()).as(e.getMessage()).isEqualTo(Status.DEADLINE_EXCEEDED);
+  }
+
+  @Test
+  void aServerThatExitsAtStartIsUnavailableWithWhatItSaid() {
+    McpClient client = stdio("exit");
+
+    BatonException e = failure(client::tools);
+
+    assertThat(e.status()).isEqualTo(Status.UNAVAILABLE);
+    assertThat(e.getMessage()).contains("exiting at start as asked");
+  }
+
+  @Test
+  void aCommandThatDoesNotExistIsUnavailable() {
+    McpClient client = connect(b -> b.stdio("baton-no-such-mcp-server-command"));
+
+    assertThat(failure(client::tools).status()).isEqualTo(Status.UNAVAILABLE);
+  }
+
+  @Test
+  void aServerThatNeverAnswersInitializeIsDeadlineExceeded() {
+    McpClient client = stdio("silent-init");
+
+    assertThat(failure(client::tools).status()).isEqualTo(Status.DEADLINE_EXCEEDED);
+  }
+
+  @Test
+  void aServerThatNeverAnswersInitializeOverHttpIsDeadlineExceeded() {
+    McpClient client = http("silent-init");
+
+    assertThat(failure(client::tools).status()).isEqualTo(Status.DEADLINE_EXCEEDED);
+  }
+
+  @Test
+  void aCallThatIsNeverAnsweredIsDeadlineExceeded() {
+    stdio("silent-call");
+
+    assertThat(failure(() -> call("bad/hang")).status()).isEqualTo(Status.DEADLINE_EXCEEDED);
+  }
+
+  @Test
+  void aCallThatIsNeverAnsweredOverHttpIsDeadlineExceeded() {
+    http("silent-call");
+
+    assertThat(failure(() -> call("bad/hang")).status()).isEqualTo(Status.DEADLINE_EXCEEDED);
+  }
+
+  @Test
+  void nothingListeningOverHttpIsUnavailable() throws IOException {
+    int port;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    McpClient client = connect(b -> b.http(URI.create("http://127.0.0.1:" + port + "/mcp")));
+
+    assertThat(failure(client::tools).status()).isEqualTo(Status.UNAVAILABLE);
+  }
+
+  @Test
+  void aToolTheServerDoesNotHaveIsNotFound() {
+    stdio("silent-call");
+
+    assertThat(failure(() -> call("bad/nope")).status()).isEqualTo(Status.NOT_FOUND);
+  }
+
+  @Test
+  void aToolWhoseSchemaIsNotJsonSchemaDoesNotSpoilTheOthers() {
+    McpClient client = stdio("bad-schema");
+
+    assertThat(client.tools())
+        .extracting(tool -> tool.name())
+        .containsExactly("bad/broken", "bad/fine");
+    assertThat(call("bad/fine").stringValue()).isEqualTo("fine");
+    // Baton's validator skips the keywords it cannot read ("type": 42, "required": "x"), so the
+    // broken schema refuses nothing and the call reaches the server, which answers it.
+    assertThat(call("bad/broken").stringValue()).isEqualTo("fine");
+  }
+
+  @Test
+  void aTenMegabyteResultArrivesWhole() {
+    stdio("huge");
+
+    assertThat(text(call("bad/huge"))).hasSize(10 * 1024 * 1024);
+  }
+
+  @Test
+  void aTenMegabyteResultArrivesWholeOverHttp() {
+    http("huge");
+
+    assertThat(text(call("bad/huge"))).hasSize(10 * 1024 * 1024);
+  }
+
+  /** The longest string in a tool's answer: its text, whatever shape the answer has. */
+  private static String text(JsonNode answer) {
+    if (answer.isString()) {
+      return answer.stringValue();
+    }
+    String longest = "";
+    for (JsonNode child : answer) {
+      String text = text(child);
+      longest = text.length() > longest.length() ? text : longest;
+    }
+    return longest;
+  }
+}

@@ -282,6 +282,37 @@ class McpClientLifecycleTest {
   }
 
   @Test
+  void closeDuringAStartDoesNotWaitForTheHandshake() throws Exception {
+    dev.baton.server.NodeFixture.require();
+    String marker = "baton-silent-" + System.nanoTime();
+    McpClient client =
+        Mcp.client("silent").stdio("node", "-e", "setInterval(() => {}, 1000)", marker).build();
+    CompletableFuture<?> starting = CompletableFuture.runAsync(client::tools);
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () ->
+                ProcessHandle.current()
+                    .descendants()
+                    .anyMatch(
+                        p ->
+                            p.info()
+                                .arguments()
+                                .map(a -> java.util.Arrays.asList(a).contains(marker))
+                                .orElse(false)));
+
+    client.close();
+
+    // The handshake would wait 30 s; close() ends it instead.
+    assertThatThrownBy(() -> starting.get(10, TimeUnit.SECONDS))
+        .isInstanceOf(ExecutionException.class)
+        .cause()
+        .isInstanceOfSatisfying(
+            BatonException.class,
+            e -> assertThat(e.status()).isEqualTo(Status.FAILED_PRECONDITION));
+  }
+
+  @Test
   void theBuilderRejectsWhatCannotWork() {
     assertThatThrownBy(() -> Mcp.client("a/b"))
         .isInstanceOfSatisfying(

@@ -165,12 +165,18 @@ public final class ServerConnection implements AutoCloseable {
         session = null;
       }
       Session started = start();
+      // Published before closed is read and before the handshake, as close() sets closed before it
+      // reads the session: a close() during the start is seen here, or stops the session, which
+      // ends its handshake at once (stopping twice is harmless).
       session = started;
-      // Published before closed is read, as close() sets closed before it reads the session: a
-      // close() during the start is seen here, or sees the session (stopping twice is harmless).
       if (closed) {
         started.stop();
         throw closedError();
+      }
+      try {
+        started.initialize(startLimit());
+      } catch (BatonException e) {
+        throw closed ? closedError() : e;
       }
       return started;
     } finally {
@@ -198,9 +204,7 @@ public final class ServerConnection implements AutoCloseable {
             .resourcesChangeConsumer(
                 resources -> Mono.fromRunnable(resourceListVersion::incrementAndGet))
             .build();
-    Session started = new Session(name, timeout, client, transport, stdio);
-    started.initialize(startLimit());
-    return started;
+    return new Session(name, timeout, client, transport, stdio);
   }
 
   private Duration startLimit() {

@@ -5,7 +5,7 @@ import dev.baton.ai.ExecutablePrompt;
 import dev.baton.core.Action;
 import dev.baton.core.ActionType;
 import dev.baton.core.BatonException;
-import dev.baton.core.Json;
+import dev.baton.mcp.internal.McpSdk;
 import dev.baton.mcp.internal.server.ActionTools;
 import dev.baton.mcp.internal.server.AgentTools;
 import dev.baton.mcp.internal.server.AuthFilter;
@@ -16,16 +16,15 @@ import dev.baton.mcp.internal.server.RequestScope;
 import dev.baton.mcp.internal.server.SdkServers;
 import dev.baton.mcp.internal.server.Serving;
 import dev.baton.mcp.internal.server.StdinEnd;
+import dev.baton.mcp.internal.server.StdioTransport;
 import dev.baton.mcp.internal.server.ToolCalls;
 import dev.baton.server.BatonHandler;
 import dev.baton.server.ContextProvider;
 import dev.baton.server.internal.Failures;
-import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncPromptSpecification;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
-import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.ArrayList;
@@ -51,16 +50,18 @@ import org.jspecify.annotations.Nullable;
  * <p><b>Tools.</b> A tool or flow is an MCP tool of its name with its description and input schema
  * (an input that is not an object is wrapped as the one argument {@code input}); an output schema
  * that describes an object is the {@code outputSchema}, and the output is also the {@code
- * structuredContent}. An agent is an MCP tool that takes {@code {"task": string, "sessionId"?:
- * string}}, runs one turn and answers with its last message's text; an agent with a session store
- * answers the session's ID (in {@code structuredContent} and under {@code _meta} {@code
- * "dev.baton/sessionId"}), which a later call sends back to continue the session. A call with a
- * {@code progressToken} gets a progress notification per streamed chunk.
+ * structuredContent}; a multipart tool's parts are the content (text, and images and audio at
+ * base64 {@code data:} URLs). An agent is an MCP tool that takes {@code {"task": string,
+ * "sessionId"?: string}}, runs one turn and answers with its last message's text; an agent with a
+ * session store answers the session's ID (in {@code structuredContent} and under {@code _meta}
+ * {@code "dev.baton/sessionId"}), which a later call sends back to continue the session. A call
+ * with a {@code progressToken} gets a progress notification per streamed chunk.
  *
  * <p><b>Errors.</b> A call that fails (bad arguments, a tool's {@link BatonException}, a failed or
- * interrupted agent turn) answers {@code isError: true} with the message a remote client may see,
- * by baton-server's rules: a public error's message, any other's generic text for its status (every
- * message when {@code GENKIT_ENV=dev}); never a stack trace.
+ * interrupted agent turn) answers {@code isError: true}, and a {@code prompts/get} that fails a
+ * JSON-RPC error, with the message a remote client may see, by baton-server's rules: a public
+ * error's message, any other's generic text for its status (every message when {@code
+ * GENKIT_ENV=dev}); never a stack trace.
  *
  * <p><b>Prompts</b> are listed with their input schema's top-level properties as arguments, and
  * {@code prompts/get} renders one with the arguments as its input (MCP knows no system role: the
@@ -68,13 +69,18 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>Auth</b> (HTTP only): the {@link ContextProvider}s run before any MCP processing, as a
  * {@code BatonHandler}'s do; a refused request gets the refusal's HTTP status (401, 403), and the
- * auth context of an admitted one is the {@code ActionContext.auth()} of the tools it calls. Over
- * stdio the auth context is empty.
+ * auth context of an admitted one is the {@code ActionContext.auth()} of the tools it calls. An MCP
+ * session belongs to the principal that opened it (or to no principal): a request of another in it
+ * is answered 404, as an unknown session is. Over stdio the auth context is empty.
  *
  * <p><b>Cancellation.</b> Over HTTP, a client's {@code notifications/cancelled} cancels the call it
- * names. Over stdio it is not honoured (the SDK's classic server drops it). {@link #close()}
- * cancels every call in flight and stops serving; closing the Baton instance aborts its agents'
- * turns.
+ * names, even one it overtook. Over stdio it is not honoured (the SDK's classic server drops it),
+ * but the end of the input cancels the calls still running. {@link #close()} cancels every call in
+ * flight and stops serving; closing the Baton instance aborts its agents' turns.
+ *
+ * <p><b>Shutdown.</b> The handler drains as a {@link BatonHandler} does: on {@code
+ * BatonServer.close()} it answers new POSTs 503 and waits for the calls in flight, for {@link
+ * BatonHandler#DEFAULT_SHUTDOWN_GRACE} at most; the calls left are cancelled when the server stops.
  *
  * <p>What is served is resolved when the server is built. Thread-safe.
  */
@@ -131,11 +137,9 @@ public final class McpServer implements AutoCloseable {
       inputs.add(input);
     }
     // Built once the input is registered, so that a close from now on ends the wait below.
+    StdioTransport transport = new StdioTransport(McpSdk.MAPPER, input, out);
     McpSyncServer server =
-        servers.build(
-            io.modelcontextprotocol.server.McpServer.sync(
-                new StdioServerTransportProvider(servers.mapper(), input, out)),
-            false);
+        servers.build(io.modelcontextprotocol.server.McpServer.sync(transport), false);
     try {
       input.await();
     } catch (InterruptedException e) {
@@ -143,6 +147,11 @@ public final class McpServer implements AutoCloseable {
     } finally {
       synchronized (lock) {
         inputs.remove(input);
+      }
+      // No one is left to read the answers of the calls still running.
+      String session = transport.sessionId();
+      if (session != null) {
+        calls.cancelSession(session);
       }
       server.closeGracefully();
     }
@@ -168,7 +177,7 @@ public final class McpServer implements AutoCloseable {
       if (endpoint == null) {
         HttpServletStreamableServerTransportProvider transport =
             HttpServletStreamableServerTransportProvider.builder()
-                .jsonMapper(servers.mapper())
+                .jsonMapper(McpSdk.MAPPER)
                 .mcpEndpoint(path)
                 .contextExtractor(RequestScope::extract)
                 .maxRequestSize(MAX_BODY_BYTES)
@@ -180,8 +189,9 @@ public final class McpServer implements AutoCloseable {
                 transport,
                 List.of(
                     new AuthFilter(providers, failures),
-                    new CancellationFilter(calls, servers.mapper(), MAX_BODY_BYTES)),
-                !providers.isEmpty());
+                    new CancellationFilter(calls, McpSdk.MAPPER, MAX_BODY_BYTES)),
+                !providers.isEmpty(),
+                calls);
       }
       return endpoint;
     }
@@ -279,8 +289,7 @@ public final class McpServer implements AutoCloseable {
      *     exist; {@code INVALID_ARGUMENT} when two served actions would have the same MCP tool name
      */
     public McpServer build() {
-      boolean expose = "dev".equals(System.getenv("GENKIT_ENV"));
-      Failures failures = new Failures(expose);
+      Failures failures = new Failures(Failures.exposeByDefault());
       ToolCalls calls = new ToolCalls();
       Serving serving = new Serving(baton.registry(), calls, failures);
       List<SyncToolSpecification> served = new ArrayList<>();
@@ -306,8 +315,7 @@ public final class McpServer implements AutoCloseable {
       for (String name : prompts) {
         servedPrompts.add(Prompts.of(ExecutablePrompt.lookup(baton.registry(), name), serving));
       }
-      JacksonMcpJsonMapper mapper = new JacksonMcpJsonMapper(Json.mapper());
-      return new McpServer(this, calls, failures, new SdkServers(mapper, served, servedPrompts));
+      return new McpServer(this, calls, failures, new SdkServers(served, servedPrompts));
     }
 
     private Action<?, ?, ?> lookup(ActionType type, String name) {

@@ -113,9 +113,10 @@
  *
  * <p>Over stdio nothing else may write to {@code System.out}. Over HTTP the context providers
  * authenticate every request as a {@code BatonHandler}'s do, and their auth context is the {@code
- * ActionContext.auth()} of the actions called. Errors reach clients as {@code isError} results with
- * public messages only. See {@link dev.baton.mcp.McpServer} for the mapping of each kind of action,
- * progress and cancellation.
+ * ActionContext.auth()} of the actions called, and an MCP session answers only the principal that
+ * opened it. Errors reach clients with public messages only: a tool call's as an {@code isError}
+ * result, a prompt's as a JSON-RPC error. See {@link dev.baton.mcp.McpServer} for the mapping of
+ * each kind of action, progress, cancellation and shutdown.
  *
  * <h2>Why the SDK</h2>
  *

@@ -2,14 +2,21 @@ package dev.baton.mcp;
 
 import static dev.baton.mcp.McpServerToolsTest.text;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.baton.Baton;
 import dev.baton.agent.AgentOptions;
 import dev.baton.agent.store.InMemorySessionStore;
 import dev.baton.ai.InlinePrompt;
 import dev.baton.ai.Message;
 import dev.baton.ai.ModelResponseChunk;
+import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
+import dev.baton.core.Cancellation;
+import dev.baton.core.Json;
+import dev.baton.core.Status;
+import dev.baton.core.StreamCallback;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -22,10 +29,13 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Future;
+import org.eclipse.jetty.util.component.Graceful;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 
 class McpServerAgentTest {
   private final ServedMcp served = new ServedMcp();
@@ -131,10 +141,8 @@ class McpServerAgentTest {
   @Test
   void aClientsCancellationAbortsTheRun() throws Exception {
     CountDownLatch entered = new CountDownLatch(1);
-    CountDownLatch never = new CountDownLatch(1);
-    served.model.step().signalOnEntry(entered).blockUntil(never).respondText("too late");
-    // The SDK's classic Java client cannot send notifications/cancelled: this is the exchange a
-    // TypeScript client's AbortSignal makes.
+    served.model.step().signalOnEntry(entered).blockUntil(new CountDownLatch(1)).respondText("x");
+    // The exchange a TypeScript client's AbortSignal makes, written out.
     RawMcpClient raw = new RawMcpClient(served.server().uri().resolve(served.mcp().path()));
     raw.initialize();
 
@@ -148,10 +156,45 @@ class McpServerAgentTest {
                 + "{\"requestId\":7,\"reason\":\"the user gave up\"}}")
         .get();
 
-    // The model's call gave up on its cancellation, so the turn ended: nothing is left to drain.
-    assertThat(served.baton.drain(Duration.ofSeconds(30))).isTrue();
-    assertThat(never.getCount()).isEqualTo(1);
+    // The model's gate never opens: the turn can only have ended because the call was cancelled.
+    assertThat(served.baton.drain(Duration.ofSeconds(20))).isTrue();
     assertThat(call.get()).contains("\"isError\":true");
+  }
+
+  @Test
+  void aBatonClientsCancellationAbortsTheRunItCalled() throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    served.model.step().signalOnEntry(entered).blockUntil(new CountDownLatch(1)).respondText("x");
+    try (Baton caller = Baton.builder().build();
+        McpClient remote =
+            Mcp.client("remote").http(served.server().uri().resolve(served.mcp().path())).build()) {
+      dev.baton.ai.Tool<?, ?> researcher =
+          remote.tools().stream()
+              .filter(tool -> tool.name().equals("remote/researcher"))
+              .findFirst()
+              .orElseThrow();
+      Cancellation cancellation = Cancellation.create();
+      ActionContext context = caller.context().withCancellation(cancellation);
+      CompletableFuture<JsonNode> call =
+          CompletableFuture.supplyAsync(
+              () ->
+                  researcher.runJson(
+                      context,
+                      Json.parse("{\"task\":\"Take your time\"}"),
+                      null,
+                      StreamCallback.discard()),
+              task -> Thread.ofVirtual().start(task));
+      entered.await();
+
+      cancellation.cancel();
+
+      // The gate never opens: the remote turn ended because Baton's client told the server.
+      assertThat(served.baton.drain(Duration.ofSeconds(20))).isTrue();
+      assertThatThrownBy(call::get)
+          .hasCauseInstanceOf(BatonException.class)
+          .cause()
+          .satisfies(e -> assertThat(((BatonException) e).status()).isEqualTo(Status.CANCELLED));
+    }
   }
 
   @Test
@@ -167,6 +210,26 @@ class McpServerAgentTest {
 
     // The turn was cancelled with the call: nothing is left to drain.
     assertThat(served.baton.drain(Duration.ofSeconds(30))).isTrue();
+  }
+
+  @Test
+  void closingTheHttpServerLetsTheCallsInFlightFinishFirst() throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    served.model.step().signalOnEntry(entered).blockUntil(release).respondText("Finished.");
+    McpSyncClient client = served.client();
+    Executor threads = task -> Thread.ofVirtual().start(task);
+    CompletableFuture<CallToolResult> call =
+        CompletableFuture.supplyAsync(() -> client.callTool(task("Take your time", null)), threads);
+    entered.await();
+
+    CompletableFuture<Void> closing = CompletableFuture.runAsync(served.server()::close, threads);
+    Graceful endpoint = (Graceful) served.mcp().handler();
+    await().until(endpoint::isShutdown);
+    release.countDown();
+
+    closing.get();
+    assertThat(text(call.get())).isEqualTo("Finished.");
   }
 
   private static CallToolRequest task(String task, String sessionId) {

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.core.ActionContext;
 import dev.baton.server.ContextProviders;
+import java.net.URI;
 import java.net.http.HttpResponse;
 import java.util.Map;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -36,9 +37,13 @@ class McpServerAuthTest {
                 .contextProvider(
                     ContextProviders.bearerToken(
                         token ->
-                            token.equals("alice-token")
-                                ? Map.of(ActionContext.PRINCIPAL, "alice", "role", "admin")
-                                : null)));
+                            switch (token) {
+                              case "alice-token" ->
+                                  Map.of(ActionContext.PRINCIPAL, "alice", "role", "admin");
+                              case "bob-token" ->
+                                  Map.of(ActionContext.PRINCIPAL, "bob", "role", "user");
+                              default -> null;
+                            })));
   }
 
   @AfterEach
@@ -51,6 +56,27 @@ class McpServerAuthTest {
     var client = served.client("Authorization", "Bearer alice-token");
 
     assertThat(text(client.callTool(call("whoami", Map.of())))).isEqualTo("alice as admin");
+  }
+
+  @Test
+  void aSessionAnswersOnlyThePrincipalThatOpenedIt() throws Exception {
+    URI endpoint = served.server().uri().resolve("/mcp");
+    RawMcpClient alice = new RawMcpClient(endpoint, "Authorization", "Bearer alice-token");
+    alice.initialize();
+    String whoami =
+        "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\","
+            + "\"params\":{\"name\":\"whoami\",\"arguments\":{}}}";
+
+    HttpResponse<String> asBob =
+        new RawMcpClient(endpoint, "Authorization", "Bearer bob-token")
+            .inSession(alice.session())
+            .post(whoami);
+    HttpResponse<String> asAlice = alice.post(whoami);
+
+    assertThat(asBob.statusCode()).isEqualTo(404);
+    assertThat(asBob.body()).contains("\"status\":\"NOT_FOUND\"").doesNotContain("alice");
+    assertThat(asAlice.statusCode()).isEqualTo(200);
+    assertThat(asAlice.body()).contains("alice as admin");
   }
 
   @Test

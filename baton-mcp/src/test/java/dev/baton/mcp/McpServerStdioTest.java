@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -86,6 +87,53 @@ class McpServerStdioTest {
               BatonException.class,
               e -> assertThat(e.status()).isEqualTo(Status.FAILED_PRECONDITION));
       assertThatThrownBy(mcp::handler).isInstanceOf(BatonException.class);
+    }
+  }
+
+  @Test
+  void theEndOfTheInputCancelsTheCallsStillRunning() throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch cancelled = new CountDownLatch(1);
+    try (Baton baton = Baton.builder().build();
+        PipedOutputStream client = new PipedOutputStream();
+        PipedInputStream in = new PipedInputStream(client)) {
+      baton.defineFlow(
+          "wait",
+          String.class,
+          String.class,
+          (ctx, input) -> {
+            try (var unused = ctx.cancellation().onCancel(cancelled::countDown)) {
+              entered.countDown();
+              cancelled.await();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            return "cancelled: " + ctx.cancellation().isCancelled();
+          });
+      McpServer mcp = Mcp.server(baton).flows("wait").build();
+      CompletableFuture<Void> serving =
+          CompletableFuture.runAsync(
+              () -> mcp.serveStdio(in, new ByteArrayOutputStream()),
+              task -> Thread.ofVirtual().start(task));
+      // What a client writes: the handshake, then a call it will not wait for.
+      client.write(
+          ("""
+              {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":\
+              "2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}
+              {"jsonrpc":"2.0","method":"notifications/initialized"}
+              {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"wait",\
+              "arguments":{"input":"x"}}}
+              """)
+              .getBytes(StandardCharsets.UTF_8));
+      client.flush();
+      entered.await();
+
+      client.close();
+
+      serving.get();
+      // Cancelled before serving returned.
+      assertThat(cancelled.getCount()).isZero();
+      mcp.close();
     }
   }
 }

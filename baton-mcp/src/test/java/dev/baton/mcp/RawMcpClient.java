@@ -39,6 +39,22 @@ final class RawMcpClient {
     return answer;
   }
 
+  /** The session {@link #initialize} opened, if it did. */
+  @Nullable String session() {
+    return session;
+  }
+
+  /** Sends in this session from now on, as if this client had opened it. */
+  RawMcpClient inSession(String session) {
+    this.session = session;
+    return this;
+  }
+
+  /** Posts one message and waits for the whole answer. */
+  HttpResponse<String> post(String message) throws Exception {
+    return http.send(request(message), HttpResponse.BodyHandlers.ofString());
+  }
+
   /** Posts one message; the answer's body once it has all arrived. */
   CompletableFuture<String> send(String message) {
     return http.sendAsync(request(message), HttpResponse.BodyHandlers.ofString())

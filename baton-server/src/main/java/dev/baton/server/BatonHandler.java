@@ -111,7 +111,7 @@ public final class BatonHandler extends Handler.Abstract.NonBlocking implements 
     boolean expose =
         builder.exposeErrorMessages != null
             ? builder.exposeErrorMessages
-            : "dev".equals(System.getenv("GENKIT_ENV"));
+            : Failures.exposeByDefault();
     this.settings =
         new Exchange.Settings(
             builder.baton.registry(),

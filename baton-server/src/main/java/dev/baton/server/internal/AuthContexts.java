@@ -7,6 +7,7 @@ import dev.baton.server.ContextProvider;
 import dev.baton.server.RequestData;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -18,6 +19,14 @@ import java.util.Map;
  */
 public final class AuthContexts {
   private AuthContexts() {}
+
+  /**
+   * Adds a request header as {@link RequestData} has them: its name in lower case, and the values
+   * of a repeated one joined by a space.
+   */
+  public static void addHeader(Map<String, String> headers, String name, String value) {
+    headers.merge(name.toLowerCase(Locale.ROOT), value, (a, b) -> a + " " + b);
+  }
 
   /**
    * The merged auth context of {@code providers} for {@code request}.

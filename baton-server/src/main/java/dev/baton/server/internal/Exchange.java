@@ -257,8 +257,7 @@ public final class Exchange {
     }
     Map<String, String> headers = new LinkedHashMap<>();
     for (HttpField field : request.getHeaders()) {
-      headers.merge(
-          field.getName().toLowerCase(Locale.ROOT), field.getValue(), (a, b) -> a + " " + b);
+      AuthContexts.addHeader(headers, field.getName(), field.getValue());
     }
     return AuthContexts.of(
         settings.providers(), RequestData.of(request.getMethod(), headers).withInput(data));

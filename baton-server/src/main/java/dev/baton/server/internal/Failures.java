@@ -20,6 +20,14 @@ public final class Failures {
   private final boolean exposeMessages;
   private final Logger log;
 
+  /**
+   * Whether error answers carry every error's own message unless told otherwise: when {@code
+   * GENKIT_ENV=dev}, as Genkit does.
+   */
+  public static boolean exposeByDefault() {
+    return "dev".equals(System.getenv("GENKIT_ENV"));
+  }
+
   public Failures(boolean exposeMessages) {
     this(exposeMessages, LoggerFactory.getLogger(Failures.class));
   }

@@ -3,13 +3,11 @@ package dev.baton.mcp.internal.client;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Cancellation;
-import dev.baton.core.Json;
+import dev.baton.mcp.internal.McpSdk;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.client.transport.ServerParameters;
-import io.modelcontextprotocol.json.McpJsonMapper;
-import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.net.URI;
@@ -33,9 +31,8 @@ import reactor.core.publisher.Mono;
  * <p>Thread-safe: parallel requests share one running server; one thread starts it.
  */
 public final class ServerConnection implements AutoCloseable {
-  private static final McpJsonMapper MAPPER = new JacksonMcpJsonMapper(Json.mapper());
   private static final McpSchema.Implementation CLIENT_INFO =
-      McpSchema.Implementation.builder("baton", version()).title("Baton").build();
+      McpSchema.Implementation.builder(McpSdk.NAME, McpSdk.version()).title("Baton").build();
   // The SDK's own timeout is a backstop: this class times requests out, and tells the server.
   private static final Duration SDK_MARGIN = Duration.ofSeconds(5);
   // The least time a server gets to start and answer the handshake: npx may download it first.
@@ -189,7 +186,7 @@ public final class ServerConnection implements AutoCloseable {
         endpoint instanceof Endpoint.Stdio s
             ? new StdioServerTransport(
                 ServerParameters.builder(s.command()).args(s.args()).env(s.environment()).build(),
-                MAPPER,
+                McpSdk.MAPPER,
                 s.inheritEnvironment())
             : null;
     McpClientTransport base = stdio != null ? stdio : http((Endpoint.Http) endpoint);
@@ -234,14 +231,9 @@ public final class ServerConnection implements AutoCloseable {
     Map<String, String> headers = http.headers();
     return HttpClientStreamableHttpTransport.builder(base)
         .endpoint(endpoint)
-        .jsonMapper(MAPPER)
+        .jsonMapper(McpSdk.MAPPER)
         .addHttpRequestCustomizer(
             (request, method, target, body, context) -> headers.forEach(request::setHeader))
         .build();
-  }
-
-  private static String version() {
-    String version = ServerConnection.class.getPackage().getImplementationVersion();
-    return version == null ? "dev" : version;
   }
 }

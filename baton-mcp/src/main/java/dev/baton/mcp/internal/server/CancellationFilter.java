@@ -1,6 +1,7 @@
 package dev.baton.mcp.internal.server;
 
 import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.spec.HttpHeaders;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCNotification;
@@ -29,7 +30,6 @@ import org.jspecify.annotations.Nullable;
  */
 public final class CancellationFilter extends HttpFilter {
   private static final long serialVersionUID = 1L;
-  private static final String SESSION_HEADER = "Mcp-Session-Id";
 
   private final transient ToolCalls calls;
   private final transient McpJsonMapper mapper;
@@ -45,7 +45,7 @@ public final class CancellationFilter extends HttpFilter {
   protected void doFilter(
       HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws IOException, ServletException {
-    String session = request.getHeader(SESSION_HEADER);
+    String session = request.getHeader(HttpHeaders.MCP_SESSION_ID);
     if (!"POST".equals(request.getMethod()) || session == null) {
       chain.doFilter(request, response);
       return;

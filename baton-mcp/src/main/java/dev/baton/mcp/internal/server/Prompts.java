@@ -2,21 +2,18 @@ package dev.baton.mcp.internal.server;
 
 import dev.baton.ai.ExecutablePrompt;
 import dev.baton.ai.GenerateOptions;
-import dev.baton.ai.MediaPart;
 import dev.baton.ai.Message;
 import dev.baton.ai.Part;
 import dev.baton.ai.Role;
-import dev.baton.ai.TextPart;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.Status;
+import dev.baton.mcp.internal.McpContent;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncPromptSpecification;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
-import io.modelcontextprotocol.spec.McpSchema.Content;
 import io.modelcontextprotocol.spec.McpSchema.GetPromptRequest;
 import io.modelcontextprotocol.spec.McpSchema.GetPromptResult;
-import io.modelcontextprotocol.spec.McpSchema.ImageContent;
 import io.modelcontextprotocol.spec.McpSchema.PromptArgument;
 import io.modelcontextprotocol.spec.McpSchema.PromptMessage;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
@@ -34,8 +31,9 @@ import tools.jackson.databind.node.ObjectNode;
  * (MCP sends every argument as a string); {@code prompts/get} renders the prompt with the arguments
  * as its input and answers the rendered messages. MCP prompts know only the user and assistant
  * roles: the system text comes first as a user message, a model message is the assistant's, and a
- * tool message is refused. A message carries text and inline ({@code data:}) images; other parts
- * are refused. A failure answers a JSON-RPC error with a message a client may see.
+ * tool message is refused. A message carries text, and images and audio at base64 {@code data:}
+ * URLs; other parts are refused. A failure answers a JSON-RPC error with a message a client may
+ * see.
  */
 public final class Prompts {
   private Prompts() {}
@@ -55,7 +53,7 @@ public final class Prompts {
             return GetPromptResult.builder(messages(rendered))
                 .description(described.description())
                 .build();
-          } catch (Throwable failure) {
+          } catch (RuntimeException failure) {
             BatonException error = serving.failures().classify(failure);
             McpError answer =
                 McpError.builder(
@@ -104,12 +102,12 @@ public final class Prompts {
     for (Message message : rendered.messages()) {
       McpSchema.Role role = role(message.role());
       for (Part part : message.content()) {
-        messages.add(new PromptMessage(role, content(part)));
+        messages.add(new PromptMessage(role, McpContent.toContent(part)));
       }
     }
     if (rendered.prompt() != null) {
       for (Part part : rendered.prompt()) {
-        messages.add(new PromptMessage(McpSchema.Role.USER, content(part)));
+        messages.add(new PromptMessage(McpSchema.Role.USER, McpContent.toContent(part)));
       }
     }
     return messages;
@@ -123,22 +121,5 @@ public final class Prompts {
           throw BatonException.failedPrecondition(
               "the prompt renders a tool message, which MCP prompts cannot carry");
     };
-  }
-
-  private static Content content(Part part) {
-    if (part instanceof TextPart text) {
-      return TextContent.builder(text.text()).build();
-    }
-    if (part instanceof MediaPart media && media.media().url().startsWith("data:")) {
-      String url = media.media().url();
-      int comma = url.indexOf(',');
-      String header = url.substring("data:".length(), Math.max(comma, "data:".length()));
-      if (comma > 0 && header.endsWith(";base64") && header.startsWith("image/")) {
-        String mimeType = header.substring(0, header.length() - ";base64".length());
-        return ImageContent.builder(url.substring(comma + 1), mimeType).build();
-      }
-    }
-    throw BatonException.failedPrecondition(
-        "the prompt renders a part MCP prompts cannot carry: only text and base64 data: images");
   }
 }

@@ -1,6 +1,6 @@
 package dev.baton.mcp.internal.server;
 
-import io.modelcontextprotocol.json.McpJsonMapper;
+import dev.baton.mcp.internal.McpSdk;
 import io.modelcontextprotocol.server.McpServer.SyncSpecification;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncPromptSpecification;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
@@ -15,13 +15,7 @@ import java.util.List;
  * @param tools the served tools and flows and agents
  * @param prompts the served prompts
  */
-public record SdkServers(
-    McpJsonMapper mapper,
-    List<SyncToolSpecification> tools,
-    List<SyncPromptSpecification> prompts) {
-
-  /** The name the server gives in its {@code initialize} answer. */
-  static final String NAME = "baton";
+public record SdkServers(List<SyncToolSpecification> tools, List<SyncPromptSpecification> prompts) {
 
   public SdkServers {
     tools = List.copyOf(tools);
@@ -43,8 +37,8 @@ public record SdkServers(
     if (!prompts.isEmpty()) {
       capabilities.prompts(false);
     }
-    return spec.serverInfo(NAME, version())
-        .jsonMapper(mapper)
+    return spec.serverInfo(McpSdk.NAME, McpSdk.version())
+        .jsonMapper(McpSdk.MAPPER)
         .capabilities(capabilities.build())
         .strictToolNameValidation(false)
         .validateToolInputs(false)
@@ -52,10 +46,5 @@ public record SdkServers(
         .tools(tools)
         .prompts(prompts)
         .build();
-  }
-
-  private static String version() {
-    String version = SdkServers.class.getPackage().getImplementationVersion();
-    return version == null ? "dev" : version;
   }
 }

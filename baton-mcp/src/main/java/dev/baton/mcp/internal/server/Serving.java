@@ -29,9 +29,10 @@ public record Serving(Registry registry, ToolCalls calls, Failures failures) {
       McpSyncServerExchange exchange, Function<ActionContext, CallToolResult> call) {
     try {
       return calls.run(
+          exchange.sessionId(),
           RequestScope.call(exchange),
           cancellation -> call.apply(context(exchange).withCancellation(cancellation)));
-    } catch (Throwable failure) {
+    } catch (RuntimeException failure) {
       return error(failures.classify(failure), null);
     }
   }

@@ -15,6 +15,9 @@ const PNG =
 const object = (properties, required = []) => ({ type: 'object', properties, required });
 const text = (value) => ({ content: [{ type: 'text', text: value }] });
 
+// How many calls of "sleep" this process has begun, so a test cancels one the server holds.
+let sleepsBegun = 0;
+
 /** A fresh server with the test tools; cancellations is shared so one process keeps one record. */
 export function createServer(cancellations = [], requestHeaders = () => ({})) {
   const server = new Server(
@@ -91,6 +94,7 @@ export function createServer(cancellations = [], requestHeaders = () => ({})) {
       inputSchema: object({}),
       run: (args, extra) =>
         new Promise((resolve) => {
+          sleepsBegun += 1;
           const cancelled = () => {
             cancellations.push({ requestId: extra.requestId, reason: String(extra.signal.reason ?? '') });
             resolve(text('cancelled'));
@@ -102,6 +106,11 @@ export function createServer(cancellations = [], requestHeaders = () => ({})) {
             extra.signal.addEventListener('abort', cancelled);
           }
         }),
+    },
+    sleeps_begun: {
+      description: 'How many calls of sleep have begun',
+      inputSchema: object({}),
+      run: () => text(String(sleepsBegun)),
     },
     cancellations: {
       description: 'The calls cancelled so far',

@@ -1,5 +1,7 @@
 package dev.baton.mcp;
 
+import static java.util.Locale.ROOT;
+
 import dev.baton.ai.ExecutablePrompt;
 import dev.baton.ai.InlinePrompt;
 import dev.baton.ai.Part;
@@ -93,9 +95,11 @@ public final class McpClient implements Plugin, AutoCloseable {
   /**
    * The server's current tools, named {@code <name>/<tool>}, with the server's descriptions and
    * input schemas as they are. Starts the server on first use; after the server announces a change
-   * to its tools, the new list. A server with resources adds two tools of the client's, {@code
-   * <name>/list_resources} and {@code <name>/read_resource} (see the package documentation), unless
-   * it has tools of those names itself.
+   * to its tools, the new list (a tool taken earlier, or resolved through a registry, keeps its
+   * description and schema, and fails with {@code NOT_FOUND} once the server dropped it). A server
+   * with resources adds two tools of the client's, {@code <name>/list_resources} and {@code
+   * <name>/read_resource} (see the package documentation), unless it has tools of those names
+   * itself.
    *
    * @throws BatonException {@code UNAVAILABLE} when the server cannot be reached or started, {@code
    *     FAILED_PRECONDITION} once the client is closed
@@ -111,24 +115,25 @@ public final class McpClient implements Plugin, AutoCloseable {
   /**
    * The server's prompt {@code name} as a Baton prompt named {@code <name>/<prompt>}, without a
    * model: give one when rendering ({@code render(...).model(...)}) or use {@link #prompt(String,
-   * InlinePrompt.Builder)}. Its input is the prompt's arguments; see the package documentation.
-   * Starts the server on first use.
+   * InlinePrompt)}. Its input is the prompt's arguments; see the package documentation. Starts the
+   * server on first use.
    *
    * @throws BatonException {@code NOT_FOUND} when the server has no such prompt, {@code
    *     UNAVAILABLE} when the server cannot be reached or started
    */
   public ExecutablePrompt prompt(String name) {
-    return prompts.get(name, InlinePrompt.builder());
+    return prompts.get(name, McpPrompts.NO_OPTIONS);
   }
 
   /**
    * The server's prompt {@code name} with the model, config, tools and other options of {@code
    * options}, whose messages the server's replace: for an agent or a generate call that renders it.
+   * {@code options} stays as it is.
    *
    * @throws BatonException {@code NOT_FOUND} when the server has no such prompt, {@code
    *     UNAVAILABLE} when the server cannot be reached or started
    */
-  public ExecutablePrompt prompt(String name, InlinePrompt.Builder options) {
+  public ExecutablePrompt prompt(String name, InlinePrompt options) {
     return prompts.get(name, options);
   }
 
@@ -175,11 +180,15 @@ public final class McpClient implements Plugin, AutoCloseable {
    */
   public static final class Builder {
     private static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+    // What java.net.http.HttpClient refuses to have set: it fails only when sending.
+    private static final Set<String> RESTRICTED_HEADERS =
+        Set.of("connection", "content-length", "expect", "host", "upgrade");
 
     private final String name;
     private @Nullable String command;
     private List<String> args = List.of();
     private final Map<String, String> environment = new LinkedHashMap<>();
+    private boolean inheritEnvironment;
     private @Nullable URI uri;
     private final Map<String, String> headers = new LinkedHashMap<>();
     private Duration timeout = DEFAULT_TIMEOUT;
@@ -203,9 +212,23 @@ public final class McpClient implements Plugin, AutoCloseable {
       return this;
     }
 
-    /** Sets an environment variable of the server's process (stdio only), on top of Baton's. */
+    /**
+     * Sets an environment variable of the server's process (stdio only). The process gets these and
+     * a few safe variables of the JVM's ({@code PATH}, {@code HOME}, {@code USER}, {@code SHELL},
+     * {@code TERM}, {@code LOGNAME}; their Windows counterparts), not the JVM's whole environment,
+     * which may hold secrets: see {@link #inheritEnvironment()}.
+     */
     public Builder environment(String key, String value) {
       environment.put(key, value);
+      return this;
+    }
+
+    /**
+     * Gives the server's process the JVM's whole environment (stdio only), under the variables of
+     * {@link #environment}: for a server that needs variables the application cannot name.
+     */
+    public Builder inheritEnvironment() {
+      this.inheritEnvironment = true;
       return this;
     }
 
@@ -221,13 +244,28 @@ public final class McpClient implements Plugin, AutoCloseable {
       return this;
     }
 
-    /** Sends a header with every HTTP request (HTTP only). */
+    /**
+     * Sends a header with every HTTP request (HTTP only); a header of the same name, whatever its
+     * case, is replaced.
+     *
+     * @throws BatonException {@code INVALID_ARGUMENT} for a header the HTTP client sets itself
+     *     ({@code Host}, {@code Connection}, {@code Content-Length}, {@code Expect}, {@code
+     *     Upgrade})
+     */
     public Builder header(String name, String value) {
+      if (name == null || name.isBlank() || RESTRICTED_HEADERS.contains(name.toLowerCase(ROOT))) {
+        throw BatonException.invalidArgument(
+            "MCP client \"%s\": the HTTP client sets header %s itself", this.name, name);
+      }
+      headers.keySet().removeIf(existing -> existing.equalsIgnoreCase(name));
       headers.put(name, value);
       return this;
     }
 
-    /** Sends {@code Authorization: Bearer <token>} with every HTTP request (HTTP only). */
+    /**
+     * Sends {@code Authorization: Bearer <token>} with every HTTP request (HTTP only), replacing an
+     * {@code Authorization} header.
+     */
     public Builder bearerToken(String token) {
       return header("Authorization", "Bearer " + token);
     }
@@ -253,8 +291,8 @@ public final class McpClient implements Plugin, AutoCloseable {
       if ((command == null) == (uri == null)) {
         problems.add("exactly one of stdio(...) and http(...)");
       }
-      if (command == null && !environment.isEmpty()) {
-        problems.add("environment(...) only with stdio(...)");
+      if (command == null && (!environment.isEmpty() || inheritEnvironment)) {
+        problems.add("environment(...) and inheritEnvironment() only with stdio(...)");
       }
       if (uri == null && !headers.isEmpty()) {
         problems.add("header(...) and bearerToken(...) only with http(...)");
@@ -265,7 +303,7 @@ public final class McpClient implements Plugin, AutoCloseable {
       }
       Endpoint endpoint =
           command != null
-              ? new Endpoint.Stdio(command, args, environment)
+              ? new Endpoint.Stdio(command, args, environment, inheritEnvironment)
               : new Endpoint.Http(Objects.requireNonNull(uri), headers);
       return new McpClient(name, endpoint, timeout);
     }

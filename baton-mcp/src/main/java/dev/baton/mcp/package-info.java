@@ -53,8 +53,8 @@
  *       conversation follows these messages.
  *   <li>An MCP prompt has no model: give one when rendering ({@code prompt.render(context, input,
  *       history).model(...)}), or take the prompt with {@code client.prompt(name,
- *       InlinePrompt.builder().model(...))}, whose model, config, tools and other options it keeps
- *       and whose messages the server's replace.
+ *       InlinePrompt.builder().model(...).build())}, whose model, config, tools and other options
+ *       it keeps and whose messages the server's replace.
  *   <li>A prompt the server does not have is {@code NOT_FOUND} naming it; other failures come from
  *       the server as the client's requests' do.
  * </ul>
@@ -78,15 +78,24 @@
  *
  * <p>Baton owns the servers it starts. A stdio server starts when first used (a lookup of one of
  * its tools or prompts, {@code tools()}, {@code prompt(name)}, a call), never when the client or
- * Baton is built. {@code close()} stops it with its whole process tree ({@code npx} starts the real
- * server as its child), as {@code Baton.close()} does for a registered client; an unregistered one
- * is the application's to close. A server that dies answers its calls in flight with {@code
- * UNAVAILABLE} naming the client, and the next call starts it again; one that exits at start says
- * so with the tail of its stderr. A call waits at most the client's timeout ({@code
- * DEADLINE_EXCEEDED}); a call that times out or whose caller is cancelled tells the server with
- * {@code notifications/cancelled}. When the server announces {@code
- * notifications/tools/list_changed}, the client's tools are the new list, and a removed tool's
- * calls fail with {@code NOT_FOUND}. Calls on one client run in parallel.
+ * Baton is built. Its process gets the client's {@code environment(...)} and a few safe variables
+ * of the JVM's ({@code PATH}, {@code HOME}, ...), not the JVM's whole environment, unless the
+ * client is built with {@code inheritEnvironment()}. {@code close()} stops it with its whole
+ * process tree ({@code npx} starts the real server as its child): stdin closed, then SIGTERM, then
+ * SIGKILL for what is left after two seconds; {@code Baton.close()} does it for a registered
+ * client, and an unregistered one is the application's to close. A server that dies answers its
+ * calls in flight with {@code UNAVAILABLE} naming the client, and the next call starts it again;
+ * one that exits at start says with which code, and its stderr goes to the log (never into the
+ * error: it may hold stack traces or secrets). A request waits at most the client's timeout ({@code
+ * DEADLINE_EXCEEDED}) and no longer than its caller's cancellation. A tool call that times out or
+ * whose caller is cancelled (whatever the status) tells the server with {@code
+ * notifications/cancelled}; other requests (rendering a prompt, reading a resource, listings) stop
+ * waiting without telling it. A server's JSON-RPC errors map to Genkit statuses; its text reaches a
+ * remote caller only for {@code INVALID_ARGUMENT} and {@code NOT_FOUND}. When the server announces
+ * {@code notifications/tools/list_changed}, {@code tools()} and later lookups give the new list and
+ * a removed tool's calls fail with {@code NOT_FOUND}; a tool already resolved through a registry
+ * (which keeps what it resolved) or taken from an earlier {@code tools()} keeps its old description
+ * and schema. Calls on one client run in parallel.
  *
  * <h2>Serving Baton over MCP</h2>
  *

@@ -12,7 +12,6 @@ import dev.baton.core.StreamCallback;
 import dev.baton.server.NodeFixture;
 import java.net.ServerSocket;
 import java.net.URI;
-import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -88,7 +87,6 @@ class McpClientHttpTest {
                 assertThat(e.status()).isEqualTo(Status.UNAVAILABLE);
                 assertThat(e.getMessage()).contains("\"nowhere\"").doesNotContain("Exception");
               });
-      assertThat(List.of(client.name())).containsExactly("nowhere");
     }
   }
 }

@@ -2,6 +2,7 @@ package dev.baton.mcp;
 
 import static dev.baton.mcp.TestServers.script;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
@@ -16,7 +17,6 @@ import dev.baton.core.StreamCallback;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -116,7 +116,8 @@ class McpClientLifecycleTest {
                 assertThat(e.getMessage())
                     .contains("\"crashy\"")
                     .doesNotContain("Exception")
-                    .doesNotContain("\tat ");
+                    .doesNotContain("\tat ")
+                    .doesNotContain("    at ");
               });
 
       assertThat(call(client, "removable")).isEqualTo("still here");
@@ -124,7 +125,7 @@ class McpClientLifecycleTest {
   }
 
   @Test
-  void aServerThatExitsAtStartIsUnavailableWithTheTailOfItsStderr() {
+  void aServerThatExitsAtStartIsUnavailableWithItsExitCodeNotItsStderr() {
     dev.baton.server.NodeFixture.require();
     try (McpClient client =
         Mcp.client("broken").stdio("node", script("client-exit-at-start.js")).build()) {
@@ -133,10 +134,10 @@ class McpClientLifecycleTest {
               BatonException.class,
               e -> {
                 assertThat(e.status()).isEqualTo(Status.UNAVAILABLE);
+                // Its stderr may hold stack traces and secrets: it goes to the log only.
                 assertThat(e.getMessage())
-                    .contains("\"broken\"")
-                    .contains("cannot open the database at /nowhere/db")
-                    .doesNotContain("Exception");
+                    .isEqualTo(
+                        "MCP server \"broken\" is unavailable: its process exited with code 2");
               });
     }
   }
@@ -182,6 +183,7 @@ class McpClientLifecycleTest {
       ActionContext context = baton.context().withCancellation(cancellation);
       CompletableFuture<JsonNode> call =
           CompletableFuture.supplyAsync(() -> run(sleep, context, Json.object()));
+      await().atMost(Duration.ofSeconds(20)).until(() -> call(client, "sleeps_begun").equals("1"));
 
       cancellation.cancel();
 
@@ -195,6 +197,60 @@ class McpClientLifecycleTest {
           .untilAsserted(
               () -> assertThat(call(client, "cancellations")).contains("\"reason\":\"cancelled\""));
     }
+  }
+
+  @Test
+  void aCancellationOfAnyStatusSendsTheServerACancellation() throws Exception {
+    try (McpClient client = TestServers.stdio("aborted").build()) {
+      Tool<?, ?> sleep = find(client, "sleep");
+      Cancellation cancellation = Cancellation.create();
+      ActionContext context = baton.context().withCancellation(cancellation);
+      CompletableFuture<JsonNode> call =
+          CompletableFuture.supplyAsync(() -> run(sleep, context, Json.object()));
+      await().atMost(Duration.ofSeconds(20)).until(() -> call(client, "sleeps_begun").equals("1"));
+
+      cancellation.cancel(BatonException.of(Status.ABORTED, "the task was aborted"));
+
+      assertThatThrownBy(() -> call.get(30, TimeUnit.SECONDS))
+          .isInstanceOf(ExecutionException.class)
+          .cause()
+          .isInstanceOfSatisfying(
+              BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.ABORTED));
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .untilAsserted(
+              () -> assertThat(call(client, "cancellations")).contains("\"reason\":\"cancelled\""));
+    }
+  }
+
+  @Test
+  void aServerThatIgnoresSigtermIsKilled() {
+    McpClient client = TestServers.stdio("stubborn").environment("IGNORE_SIGTERM", "1").build();
+    ProcessHandle server = process(Json.parse(call(client, "pids")).path("pid").asLong());
+
+    client.close();
+
+    await().atMost(Duration.ofSeconds(20)).until(() -> !server.isAlive());
+  }
+
+  @Test
+  void theServerGetsOnlySafeVariablesOfTheJvmsEnvironment() {
+    // BATON_MCP_TEST_SECRET is set for the tests' JVM (see the pom).
+    assertThat(System.getenv("BATON_MCP_TEST_SECRET")).isEqualTo("s3cret");
+    try (McpClient client = TestServers.stdio("env").environment("MINE", "given").build()) {
+      assertThat(env(client, "BATON_MCP_TEST_SECRET")).isEqualTo("<unset>");
+      assertThat(env(client, "MINE")).isEqualTo("given");
+      assertThat(env(client, "PATH")).isEqualTo(System.getenv("PATH"));
+    }
+    try (McpClient client = TestServers.stdio("inherit").inheritEnvironment().build()) {
+      assertThat(env(client, "BATON_MCP_TEST_SECRET")).isEqualTo("s3cret");
+    }
+  }
+
+  private String env(McpClient client, String variable) {
+    return run(find(client, "env"), baton.context(), Json.object().put("name", variable))
+        .path("output")
+        .asString();
   }
 
   @Test
@@ -226,6 +282,37 @@ class McpClientLifecycleTest {
   }
 
   @Test
+  void closeDuringAStartDoesNotWaitForTheHandshake() throws Exception {
+    dev.baton.server.NodeFixture.require();
+    String marker = "baton-silent-" + System.nanoTime();
+    McpClient client =
+        Mcp.client("silent").stdio("node", "-e", "setInterval(() => {}, 1000)", marker).build();
+    CompletableFuture<?> starting = CompletableFuture.runAsync(client::tools);
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () ->
+                ProcessHandle.current()
+                    .descendants()
+                    .anyMatch(
+                        p ->
+                            p.info()
+                                .arguments()
+                                .map(a -> java.util.Arrays.asList(a).contains(marker))
+                                .orElse(false)));
+
+    client.close();
+
+    // The handshake would wait 30 s; close() ends it instead.
+    assertThatThrownBy(() -> starting.get(10, TimeUnit.SECONDS))
+        .isInstanceOf(ExecutionException.class)
+        .cause()
+        .isInstanceOfSatisfying(
+            BatonException.class,
+            e -> assertThat(e.status()).isEqualTo(Status.FAILED_PRECONDITION));
+  }
+
+  @Test
   void theBuilderRejectsWhatCannotWork() {
     assertThatThrownBy(() -> Mcp.client("a/b"))
         .isInstanceOfSatisfying(
@@ -238,6 +325,18 @@ class McpClientLifecycleTest {
         .hasMessageContaining("the timeout must be positive");
     assertThatThrownBy(() -> Mcp.client("u").http(java.net.URI.create("ftp://x/mcp")))
         .hasMessageContaining("absolute http(s) URI");
-    assertThat(List.of(Mcp.client("lazy").stdio("/nonexistent/never-run").build())).hasSize(1);
+    assertThatThrownBy(
+            () -> Mcp.client("h").http(java.net.URI.create("http://x/mcp")).header("Host", "y"))
+        .hasMessageContaining("the HTTP client sets header Host itself");
+    assertThatThrownBy(
+            () ->
+                Mcp.client("e")
+                    .http(java.net.URI.create("http://x/mcp"))
+                    .inheritEnvironment()
+                    .build())
+        .hasMessageContaining("inheritEnvironment() only with stdio(...)");
+    // build() starts nothing: a command that cannot run fails only when used.
+    assertThatCode(() -> Mcp.client("lazy").stdio("/nonexistent/never-run").build().close())
+        .doesNotThrowAnyException();
   }
 }

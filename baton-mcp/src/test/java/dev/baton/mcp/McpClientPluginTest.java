@@ -88,6 +88,20 @@ class McpClientPluginTest {
   }
 
   @Test
+  void anAgentTakesTheClientsToolsAsAList() {
+    Agent agent =
+        baton.defineAgent("lister", InlinePrompt.builder().model("pm").tools(fs.tools()).build());
+    model.respond(callEcho("listed"));
+    model.respondText("all done");
+
+    agent.runText("go");
+
+    assertThat(model.requests().get(0).tools()).extracting(t -> t.name()).contains("fs/echo");
+    assertThat(lastToolResponse(model.requests().get(1)).toolResponse().output().asString())
+        .isEqualTo("echo: listed");
+  }
+
+  @Test
   void toolApprovalInterruptsAnUnapprovedMcpCall() {
     model.respond(callEcho("rm -rf"));
 

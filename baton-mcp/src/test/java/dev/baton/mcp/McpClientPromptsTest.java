@@ -88,7 +88,7 @@ class McpClientPromptsTest {
 
   @Test
   void anAgentOverAnMcpPromptHasItsMessagesBeforeTheConversation() {
-    baton.registry().register(client.prompt("review", InlinePrompt.builder().model("pm")));
+    baton.registry().register(client.prompt("review", InlinePrompt.builder().model("pm").build()));
     Agent reviewer =
         baton.definePromptAgent(
             "reviewer", "p/review", Map.of("code", "y()"), AgentOptions.DEFAULTS);

@@ -6,15 +6,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.Baton;
+import dev.baton.ai.FinishReason;
+import dev.baton.ai.GenerateOptions;
 import dev.baton.ai.MediaPart;
+import dev.baton.ai.Message;
+import dev.baton.ai.ModelRequest;
+import dev.baton.ai.ModelResponse;
 import dev.baton.ai.Part;
+import dev.baton.ai.Role;
 import dev.baton.ai.TextPart;
 import dev.baton.ai.Tool;
 import dev.baton.ai.ToolResponse;
+import dev.baton.ai.ToolResponsePart;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
+import dev.baton.middleware.ToolCallFeedback;
 import dev.baton.testing.ProgrammableModel;
 import java.util.List;
 import java.util.Map;
@@ -58,6 +66,40 @@ class McpClientToolsTest {
 
   private static Tool<?, ?> tool(String name) {
     return tools.stream().filter(t -> t.name().equals("t/" + name)).findFirst().orElseThrow();
+  }
+
+  @Test
+  void toolCallFeedbackAnswersABadCallOfAnMcpToolAndTheModelCallsAgain() {
+    model.respond(
+        ModelResponse.of(
+            new Message(Role.MODEL, List.of(Part.toolRequest("t/echo", "r1", Json.object()))),
+            FinishReason.STOP));
+    model.respond(
+        ModelResponse.of(
+            new Message(
+                Role.MODEL,
+                List.of(Part.toolRequest("t/echo", "r2", Json.object().put("text", "again")))),
+            FinishReason.STOP));
+    model.respondText("done");
+
+    baton.generate(
+        GenerateOptions.builder()
+            .model("pm")
+            .prompt("go")
+            .tools(tools)
+            .use(new ToolCallFeedback())
+            .build());
+
+    ToolResponse feedback = lastToolResponse(model.requests().get(1));
+    assertThat(feedback.output().path("validationErrors").isArray()).isTrue();
+    assertThat(feedback.output().path("validationErrors").toString()).contains("text");
+    assertThat(lastToolResponse(model.requests().get(2)).output().asString())
+        .isEqualTo("echo: again");
+  }
+
+  private static ToolResponse lastToolResponse(ModelRequest request) {
+    Message last = request.messages().get(request.messages().size() - 1);
+    return ((ToolResponsePart) last.content().get(0)).toolResponse();
   }
 
   @Test

@@ -82,6 +82,28 @@ public final class InlinePrompt {
     return new Builder();
   }
 
+  /**
+   * A builder holding this prompt's options, to derive another prompt from it; changing the builder
+   * leaves this prompt as it is.
+   */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.model = model;
+    b.config = config;
+    b.system = system;
+    b.messagesMode = messagesMode;
+    b.messages.addAll(messages);
+    b.messagesFunction = messagesFunction;
+    b.prompt = prompt;
+    b.tools.addAll(tools);
+    b.toolNames.addAll(toolNames);
+    b.use.addAll(use);
+    b.maxTurns = maxTurns;
+    b.output = output;
+    b.toolChoice = toolChoice;
+    return b;
+  }
+
   public @Nullable ModelRef model() {
     return model;
   }
@@ -302,6 +324,12 @@ public final class InlinePrompt {
 
     public Builder tools(Tool<?, ?>... tools) {
       this.tools.addAll(List.of(tools));
+      return this;
+    }
+
+    /** Adds tools, such as an MCP client's {@code tools()}. */
+    public Builder tools(List<? extends Tool<?, ?>> tools) {
+      this.tools.addAll(tools);
       return this;
     }
 

@@ -3,6 +3,7 @@ package dev.baton.mcp.internal.client;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,23 +22,29 @@ final class CancellingTransport implements McpClientTransport {
   private static final String CANCELLED = "notifications/cancelled";
 
   private final McpClientTransport delegate;
+  // How long sending a notification may take: a stuck transport must not hold a subscription.
+  private final Duration timeout;
   // Progress token to request ID, for the requests in flight. Both maps are guarded by this.
   private final Map<Object, Object> requestIds = new HashMap<>();
   // Progress token to reason, for requests cancelled before they were sent.
   private final Map<Object, String> cancelledEarly = new HashMap<>();
 
-  CancellingTransport(McpClientTransport delegate) {
+  CancellingTransport(McpClientTransport delegate, Duration timeout) {
     this.delegate = delegate;
+    this.timeout = timeout;
   }
 
-  /** Forgets the request sent with {@code progressToken}, which has been answered. */
+  /** Forgets the request sent with {@code progressToken}, which has been answered or given up. */
   synchronized void forget(Object progressToken) {
     requestIds.remove(progressToken);
+    cancelledEarly.remove(progressToken);
   }
 
   /**
    * Tells the server to stop the request sent with {@code progressToken}; the notification is sent
-   * without waiting. A request not sent yet (the caller gave up first) is cancelled as it goes.
+   * without waiting. A request not sent yet (the caller gave up first) is cancelled as it goes:
+   * over stdio right after it, over HTTP once its POST is done (the transport completes the send
+   * with the answer's stream), which is late but harmless.
    */
   void cancel(Object progressToken, String reason) {
     Object id;
@@ -77,7 +84,7 @@ final class CancellingTransport implements McpClientTransport {
     var notification =
         new McpSchema.JSONRPCNotification(
             McpSchema.JSONRPC_VERSION, CANCELLED, Map.of("requestId", requestId, "reason", reason));
-    delegate.sendMessage(notification).onErrorComplete().subscribe();
+    delegate.sendMessage(notification).timeout(timeout).onErrorComplete().subscribe();
   }
 
   @Override

@@ -12,9 +12,14 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The one place SDK failures become Genkit statuses. A remote caller sees the status and a message
- * naming the client; the SDK's exception stays the cause, for logs, never the message.
+ * naming the client; the SDK's exception stays the cause, for logs, never the message. What a
+ * third-party server says is public only when it is about the caller's request ({@code
+ * INVALID_ARGUMENT}, {@code NOT_FOUND}), and then cut short; its internal errors are for logs.
  */
 public final class McpErrors {
+  // The most of a server's error text a caller sees: enough for "no such file", not for a dump.
+  private static final int MAX_PUBLIC_TEXT = 200;
+
   private McpErrors() {}
 
   /**
@@ -30,11 +35,7 @@ public final class McpErrors {
     }
     McpError mcp = find(e, McpError.class);
     if (mcp != null && mcp.getJsonRpcError() != null) {
-      McpSchema.JSONRPCResponse.JSONRPCError rpc = mcp.getJsonRpcError();
-      return new BatonException(
-          status(rpc.code()),
-          "MCP server \"%s\" answered: %s".formatted(client, rpc.message()),
-          error);
+      return answered(client, mcp.getJsonRpcError(), error);
     }
     McpHttpClientTransportAuthorizationException denied =
         find(e, McpHttpClientTransportAuthorizationException.class);
@@ -66,6 +67,27 @@ public final class McpErrors {
         Status.UNAVAILABLE,
         detail == null || detail.isBlank() ? message : message + ": " + detail,
         cause);
+  }
+
+  private static BatonException answered(
+      String client, McpSchema.JSONRPCResponse.JSONRPCError rpc, Throwable error) {
+    Status status = status(rpc.code());
+    String answered = "MCP server \"%s\" answered error %d".formatted(client, rpc.code());
+    return switch (status) {
+      case INVALID_ARGUMENT, NOT_FOUND ->
+          new BatonException(status, answered + ": " + shortened(rpc.message()), error);
+      // The server's own failure: its text may hold its internals, so it is for logs only.
+      case INTERNAL, UNKNOWN ->
+          new BatonException(status, answered + ": " + rpc.message(), null, false, error);
+      default -> new BatonException(status, answered, error);
+    };
+  }
+
+  private static String shortened(@Nullable String text) {
+    if (text == null) {
+      return "";
+    }
+    return text.length() <= MAX_PUBLIC_TEXT ? text : text.substring(0, MAX_PUBLIC_TEXT) + "...";
   }
 
   private static Status status(int code) {

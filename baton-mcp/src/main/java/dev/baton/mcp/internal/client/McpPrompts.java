@@ -23,6 +23,9 @@ import org.jspecify.annotations.Nullable;
  * <p>Thread-safe.
  */
 public final class McpPrompts {
+  /** The options of a prompt given without any: no model, no tools. */
+  public static final InlinePrompt NO_OPTIONS = InlinePrompt.builder().build();
+
   private final ServerConnection connection;
   private final Listing<List<McpSchema.Prompt>> listing;
 
@@ -33,18 +36,18 @@ public final class McpPrompts {
         new Listing<>(
             connection::promptListVersion,
             cancellation ->
-                connection.request(
-                    cancellation,
-                    client ->
-                        client.getServerCapabilities().prompts() == null
-                            ? List.of()
-                            : List.copyOf(client.listPrompts().prompts())));
+                connection.capabilities().prompts() == null
+                    ? List.of()
+                    : connection.request(
+                        cancellation,
+                        client ->
+                            client.listPrompts().map(result -> List.copyOf(result.prompts()))));
   }
 
   /** The server's prompts, each as a Baton prompt without a model. */
   public List<ExecutablePrompt> list() {
     return listing.get(Cancellation.never()).stream()
-        .map(prompt -> executable(prompt, InlinePrompt.builder()))
+        .map(prompt -> executable(prompt, NO_OPTIONS))
         .toList();
   }
 
@@ -53,19 +56,20 @@ public final class McpPrompts {
    *
    * @throws BatonException {@code NOT_FOUND} when the server has no such prompt
    */
-  public ExecutablePrompt get(String name, InlinePrompt.Builder options) {
+  public ExecutablePrompt get(String name, InlinePrompt options) {
     return executable(find(name, Cancellation.never()), options);
   }
 
   /** The server's prompt {@code name} for a registry lookup, or null when it has none. */
   public @Nullable ExecutablePrompt resolve(String name) {
     McpSchema.Prompt prompt = current(name, Cancellation.never());
-    return prompt == null ? null : executable(prompt, InlinePrompt.builder());
+    return prompt == null ? null : executable(prompt, NO_OPTIONS);
   }
 
-  private ExecutablePrompt executable(McpSchema.Prompt prompt, InlinePrompt.Builder options) {
+  private ExecutablePrompt executable(McpSchema.Prompt prompt, InlinePrompt options) {
     String name = connection.name() + "/" + prompt.name();
-    InlinePrompt rendered = options.messages(context -> render(prompt.name(), context)).build();
+    InlinePrompt rendered =
+        options.toBuilder().messages(context -> render(prompt.name(), context)).build();
     return ExecutablePrompt.create(
         name, prompt.description(), PromptArguments.schema(prompt), rendered);
   }

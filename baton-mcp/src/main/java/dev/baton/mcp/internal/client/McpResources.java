@@ -108,7 +108,7 @@ public final class McpResources {
 
   // The SDK refuses to ask a server for resources it does not announce.
   private boolean hasResources() {
-    return connection.client().getServerCapabilities().resources() != null;
+    return connection.capabilities().resources() != null;
   }
 
   /** The tool {@code <client>/<name>} for a registry lookup, or null when there is none. */
@@ -143,7 +143,8 @@ public final class McpResources {
     ObjectNode list = Json.object();
     ArrayNode resources = list.putArray("resources");
     for (McpSchema.Resource resource :
-        connection.request(cancellation, client -> client.listResources().resources())) {
+        connection.request(
+            cancellation, client -> client.listResources().map(result -> result.resources()))) {
       ObjectNode entry = resources.addObject().put("uri", resource.uri());
       describe(entry, resource.name(), resource.title(), resource.description());
       putIfGiven(entry, "mimeType", resource.mimeType());
@@ -162,7 +163,8 @@ public final class McpResources {
       ServerConnection connection, Cancellation cancellation) {
     try {
       return connection.request(
-          cancellation, client -> client.listResourceTemplates().resourceTemplates());
+          cancellation,
+          client -> client.listResourceTemplates().map(result -> result.resourceTemplates()));
     } catch (BatonException e) {
       if (e.status() == Status.UNIMPLEMENTED) {
         return List.of();

@@ -4,15 +4,14 @@ import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Cancellation;
 import dev.baton.mcp.internal.McpSdk;
+import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
-import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.net.URI;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -21,6 +20,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
 
 /**
  * The connection of one {@code McpClient} to its server: starts it on first use, restarts it when
@@ -47,7 +47,7 @@ public final class ServerConnection implements AutoCloseable {
   private final AtomicLong promptListVersion = new AtomicLong();
   private final AtomicLong resourceListVersion = new AtomicLong();
   private final ReentrantLock lock = new ReentrantLock();
-  private @Nullable Session session;
+  private volatile @Nullable Session session;
   private volatile boolean closed;
 
   /**
@@ -71,38 +71,25 @@ public final class ServerConnection implements AutoCloseable {
     return name;
   }
 
-  /** How long one request may take. */
-  public Duration timeout() {
-    return timeout;
-  }
-
   /**
-   * The SDK client of the running server, started (or restarted, when it died) first. Its requests
-   * block up to the SDK's own timeout, slightly longer than {@link #timeout()}; prefer {@link
-   * #request}, which honours the timeout and the caller's cancellation.
+   * What the running server (started first, or restarted when it died) announced it offers.
    *
    * @throws BatonException {@code UNAVAILABLE} when the server does not start, {@code
    *     FAILED_PRECONDITION} once closed
    */
-  public McpSyncClient client() {
-    return session().client();
+  public McpSchema.ServerCapabilities capabilities() {
+    return session().client().getServerCapabilities();
   }
 
   /**
-   * Runs a request on the running server within the timeout and the caller's cancellation.
+   * Runs a request on the running server within the timeout and the caller's cancellation; a caller
+   * that stops waiting cancels it here, but the server is not told (only tool calls carry what
+   * {@code notifications/cancelled} needs).
    *
    * @throws BatonException the request's failure, mapped by {@link McpErrors}
    */
-  public <T> T request(ActionContext context, Function<McpSyncClient, T> request) {
-    Session running = session();
-    return running.await(
-        context.cancellation(), () -> request.apply(running.client()), reason -> {});
-  }
-
-  /** Like {@link #request(ActionContext, Function)}, for a caller with only a cancellation. */
-  public <T> T request(Cancellation cancellation, Function<McpSyncClient, T> request) {
-    Session running = session();
-    return running.await(cancellation, () -> request.apply(running.client()), reason -> {});
+  public <T> T request(Cancellation cancellation, Function<McpAsyncClient, Mono<T>> request) {
+    return session().await(cancellation, request, reason -> {});
   }
 
   /** How many times the server said its prompts changed ({@code prompts/list_changed}). */
@@ -128,7 +115,7 @@ public final class ServerConnection implements AutoCloseable {
     try {
       return running.await(
           context.cancellation(),
-          () -> running.client().callTool(request),
+          client -> client.callTool(request),
           reason -> transport.cancel(token, reason));
     } finally {
       transport.forget(token);
@@ -142,33 +129,21 @@ public final class ServerConnection implements AutoCloseable {
     if (running.client().getServerCapabilities().tools() == null) {
       return List.of();
     }
+    // The SDK's listTools() follows every page.
     return running.await(
-        cancellation,
-        () -> {
-          List<McpSchema.Tool> tools = new ArrayList<>();
-          String cursor = null;
-          do {
-            McpSchema.ListToolsResult page = running.client().listTools(cursor);
-            tools.addAll(page.tools());
-            cursor = page.nextCursor();
-          } while (cursor != null);
-          return tools;
-        },
-        reason -> {});
+        cancellation, client -> client.listTools().map(result -> result.tools()), reason -> {});
   }
 
-  /** Stops the server, if it runs; later requests fail with {@code FAILED_PRECONDITION}. */
+  /**
+   * Stops the server, if it runs; later requests fail with {@code FAILED_PRECONDITION}. Does not
+   * wait for a start in progress: the starting thread stops what it started.
+   */
   @Override
   public void close() {
-    lock.lock();
-    try {
-      closed = true;
-      if (session != null) {
-        session.stop();
-        session = null;
-      }
-    } finally {
-      lock.unlock();
+    closed = true;
+    Session stopping = session;
+    if (stopping != null) {
+      stopping.stop();
     }
   }
 
@@ -187,7 +162,19 @@ public final class ServerConnection implements AutoCloseable {
         session = null;
       }
       Session started = start();
+      // Published before closed is read and before the handshake, as close() sets closed before it
+      // reads the session: a close() during the start is seen here, or stops the session, which
+      // ends its handshake at once (stopping twice is harmless).
       session = started;
+      if (closed) {
+        started.stop();
+        throw closedError();
+      }
+      try {
+        started.initialize(startLimit());
+      } catch (BatonException e) {
+        throw closed ? closedError() : e;
+      }
       return started;
     } finally {
       lock.unlock();
@@ -199,22 +186,22 @@ public final class ServerConnection implements AutoCloseable {
         endpoint instanceof Endpoint.Stdio s
             ? new StdioServerTransport(
                 ServerParameters.builder(s.command()).args(s.args()).env(s.environment()).build(),
-                McpSdk.MAPPER)
+                McpSdk.MAPPER,
+                s.inheritEnvironment())
             : null;
     McpClientTransport base = stdio != null ? stdio : http((Endpoint.Http) endpoint);
-    CancellingTransport transport = new CancellingTransport(base);
-    McpSyncClient client =
-        McpClient.sync(transport)
+    CancellingTransport transport = new CancellingTransport(base, timeout);
+    McpAsyncClient client =
+        McpClient.async(transport)
             .clientInfo(CLIENT_INFO)
             .requestTimeout(timeout.plus(SDK_MARGIN))
             .initializationTimeout(startLimit().plus(SDK_MARGIN))
-            .toolsChangeConsumer(toolsChanged)
-            .promptsChangeConsumer(prompts -> promptListVersion.incrementAndGet())
-            .resourcesChangeConsumer(resources -> resourceListVersion.incrementAndGet())
+            .toolsChangeConsumer(tools -> Mono.fromRunnable(() -> toolsChanged.accept(tools)))
+            .promptsChangeConsumer(prompts -> Mono.fromRunnable(promptListVersion::incrementAndGet))
+            .resourcesChangeConsumer(
+                resources -> Mono.fromRunnable(resourceListVersion::incrementAndGet))
             .build();
-    Session started = new Session(name, timeout, client, transport, stdio);
-    started.initialize(startLimit());
-    return started;
+    return new Session(name, timeout, client, transport, stdio);
   }
 
   private Duration startLimit() {

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.JsonNode;
@@ -19,7 +20,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * A server's tools as Baton tools named {@code <client>/<tool>}, listed on first use and replaced
  * when the server announces a change. A tool keeps answering while the server offers it; once it is
- * gone from the list, calling it fails with {@code NOT_FOUND}. Thread-safe.
+ * gone from the list, calling it fails with {@code NOT_FOUND}. A tool already handed out (a
+ * registry keeps what it resolved) keeps the description and schema it was made with. Thread-safe.
  */
 public final class ServerTools {
   /** The span attribute naming the MCP client a tool call went through. */
@@ -56,14 +58,20 @@ public final class ServerTools {
   private Map<String, Tool<?, ?>> current(Cancellation cancellation) {
     connection.checkOpen();
     Map<String, Tool<?, ?>> listed = tools;
-    if (listed == null) {
-      listed = toTools(connection.listTools(cancellation));
-      tools = listed;
+    if (listed != null) {
+      return listed;
     }
-    return listed;
+    Map<String, Tool<?, ?>> fetched = toTools(connection.listTools(cancellation));
+    synchronized (this) {
+      // A list the server sent after a change while this one was asked for is the newer one.
+      if (tools == null) {
+        tools = fetched;
+      }
+      return Objects.requireNonNull(tools);
+    }
   }
 
-  private void changed(List<McpSchema.Tool> listed) {
+  private synchronized void changed(List<McpSchema.Tool> listed) {
     tools = toTools(listed);
   }
 

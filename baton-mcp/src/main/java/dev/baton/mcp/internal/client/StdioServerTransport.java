@@ -13,6 +13,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 
 /**
@@ -21,29 +24,56 @@ import reactor.core.publisher.Mono;
  *
  * <p>The SDK keeps the process in a private field and only signals the direct child on close, which
  * leaves {@code npx}'s {@code node} behind; the field is read once, after the SDK started the
- * process. Thread-safe.
+ * process. The SDK offers no other way to it (2.2.0); reading it works because the SDK is an
+ * automatic module, all of whose packages are open. Should a later SDK rename the field, Baton logs
+ * it once and falls back on the SDK's own close.
+ *
+ * <p>The process gets the SDK's few safe variables (such as {@code PATH} and {@code HOME}) and the
+ * client's, not the JVM's whole environment, unless the client inherits it. Thread-safe.
  */
 final class StdioServerTransport extends StdioClientTransport {
+  private static final Logger LOG = LoggerFactory.getLogger(StdioServerTransport.class);
   private static final int STDERR_LINES = 20;
-  private static final VarHandle PROCESS = processField();
 
+  private final boolean inheritEnvironment;
   private final CompletableFuture<Process> started = new CompletableFuture<>();
   private final Deque<String> stderr = new ArrayDeque<>();
 
-  StdioServerTransport(ServerParameters parameters, McpJsonMapper mapper) {
+  StdioServerTransport(
+      ServerParameters parameters, McpJsonMapper mapper, boolean inheritEnvironment) {
     super(parameters, mapper);
+    this.inheritEnvironment = inheritEnvironment;
     setStdErrorHandler(this::addStderr);
+  }
+
+  @Override
+  protected ProcessBuilder getProcessBuilder() {
+    // The SDK adds its safe defaults and the client's variables to this builder's environment.
+    ProcessBuilder builder = new ProcessBuilder();
+    if (!inheritEnvironment) {
+      builder.environment().clear();
+    }
+    return builder;
   }
 
   @Override
   public Mono<Void> connect(
       Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
     return super.connect(handler)
-        .doOnSuccess(unused -> started.complete((Process) PROCESS.getVolatile(this)))
+        .doOnSuccess(
+            unused -> {
+              VarHandle field = ProcessField.HANDLE;
+              if (field != null) {
+                started.complete((Process) field.getVolatile(this));
+              }
+            })
         .doOnError(started::completeExceptionally);
   }
 
-  /** Completes with the process once the SDK started it, or with the error that kept it from it. */
+  /**
+   * Completes with the process once the SDK started it, or with the error that kept it from it;
+   * never, should this SDK hide its process.
+   */
   CompletableFuture<Process> process() {
     return started;
   }
@@ -74,12 +104,21 @@ final class StdioServerTransport extends StdioClientTransport {
     notifyAll();
   }
 
-  private static VarHandle processField() {
-    try {
-      return MethodHandles.privateLookupIn(StdioClientTransport.class, MethodHandles.lookup())
-          .findVarHandle(StdioClientTransport.class, "process", Process.class);
-    } catch (ReflectiveOperationException e) {
-      throw new IllegalStateException("this MCP SDK's stdio transport keeps no process field", e);
+  /** The SDK's private field, looked up on first use, once; null when it is not there. */
+  private static final class ProcessField {
+    static final @Nullable VarHandle HANDLE = find();
+
+    private static @Nullable VarHandle find() {
+      try {
+        return MethodHandles.privateLookupIn(StdioClientTransport.class, MethodHandles.lookup())
+            .findVarHandle(StdioClientTransport.class, "process", Process.class);
+      } catch (ReflectiveOperationException | RuntimeException e) {
+        LOG.warn(
+            "This MCP SDK's stdio transport hides its process: a stopped MCP server's child"
+                + " processes may outlive it",
+            e);
+        return null;
+      }
     }
   }
 }

@@ -30,7 +30,30 @@ class McpErrorsTest {
     assertThat(rpc(McpSchema.ErrorCodes.INTERNAL_ERROR).status()).isEqualTo(Status.INTERNAL);
     assertThat(rpc(-1).status()).isEqualTo(Status.UNKNOWN);
     assertThat(rpc(McpSchema.ErrorCodes.INVALID_PARAMS).getMessage())
-        .isEqualTo("MCP server \"fs\" answered: bad things");
+        .isEqualTo("MCP server \"fs\" answered error -32602: bad things");
+  }
+
+  @Test
+  void theServersOwnFailuresAreNotPublic() {
+    for (int code : new int[] {McpSchema.ErrorCodes.INTERNAL_ERROR, -1}) {
+      BatonException e = rpc(code);
+      assertThat(e.isPublic()).isFalse();
+      assertThat(e.toPublicErrorInfo().message()).doesNotContain("bad things");
+    }
+    assertThat(rpc(McpSchema.ErrorCodes.RESOURCE_NOT_FOUND).isPublic()).isTrue();
+    assertThat(rpc(McpSchema.ErrorCodes.METHOD_NOT_FOUND).getMessage())
+        .isEqualTo("MCP server \"fs\" answered error -32601");
+  }
+
+  @Test
+  void aPublicAnswerIsCutShort() {
+    BatonException e =
+        McpErrors.toBaton(
+            "fs",
+            McpError.builder(McpSchema.ErrorCodes.INVALID_PARAMS)
+                .message("x".repeat(5000))
+                .build());
+    assertThat(e.getMessage()).hasSizeLessThan(300).endsWith("...");
   }
 
   @Test

@@ -6,11 +6,12 @@ import dev.baton.core.ActionType;
 import dev.baton.core.Plugin;
 import dev.baton.core.Registry;
 import dev.baton.internal.http.HttpCalls;
+import dev.baton.internal.http.PluginHttp;
+import dev.baton.plugins.anthropic.internal.MessagesModels;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
@@ -46,21 +47,6 @@ public final class Anthropic implements Plugin {
   /** How long one read of a response body may wait for data by default. */
   public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(2);
 
-  /**
-   * What every Claude model is published as supporting: multi-turn chat, tools, tool choice, system
-   * prompts, media (images and PDFs), and JSON output constrained by a schema.
-   */
-  public static final ModelInfo.Supports SUPPORTS =
-      ModelInfo.Supports.builder()
-          .multiturn(true)
-          .tools(true)
-          .systemRole(true)
-          .media(true)
-          .output(List.of("text", "json"))
-          .constrained("all")
-          .toolChoice(true)
-          .build();
-
   /** How messages name the other side. */
   static final String PROVIDER = "Anthropic API";
 
@@ -88,10 +74,7 @@ public final class Anthropic implements Plugin {
     this.maxTokens = builder.maxTokens;
     this.timeout = builder.timeout;
     this.idleTimeout = builder.idleTimeout;
-    this.httpClient =
-        builder.httpClient != null
-            ? builder.httpClient
-            : HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).build();
+    this.httpClient = builder.httpClient != null ? builder.httpClient : PluginHttp.defaultClient();
   }
 
   public static Builder builder() {
@@ -128,7 +111,7 @@ public final class Anthropic implements Plugin {
           }
           return Model.create(
               name,
-              ModelInfo.of("Anthropic - " + model, SUPPORTS),
+              ModelInfo.of("Anthropic - " + model, MessagesModels.supports(model)),
               new MessagesClient(model, settings, http));
         });
   }
@@ -157,11 +140,7 @@ public final class Anthropic implements Plugin {
      * {@code <baseUrl>/v1/messages}. {@link #DEFAULT_BASE_URL} unless set.
      */
     public Builder baseUrl(URI baseUrl) {
-      String scheme = Objects.requireNonNull(baseUrl, "baseUrl").getScheme();
-      if (!"https".equals(scheme) && !"http".equals(scheme)) {
-        throw new IllegalArgumentException("baseUrl must be an http or https URL: " + baseUrl);
-      }
-      this.baseUrl = baseUrl;
+      this.baseUrl = PluginHttp.httpUrl(baseUrl, "baseUrl");
       return this;
     }
 
@@ -198,7 +177,7 @@ public final class Anthropic implements Plugin {
      * own.
      */
     public Builder timeout(Duration timeout) {
-      this.timeout = positive(timeout, "timeout");
+      this.timeout = PluginHttp.positive(timeout, "timeout");
       return this;
     }
 
@@ -209,15 +188,8 @@ public final class Anthropic implements Plugin {
      * minutes) unless set.
      */
     public Builder idleTimeout(Duration idleTimeout) {
-      this.idleTimeout = positive(idleTimeout, "idleTimeout");
+      this.idleTimeout = PluginHttp.positive(idleTimeout, "idleTimeout");
       return this;
-    }
-
-    private static Duration positive(Duration duration, String name) {
-      if (duration.isNegative() || duration.isZero()) {
-        throw new IllegalArgumentException(name + " must be positive, got " + duration);
-      }
-      return duration;
     }
 
     /** The client to send requests with; by default the plugin makes its own. */

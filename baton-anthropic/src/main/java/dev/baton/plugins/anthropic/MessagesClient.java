@@ -6,6 +6,7 @@ import dev.baton.ai.ModelResponseChunk;
 import dev.baton.core.ActionContext;
 import dev.baton.core.ActionFunction;
 import dev.baton.core.BatonException;
+import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
 import dev.baton.internal.http.HttpCalls;
 import dev.baton.plugins.anthropic.internal.MaxTokens;
@@ -46,9 +47,14 @@ final class MessagesClient
       ActionContext context, ModelRequest request, StreamCallback<ModelResponseChunk> stream) {
     String key = settings.apiKey();
     if (key == null) {
-      throw BatonException.failedPrecondition(
+      // How this process is set up is none of a remote caller's business.
+      throw new BatonException(
+          Status.FAILED_PRECONDITION,
           "no Anthropic API key: set ANTHROPIC_API_KEY, or pass one with"
-              + " Anthropic.builder().apiKey(...)");
+              + " Anthropic.builder().apiKey(...)",
+          null,
+          false,
+          null);
     }
     int maxTokens =
         settings.maxTokens() != null ? settings.maxTokens() : MaxTokens.defaultFor(model);

@@ -48,7 +48,10 @@
  *       own fields under their own names ({@code metadata}, {@code service_tier}, ...).
  *   <li>Prompt caching: besides the config, {@code "cacheControl": true} (or the {@code
  *       cache_control} object to send) in a part's, a message's or a tool definition's metadata
- *       puts a breakpoint after it. Usage counts cache writes and reads as input tokens, reads as
+ *       puts a breakpoint after it. The API takes at most four breakpoints: past four, those of the
+ *       config stay and the earliest of the metadata's are dropped; a {@code 1h} breakpoint after a
+ *       shorter one (tools, then system, then messages) is {@code INVALID_ARGUMENT}. Thinking
+ *       blocks never carry one. Usage counts cache writes and reads as input tokens, reads as
  *       cached input tokens, and writes as {@code custom.cacheCreationInputTokens}.
  *   <li>Thinking comes back as reasoning parts whose metadata holds the block's {@code signature}
  *       (or, for redacted thinking, its encrypted {@code redactedThinking} data); sent back

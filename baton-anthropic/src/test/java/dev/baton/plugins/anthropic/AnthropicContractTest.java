@@ -141,6 +141,7 @@ class AnthropicContractTest extends ModelPluginContract {
 
     assertThat(e.status()).isEqualTo(Status.FAILED_PRECONDITION);
     assertThat(e.getMessage()).contains("ANTHROPIC_API_KEY");
+    assertThat(e.isPublic()).isFalse();
     assertThat(server().requests()).isEmpty();
   }
 

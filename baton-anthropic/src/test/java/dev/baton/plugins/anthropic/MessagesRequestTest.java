@@ -7,9 +7,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.Baton;
+import dev.baton.ai.GenerateOptions;
 import dev.baton.ai.Message;
 import dev.baton.ai.ModelRequest;
 import dev.baton.ai.OutputConfig;
+import dev.baton.ai.OutputOptions;
 import dev.baton.ai.Part;
 import dev.baton.ai.Role;
 import dev.baton.ai.ToolChoice;
@@ -211,6 +213,54 @@ class MessagesRequestTest {
   }
 
   @Test
+  void givesReflessToolCallsIdsOfTheirOwnThatTheirResponsesShare() {
+    JsonNode body =
+        sent(
+            ModelRequest.of(
+                    List.of(
+                        Message.user("Paris or Rome?"),
+                        Message.of(
+                            Role.MODEL,
+                            Part.toolRequest(
+                                "getWeather", null, Json.parse("{\"city\": \"Paris\"}")),
+                            Part.toolRequest(
+                                "getWeather", null, Json.parse("{\"city\": \"Rome\"}"))),
+                        Message.of(
+                            Role.TOOL,
+                            Part.toolResponse("getWeather", null, Json.parse("21")),
+                            Part.toolResponse("getWeather", null, Json.parse("25"))),
+                        Message.of(
+                            Role.MODEL,
+                            Part.toolRequest(
+                                "getWeather", null, Json.parse("{\"city\": \"Oslo\"}"))),
+                        Message.of(
+                            Role.TOOL, Part.toolResponse("getWeather", null, Json.parse("3")))))
+                .withTools(List.of(WeatherTool.definition())));
+
+    JsonNode messages = body.path("messages");
+    List<String> uses = new java.util.ArrayList<>();
+    List<String> results = new java.util.ArrayList<>();
+    messages.forEach(
+        message ->
+            message
+                .path("content")
+                .forEach(
+                    block -> {
+                      if (block.has("id")) {
+                        uses.add(block.path("id").asString());
+                      }
+                      if (block.has("tool_use_id")) {
+                        results.add(block.path("tool_use_id").asString());
+                      }
+                    }));
+    assertThat(uses)
+        .doesNotHaveDuplicates()
+        .hasSize(3)
+        .allMatch(id -> id.matches("[a-zA-Z0-9_-]+"));
+    assertThat(results).isEqualTo(uses);
+  }
+
+  @Test
   void mapsSamplingConfigAndPassesTheApisOwnFieldsThrough() {
     JsonNode body =
         sent(
@@ -266,6 +316,44 @@ class MessagesRequestTest {
     assertThat(body.path("max_tokens").asInt()).isEqualTo(20000 + 16384);
   }
 
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "{\"thinking\": {\"budgetTokens\": 1023}}                            | at least 1024",
+        "{\"thinking\": {\"budgetTokens\": 2048}, \"toolChoice\": \"any\"}        | auto and none",
+        "{\"thinking\": {\"budgetTokens\": 2048}, \"toolChoice\": \"getWeather\"} | auto and none"
+      })
+  void refusesThinkingTheApiWouldRefuse(String config, String message) {
+    ModelRequest request =
+        ModelRequest.of(List.of(Message.user("Think")))
+            .withTools(List.of(WeatherTool.definition()))
+            .withConfig(Json.parse(config));
+
+    assertThatThrownBy(() -> call(baton(server), request))
+        .isInstanceOfSatisfying(
+            BatonException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(Status.INVALID_ARGUMENT);
+              assertThat(e.getMessage()).contains(message);
+            });
+    assertThat(server.requests()).isEmpty();
+  }
+
+  @Test
+  void refusesARequiredToolChoiceWithThinking() {
+    ModelRequest request =
+        ModelRequest.of(List.of(Message.user("Think")))
+            .withTools(List.of(WeatherTool.definition()))
+            .withToolChoice(ToolChoice.REQUIRED)
+            .withConfig(Json.parse("{\"thinking\": {\"budgetTokens\": 2048}}"));
+
+    assertThatThrownBy(() -> call(baton(server), request))
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.INVALID_ARGUMENT));
+    assertThat(server.requests()).isEmpty();
+  }
+
   @Test
   void asksForStructuredOutputWithEveryObjectClosed() {
     JsonNode schema =
@@ -298,52 +386,34 @@ class MessagesRequestTest {
                 """));
   }
 
-  @Test
-  void putsCacheBreakpointsWhereTheConfigAndTheMetadataAsk() {
-    JsonNode body =
-        sent(
-            ModelRequest.of(
-                    List.of(
-                        Message.system("A long system prompt."),
-                        new Message(
-                            Role.USER,
-                            List.of(
-                                Part.text("A long document.")
-                                    .withMetadata(Json.object().put("cacheControl", true)),
-                                Part.text("A question?"))),
-                        Message.model("An answer.")
-                            .withMetadata(
-                                (tools.jackson.databind.node.ObjectNode)
-                                    Json.parse(
-                                        "{\"cacheControl\": {\"type\": \"ephemeral\", \"ttl\": \"1h\"}}")),
-                        Message.user("Another question?")))
-                .withTools(List.of(WeatherTool.definition()))
-                .withConfig(
-                    Json.parse(
-                        """
-                        {"cacheControl": {"system": true, "tools": true, "lastMessage": true,
-                                          "ttl": "5m"}}
-                        """)));
+  @ParameterizedTest
+  @CsvSource({
+    "claude-sonnet-4-5, true",
+    "claude-opus-4-1-20250805, true",
+    "claude-some-future-model, true",
+    "claude-3-5-haiku-latest, false",
+    "claude-3-7-sonnet-20250219, false",
+    "claude-sonnet-4-20250514, false",
+    "claude-opus-4-0, false"
+  })
+  void asksForStructuredOutputOnlyFromModelsThatServeIt(String model, boolean structured) {
+    server.reply(AnthropicFixtures.text("{\\\"city\\\": \\\"Paris\\\"}"));
+    baton(server)
+        .generate(
+            GenerateOptions.builder()
+                .model("anthropic/" + model)
+                .prompt("Where?")
+                .output(
+                    OutputOptions.schema(
+                        Json.parse(
+                            "{\"type\": \"object\", \"properties\": {\"city\": {\"type\":"
+                                + " \"string\"}}}")))
+                .build());
 
-    JsonNode fiveMinutes = Json.parse("{\"type\": \"ephemeral\", \"ttl\": \"5m\"}");
-    assertThat(body.path("system").path(0).path("cache_control")).isEqualTo(fiveMinutes);
-    assertThat(body.path("tools").path(0).path("cache_control")).isEqualTo(fiveMinutes);
-    assertThat(body.path("messages"))
-        .isEqualTo(
-            Json.parse(
-                """
-                [{"role": "user", "content": [
-                   {"type": "text", "text": "A long document.",
-                    "cache_control": {"type": "ephemeral"}},
-                   {"type": "text", "text": "A question?"}]},
-                 {"role": "assistant", "content": [
-                   {"type": "text", "text": "An answer.",
-                    "cache_control": {"type": "ephemeral", "ttl": "1h"}}]},
-                 {"role": "user", "content": [
-                   {"type": "text", "text": "Another question?",
-                    "cache_control": {"type": "ephemeral", "ttl": "5m"}}]}]
-                """));
-    assertThat(body.has("cacheControl")).isFalse();
+    JsonNode body = body(server, 0);
+    assertThat(body.has("output_config")).isEqualTo(structured);
+    // Without it, the schema goes into the prompt instead.
+    assertThat(body.path("messages").toString().contains("city")).isNotEqualTo(structured);
   }
 
   @Test

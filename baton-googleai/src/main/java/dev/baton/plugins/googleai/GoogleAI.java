@@ -7,6 +7,8 @@ import dev.baton.core.BatonException;
 import dev.baton.core.Plugin;
 import dev.baton.core.Registry;
 import dev.baton.internal.http.HttpCalls;
+import dev.baton.internal.http.PluginHttp;
+import dev.baton.plugins.googleai.internal.GeminiModels;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Duration;
@@ -51,22 +53,6 @@ public final class GoogleAI implements Plugin {
   /** How long one read of a response body may wait for data by default. */
   public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(2);
 
-  /**
-   * What every Gemini model is published as supporting: multi-turn chat, tools, tool choice, system
-   * instructions, media, and JSON output constrained by a schema except together with tools ({@code
-   * "no-tools"}), which not every Gemini model accepts.
-   */
-  public static final ModelInfo.Supports SUPPORTS =
-      ModelInfo.Supports.builder()
-          .multiturn(true)
-          .tools(true)
-          .systemRole(true)
-          .media(true)
-          .output(List.of("text", "json"))
-          .constrained("no-tools")
-          .toolChoice(true)
-          .build();
-
   /** How messages name the other side. */
   static final String PROVIDER = "Gemini API";
 
@@ -94,10 +80,7 @@ public final class GoogleAI implements Plugin {
     this.apiVersion = builder.apiVersion;
     this.timeout = builder.timeout;
     this.idleTimeout = builder.idleTimeout;
-    this.httpClient =
-        builder.httpClient != null
-            ? builder.httpClient
-            : HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).build();
+    this.httpClient = builder.httpClient != null ? builder.httpClient : PluginHttp.defaultClient();
   }
 
   public static Builder builder() {
@@ -131,7 +114,7 @@ public final class GoogleAI implements Plugin {
           }
           return Model.create(
               name,
-              ModelInfo.of("Google AI - " + model, SUPPORTS),
+              ModelInfo.of("Google AI - " + model, GeminiModels.SUPPORTS),
               new GeminiClient(model, apiKey, endpoint, http));
         });
   }
@@ -167,11 +150,7 @@ public final class GoogleAI implements Plugin {
 
     /** Where the Gemini API is served, for a proxy or a test server. */
     public Builder baseUrl(URI baseUrl) {
-      String scheme = Objects.requireNonNull(baseUrl, "baseUrl").getScheme();
-      if (!"https".equals(scheme) && !"http".equals(scheme)) {
-        throw new IllegalArgumentException("baseUrl must be an http or https URL: " + baseUrl);
-      }
-      this.baseUrl = baseUrl;
+      this.baseUrl = PluginHttp.httpUrl(baseUrl, "baseUrl");
       return this;
     }
 
@@ -190,7 +169,7 @@ public final class GoogleAI implements Plugin {
      * #DEFAULT_TIMEOUT} (10 minutes) unless set.
      */
     public Builder timeout(Duration timeout) {
-      this.timeout = positive(timeout, "timeout");
+      this.timeout = PluginHttp.positive(timeout, "timeout");
       return this;
     }
 
@@ -203,15 +182,8 @@ public final class GoogleAI implements Plugin {
      * longer than this before its next event fails, so raise it for such models.
      */
     public Builder idleTimeout(Duration idleTimeout) {
-      this.idleTimeout = positive(idleTimeout, "idleTimeout");
+      this.idleTimeout = PluginHttp.positive(idleTimeout, "idleTimeout");
       return this;
-    }
-
-    private static Duration positive(Duration duration, String name) {
-      if (duration.isNegative() || duration.isZero()) {
-        throw new IllegalArgumentException(name + " must be positive, got " + duration);
-      }
-      return duration;
     }
 
     /** The client to send requests with; by default the plugin makes its own. */

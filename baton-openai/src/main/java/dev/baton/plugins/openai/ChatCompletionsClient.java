@@ -11,6 +11,7 @@ import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.StreamCallback;
 import dev.baton.internal.http.HttpCalls;
+import dev.baton.internal.http.ModelEndpoint;
 import dev.baton.internal.http.SseReader;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -64,20 +65,20 @@ final class ChatCompletionsClient
         Json.writeBytes(
             ChatRequestMapper.toRequest(
                 model, request, streaming, settings.strictJsonSchema(), settings.maxTokensField()));
-    HttpRequest.Builder builder =
-        HttpRequest.newBuilder(settings.endpoint())
-            .header("Content-Type", "application/json")
-            .header("Accept", streaming ? "text/event-stream" : "application/json")
-            .POST(HttpRequest.BodyPublishers.ofByteArray(body));
-    if (settings.apiKey() != null) {
-      builder.header("Authorization", "Bearer " + settings.apiKey());
-    }
-    settings.headers().forEach(builder::header);
+    ModelEndpoint endpoint =
+        ignored -> {
+          HttpRequest.Builder builder = HttpRequest.newBuilder(settings.endpoint());
+          if (settings.apiKey() != null) {
+            builder.header("Authorization", "Bearer " + settings.apiKey());
+          }
+          settings.headers().forEach(builder::header);
+          return builder;
+        };
     long start = System.nanoTime();
     ChatResponseAssembler answer =
         http.exchange(
             context,
-            builder.build(),
+            endpoint.post(streaming, body),
             in -> {
               ChatResponseAssembler assembler = new ChatResponseAssembler(settings.provider());
               if (!streaming) {

@@ -6,6 +6,7 @@ import dev.baton.core.ActionType;
 import dev.baton.core.Plugin;
 import dev.baton.core.Registry;
 import dev.baton.internal.http.HttpCalls;
+import dev.baton.internal.http.PluginHttp;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Duration;
@@ -100,10 +101,7 @@ public final class OpenAICompatible implements Plugin {
     this.headers = Map.copyOf(builder.headers);
     this.timeout = builder.timeout;
     this.idleTimeout = builder.idleTimeout;
-    this.httpClient =
-        builder.httpClient != null
-            ? builder.httpClient
-            : HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).build();
+    this.httpClient = builder.httpClient != null ? builder.httpClient : PluginHttp.defaultClient();
     this.supports = builder.supports;
     this.strictJsonSchema = builder.strictJsonSchema;
     // OpenAI deprecated max_tokens in favour of max_completion_tokens (its reasoning models reject
@@ -162,10 +160,7 @@ public final class OpenAICompatible implements Plugin {
   }
 
   private static URI checked(URI url) {
-    if (!"https".equals(url.getScheme()) && !"http".equals(url.getScheme())) {
-      throw new IllegalArgumentException("the base URL must be an http or https URL: " + url);
-    }
-    return url;
+    return PluginHttp.httpUrl(url, "the base URL");
   }
 
   /** Configures an {@link OpenAICompatible} plugin. Not thread-safe; build once. */
@@ -221,7 +216,7 @@ public final class OpenAICompatible implements Plugin {
      * #DEFAULT_TIMEOUT} (10 minutes) unless set.
      */
     public Builder timeout(Duration timeout) {
-      this.timeout = positive(timeout, "timeout");
+      this.timeout = PluginHttp.positive(timeout, "timeout");
       return this;
     }
 
@@ -234,15 +229,8 @@ public final class OpenAICompatible implements Plugin {
      * longer than this before its next event fails, so raise it for such models.
      */
     public Builder idleTimeout(Duration idleTimeout) {
-      this.idleTimeout = positive(idleTimeout, "idleTimeout");
+      this.idleTimeout = PluginHttp.positive(idleTimeout, "idleTimeout");
       return this;
-    }
-
-    private static Duration positive(Duration duration, String name) {
-      if (duration.isNegative() || duration.isZero()) {
-        throw new IllegalArgumentException(name + " must be positive, got " + duration);
-      }
-      return duration;
     }
 
     /** The client to send requests with; by default the plugin makes its own. */

@@ -100,6 +100,7 @@ final class GoogleAuth {
           loaded.createScopedRequired() ? loaded.createScoped(List.of(CLOUD_PLATFORM)) : loaded);
     } catch (Exception e) {
       credentials.compareAndSet(result, null);
+      // How this process is set up is none of a remote caller's business.
       result.completeExceptionally(
           new BatonException(
               Status.FAILED_PRECONDITION,
@@ -107,7 +108,7 @@ final class GoogleAuth {
                   + " \"gcloud auth application-default login\", run on Google Cloud, or pass"
                   + " VertexAI.builder().credentials(...)",
               null,
-              true,
+              false,
               e));
     }
   }

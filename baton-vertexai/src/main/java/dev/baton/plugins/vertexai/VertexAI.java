@@ -8,8 +8,11 @@ import dev.baton.core.BatonException;
 import dev.baton.core.Plugin;
 import dev.baton.core.Registry;
 import dev.baton.internal.http.HttpCalls;
+import dev.baton.internal.http.PluginHttp;
 import dev.baton.plugins.anthropic.Anthropic;
+import dev.baton.plugins.anthropic.internal.MessagesModels;
 import dev.baton.plugins.googleai.GoogleAI;
+import dev.baton.plugins.googleai.internal.GeminiModels;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Duration;
@@ -41,6 +44,13 @@ import org.jspecify.annotations.Nullable;
 public final class VertexAI implements Plugin {
   private static final Pattern MODEL_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._@-]*");
   private static final Pattern LOCATION = Pattern.compile("[a-z0-9][a-z0-9-]*");
+
+  /**
+   * A project ID as Google Cloud allows them, a legacy domain-scoped one ({@code example.com:p})
+   * too.
+   */
+  private static final Pattern PROJECT_ID =
+      Pattern.compile("([a-z0-9][a-z0-9.-]*[a-z0-9]:)?[a-z][a-z0-9-]{4,28}[a-z0-9]");
 
   /** The plugin's name and model namespace. */
   public static final String NAME = "vertexai";
@@ -94,10 +104,7 @@ public final class VertexAI implements Plugin {
     GoogleCredentials credentials = builder.credentials;
     this.auth =
         new GoogleAuth(credentials != null ? () -> credentials : builder.loader, builder.timeout);
-    this.httpClient =
-        builder.httpClient != null
-            ? builder.httpClient
-            : HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).build();
+    this.httpClient = builder.httpClient != null ? builder.httpClient : PluginHttp.defaultClient();
   }
 
   public static Builder builder() {
@@ -129,12 +136,17 @@ public final class VertexAI implements Plugin {
                 model);
           }
           ModelInfo.Supports supports =
-              VertexModel.isClaude(model) ? Anthropic.SUPPORTS : GoogleAI.SUPPORTS;
+              VertexModel.isClaude(model) ? MessagesModels.onVertexAI() : GeminiModels.SUPPORTS;
           return Model.create(
               name,
               ModelInfo.of("Vertex AI - " + model, supports),
               new VertexModel(model, settings, auth, http));
         });
+  }
+
+  /** Whether {@code project} is a project ID, safe to put in a request's path. */
+  static boolean isProjectId(String project) {
+    return PROJECT_ID.matcher(project).matches();
   }
 
   private static @Nullable String nonBlank(@Nullable String value) {
@@ -161,10 +173,13 @@ public final class VertexAI implements Plugin {
      * GOOGLE_CLOUD_PROJECT}, and else the credentials' own project (a service account key's).
      */
     public Builder project(String project) {
-      if (Objects.requireNonNull(project, "project").isBlank()) {
-        throw new IllegalArgumentException("project must not be blank");
+      String stripped = Objects.requireNonNull(project, "project").strip();
+      if (!isProjectId(stripped)) {
+        throw new IllegalArgumentException(
+            "not a Google Cloud project ID (6 to 30 lowercase letters, digits and hyphens): "
+                + project);
       }
-      this.project = project.strip();
+      this.project = stripped;
       return this;
     }
 
@@ -198,11 +213,7 @@ public final class VertexAI implements Plugin {
      * location's address; requests go to {@code <baseUrl>/v1/projects/...}.
      */
     public Builder baseUrl(URI baseUrl) {
-      String scheme = Objects.requireNonNull(baseUrl, "baseUrl").getScheme();
-      if (!"https".equals(scheme) && !"http".equals(scheme)) {
-        throw new IllegalArgumentException("baseUrl must be an http or https URL: " + baseUrl);
-      }
-      this.baseUrl = baseUrl;
+      this.baseUrl = PluginHttp.httpUrl(baseUrl, "baseUrl");
       return this;
     }
 
@@ -226,7 +237,7 @@ public final class VertexAI implements Plugin {
      * (10 minutes) unless set.
      */
     public Builder timeout(Duration timeout) {
-      this.timeout = positive(timeout, "timeout");
+      this.timeout = PluginHttp.positive(timeout, "timeout");
       return this;
     }
 
@@ -236,15 +247,8 @@ public final class VertexAI implements Plugin {
      * DEADLINE_EXCEEDED}. {@link #DEFAULT_IDLE_TIMEOUT} (2 minutes) unless set.
      */
     public Builder idleTimeout(Duration idleTimeout) {
-      this.idleTimeout = positive(idleTimeout, "idleTimeout");
+      this.idleTimeout = PluginHttp.positive(idleTimeout, "idleTimeout");
       return this;
-    }
-
-    private static Duration positive(Duration duration, String name) {
-      if (duration.isNegative() || duration.isZero()) {
-        throw new IllegalArgumentException(name + " must be positive, got " + duration);
-      }
-      return duration;
     }
 
     /** The client to send model requests with; by default the plugin makes its own. */

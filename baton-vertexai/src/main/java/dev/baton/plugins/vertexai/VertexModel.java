@@ -7,6 +7,7 @@ import dev.baton.ai.ModelResponseChunk;
 import dev.baton.core.ActionContext;
 import dev.baton.core.ActionFunction;
 import dev.baton.core.BatonException;
+import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
 import dev.baton.internal.http.HttpCalls;
 import dev.baton.plugins.anthropic.internal.MaxTokens;
@@ -17,6 +18,7 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -81,7 +83,10 @@ final class VertexModel implements ActionFunction<ModelRequest, ModelResponse, M
     String project = project(credentials);
     boolean claude = isClaude(model);
     String url = settings.modelUrl(project, claude ? "anthropic" : "google", model);
-    Map<String, List<String>> headers = auth.headers(context, credentials, URI.create(url));
+    // Asked for each request, not once per call: a paused Claude turn is continued with requests
+    // of its own, and the library refreshes a token that would expire meanwhile.
+    Function<String, HttpRequest.Builder> authorized =
+        method -> authorized(url + method, auth.headers(context, credentials, URI.create(url)));
     if (!claude) {
       return GeminiCall.run(
           context,
@@ -90,9 +95,7 @@ final class VertexModel implements ActionFunction<ModelRequest, ModelResponse, M
           http,
           VertexAI.PROVIDER,
           streaming ->
-              authorized(
-                  url + (streaming ? ":streamGenerateContent?alt=sse" : ":generateContent"),
-                  headers));
+              authorized.apply(streaming ? ":streamGenerateContent?alt=sse" : ":generateContent"));
     }
     int maxTokens =
         settings.maxTokens() != null ? settings.maxTokens() : MaxTokens.defaultFor(model);
@@ -105,15 +108,32 @@ final class VertexModel implements ActionFunction<ModelRequest, ModelResponse, M
         stream,
         http,
         VertexAI.PROVIDER,
-        streaming -> authorized(url + (streaming ? ":streamRawPredict" : ":rawPredict"), headers));
+        streaming -> authorized.apply(streaming ? ":streamRawPredict" : ":rawPredict"));
   }
 
   private String project(GoogleCredentials credentials) {
     String project = settings.project() != null ? settings.project() : credentials.getProjectId();
     if (project == null || project.isBlank()) {
-      throw BatonException.failedPrecondition(
+      throw new BatonException(
+          Status.FAILED_PRECONDITION,
           "no Google Cloud project: set GOOGLE_CLOUD_PROJECT, or pass one with"
-              + " VertexAI.builder().project(...)");
+              + " VertexAI.builder().project(...)",
+          null,
+          false,
+          null);
+    }
+    // The builder checks its own; GOOGLE_CLOUD_PROJECT and the credentials' are checked here, as
+    // the project becomes a path segment of a request that carries a token.
+    if (!VertexAI.isProjectId(project)) {
+      throw new BatonException(
+          Status.FAILED_PRECONDITION,
+          "\""
+              + project
+              + "\" (from GOOGLE_CLOUD_PROJECT or the credentials) is not a Google Cloud"
+              + " project ID",
+          null,
+          false,
+          null);
     }
     return project;
   }

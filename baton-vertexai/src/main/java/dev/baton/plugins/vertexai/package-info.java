@@ -80,8 +80,12 @@
  * OpenAI-style endpoints), tuned models and endpoints of one's own ({@code
  * projects/.../endpoints/...}), Vertex AI's API keys (express mode), the Vertex-only Gemini
  * features that need fields of their own (grounding with Vertex AI Search, {@code labels}), listing
- * models, and embedders. Whether a Claude feature (structured output, a beta) is served on Vertex
- * AI is Google's and Anthropic's to say: the body is sent as {@code baton-anthropic} builds it.
+ * models, and embedders. Claude's structured output is off on Vertex AI unless the organization
+ * policy allows it, and only some models serve it, so a Claude model never has it asked for: a JSON
+ * output schema goes into the prompt instead, and a project that allows it can send {@code
+ * output_config} through the config. Vertex AI takes no {@code anthropic-beta} header: a beta is
+ * asked for in the body, with the config key {@code anthropic_beta} (a list of beta names), which
+ * is sent as it is. Whether a beta is served there is Google's and Anthropic's to say.
  */
 @NullMarked
 package dev.baton.plugins.vertexai;

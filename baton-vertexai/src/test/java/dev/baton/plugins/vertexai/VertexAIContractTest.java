@@ -37,23 +37,9 @@ class VertexAIContractTest extends ModelPluginContract {
     return "{\"candidates\": [{\"content\": {\"parts\": [{\"text\": \"" + text + "\"}]}}]}";
   }
 
-  /** A Google error, with the canonical status name Google pairs with the HTTP code. */
   @Override
   protected String errorBody(int httpStatus, String message) {
-    String status =
-        switch (httpStatus) {
-          case 400 -> "INVALID_ARGUMENT";
-          case 401 -> "UNAUTHENTICATED";
-          case 403 -> "PERMISSION_DENIED";
-          case 404 -> "NOT_FOUND";
-          case 429 -> "RESOURCE_EXHAUSTED";
-          case 500 -> "INTERNAL";
-          case 503 -> "UNAVAILABLE";
-          default -> "UNKNOWN";
-        };
-    return """
-        {"error": {"code": %d, "message": "%s", "status": "%s"}}"""
-        .formatted(httpStatus, message, status);
+    return VertexFixtures.googleError(httpStatus, message);
   }
 
   @Test
@@ -71,6 +57,7 @@ class VertexAIContractTest extends ModelPluginContract {
 
     assertThat(e.status()).isEqualTo(Status.FAILED_PRECONDITION);
     assertThat(e.getMessage()).contains("GOOGLE_CLOUD_PROJECT");
+    assertThat(e.isPublic()).isFalse();
     assertThat(server().requests()).isEmpty();
   }
 

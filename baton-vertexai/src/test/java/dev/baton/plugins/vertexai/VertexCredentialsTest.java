@@ -121,6 +121,58 @@ class VertexCredentialsTest {
   }
 
   @Test
+  void aProjectIdThatIsNotOneFailsThePreconditionAndSendsNothing() throws Exception {
+    Baton fromEnvironment =
+        VertexFixtures.baton(
+            plugin()
+                .environment(name -> name.equals("GOOGLE_CLOUD_PROJECT") ? "../../evil" : null)
+                .credentials(VertexFixtures.fixedToken())
+                .build());
+    Baton fromKeyFile =
+        VertexFixtures.baton(plugin().credentials(key.credentials("Key Project?")).build());
+
+    for (Baton baton : new Baton[] {fromEnvironment, fromKeyFile}) {
+      BatonException e = catchBaton(() -> hello(baton));
+      assertThat(e.status()).isEqualTo(Status.FAILED_PRECONDITION);
+      assertThat(e.getMessage()).contains("project ID");
+      assertThat(e.isPublic()).isFalse();
+    }
+    assertThat(tokens.requests()).isEmpty();
+    assertThat(vertex.requests()).isEmpty();
+    assertThatThrownBy(() -> VertexAI.builder().project("my-project/../other"))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> VertexAI.builder().project("p"))
+        .isInstanceOf(IllegalArgumentException.class);
+    VertexAI.builder().project("example.com:my-project").project(" my-project-42 ");
+  }
+
+  @Test
+  void aPausedClaudeTurnAsksForAFreshTokenForEachRound() throws Exception {
+    // The first token lasts a minute, which the library counts as stale at once: the paused
+    // turn's second request must carry a new one, not the one the call started with.
+    tokens.reply(
+        Reply.json(ServiceAccountKey.tokenResponse("ya29.short", 60)),
+        Reply.json(ServiceAccountKey.tokenResponse("ya29.long", 3600)));
+    vertex.reply(
+        Reply.json(
+            """
+            {"id": "msg_vrtx_p1", "type": "message", "role": "assistant",
+             "model": "claude-sonnet-4-5", "content": [{"type": "text", "text": "Searching. "}],
+             "stop_reason": "pause_turn", "usage": {"input_tokens": 10, "output_tokens": 5}}"""),
+        Reply.json(VertexFixtures.claudeText("Found it.")));
+    Baton baton =
+        VertexFixtures.baton(
+            plugin().project("my-project").credentials(key.credentials("key-project")).build());
+
+    String text = VertexFixtures.call(baton, VertexFixtures.CLAUDE, VertexFixtures.HELLO).text();
+
+    assertThat(text).isEqualTo("Searching. Found it.");
+    assertThat(vertex.requests()).hasSize(2);
+    assertThat(vertex.request(0).header("Authorization")).isEqualTo("Bearer ya29.short");
+    assertThat(vertex.request(1).header("Authorization")).isEqualTo("Bearer ya29.long");
+  }
+
+  @Test
   void applicationDefaultCredentialsAreLoadedOnceAndALoadThatFailedIsTriedAgain() throws Exception {
     AtomicInteger loads = new AtomicInteger();
     tokens.reply(Reply.json(ServiceAccountKey.tokenResponse("ya29.adc", 3600)));
@@ -145,6 +197,7 @@ class VertexCredentialsTest {
             e -> {
               assertThat(e.status()).isEqualTo(Status.FAILED_PRECONDITION);
               assertThat(e.getMessage()).contains("GOOGLE_APPLICATION_CREDENTIALS");
+              assertThat(e.isPublic()).isFalse();
             });
     assertThat(vertex.requests()).isEmpty();
 
@@ -220,7 +273,8 @@ class VertexCredentialsTest {
             plugin()
                 .project("my-project")
                 .credentials(key.credentials("key-project"))
-                .timeout(Duration.ofMillis(300))
+                // Long enough for the credentials to load on a busy machine; the token never comes.
+                .timeout(Duration.ofSeconds(2))
                 .build());
 
     BatonException e = catchBaton(() -> hello(baton));

@@ -86,4 +86,22 @@ final class VertexFixtures {
   static JsonNode body(FakeHttpServer server, int index) {
     return Json.parse(server.request(index).body());
   }
+
+  /** A Google error, with the canonical status name Google pairs with the HTTP code. */
+  static String googleError(int httpStatus, String message) {
+    String status =
+        switch (httpStatus) {
+          case 400 -> "INVALID_ARGUMENT";
+          case 401 -> "UNAUTHENTICATED";
+          case 403 -> "PERMISSION_DENIED";
+          case 404 -> "NOT_FOUND";
+          case 429 -> "RESOURCE_EXHAUSTED";
+          case 500 -> "INTERNAL";
+          case 503 -> "UNAVAILABLE";
+          default -> "UNKNOWN";
+        };
+    return """
+        {"error": {"code": %d, "message": "%s", "status": "%s"}}"""
+        .formatted(httpStatus, message, status);
+  }
 }

@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.Baton;
 import dev.baton.ai.FinishReason;
+import dev.baton.ai.GenerateOptions;
 import dev.baton.ai.Message;
 import dev.baton.ai.ModelRequest;
 import dev.baton.ai.ModelResponse;
 import dev.baton.ai.ModelResponseChunk;
+import dev.baton.ai.OutputOptions;
 import dev.baton.ai.ToolRequestPart;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
@@ -234,6 +236,33 @@ class VertexWireTest {
   }
 
   @Test
+  void claudeIsNeverAskedForStructuredOutputButTheConfigMayAskForIt() {
+    server.reply(
+        Reply.json(VertexFixtures.claudeText("{}")), Reply.json(VertexFixtures.claudeText("{}")));
+    JsonNode schema =
+        Json.parse("{\"type\": \"object\", \"properties\": {\"city\": {\"type\": \"string\"}}}");
+    JsonNode optIn =
+        Json.parse(
+            "{\"output_config\": {\"format\": {\"type\": \"json_schema\", \"schema\": {}}}}");
+
+    for (JsonNode config : List.of(Json.object(), optIn)) {
+      baton.generate(
+          GenerateOptions.builder()
+              .model(VertexFixtures.CLAUDE)
+              .prompt("Where?")
+              .output(OutputOptions.schema(schema))
+              .config(config)
+              .build());
+    }
+
+    JsonNode plain = VertexFixtures.body(server, 0);
+    assertThat(plain.has("output_config")).isFalse();
+    assertThat(plain.path("messages").toString()).contains("city");
+    assertThat(VertexFixtures.body(server, 1).path("output_config"))
+        .isEqualTo(optIn.path("output_config"));
+  }
+
+  @Test
   void theMaxTokensOfTheBuilderGoToClaude() throws Exception {
     server.reply(Reply.json(VertexFixtures.claudeText("ok")));
     Baton withMax =
@@ -281,7 +310,7 @@ class VertexWireTest {
     Baton byDefault =
         VertexFixtures.baton(
             VertexAI.builder()
-                .environment(name -> name.equals("GOOGLE_CLOUD_PROJECT") ? "p2" : null)
+                .environment(name -> name.equals("GOOGLE_CLOUD_PROJECT") ? "second-project" : null)
                 .credentials(VertexFixtures.fixedToken())
                 .baseUrl(server.baseUrl())
                 .httpClient(FakeHttpServer.sharedClient())
@@ -293,6 +322,6 @@ class VertexWireTest {
     assertThat(server.request(0).pathAndQuery())
         .startsWith("/v1/projects/env-project/locations/asia-east1/publishers/google/");
     assertThat(server.request(1).pathAndQuery())
-        .startsWith("/v1/projects/p2/locations/global/publishers/google/");
+        .startsWith("/v1/projects/second-project/locations/global/publishers/google/");
   }
 }

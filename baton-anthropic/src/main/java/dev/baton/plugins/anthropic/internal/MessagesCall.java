@@ -13,6 +13,7 @@ import dev.baton.core.Json;
 import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
 import dev.baton.internal.http.HttpCalls;
+import dev.baton.internal.http.ModelEndpoint;
 import dev.baton.internal.http.SseReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -49,13 +50,6 @@ public final class MessagesCall {
 
   private MessagesCall() {}
 
-  /** How one Messages API deployment is reached: its address and credentials. */
-  @FunctionalInterface
-  public interface Endpoint {
-    /** A request to the endpoint, with its auth headers, for a streamed answer or a whole one. */
-    HttpRequest.Builder request(boolean streaming);
-  }
-
   /** Posts {@code body} (which this method may change) and reads the answer. */
   public static ModelResponse run(
       ActionContext context,
@@ -63,7 +57,7 @@ public final class MessagesCall {
       StreamCallback<ModelResponseChunk> stream,
       HttpCalls http,
       String provider,
-      Endpoint endpoint) {
+      ModelEndpoint endpoint) {
     boolean streaming = !stream.isDiscarding();
     if (streaming) {
       body.put("stream", true);
@@ -75,13 +69,7 @@ public final class MessagesCall {
     String stopReason = null;
     long start = System.nanoTime();
     for (int round = 0; ; round++) {
-      HttpRequest request =
-          endpoint
-              .request(streaming)
-              .header("Content-Type", "application/json")
-              .header("Accept", streaming ? "text/event-stream" : "application/json")
-              .POST(HttpRequest.BodyPublishers.ofByteArray(Json.writeBytes(body)))
-              .build();
+      HttpRequest request = endpoint.post(streaming, Json.writeBytes(body));
       MessagesAnswer answer =
           http.exchange(context, request, in -> read(in, streaming, stream, http, provider));
       content.addAll(answer.content());

@@ -39,9 +39,10 @@ import tools.jackson.databind.node.ObjectNode;
  *       which the API rejects). Media of an {@code image/*} type, or a URL without a type, are
  *       {@code image} blocks; {@code application/pdf} media are {@code document} blocks; either
  *       carries a {@code base64} source for a {@code data:} URL and a {@code url} source otherwise.
- *   <li>A tool request is a {@code tool_use} block whose {@code id} is the ref (the name when there
- *       is none); a tool response is a {@code tool_result} for that id, its content the output as
- *       it is when a string and as JSON text otherwise, followed by the response's text and media.
+ *   <li>A tool request is a {@code tool_use} block whose {@code id} is the ref (made up from the
+ *       name and position when there is none, as {@code ToolUseIds} says); a tool response is a
+ *       {@code tool_result} for that id, its content the output as it is when a string and as JSON
+ *       text otherwise, followed by the response's text and media.
  *   <li>A reasoning part that carries a {@code signature} in its metadata is sent back as the
  *       {@code thinking} block it came from, one that carries {@code redactedThinking} as a {@code
  *       redacted_thinking} block; any other reasoning (another provider's, say) is left out, since
@@ -52,7 +53,8 @@ import tools.jackson.databind.node.ObjectNode;
  *       last block when the message's metadata has it, on a tool whose definition's metadata has
  *       it, and where the {@code cacheControl} config object asks: {@code system}, {@code tools}
  *       and {@code lastMessage} put a breakpoint after the system prompt, the tools and the last
- *       message, and {@code ttl} (such as {@code "1h"}) is added to those.
+ *       message, and {@code ttl} (such as {@code "1h"}) is added to those. At most four are sent,
+ *       and never on a thinking block, as {@code CacheBreakpoints} says.
  *   <li>Tools are {@code {"name", "description", "input_schema"}}; a tool that accepts anything
  *       gets {@code {"type": "object"}}. The request's tool choice is {@code auto}, {@code any}
  *       (required) or {@code none}; the {@code toolChoice} config key overrides it with {@code
@@ -63,10 +65,14 @@ import tools.jackson.databind.node.ObjectNode;
  *       config's {@code temperature} is sent as it is, {@code topP} as {@code top_p}, {@code topK}
  *       as {@code top_k} and {@code stopSequences} as {@code stop_sequences}. {@code thinking:
  *       {"budgetTokens": n}} (with {@code "enabled": true} or no {@code enabled}) is {@code
- *       {"type": "enabled", "budget_tokens": n}}, and raises a default {@code max_tokens} that is
- *       not above the budget to the budget plus the default; a {@code thinking} object with a
- *       {@code type} is sent as it is. Every other key is copied unchanged, so the API's own
- *       options ({@code metadata}, {@code service_tier}, ...) pass through.
+ *       {"type": "enabled", "budget_tokens": n}} (n at least 1024, as the API wants), and raises a
+ *       default {@code max_tokens} that is not above the budget to the budget plus the default (a
+ *       budget so large that the sum passes the model's output limit makes the API refuse the call:
+ *       set {@code maxOutputTokens} then); a {@code thinking} object with a {@code type} is sent as
+ *       it is. With thinking on, a tool choice that forces a tool ({@code any} or a named tool) is
+ *       {@code INVALID_ARGUMENT}: the API takes only {@code auto} and {@code none} then. Every
+ *       other key is copied unchanged, so the API's own options ({@code metadata}, {@code
+ *       service_tier}, ...) pass through.
  *   <li>JSON output with a schema and constrained decoding is {@code output_config: {"format":
  *       {"type": "json_schema", "schema"}}}; structured outputs need {@code additionalProperties:
  *       false} on every object, so the schema gets it wherever it says nothing.
@@ -83,47 +89,57 @@ public final class MessagesRequestMapper {
   private static final Set<String> READ_CONFIG =
       Set.of("maxOutputTokens", "thinking", "cacheControl", "toolChoice", "parallelToolCalls");
 
+  /** The smallest thinking budget the API takes. */
+  private static final int MIN_THINKING_BUDGET = 1024;
+
   private MessagesRequestMapper() {}
 
   /** The request body; {@code defaultMaxTokens} is sent unless the config says otherwise. */
   public static ObjectNode toBody(ModelRequest request, int defaultMaxTokens) {
     ObjectNode config = config(request.config());
-    ObjectNode cacheConfig =
-        config.path("cacheControl").isObject()
-            ? (ObjectNode) config.get("cacheControl")
-            : Json.object();
+    CacheBreakpoints breakpoints =
+        new CacheBreakpoints(
+            config.path("cacheControl").isObject()
+                ? (ObjectNode) config.get("cacheControl")
+                : Json.object());
     ObjectNode body = Json.object();
     ObjectNode thinking = thinking(config.get("thinking"));
     body.put("max_tokens", maxTokens(config, thinking, defaultMaxTokens));
 
     ArrayNode system = Json.nodes().arrayNode();
     ArrayNode messages = Json.nodes().arrayNode();
+    ToolUseIds ids = new ToolUseIds();
     for (Message message : request.messages()) {
       if (message.role() == Role.SYSTEM) {
         system.addAll(systemBlocks(message));
       } else {
-        addTurn(messages, message);
+        addTurn(messages, message, ids);
       }
     }
     if (!system.isEmpty()) {
-      if (cacheConfig.path("system").asBoolean(false)) {
-        markLast(system, breakpoint(cacheConfig));
-      }
+      breakpoints.fromConfig("system", system);
       body.set("system", system);
     }
-    if (cacheConfig.path("lastMessage").asBoolean(false) && !messages.isEmpty()) {
-      markLast(
-          (ArrayNode) messages.get(messages.size() - 1).get("content"), breakpoint(cacheConfig));
+    if (!messages.isEmpty()) {
+      breakpoints.fromConfig(
+          "lastMessage", (ArrayNode) messages.get(messages.size() - 1).get("content"));
     }
     body.set("messages", messages);
 
     if (!request.tools().isEmpty()) {
       ArrayNode tools = body.putArray("tools");
       request.tools().forEach(tool -> tools.add(tool(tool)));
-      if (cacheConfig.path("tools").asBoolean(false)) {
-        markLast(tools, breakpoint(cacheConfig));
-      }
+      breakpoints.fromConfig("tools", tools);
       ObjectNode choice = toolChoice(request.toolChoice(), config);
+      String forced = choice == null ? "" : choice.path("type").asString("");
+      if (thinking != null
+          && !"disabled".equals(thinking.path("type").asString(""))
+          && (forced.equals("any") || forced.equals("tool"))) {
+        throw BatonException.invalidArgument(
+            "Claude with thinking takes only the tool choices auto and none, not %s: turn thinking"
+                + " off to force a tool",
+            forced.equals("any") ? "required (any)" : "a named tool");
+      }
       if (choice != null) {
         body.set("tool_choice", choice);
       }
@@ -131,6 +147,7 @@ public final class MessagesRequestMapper {
     if (thinking != null) {
       body.set("thinking", thinking);
     }
+    breakpoints.limit(body);
     addOutput(body, request.output());
     for (var entry : config.properties()) {
       if (!READ_CONFIG.contains(entry.getKey())) {
@@ -181,9 +198,10 @@ public final class MessagesRequestMapper {
       return null;
     }
     JsonNode budget = thinking.path("budgetTokens");
-    if (!budget.canConvertToInt() || budget.intValue() < 1) {
+    if (!budget.canConvertToInt() || budget.intValue() < MIN_THINKING_BUDGET) {
       throw BatonException.invalidArgument(
-          "thinking needs a positive budgetTokens, such as {\"budgetTokens\": 2048}");
+          "thinking needs a budgetTokens of at least %d, such as {\"budgetTokens\": 2048}",
+          MIN_THINKING_BUDGET);
     }
     return Json.object().put("type", "enabled").put("budget_tokens", budget.intValue());
   }
@@ -197,27 +215,30 @@ public final class MessagesRequestMapper {
             part.getClass().getSimpleName());
       }
       if (!text.text().isEmpty()) {
-        blocks.add(withCacheControl(textBlock(text.text()), part.metadata()));
+        blocks.add(CacheBreakpoints.fromMetadata(textBlock(text.text()), part.metadata()));
       }
     }
-    return withMessageCacheControl(blocks, system);
+    return CacheBreakpoints.fromMetadata(blocks, system);
   }
 
-  private static void addTurn(ArrayNode messages, Message message) {
+  private static void addTurn(ArrayNode messages, Message message, ToolUseIds ids) {
     String role = message.role() == Role.MODEL ? "assistant" : "user";
+    if (message.role() == Role.MODEL) {
+      ids.nextTurn();
+    }
     ArrayNode blocks = Json.nodes().arrayNode();
     for (Part part : message.content()) {
       ObjectNode block =
           switch (message.role()) {
-            case MODEL -> assistantBlock(part);
-            case TOOL -> toolBlock(part);
-            default -> userBlock(part);
+            case MODEL -> assistantBlock(part, ids);
+            case TOOL -> toolBlock(part, ids);
+            default -> userBlock(part, ids);
           };
       if (block != null) {
-        blocks.add(withCacheControl(block, part.metadata()));
+        blocks.add(CacheBreakpoints.fromMetadata(block, part.metadata()));
       }
     }
-    withMessageCacheControl(blocks, message);
+    CacheBreakpoints.fromMetadata(blocks, message);
     if (blocks.isEmpty()) {
       return;
     }
@@ -229,36 +250,36 @@ public final class MessagesRequestMapper {
     }
   }
 
-  private static @Nullable ObjectNode userBlock(Part part) {
+  private static @Nullable ObjectNode userBlock(Part part, ToolUseIds ids) {
     return switch (part) {
       case TextPart text -> text.text().isEmpty() ? null : textBlock(text.text());
       case DataPart data -> textBlock(Json.write(data.data()));
       case MediaPart media -> media(media.media());
-      case ToolResponsePart response -> toolResult(response.toolResponse());
+      case ToolResponsePart response -> toolResult(response.toolResponse(), ids);
       case CustomPart custom -> customBlock(custom);
       case ReasoningPart ignored -> throw misplaced(part, "a user");
       case ToolRequestPart ignored -> throw misplaced(part, "a user");
     };
   }
 
-  private static @Nullable ObjectNode assistantBlock(Part part) {
+  private static @Nullable ObjectNode assistantBlock(Part part, ToolUseIds ids) {
     return switch (part) {
       case TextPart text -> text.text().isEmpty() ? null : textBlock(text.text());
       case DataPart data -> textBlock(Json.write(data.data()));
       case ReasoningPart reasoning -> thinkingBlock(reasoning);
-      case ToolRequestPart request -> toolUse(request.toolRequest());
+      case ToolRequestPart request -> toolUse(request.toolRequest(), ids);
       case CustomPart custom -> customBlock(custom);
       case MediaPart ignored -> throw misplaced(part, "an assistant");
       case ToolResponsePart ignored -> throw misplaced(part, "an assistant");
     };
   }
 
-  private static ObjectNode toolBlock(Part part) {
+  private static ObjectNode toolBlock(Part part, ToolUseIds ids) {
     if (!(part instanceof ToolResponsePart response)) {
       throw BatonException.invalidArgument(
           "a tool message may hold only tool responses, got a %s", part.getClass().getSimpleName());
     }
-    return toolResult(response.toolResponse());
+    return toolResult(response.toolResponse(), ids);
   }
 
   private static BatonException misplaced(Part part, String turn) {
@@ -299,18 +320,18 @@ public final class MessagesRequestMapper {
     return (ObjectNode) block;
   }
 
-  private static ObjectNode toolUse(ToolRequest request) {
+  private static ObjectNode toolUse(ToolRequest request, ToolUseIds ids) {
     ObjectNode block = Json.object().put("type", "tool_use");
-    block.put("id", request.ref() != null ? request.ref() : request.name());
+    block.put("id", ids.ofRequest(request));
     block.put("name", request.name());
     JsonNode input = request.input();
     block.set("input", input == null || input.isNull() ? Json.object() : input);
     return block;
   }
 
-  private static ObjectNode toolResult(ToolResponse response) {
+  private static ObjectNode toolResult(ToolResponse response, ToolUseIds ids) {
     ObjectNode block = Json.object().put("type", "tool_result");
-    block.put("tool_use_id", response.ref() != null ? response.ref() : response.name());
+    block.put("tool_use_id", ids.ofResponse(response));
     JsonNode output = response.output();
     String outputText =
         output == null || output.isNull()
@@ -388,7 +409,7 @@ public final class MessagesRequestMapper {
     }
     JsonNode schema = Json.withoutField(tool.inputSchema(), "$schema");
     out.set("input_schema", schema.isEmpty() ? Json.object().put("type", "object") : schema);
-    return withCacheControl(out, tool.metadata());
+    return CacheBreakpoints.fromMetadata(out, tool.metadata());
   }
 
   private static @Nullable ObjectNode toolChoice(@Nullable ToolChoice choice, ObjectNode config) {
@@ -441,44 +462,5 @@ public final class MessagesRequestMapper {
       array.forEach(MessagesRequestMapper::closeObjects);
     }
     return schema;
-  }
-
-  // ---- cache_control ----
-
-  private static ObjectNode withCacheControl(ObjectNode block, @Nullable ObjectNode metadata) {
-    JsonNode asked = metadata == null ? null : metadata.get("cacheControl");
-    if (asked == null || asked.isNull() || (asked.isBoolean() && !asked.booleanValue())) {
-      return block;
-    }
-    block.set("cache_control", asked.isObject() ? asked.deepCopy() : ephemeral());
-    return block;
-  }
-
-  private static ArrayNode withMessageCacheControl(ArrayNode blocks, Message message) {
-    if (!blocks.isEmpty()) {
-      ObjectNode last = (ObjectNode) blocks.get(blocks.size() - 1);
-      if (!last.has("cache_control")) {
-        withCacheControl(last, message.metadata());
-      }
-    }
-    return blocks;
-  }
-
-  private static void markLast(ArrayNode blocks, ObjectNode breakpoint) {
-    if (!blocks.isEmpty()) {
-      ((ObjectNode) blocks.get(blocks.size() - 1)).set("cache_control", breakpoint);
-    }
-  }
-
-  private static ObjectNode breakpoint(ObjectNode cacheConfig) {
-    ObjectNode breakpoint = ephemeral();
-    if (cacheConfig.path("ttl").isString()) {
-      breakpoint.put("ttl", cacheConfig.path("ttl").stringValue());
-    }
-    return breakpoint;
-  }
-
-  private static ObjectNode ephemeral() {
-    return Json.object().put("type", "ephemeral");
   }
 }

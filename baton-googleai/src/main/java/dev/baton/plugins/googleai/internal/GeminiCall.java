@@ -9,6 +9,7 @@ import dev.baton.core.ActionContext;
 import dev.baton.core.Json;
 import dev.baton.core.StreamCallback;
 import dev.baton.internal.http.HttpCalls;
+import dev.baton.internal.http.ModelEndpoint;
 import dev.baton.internal.http.SseReader;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
@@ -20,20 +21,11 @@ import java.util.List;
  *
  * <p>The call streams when the caller's callback is not {@linkplain StreamCallback#isDiscarding()
  * discarding}; every SSE event that carries parts is passed on as one chunk, in order, on the
- * calling thread. Stateless and thread-safe.
+ * calling thread. The endpoint's {@code request(streaming)} is the model's {@code :generateContent}
+ * method, or {@code :streamGenerateContent?alt=sse} when streaming. Stateless and thread-safe.
  */
 public final class GeminiCall {
   private GeminiCall() {}
-
-  /** How one Gemini deployment is reached: the model's address and its credentials. */
-  @FunctionalInterface
-  public interface Endpoint {
-    /**
-     * A request to the model's {@code :generateContent} method, or to {@code
-     * :streamGenerateContent?alt=sse} when {@code streaming}, with its auth headers.
-     */
-    HttpRequest.Builder request(boolean streaming);
-  }
 
   /** Sends {@code request} in Gemini's shape and reads the answer. */
   public static ModelResponse run(
@@ -42,17 +34,10 @@ public final class GeminiCall {
       StreamCallback<ModelResponseChunk> stream,
       HttpCalls http,
       String provider,
-      Endpoint endpoint) {
+      ModelEndpoint endpoint) {
     boolean streaming = !stream.isDiscarding();
     HttpRequest httpRequest =
-        endpoint
-            .request(streaming)
-            .header("Content-Type", "application/json")
-            .header("Accept", streaming ? "text/event-stream" : "application/json")
-            .POST(
-                HttpRequest.BodyPublishers.ofByteArray(
-                    Json.writeBytes(GeminiRequestMapper.toRequest(request))))
-            .build();
+        endpoint.post(streaming, Json.writeBytes(GeminiRequestMapper.toRequest(request)));
     long start = System.nanoTime();
     GeminiResponseAssembler answer =
         http.exchange(

@@ -292,20 +292,21 @@ class BasicAgentsTest {
                 .label())
         .startsWith("Anthropic API");
 
-    Provider vertex = Provider.choose(Map.of("GOOGLE_CLOUD_PROJECT", "p"), () -> adc);
+    Provider vertex = Provider.choose(Map.of("GOOGLE_CLOUD_PROJECT", "my-project"), () -> adc);
     assertThat(vertex.model()).isEqualTo("vertexai/gemini-2.5-flash");
     assertThat(vertex.plugin()).isInstanceOf(VertexAI.class);
-    assertThat(vertex.label()).isEqualTo("Vertex AI, p in global, vertexai/gemini-2.5-flash");
+    assertThat(vertex.label())
+        .isEqualTo("Vertex AI, my-project in global, vertexai/gemini-2.5-flash");
     assertThat(
             Provider.choose(
                     Map.of(
-                        "GOOGLE_CLOUD_PROJECT", "p",
+                        "GOOGLE_CLOUD_PROJECT", "my-project",
                         "GOOGLE_CLOUD_LOCATION", "us-east5",
                         "BATON_MODEL", "vertexai/claude-sonnet-4-5@20250929",
                         "GOOGLE_API_KEY", "k"),
                     () -> adc)
                 .label())
-        .isEqualTo("Vertex AI, p in us-east5, vertexai/claude-sonnet-4-5@20250929");
+        .isEqualTo("Vertex AI, my-project in us-east5, vertexai/claude-sonnet-4-5@20250929");
 
     // A project without credentials is a stray setting: the next choice, or the demo model.
     assertThat(Provider.choose(Map.of("GOOGLE_CLOUD_PROJECT", "p"), () -> null).isDemo()).isTrue();

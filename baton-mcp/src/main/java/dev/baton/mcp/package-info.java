@@ -14,9 +14,11 @@
  * call's span names the client ({@code genkit:metadata:mcp:client}).
  *
  * <p>A tool keeps the server's description and input schema as sent, {@code $defs} and draft
- * 2020-12 keywords included; Baton validates the model's input against it before the call (a schema
- * Baton cannot read fails that tool's calls with {@code INVALID_ARGUMENT}, not the others). A
- * result becomes the tool's answer:
+ * 2020-12 keywords included; Baton validates the model's input against it before the call. A tool
+ * whose schema is not valid JSON Schema (checked against the meta-schema its {@code $schema} names,
+ * else draft-07) is left out of {@code tools()}, so no model provider is sent a schema it may
+ * refuse with the whole request; called by name, it fails with {@code INVALID_ARGUMENT} saying what
+ * is wrong, and the server's other tools are unharmed. A result becomes the tool's answer:
  *
  * <ul>
  *   <li>text content: a {@code TextPart};

@@ -170,16 +170,16 @@ class McpBadInputTest {
   }
 
   @Test
-  void aToolWhoseSchemaIsNotJsonSchemaDoesNotSpoilTheOthers() {
+  void aToolWhoseSchemaIsNotJsonSchemaIsOfferedToNoModelAndSaysWhyWhenCalled() {
     McpClient client = stdio("bad-schema");
 
-    assertThat(client.tools())
-        .extracting(tool -> tool.name())
-        .containsExactly("bad/broken", "bad/fine");
+    // No model is offered a schema its provider may refuse, with the whole request.
+    assertThat(client.tools()).extracting(tool -> tool.name()).containsExactly("bad/fine");
     assertThat(call("bad/fine").stringValue()).isEqualTo("fine");
-    // Baton's validator skips the keywords it cannot read ("type": 42, "required": "x"), so the
-    // broken schema refuses nothing and the call reaches the server, which answers it.
-    assertThat(call("bad/broken").stringValue()).isEqualTo("fine");
+    BatonException broken = failure(() -> call("bad/broken"));
+    assertThat(broken.status()).isEqualTo(Status.INVALID_ARGUMENT);
+    assertThat(broken.getMessage())
+        .contains("\"broken\"", "not valid JSON Schema", "$.properties.x.type", "$.required");
   }
 
   @Test

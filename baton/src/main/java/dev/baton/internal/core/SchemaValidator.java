@@ -3,6 +3,7 @@ package dev.baton.internal.core;
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaException;
+import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SchemaRegistryConfig;
 import com.networknt.schema.SpecificationVersion;
@@ -10,6 +11,7 @@ import com.networknt.schema.path.PathType;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
@@ -28,6 +30,20 @@ public final class SchemaValidator {
           builder ->
               builder.schemaRegistryConfig(
                   SchemaRegistryConfig.builder().pathType(PathType.JSON_PATH).build()));
+
+  // The meta-schemas bundled with the validator, by the $schema IDs that name them; loading one
+  // reads the validator's own resources, never the network.
+  private static final String DRAFT_7 = "http://json-schema.org/draft-07/schema#";
+  private static final Map<String, String> META_SCHEMAS =
+      Map.of(
+          DRAFT_7,
+          DRAFT_7,
+          "http://json-schema.org/draft-07/schema",
+          DRAFT_7,
+          "https://json-schema.org/draft/2019-09/schema",
+          "https://json-schema.org/draft/2019-09/schema",
+          "https://json-schema.org/draft/2020-12/schema",
+          "https://json-schema.org/draft/2020-12/schema");
 
   private static final Violation UNCHECKABLE =
       new Violation("$", "holds a number out of the range the schema's checks can compare");
@@ -55,6 +71,28 @@ public final class SchemaValidator {
       return new SchemaValidator(copy, REGISTRY.getSchema(copy));
     } catch (SchemaException | IllegalArgumentException e) {
       throw BatonException.invalidArgument("invalid JSON schema: %s", e.getMessage());
+    }
+  }
+
+  /**
+   * Every way a schema breaks the meta-schema of its dialect (the one its {@code $schema} names,
+   * else draft-07), such as a {@code "type"} that is a number; empty when it is well-formed, or
+   * when it names a dialect whose meta-schema is not bundled. A schema that {@link #compile}s may
+   * still break it: the validator passes over the keywords it cannot read, so such a schema checks
+   * less than it says.
+   */
+  public static List<Violation> metaViolations(JsonNode schemaNode) {
+    JsonNode declared = schemaNode.path("$schema");
+    String dialect = declared.isString() ? META_SCHEMAS.get(declared.stringValue()) : DRAFT_7;
+    if (dialect == null) {
+      return List.of();
+    }
+    try {
+      return REGISTRY.getSchema(SchemaLocation.of(dialect)).validate(schemaNode).stream()
+          .map(SchemaValidator::violation)
+          .toList();
+    } catch (JacksonException | SchemaException | IllegalArgumentException e) {
+      return List.of(new Violation("$", "cannot be read as JSON Schema: " + e.getMessage()));
     }
   }
 

@@ -17,6 +17,7 @@ import dev.baton.ai.ToolResponse;
 import dev.baton.ai.ToolResponsePart;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
+import dev.baton.internal.http.DataUrls;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
@@ -208,7 +209,7 @@ final class ChatRequestMapper {
     boolean inline = url.startsWith("data:");
     String type = media.contentType();
     if (type == null && inline) {
-      type = dataUrlType(url);
+      type = DataUrls.mediaType(url);
     }
     if (type == null || type.startsWith("image/")) {
       ObjectNode part = Json.object().put("type", "image_url");
@@ -236,18 +237,6 @@ final class ChatRequestMapper {
     String extension = type.substring(type.indexOf('/') + 1);
     part.putObject("file").put("filename", "file." + extension).put("file_data", url);
     return part;
-  }
-
-  private static @Nullable String dataUrlType(String url) {
-    int end = url.length();
-    for (char stop : new char[] {';', ','}) {
-      int at = url.indexOf(stop);
-      if (at >= 0 && at < end) {
-        end = at;
-      }
-    }
-    String type = url.substring(5, end);
-    return type.isEmpty() ? null : type;
   }
 
   private static ObjectNode tool(ToolDefinition tool) {

@@ -19,6 +19,7 @@ import dev.baton.ai.ToolResponse;
 import dev.baton.ai.ToolResponsePart;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
+import dev.baton.internal.http.DataUrls;
 import java.util.Map;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
@@ -364,7 +365,8 @@ public final class MessagesRequestMapper {
   private static ObjectNode media(Media media) {
     String url = media.url();
     boolean inline = url.startsWith("data:");
-    String type = media.contentType() != null ? media.contentType() : inline ? dataType(url) : null;
+    String type =
+        media.contentType() != null ? media.contentType() : inline ? DataUrls.mediaType(url) : null;
     String blockType;
     if (type == null || type.startsWith("image/")) {
       blockType = "image";
@@ -388,18 +390,6 @@ public final class MessagesRequestMapper {
     ObjectNode block = Json.object().put("type", blockType);
     block.set("source", source);
     return block;
-  }
-
-  private static @Nullable String dataType(String url) {
-    int end = url.length();
-    for (char stop : new char[] {';', ','}) {
-      int at = url.indexOf(stop);
-      if (at >= 0 && at < end) {
-        end = at;
-      }
-    }
-    String type = url.substring(5, end);
-    return type.isEmpty() ? null : type;
   }
 
   private static ObjectNode tool(ToolDefinition tool) {

@@ -19,6 +19,7 @@ import dev.baton.ai.ToolResponse;
 import dev.baton.ai.ToolResponsePart;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
+import dev.baton.internal.http.DataUrls;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
@@ -276,7 +277,7 @@ final class GeminiRequestMapper {
       String header = url.substring(5, comma);
       String payload = url.substring(comma + 1);
       boolean base64 = header.endsWith(";base64");
-      String type = media.contentType() != null ? media.contentType() : mimeTypeOf(header);
+      String type = media.contentType() != null ? media.contentType() : DataUrls.mediaType(url);
       if (type == null) {
         throw BatonException.invalidArgument("Gemini needs a media type for inline data");
       }
@@ -313,12 +314,6 @@ final class GeminiRequestMapper {
     }
     bytes.writeBytes(payload.substring(from).getBytes(StandardCharsets.UTF_8));
     return bytes.toByteArray();
-  }
-
-  private static @Nullable String mimeTypeOf(String dataUrlHeader) {
-    int semicolon = dataUrlHeader.indexOf(';');
-    String type = semicolon < 0 ? dataUrlHeader : dataUrlHeader.substring(0, semicolon);
-    return type.isEmpty() ? null : type;
   }
 
   private static ObjectNode custom(JsonNode custom) {

@@ -46,22 +46,14 @@ public final class ActionTools {
     if (outputSchema != null && structured) {
       tool.outputSchema(Schemas.map(outputSchema));
     }
-    return SyncToolSpecification.builder()
-        .tool(tool.build())
-        .callHandler(
-            (exchange, request) ->
-                serving.call(
-                    exchange,
-                    context -> {
-                      Progress progress = Progress.of(exchange, request);
-                      JsonNode output =
-                          action.runJson(
-                              context,
-                              input(request, wrapped),
-                              chunk -> progress.report(text(chunk)));
-                      return multipart ? multipart(output, structured) : result(output, structured);
-                    }))
-        .build();
+    return serving.tool(
+        tool.build(),
+        (context, request, progress) -> {
+          JsonNode output =
+              action.runJson(
+                  context, input(request, wrapped), chunk -> progress.report(text(chunk)));
+          return multipart ? multipart(output, structured) : result(output, structured);
+        });
   }
 
   private static JsonNode inputSchema(@Nullable JsonNode schema, boolean wrapped) {

@@ -43,23 +43,17 @@ public final class AgentTools {
             .description(agent.description())
             .outputSchema(Schemas.map(outputSchema()))
             .build();
-    return SyncToolSpecification.builder()
-        .tool(tool)
-        .callHandler(
-            (exchange, request) ->
-                serving.call(
-                    exchange,
-                    context -> {
-                      Progress progress = Progress.of(exchange, request);
-                      AgentOutput output =
-                          agent.run(
-                              context,
-                              AgentInput.text(task(request)),
-                              init(sessionId(request)),
-                              chunk -> progress.report(text(chunk)));
-                      return result(output, serving);
-                    }))
-        .build();
+    return serving.tool(
+        tool,
+        (context, request, progress) -> {
+          AgentOutput output =
+              agent.run(
+                  context,
+                  AgentInput.text(task(request)),
+                  init(sessionId(request)),
+                  chunk -> progress.report(text(chunk)));
+          return result(output, serving);
+        });
   }
 
   private static ObjectNode inputSchema() {

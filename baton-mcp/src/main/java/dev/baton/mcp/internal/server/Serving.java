@@ -4,9 +4,12 @@ import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Registry;
 import dev.baton.server.internal.Failures;
+import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
 import java.util.Map;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -19,6 +22,27 @@ import org.jspecify.annotations.Nullable;
  * <p>Thread-safe.
  */
 public record Serving(Registry registry, ToolCalls calls, Failures failures) {
+
+  /** What a served tool does with one call, in the context {@link #call} gives it. */
+  @FunctionalInterface
+  public interface ToolCall {
+    CallToolResult run(ActionContext context, CallToolRequest request, Progress progress);
+  }
+
+  /**
+   * {@code tool} served by {@code call}: each call runs through {@link #call}, with a progress
+   * reporter for the request's progress token.
+   */
+  public SyncToolSpecification tool(Tool tool, ToolCall call) {
+    return SyncToolSpecification.builder()
+        .tool(tool)
+        .callHandler(
+            (exchange, request) ->
+                call(
+                    exchange,
+                    context -> call.run(context, request, Progress.of(exchange, request))))
+        .build();
+  }
 
   /**
    * Runs a tool call in a root context that carries the request's auth context and a cancellation

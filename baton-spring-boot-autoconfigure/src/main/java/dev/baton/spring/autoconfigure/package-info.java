@@ -1,0 +1,17 @@
+/**
+ * Baton in a Spring Boot 4 application. With {@code baton-spring-boot-starter} on the class path,
+ * the application gets a {@link dev.baton.Baton} bean configured by the {@code baton.*} properties
+ * ({@link dev.baton.spring.autoconfigure.BatonProperties}), a {@code SessionStore} bean chosen from
+ * what the application has, and its agents and flows served in Genkit's wire format on the
+ * application's own servlet container. Declare agents as beans that take the {@code Baton} and the
+ * {@code SessionStore}; adjust the builder with a {@link
+ * dev.baton.spring.autoconfigure.BatonCustomizer}.
+ *
+ * <p>The module has no {@code module-info}: Spring Boot applications run on the class path, and
+ * Spring's own jars are automatic modules. Its manifest names the automatic module {@code
+ * dev.baton.spring.autoconfigure}.
+ */
+@NullMarked
+package dev.baton.spring.autoconfigure;
+
+import org.jspecify.annotations.NullMarked;

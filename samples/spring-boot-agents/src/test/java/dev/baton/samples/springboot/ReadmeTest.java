@@ -24,7 +24,8 @@ class ReadmeTest {
     String readme = Files.readString(Path.of("../../README.md"));
     Matcher block = JAVA_BLOCK.matcher(readme);
     List<String> applications =
-        block.results()
+        block
+            .results()
             .map(result -> result.group(1))
             .filter(snippet -> snippet.contains("@SpringBootApplication"))
             .toList();

@@ -25,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
+import tools.jackson.databind.JsonNode;
 
 /**
  * What the Spring Boot starter costs, not a JMH benchmark; two measurements in one run:
@@ -38,8 +39,9 @@ import org.springframework.context.ConfigurableApplicationContext;
  *       rounds.
  *   <li><b>The start of an application</b>: {@link BatonBootApp} (the starter, one agent, one
  *       controller) against {@link PlainBootApp} (Spring MVC on Tomcat, one controller, the
- *       starter's jars left off the class path), each in fresh JVMs, alternating; reported is the
- *       median over the starts of the time from the JVM's start until the application was ready.
+ *       starter's jars left off the class path), each in fresh JVMs, alternating; reported are the
+ *       medians over the starts of the time from the JVM's start until the application was ready,
+ *       and of the CPU time the process spent until then.
  * </ul>
  *
  * <p>Run with {@code ./benchmarks/run-spring}; arguments: {@code [turns per round, default 2000]
@@ -62,7 +64,7 @@ public final class SpringAdapterRound {
         loadAverage(),
         Runtime.getRuntime().availableProcessors());
     double[] turn = turns(calls, warmups, rounds);
-    long[] startup = startups(starts);
+    Startups startup = startups(starts);
     System.out.printf(Locale.ROOT, "%nLoad after: %s%n%n", loadAverage());
     System.out.printf(
         Locale.ROOT,
@@ -75,13 +77,22 @@ public final class SpringAdapterRound {
         turn[1] / turn[0]);
     System.out.printf(
         Locale.ROOT,
-        "| start until ready, ms (median of %d fresh JVMs) | plain Boot app | Boot app with Baton |"
-            + " with / plain |%n|---|---|---|---|%n| | %d | %d | %.2f |%n",
-        starts,
-        startup[0],
-        startup[1],
-        (double) startup[1] / startup[0]);
+        "| start until ready (median of %d fresh JVMs) | plain Boot app | Boot app with Baton |"
+            + " with / plain |%n|---|---|---|---|%n",
+        starts);
+    System.out.print(row("wall ms", startup.plainWall(), startup.batonWall()));
+    System.out.print(row("CPU ms", startup.plainCpu(), startup.batonCpu()));
   }
+
+  private static String row(String figure, List<Long> plain, List<Long> withBaton) {
+    long a = medianOf(plain);
+    long b = medianOf(withBaton);
+    return String.format(Locale.ROOT, "| %s | %d | %d | %.2f |%n", figure, a, b, (double) b / a);
+  }
+
+  /** Each start's wall and CPU milliseconds, of the plain application and of Baton's. */
+  record Startups(
+      List<Long> plainWall, List<Long> plainCpu, List<Long> batonWall, List<Long> batonCpu) {}
 
   /** The median mean turn time through BatonHandler and through the starter, in µs. */
   static double[] turns(int calls, int warmups, int rounds) throws Exception {
@@ -148,31 +159,37 @@ public final class SpringAdapterRound {
     }
   }
 
-  /** The median start of the plain application and of the one with Baton, in ms. */
-  static long[] startups(int starts) throws IOException, InterruptedException {
+  /** Starts the plain application and the one with Baton, in turn, {@code starts} times each. */
+  static Startups startups(int starts) throws IOException, InterruptedException {
     String classPath = System.getProperty("java.class.path");
     // The plain application's class path lacks only the starter and its auto-configuration.
     String withoutStarter =
         Arrays.stream(classPath.split(File.pathSeparator))
             .filter(entry -> !Path.of(entry).getFileName().toString().startsWith("baton-spring-"))
             .collect(Collectors.joining(File.pathSeparator));
-    List<Long> plain = new ArrayList<>();
-    List<Long> withBaton = new ArrayList<>();
+    Startups startups =
+        new Startups(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
     for (int i = 0; i < starts; i++) {
-      plain.add(start(withoutStarter, PlainBootApp.class));
-      withBaton.add(start(classPath, BatonBootApp.class));
+      JsonNode plain = start(withoutStarter, PlainBootApp.class);
+      JsonNode withBaton = start(classPath, BatonBootApp.class);
+      startups.plainWall().add(plain.path("startupMillis").asLong());
+      startups.plainCpu().add(plain.path("cpuMillis").asLong());
+      startups.batonWall().add(withBaton.path("startupMillis").asLong());
+      startups.batonCpu().add(withBaton.path("cpuMillis").asLong());
       System.out.printf(
           Locale.ROOT,
-          "start %d: plain %d ms, with Baton %d ms%n",
+          "start %d: plain %d ms (CPU %d ms), with Baton %d ms (CPU %d ms)%n",
           i + 1,
-          plain.getLast(),
-          withBaton.getLast());
+          startups.plainWall().getLast(),
+          startups.plainCpu().getLast(),
+          startups.batonWall().getLast(),
+          startups.batonCpu().getLast());
     }
-    return new long[] {medianOf(plain), medianOf(withBaton)};
+    return startups;
   }
 
-  /** Starts {@code application} in a fresh JVM; the milliseconds it says it took to be ready. */
-  private static long start(String classPath, Class<?> application)
+  /** Starts {@code application} in a fresh JVM; the figures it printed once ready. */
+  private static JsonNode start(String classPath, Class<?> application)
       throws IOException, InterruptedException {
     Process process =
         new ProcessBuilder(
@@ -193,7 +210,7 @@ public final class SpringAdapterRound {
       process.destroyForcibly();
       throw new IllegalStateException(application.getSimpleName() + " did not start and exit");
     }
-    return Json.parse(line).path("startupMillis").asLong();
+    return Json.parse(line);
   }
 
   private static double median(List<Double> values) {

@@ -279,6 +279,31 @@ class SubAgentInterruptsTest {
   }
 
   @Test
+  void aSubAgentTurnThatHeldSeveralCallsIsOneInterruptAnsweredAsAWhole() {
+    Team team = inMemory();
+    team.orchestratorModel.respond(calls(delegate("d1", "Write two files")));
+    team.coderModel.respond(
+        calls(
+            Part.toolRequest("write_file", "w1", Json.object().put("path", PATH)),
+            Part.toolRequest("write_file", "w2", Json.object().put("path", "README.md"))));
+    AgentOutput asked = team.orchestrator.runText("Build it");
+
+    ToolRequestPart held = held(asked);
+    assertThat(held.metadata().path("interrupt").path(Agents.SUB_AGENT).path("interrupts"))
+        .extracting(p -> p.path("toolRequest").path("ref").asString())
+        .containsExactly("w1", "w2");
+    team.coderModel.respondText("Wrote both");
+    team.orchestratorModel.respondText("Done.");
+
+    team.resume(team.baton.context(), asked.snapshotId(), approve(held));
+
+    assertThat(team.writes)
+        .extracting(w -> w.path("path").asString())
+        .containsExactlyInAnyOrder(PATH, "README.md");
+    assertThat(team.delegationOutput("d1").path("response").asString()).isEqualTo("Wrote both");
+  }
+
+  @Test
   void aRefusalReachesTheSubAgentAsToolApprovalsRefusal() {
     Team team = inMemory();
     AgentOutput asked = team.heldWrite(team.baton.context());

@@ -21,9 +21,10 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Every failure becomes tool output, never an exception to the orchestrator: an unknown agent, a
  * malformed call, a failed run (naming the task that holds its progress when the agent is
- * server-managed), an interrupted run. Delegation nests: a sub-agent with its own Agents middleware
- * delegates further. Middleware and usage are per agent: this middleware wraps only the
- * orchestrator's calls, and each sub-agent records its model calls in its own session.
+ * server-managed), an interrupted run (unless {@link #forwardInterrupts} forwards its interrupts to
+ * the caller). Delegation nests: a sub-agent with its own Agents middleware delegates further.
+ * Middleware and usage are per agent: this middleware wraps only the orchestrator's calls, and each
+ * sub-agent records its model calls in its own session.
  *
  * <p>A delegation to a server-managed sub-agent (one with a session store) returns {@code taskId}
  * {@code <agent>:<snapshotId>} and the status the run settled in; a client-managed one settles

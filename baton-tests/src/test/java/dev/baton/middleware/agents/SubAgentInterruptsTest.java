@@ -304,6 +304,24 @@ class SubAgentInterruptsTest {
   }
 
   @Test
+  void aSecondQuestionAfterTheAnswerIsReportedAsText() {
+    Team team = inMemory();
+    AgentOutput asked = team.heldWrite(team.baton.context());
+    team.coderModel.respond(
+        calls(Part.toolRequest("write_file", "w2", Json.object().put("path", "README.md"))));
+    team.orchestratorModel.respondText("The coder needs another approval.");
+
+    AgentOutput done = team.resume(team.baton.context(), asked.snapshotId(), approve(held(asked)));
+
+    assertThat(done.finishReason()).isEqualTo(AgentFinishReason.STOP);
+    assertThat(team.writes).extracting(w -> w.path("path").asString()).containsExactly(PATH);
+    assertThat(team.delegationOutput("d1").path("response").asString())
+        .isEqualTo(
+            "Sub-agent \"coder\" asked for more input after its question was answered, which"
+                + " cannot be forwarded again; try delegating a more self-contained task.");
+  }
+
+  @Test
   void aRefusalReachesTheSubAgentAsToolApprovalsRefusal() {
     Team team = inMemory();
     AgentOutput asked = team.heldWrite(team.baton.context());

@@ -137,7 +137,9 @@ final class InterruptForwarding {
           responds.add(Part.toolResponse(request.name(), request.ref(), output));
         }
       }
-      return new Resume(responds, restarts, null);
+      return restart != null
+          ? Resume.restart(restarts.toArray(ToolRequestPart[]::new))
+          : Resume.respond(responds.toArray(ToolResponsePart[]::new));
     }
   }
 

@@ -5,6 +5,7 @@ import dev.baton.server.ContextProvider;
 import dev.baton.server.internal.protocol.WireProtocol;
 import dev.baton.server.internal.servlet.RequestAuth;
 import dev.baton.server.internal.servlet.WireServlet;
+import dev.baton.spring.autoconfigure.internal.CaseSensitiveHeaderCache;
 import dev.baton.spring.autoconfigure.internal.SecurityRequestAuth;
 import dev.baton.spring.autoconfigure.internal.ServletPaths;
 import dev.baton.spring.autoconfigure.internal.WireProtocolLifecycle;
@@ -19,6 +20,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.autoconfigure.context.LifecycleProperties;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.jetty.servlet.JettyServletWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -160,6 +163,19 @@ public final class BatonServerAutoConfiguration {
     registration.setAsyncSupported(true);
     registration.setLoadOnStartup(1);
     return registration;
+  }
+
+  /**
+   * On Jetty, a credential is never read as another that differs from it only in case: see {@link
+   * CaseSensitiveHeaderCache}.
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "org.springframework.boot.jetty.servlet.JettyServletWebServerFactory")
+  static final class Jetty {
+    @Bean
+    WebServerFactoryCustomizer<JettyServletWebServerFactory> batonJettyHeaderCache() {
+      return factory -> factory.addServerCustomizers(new CaseSensitiveHeaderCache());
+    }
   }
 
   /** With Spring Security, the authenticated user is Baton's principal. */

@@ -9,13 +9,15 @@ import java.net.URI;
 import java.util.List;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.jetty.JettyWebServer;
 
 /**
- * The wire-protocol contract, served by the auto-configuration on Spring Boot's Jetty. It runs in a
- * test execution of its own whose class path has no Tomcat, which Spring Boot would otherwise pick.
+ * The wire-protocol contract, served by the auto-configuration on Spring Boot's Jetty. Tagged
+ * {@code jetty}, it runs in a test execution of its own whose class path has Jetty and no Tomcat.
  */
+@Tag("jetty")
 class WireProtocolOnJettyTest extends WireProtocolContract {
   private final ContractApp.Running app = new ContractApp.Running();
 

@@ -14,21 +14,23 @@ import org.springframework.util.unit.DataSize;
  * start; a model plugin needs its key, from these properties or the provider's usual environment
  * variable.
  *
- * @param experimental whether agents, sessions and their middleware are enabled ({@code
- *     Baton.Builder.experimental()}); on by default, since serving agents is what the starter is
- *     for
- * @param shutdownGrace how long the context's shutdown waits for running turns and detached runs
- *     before it aborts them, so that they settle as resumable rows; by default Spring Boot's {@code
- *     spring.lifecycle.timeout-per-shutdown-phase}
- * @param traceContent whether spans record their inputs and outputs; by default only when {@code
- *     GENKIT_ENV=dev}
- * @param store where sessions are kept
- * @param server how agents and flows are served on the application's servlet container
- * @param googleai the Gemini API plugin ({@code baton-googleai})
- * @param openai the OpenAI-compatible plugin ({@code baton-openai})
- * @param anthropic the Claude plugin ({@code baton-anthropic})
- * @param vertexai the Vertex AI plugin ({@code baton-vertexai})
- * @param devtools Genkit's reflection API, for {@code genkit start} and the Developer UI
+ * <p>The {@code @param} texts below are what IDEs show for each property (the configuration
+ * metadata copies them), so they are plain text.
+ *
+ * @param experimental Whether agents, sessions and their middleware are enabled (the builder's
+ *     experimental()). On by default, since serving agents is what the starter is for.
+ * @param shutdownGrace How long the context's shutdown waits for running turns and detached runs
+ *     before it aborts them, so that they settle as resumable rows. By default Spring Boot's
+ *     spring.lifecycle.timeout-per-shutdown-phase, 30 seconds unless set.
+ * @param traceContent Whether spans record their inputs and outputs. By default only when
+ *     GENKIT_ENV=dev.
+ * @param store Where sessions are kept.
+ * @param server How agents and flows are served on the application's servlet container.
+ * @param googleai The Gemini API plugin (baton-googleai).
+ * @param openai The OpenAI-compatible plugin (baton-openai).
+ * @param anthropic The Claude plugin (baton-anthropic).
+ * @param vertexai The Vertex AI plugin (baton-vertexai).
+ * @param devtools Genkit's reflection API, for genkit start and the Developer UI.
  */
 @ConfigurationProperties("baton")
 public record BatonProperties(
@@ -61,9 +63,10 @@ public record BatonProperties(
   /**
    * Where sessions are kept.
    *
-   * @param type which store to create; {@code auto} picks from what the application has
-   * @param file the file store
-   * @param postgres the PostgreSQL store
+   * @param type Which store to create: auto picks PostgreSQL when baton-postgres is on the class
+   *     path and a DataSource exists, else the file store when its directory is set, else memory.
+   * @param file The file store.
+   * @param postgres The PostgreSQL store.
    */
   public record Store(
       @DefaultValue("auto") StoreType type,
@@ -73,15 +76,16 @@ public record BatonProperties(
   /**
    * The file store.
    *
-   * @param directory the folder that holds the sessions; created when missing
+   * @param directory The folder that holds the sessions; created when missing.
    */
   public record File(@Nullable Path directory) {}
 
   /**
    * The PostgreSQL store.
    *
-   * @param createSchema whether the store's tables are created on start when missing
-   * @param schema the database schema that holds the store's tables
+   * @param createSchema Whether the store creates its schema and tables when they are missing, on
+   *     first use; when false they must exist.
+   * @param schema The database schema that holds the store's tables.
    */
   public record Postgres(
       @DefaultValue("true") boolean createSchema, @DefaultValue("public") String schema) {}
@@ -91,15 +95,15 @@ public record BatonProperties(
    * format: {@code <base-path>/agents/<name>} (with its {@code getSnapshot}, {@code
    * waitForSnapshot} and {@code abort} companions) and {@code <base-path>/flows/<name>}.
    *
-   * @param enabled whether to serve them at all
-   * @param basePath the path the routes sit under
-   * @param agents the agents to serve; empty serves every local agent
-   * @param flows the flows to serve; empty serves every flow
-   * @param maxRequestSize the largest request body accepted
-   * @param keepAliveInterval how often streams send keep-alive comments to clients that ask for
-   *     them
-   * @param exposeErrorMessages whether error answers carry internal errors' own messages; by
-   *     default only when {@code GENKIT_ENV=dev}
+   * @param enabled Whether to serve agents and flows at all.
+   * @param basePath The path the routes sit under.
+   * @param agents The agents to serve; empty serves every local agent.
+   * @param flows The flows to serve; empty serves every flow.
+   * @param maxRequestSize The largest request body accepted.
+   * @param keepAliveInterval How often streams send keep-alive comments to clients that ask for
+   *     them.
+   * @param exposeErrorMessages Whether error answers carry internal errors' own messages. By
+   *     default only when GENKIT_ENV=dev.
    */
   public record Server(
       @DefaultValue("true") boolean enabled,
@@ -114,8 +118,9 @@ public record BatonProperties(
    * The Gemini API plugin, added when {@code baton-googleai} is on the class path and a key is
    * found.
    *
-   * @param enabled whether to add it
-   * @param apiKey the API key; by default {@code GEMINI_API_KEY} or {@code GOOGLE_API_KEY}
+   * @param enabled Whether to add the Gemini API plugin when its key is found.
+   * @param apiKey The Gemini API key. By default the GEMINI_API_KEY environment variable, else
+   *     GOOGLE_API_KEY.
    */
   public record GoogleAi(@DefaultValue("true") boolean enabled, @Nullable String apiKey) {}
 
@@ -123,9 +128,11 @@ public record BatonProperties(
    * The OpenAI-compatible plugin, added when {@code baton-openai} is on the class path and a key or
    * a base URL is found.
    *
-   * @param enabled whether to add it
-   * @param apiKey the API key; by default {@code OPENAI_API_KEY}
-   * @param baseUrl the server's base URL; by default {@code OPENAI_BASE_URL}, else OpenAI's
+   * @param enabled Whether to add the OpenAI-compatible plugin when its key or base URL is found.
+   * @param apiKey The API key. By default the OPENAI_API_KEY environment variable, unless
+   *     baton.openai.base-url names another server.
+   * @param baseUrl The server's base URL. By default the OPENAI_BASE_URL environment variable, else
+   *     OpenAI's.
    */
   public record OpenAi(
       @DefaultValue("true") boolean enabled, @Nullable String apiKey, @Nullable URI baseUrl) {}
@@ -133,8 +140,8 @@ public record BatonProperties(
   /**
    * The Claude plugin, added when {@code baton-anthropic} is on the class path and a key is found.
    *
-   * @param enabled whether to add it
-   * @param apiKey the API key; by default {@code ANTHROPIC_API_KEY}
+   * @param enabled Whether to add the Claude plugin when its key is found.
+   * @param apiKey The Anthropic API key. By default the ANTHROPIC_API_KEY environment variable.
    */
   public record Anthropic(@DefaultValue("true") boolean enabled, @Nullable String apiKey) {}
 
@@ -142,10 +149,11 @@ public record BatonProperties(
    * The Vertex AI plugin, added when {@code baton-vertexai} is on the class path and a project is
    * found; it authenticates with Application Default Credentials.
    *
-   * @param enabled whether to add it
-   * @param project the Google Cloud project; by default {@code GOOGLE_CLOUD_PROJECT}
-   * @param location the region or {@code global}; by default {@code GOOGLE_CLOUD_LOCATION}, else
-   *     the plugin's default
+   * @param enabled Whether to add the Vertex AI plugin when its project is found.
+   * @param project The Google Cloud project. By default the GOOGLE_CLOUD_PROJECT environment
+   *     variable.
+   * @param location The region, or global. By default the GOOGLE_CLOUD_LOCATION environment
+   *     variable, else global.
    */
   public record VertexAi(
       @DefaultValue("true") boolean enabled, @Nullable String project, @Nullable String location) {}
@@ -153,8 +161,8 @@ public record BatonProperties(
   /**
    * Genkit's reflection API ({@code baton-devtools}).
    *
-   * @param enabled whether to start it; by default when {@code GENKIT_ENV=dev}, as {@code genkit
-   *     start} sets it
+   * @param enabled Whether to start the reflection API. By default when GENKIT_ENV=dev, as genkit
+   *     start sets it.
    */
   public record DevTools(@Nullable Boolean enabled) {}
 }

@@ -1,0 +1,21 @@
+package dev.baton.spring.autoconfigure.internal;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import org.springframework.context.annotation.Conditional;
+
+/**
+ * Matches when a model plugin is turned on ({@code baton.<plugin>.enabled} is not false) and its
+ * key or project is found ({@link ProviderSettings}).
+ */
+@Retention(RetentionPolicy.RUNTIME)
+@Target({ElementType.TYPE, ElementType.METHOD})
+@Documented
+@Conditional(OnProviderCondition.class)
+public @interface ConditionalOnProvider {
+  /** The plugin. */
+  ModelProvider value();
+}

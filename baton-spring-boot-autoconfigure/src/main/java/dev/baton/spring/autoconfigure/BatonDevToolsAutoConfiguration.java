@@ -25,7 +25,7 @@ import org.springframework.core.env.Environment;
  * when the instance records through a {@code BatonTelemetry} ({@code baton-otel}): declare one as
  * the application's {@code OpenTelemetry} bean, in a development profile.
  */
-@AutoConfiguration(afterName = "dev.baton.spring.autoconfigure.BatonAutoConfiguration")
+@AutoConfiguration(after = BatonAutoConfiguration.class)
 @ConditionalOnClass(DevTools.class)
 @Conditional(OnDevToolsCondition.class)
 public class BatonDevToolsAutoConfiguration {

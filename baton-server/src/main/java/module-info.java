@@ -8,9 +8,19 @@ module dev.baton.server {
   requires transitive dev.baton;
   requires transitive org.eclipse.jetty.server;
   requires org.slf4j;
+  // The servlet binding, for applications that serve Baton on a servlet container of their own.
+  requires static jakarta.servlet;
 
   exports dev.baton.server;
-  // The MCP transport authenticates and reports failures by the same rules.
+  // The MCP transport authenticates and reports failures by the same rules, and the Spring Boot
+  // auto-configuration serves the same protocol on the application's servlet container.
   exports dev.baton.server.internal to
-      dev.baton.mcp;
+      dev.baton.mcp,
+      dev.baton.spring.autoconfigure;
+  exports dev.baton.server.internal.protocol to
+      dev.baton.mcp,
+      dev.baton.spring.autoconfigure;
+  exports dev.baton.server.internal.servlet to
+      dev.baton.mcp,
+      dev.baton.spring.autoconfigure;
 }

@@ -20,7 +20,7 @@ import dev.baton.mcp.internal.server.StdioTransport;
 import dev.baton.mcp.internal.server.ToolCalls;
 import dev.baton.server.BatonHandler;
 import dev.baton.server.ContextProvider;
-import dev.baton.server.internal.Failures;
+import dev.baton.server.internal.protocol.Failures;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncPromptSpecification;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.server.McpSyncServer;

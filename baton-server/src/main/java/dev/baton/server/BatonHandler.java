@@ -1,26 +1,18 @@
 package dev.baton.server;
 
 import dev.baton.Baton;
-import dev.baton.server.internal.Drain;
-import dev.baton.server.internal.Exchange;
-import dev.baton.server.internal.Failures;
 import dev.baton.server.internal.HeaderCaches;
-import dev.baton.server.internal.RequestBody;
-import dev.baton.server.internal.Route;
-import dev.baton.server.internal.Routes;
+import dev.baton.server.internal.JettyTransport;
+import dev.baton.server.internal.protocol.Route;
+import dev.baton.server.internal.protocol.WireProtocol;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.component.Graceful;
-import org.jspecify.annotations.Nullable;
 
 /**
  * A Jetty 12 core handler that serves a Baton instance's agents and flows in Genkit's wire format.
@@ -87,38 +79,19 @@ import org.jspecify.annotations.Nullable;
  */
 public final class BatonHandler extends Handler.Abstract.NonBlocking implements Graceful {
   /** The body size accepted unless set: 4 MiB. */
-  public static final long DEFAULT_MAX_REQUEST_BYTES = 4L * 1024 * 1024;
+  public static final long DEFAULT_MAX_REQUEST_BYTES = WireProtocol.DEFAULT_MAX_REQUEST_BYTES;
 
   /** How often a keep-alive comment is sent unless set: every 15 seconds. */
-  public static final Duration DEFAULT_KEEP_ALIVE_INTERVAL = Duration.ofSeconds(15);
+  public static final Duration DEFAULT_KEEP_ALIVE_INTERVAL =
+      WireProtocol.DEFAULT_KEEP_ALIVE_INTERVAL;
 
   /** How long a shutdown waits for requests and detached runs unless set: 30 seconds. */
-  public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(30);
+  public static final Duration DEFAULT_SHUTDOWN_GRACE = WireProtocol.DEFAULT_SHUTDOWN_GRACE;
 
-  private final Baton baton;
-  private final Exchange.Settings settings;
-  private final Routes routes;
-  private final Duration shutdownGrace;
-  // New on every start, so that a stopped handler can start again.
-  private volatile Drain drain;
-  private volatile @Nullable ScheduledExecutorService keepAlives;
+  private final WireProtocol protocol;
 
   private BatonHandler(Builder builder) {
-    this.baton = builder.baton;
-    this.drain = new Drain(baton);
-    this.routes = builder.routes.build();
-    this.shutdownGrace = builder.shutdownGrace;
-    boolean expose =
-        builder.exposeErrorMessages != null
-            ? builder.exposeErrorMessages
-            : Failures.exposeByDefault();
-    this.settings =
-        new Exchange.Settings(
-            builder.baton.registry(),
-            List.copyOf(builder.providers),
-            new RequestBody(builder.maxRequestBytes),
-            new Failures(expose),
-            builder.keepAliveInterval);
+    this.protocol = builder.protocol.build();
   }
 
   /** A builder for a handler of {@code baton}'s agents and flows; it mounts none until told. */
@@ -128,69 +101,50 @@ public final class BatonHandler extends Handler.Abstract.NonBlocking implements 
 
   @Override
   public boolean handle(Request request, Response response, Callback callback) {
-    Route route = routes.resolve(Request.getPathInContext(request));
-    ScheduledExecutorService timer = keepAlives;
-    // No timer: the handler is not started.
-    if (route == null || timer == null) {
-      return false;
-    }
-    Exchange exchange = new Exchange(settings, drain, timer, route, request, response, callback);
-    Thread.ofVirtual().name("baton-request " + route).start(exchange::run);
-    return true;
+    Route route = protocol.route(Request.getPathInContext(request));
+    // Not serving (the handler is not started) leaves the request to the next handler too.
+    return route != null
+        && protocol.serve(route, new JettyTransport(request, response, callback), null);
   }
 
   /** Starts a graceful shutdown; see the class comment. */
   @Override
   public CompletableFuture<Void> shutdown() {
-    return drain.shutdown(shutdownGrace);
+    return protocol.shutdown();
   }
 
   @Override
   public boolean isShutdown() {
-    return drain.isDraining();
+    return protocol.isShutdown();
   }
 
   /** How long a graceful shutdown waits for requests and detached runs. */
   public Duration shutdownGrace() {
-    return shutdownGrace;
+    return protocol.shutdownGrace();
   }
 
   @Override
   protected void doStart() throws Exception {
     // See "In a server of your own" in the class comment.
-    if (!settings.providers().isEmpty()) {
+    if (protocol.hasContextProviders()) {
       HeaderCaches.requireCaseSensitive(getServer(), "BatonHandler");
     }
-    drain = new Drain(baton);
-    keepAlives =
-        Executors.newSingleThreadScheduledExecutor(
-            Thread.ofPlatform().daemon().name("baton-keep-alive").factory());
+    protocol.start();
     super.doStart();
   }
 
   @Override
   protected void doStop() throws Exception {
-    drain.cancelAll();
-    ScheduledExecutorService timer = keepAlives;
-    keepAlives = null;
-    if (timer != null) {
-      timer.shutdownNow();
-    }
+    protocol.stop();
     super.doStop();
   }
 
   /** Configures a {@link BatonHandler}. Not thread-safe; build once. */
   public static final class Builder {
-    private final Baton baton;
-    private final Routes.Builder routes = Routes.builder();
-    private final List<ContextProvider> providers = new ArrayList<>();
-    private long maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES;
-    private Duration keepAliveInterval = DEFAULT_KEEP_ALIVE_INTERVAL;
-    private Duration shutdownGrace = DEFAULT_SHUTDOWN_GRACE;
-    private @Nullable Boolean exposeErrorMessages;
+    private final WireProtocol.Builder protocol;
 
     private Builder(Baton baton) {
-      this.baton = Objects.requireNonNull(baton, "baton");
+      this.protocol = WireProtocol.builder(baton);
     }
 
     /**
@@ -200,7 +154,7 @@ public final class BatonHandler extends Handler.Abstract.NonBlocking implements 
      * would make this server an open proxy. A left-out one answers 404, as an unknown agent does.
      */
     public Builder allAgents() {
-      routes.allAgents();
+      protocol.allAgents();
       return this;
     }
 
@@ -208,7 +162,7 @@ public final class BatonHandler extends Handler.Abstract.NonBlocking implements 
      * Serves these agents at {@code /agents/<name>} (with their companions), remote ones included.
      */
     public Builder agents(String... names) {
-      routes.agents(List.of(names));
+      protocol.agents(List.of(names));
       return this;
     }
 
@@ -228,19 +182,19 @@ public final class BatonHandler extends Handler.Abstract.NonBlocking implements 
      *     companions' routes is taken by another chosen route
      */
     public Builder agentAt(String route, String name) {
-      routes.agentAt(route, name);
+      protocol.agentAt(route, name);
       return this;
     }
 
     /** Serves every flow of the instance, those defined after the handler included. */
     public Builder allFlows() {
-      routes.allFlows();
+      protocol.allFlows();
       return this;
     }
 
     /** Serves these flows at {@code /flows/<name>}. */
     public Builder flows(String... names) {
-      routes.flows(List.of(names));
+      protocol.flows(List.of(names));
       return this;
     }
 
@@ -253,40 +207,31 @@ public final class BatonHandler extends Handler.Abstract.NonBlocking implements 
      * @throws IllegalArgumentException when the route is not such a path, or is taken
      */
     public Builder flowAt(String route, String name) {
-      routes.flowAt(route, name);
+      protocol.flowAt(route, name);
       return this;
     }
 
     /** Adds a context provider; providers run in the order added. */
     public Builder contextProvider(ContextProvider provider) {
-      providers.add(Objects.requireNonNull(provider, "provider"));
+      protocol.contextProvider(provider);
       return this;
     }
 
     /** The largest request body accepted (default 4 MiB); a larger one is refused with 413. */
     public Builder maxRequestBytes(long bytes) {
-      if (bytes <= 0) {
-        throw new IllegalArgumentException("the body limit must be positive");
-      }
-      this.maxRequestBytes = bytes;
+      protocol.maxRequestBytes(bytes);
       return this;
     }
 
     /** How often streams send keep-alive comments to clients that ask (default 15 s). */
     public Builder keepAliveInterval(Duration interval) {
-      if (!interval.isPositive()) {
-        throw new IllegalArgumentException("the keep-alive interval must be positive");
-      }
-      this.keepAliveInterval = interval;
+      protocol.keepAliveInterval(interval);
       return this;
     }
 
     /** How long a graceful shutdown waits for requests and detached runs (default 30 s). */
     public Builder shutdownGrace(Duration grace) {
-      if (grace.isNegative()) {
-        throw new IllegalArgumentException("the shutdown grace must not be negative");
-      }
-      this.shutdownGrace = grace;
+      protocol.shutdownGrace(grace);
       return this;
     }
 
@@ -295,7 +240,7 @@ public final class BatonHandler extends Handler.Abstract.NonBlocking implements 
      * trace). By default only when {@code GENKIT_ENV=dev}, as Genkit does.
      */
     public Builder exposeErrorMessages(boolean expose) {
-      this.exposeErrorMessages = expose;
+      protocol.exposeErrorMessages(expose);
       return this;
     }
 

@@ -2,7 +2,7 @@ package dev.baton.server;
 
 import dev.baton.core.Json;
 import dev.baton.core.Status;
-import dev.baton.server.internal.RequestBody;
+import dev.baton.server.internal.protocol.RequestBody;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,7 @@
 /**
- * The server's own implementation: routes, request bodies, SSE streams, error answers, the watch on
- * clients that go away, and graceful shutdown. Not part of the API, and not exported.
+ * The server's Jetty binding of the wire protocol: the Jetty transport, the watch on clients that
+ * go away, and the header-cache check. The protocol itself is in {@code .protocol}. Not part of the
+ * API.
  */
 @NullMarked
 package dev.baton.server.internal;

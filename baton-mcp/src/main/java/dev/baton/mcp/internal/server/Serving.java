@@ -3,7 +3,7 @@ package dev.baton.mcp.internal.server;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Registry;
-import dev.baton.server.internal.Failures;
+import dev.baton.server.internal.protocol.Failures;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;

@@ -1,4 +1,4 @@
-package dev.baton.server.internal;
+package dev.baton.server.internal.protocol;
 
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The auth context of a request: what its context providers return, merged (a later key wins), or
@@ -35,20 +36,25 @@ public final class AuthContexts {
    *     something other than a non-empty, well-formed string under the principal key
    */
   public static Map<String, Object> of(List<ContextProvider> providers, RequestData request) {
-    if (providers.isEmpty()) {
+    return of(null, providers, request);
+  }
+
+  /**
+   * The merged auth context of what the server binding took from its own server ({@code bound}: the
+   * principal a servlet container authenticated, say) and of {@code providers}, in that order,
+   * under the same checks.
+   *
+   * @throws BatonException as {@link #of(List, RequestData)}
+   */
+  public static Map<String, Object> of(
+      @Nullable Map<String, ?> bound, List<ContextProvider> providers, RequestData request) {
+    if (providers.isEmpty() && (bound == null || bound.isEmpty())) {
       return Map.of();
     }
     Map<String, Object> auth = new HashMap<>();
+    merge(auth, bound);
     for (ContextProvider provider : providers) {
-      Map<String, ?> provided = provider.provide(request);
-      if (provided != null) {
-        provided.forEach(
-            (key, value) -> {
-              if (key != null && value != null) {
-                auth.put(key, value);
-              }
-            });
-      }
+      merge(auth, provider.provide(request));
     }
     Object principal = auth.get(ActionContext.PRINCIPAL);
     if (principal != null
@@ -67,5 +73,17 @@ public final class AuthContexts {
           null);
     }
     return auth;
+  }
+
+  /** Adds a provided map's entries, a later key winning; null keys and values are left out. */
+  private static void merge(Map<String, Object> auth, @Nullable Map<String, ?> provided) {
+    if (provided != null) {
+      provided.forEach(
+          (key, value) -> {
+            if (key != null && value != null) {
+              auth.put(key, value);
+            }
+          });
+    }
   }
 }

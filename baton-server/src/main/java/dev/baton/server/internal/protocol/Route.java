@@ -1,4 +1,4 @@
-package dev.baton.server.internal;
+package dev.baton.server.internal.protocol;
 
 import dev.baton.core.ActionType;
 import java.util.Map;

@@ -1,11 +1,9 @@
-package dev.baton.server.internal;
+package dev.baton.server.internal.protocol;
 
 import dev.baton.core.BatonException;
 import dev.baton.core.Status;
 import java.io.IOException;
 import java.io.InputStream;
-import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.server.Request;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.core.json.JsonFactory;
@@ -44,13 +42,13 @@ public final class RequestBody {
    * @throws BatonException {@code INVALID_ARGUMENT} for a body over the limit ({@link
    *     #isTooLarge}), one that is not JSON, or one that is not an object
    */
-  public ObjectNode read(Request request) {
-    long declared = request.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH);
+  public ObjectNode read(Transport request) {
+    long declared = request.declaredLength();
     if (declared > maxBytes) {
       throw tooLarge();
     }
     byte[] bytes;
-    try (InputStream in = Request.asInputStream(request)) {
+    try (InputStream in = request.body()) {
       bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBytes + 1));
     } catch (IOException e) {
       throw new BatonException(

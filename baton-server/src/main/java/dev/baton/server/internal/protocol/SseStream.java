@@ -1,14 +1,10 @@
-package dev.baton.server.internal;
+package dev.baton.server.internal.protocol;
 
 import dev.baton.core.ErrorInfo;
 import dev.baton.core.Json;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.locks.ReentrantLock;
-import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.server.Response;
-import org.eclipse.jetty.util.Blocker;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -26,23 +22,23 @@ import tools.jackson.databind.node.ObjectNode;
 public final class SseStream {
   private static final byte[] KEEP_ALIVE = ": keep-alive\n\n".getBytes(StandardCharsets.US_ASCII);
 
-  private final Response response;
+  private final Transport transport;
   private final ReentrantLock lock = new ReentrantLock();
   private boolean closed;
 
-  private SseStream(Response response) {
-    this.response = response;
+  private SseStream(Transport transport) {
+    this.transport = transport;
   }
 
   /** Sends the headers at once, so the client sees the stream begin before the first frame. */
-  public static SseStream open(Response response) throws IOException {
-    response.setStatus(200);
-    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/event-stream");
-    response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache");
-    response.getHeaders().put(HttpHeader.CONNECTION, "keep-alive");
+  public static SseStream open(Transport transport) throws IOException {
+    transport.setStatus(200);
+    transport.setHeader("Content-Type", "text/event-stream");
+    transport.setHeader("Cache-Control", "no-cache");
+    transport.setHeader("Connection", "keep-alive");
     // Proxies such as nginx would otherwise hold frames back.
-    response.getHeaders().put("X-Accel-Buffering", "no");
-    SseStream stream = new SseStream(response);
+    transport.setHeader("X-Accel-Buffering", "no");
+    SseStream stream = new SseStream(transport);
     stream.write(false, new byte[0]);
     return stream;
   }
@@ -79,7 +75,7 @@ public final class SseStream {
     }
     try {
       if (!closed) {
-        send(false, KEEP_ALIVE);
+        transport.write(KEEP_ALIVE, false);
       }
     } finally {
       lock.unlock();
@@ -114,16 +110,9 @@ public final class SseStream {
         return;
       }
       closed = last;
-      send(last, bytes);
+      transport.write(bytes, last);
     } finally {
       lock.unlock();
-    }
-  }
-
-  private void send(boolean last, byte[] bytes) throws IOException {
-    try (Blocker.Callback written = Blocker.callback()) {
-      response.write(last, ByteBuffer.wrap(bytes), written);
-      written.block();
     }
   }
 }

@@ -1,4 +1,4 @@
-package dev.baton.server.internal;
+package dev.baton.server.internal.protocol;
 
 import dev.baton.agent.Agent;
 import dev.baton.agent.AgentInput;
@@ -18,7 +18,6 @@ import dev.baton.internal.http.GenkitHttp;
 import dev.baton.server.ContextProvider;
 import dev.baton.server.RequestData;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,11 +26,6 @@ import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import org.eclipse.jetty.http.HttpField;
-import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.server.Request;
-import org.eclipse.jetty.server.Response;
-import org.eclipse.jetty.util.Callback;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,13 +36,14 @@ import tools.jackson.databind.node.ObjectNode;
  * One request, from its body to its answer, on a virtual thread of its own: admission (refused
  * while draining), the envelope, the context providers, the action, and the answer as JSON or as an
  * SSE stream. The run's cancellation fires when the client goes away or the server gives up on it
- * at shutdown.
+ * at shutdown. It reads and writes through the binding's {@link Transport}, and so is the same on
+ * every server.
  */
-public final class Exchange {
+final class Exchange {
   private static final Logger log = LoggerFactory.getLogger(Exchange.class);
 
-  /** What every exchange of one handler shares. */
-  public record Settings(
+  /** What every exchange of one protocol shares. */
+  record Settings(
       Registry registry,
       List<ContextProvider> providers,
       RequestBody body,
@@ -66,49 +61,49 @@ public final class Exchange {
   private final Drain drain;
   private final ScheduledExecutorService keepAlives;
   private final Route route;
-  private final Request request;
-  private final Response response;
-  private final Callback callback;
+  private final Transport transport;
+  private final @Nullable Map<String, ?> boundAuth;
   private final Cancellation cancellation = Cancellation.create();
-  private @Nullable ClientWatch watch;
+  private boolean watching;
 
   /** The SSE answer once it has begun: from then on every path ends it with a closing frame. */
   private @Nullable SseStream stream;
 
   /**
-   * An exchange of the handler's current run: {@code drain} and {@code keepAlives} are new each
-   * time the handler starts.
+   * An exchange of the protocol's current run: {@code drain} and {@code keepAlives} are new each
+   * time the protocol starts.
+   *
+   * @param boundAuth the auth context the binding took from its server (an authenticated principal,
+   *     say), merged before the context providers', or null for none
    */
-  public Exchange(
+  Exchange(
       Settings settings,
       Drain drain,
       ScheduledExecutorService keepAlives,
       Route route,
-      Request request,
-      Response response,
-      Callback callback) {
+      Transport transport,
+      @Nullable Map<String, ?> boundAuth) {
     this.settings = settings;
     this.drain = drain;
     this.keepAlives = keepAlives;
     this.route = route;
-    this.request = request;
-    this.response = response;
-    this.callback = callback;
+    this.transport = transport;
+    this.boundAuth = boundAuth;
   }
 
-  public void run() {
+  void run() {
     if (!drain.enter(cancellation)) {
       answer(
           new Failed(BatonException.of(Status.UNAVAILABLE, "the server is shutting down")), false);
       return;
     }
     try {
-      if (!"POST".equals(request.getMethod())) {
-        response.getHeaders().put(HttpHeader.ALLOW, "POST");
+      if (!"POST".equals(transport.method())) {
+        transport.setHeader("Allow", "POST");
         answerError(405, BatonException.invalidArgument("%s answers POST only", route));
         return;
       }
-      ObjectNode envelope = settings.body().read(request);
+      ObjectNode envelope = settings.body().read(transport);
       JsonNode data = envelope.get("data");
       JsonNode init = envelope.get("init");
       Map<String, Object> auth = auth(data);
@@ -118,7 +113,8 @@ public final class Exchange {
               .withAuth(auth)
               .with(RootSpanHooks.KEY, tracedContext(auth));
       Action<?, ?, ?> action = resolve();
-      watch = ClientWatch.start(request, this::clientGone);
+      watching = true;
+      transport.watchClient(this::clientGone);
       if (wantsStream()) {
         stream(action, context, data, init);
       } else {
@@ -171,10 +167,10 @@ public final class Exchange {
       @Nullable JsonNode data,
       @Nullable JsonNode init)
       throws IOException {
-    SseStream sse = SseStream.open(response);
+    SseStream sse = SseStream.open(transport);
     stream = sse;
     ScheduledFuture<?> keepAlive = null;
-    if (request.getHeaders().contains(GenkitHttp.KEEP_ALIVE_HEADER)) {
+    if (transport.requestHeader(GenkitHttp.KEEP_ALIVE_HEADER) != null) {
       long every = settings.keepAliveInterval().toMillis();
       keepAlive =
           keepAlives.scheduleAtFixedRate(
@@ -250,17 +246,19 @@ public final class Exchange {
         Map.of(TracedContext.ATTRIBUTE, TracedContext.ofAuth(auth)), (traceId, spanId) -> {});
   }
 
-  /** The merged auth context of the providers, which may refuse the request. */
+  /** The merged auth context of the binding's and the providers', which may refuse the request. */
   private Map<String, Object> auth(@Nullable JsonNode data) {
     if (settings.providers().isEmpty()) {
-      return Map.of();
+      return boundAuth == null || boundAuth.isEmpty()
+          ? Map.of()
+          : AuthContexts.of(boundAuth, List.of(), RequestData.of(transport.method(), Map.of()));
     }
     Map<String, String> headers = new LinkedHashMap<>();
-    for (HttpField field : request.getHeaders()) {
-      AuthContexts.addHeader(headers, field.getName(), field.getValue());
-    }
+    transport.forEachRequestHeader((name, value) -> AuthContexts.addHeader(headers, name, value));
     return AuthContexts.of(
-        settings.providers(), RequestData.of(request.getMethod(), headers).withInput(data));
+        boundAuth,
+        settings.providers(),
+        RequestData.of(transport.method(), headers).withInput(data));
   }
 
   private Action<?, ?, ?> resolve() {
@@ -291,7 +289,7 @@ public final class Exchange {
   }
 
   private boolean wantsStream() {
-    String query = request.getHttpURI().getQuery();
+    String query = transport.query();
     if (query != null) {
       for (String parameter : query.split("&", -1)) {
         if (parameter.equalsIgnoreCase("stream=true")) {
@@ -299,14 +297,13 @@ public final class Exchange {
         }
       }
     }
-    String accept = request.getHeaders().get(HttpHeader.ACCEPT);
+    String accept = transport.requestHeader("Accept");
     return accept != null && accept.toLowerCase(Locale.ROOT).contains("text/event-stream");
   }
 
   /** Stops the client watch; true when the connection must be closed after the answer. */
   private boolean stopWatching() {
-    ClientWatch current = watch;
-    return current != null && current.stop();
+    return watching && transport.stopWatching();
   }
 
   /**
@@ -342,35 +339,32 @@ public final class Exchange {
   }
 
   private void write(int httpStatus, JsonNode body, boolean close) {
-    if (response.isCommitted()) {
+    if (transport.isCommitted()) {
       // Only a stream commits early, and one that failed to open has no client left to answer.
       complete(true, null);
       return;
     }
+    writeJson(transport, httpStatus, body, close);
+  }
+
+  /** Answers a request with a JSON body and ends it. */
+  static void writeJson(Transport transport, int httpStatus, JsonNode body, boolean close) {
     byte[] json = Json.writeBytes(body);
     byte[] bytes = new byte[json.length + 1];
     System.arraycopy(json, 0, bytes, 0, json.length);
     bytes[json.length] = '\n';
-    response.setStatus(httpStatus);
-    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+    transport.setStatus(httpStatus);
+    transport.setHeader("Content-Type", "application/json");
     if (close) {
-      response.getHeaders().put(HttpHeader.CONNECTION, "close");
+      transport.setHeader("Connection", "close");
     }
-    response.write(
-        true,
-        ByteBuffer.wrap(bytes),
-        Callback.from(callback::succeeded, failure -> callback.failed(failure)));
+    transport.finish(bytes);
   }
 
   private void complete(boolean close, @Nullable Throwable failure) {
     if (failure != null) {
       log.debug("could not finish answering {}", route, failure);
-      callback.failed(failure);
-    } else {
-      callback.succeeded();
     }
-    if (close) {
-      request.getConnectionMetaData().getConnection().getEndPoint().close();
-    }
+    transport.complete(failure, close);
   }
 }

@@ -1,4 +1,4 @@
-package dev.baton.server.internal;
+package dev.baton.server.internal.protocol;
 
 import dev.baton.Baton;
 import dev.baton.core.BatonException;

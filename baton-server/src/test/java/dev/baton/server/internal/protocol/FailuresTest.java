@@ -1,4 +1,4 @@
-package dev.baton.server.internal;
+package dev.baton.server.internal.protocol;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

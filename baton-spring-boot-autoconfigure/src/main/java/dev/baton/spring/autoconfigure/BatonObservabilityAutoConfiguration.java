@@ -30,7 +30,7 @@ import org.springframework.core.annotation.Order;
  *       baton.gen_ai.client.*} counters as counters), its spans still through the {@code
  *       OpenTelemetry} bean if there is one. Without that library the metrics go through the {@code
  *       OpenTelemetry} bean, whose default meter provider exports nowhere. An {@code OpenTelemetry}
- *       bean that is a {@code BatonTelemetry} ({@code baton-otel}) keeps Baton's metrics: it
+ *       bean declared as a {@code BatonTelemetry} ({@code baton-otel}) keeps Baton's metrics: it
  *       exports them itself.
  *   <li>Spans are recorded only through OpenTelemetry: Micrometer Tracing on Brave does not receive
  *       them.

@@ -7,6 +7,7 @@ import dev.baton.ai.FinishReason;
 import dev.baton.ai.GenerationUsage;
 import dev.baton.ai.Message;
 import dev.baton.ai.ModelResponse;
+import dev.baton.otel.BatonTelemetry;
 import dev.baton.testing.ProgrammableModel;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -126,6 +127,18 @@ class BatonObservabilityAutoConfigurationTest {
                           .summaries())
                   .isEmpty();
             });
+  }
+
+  @Test
+  void aBatonTelemetryBeanKeepsTheMetricsItExportsItself() {
+    contexts
+        .withBean(BatonTelemetry.class, () -> BatonTelemetry.builder().build())
+        .withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+        .run(
+            context ->
+                assertThat(context)
+                    .hasBean("batonOpenTelemetry")
+                    .doesNotHaveBean("batonMicrometerTelemetry"));
   }
 
   @Test

@@ -22,6 +22,11 @@ public final class BatonHealthIndicator implements HealthIndicator {
   private final SessionStore store;
   private final ProviderKeys providers;
 
+  /**
+   * @param baton the instance whose root context the store is read in
+   * @param store the store to read
+   * @param providers the model plugins to report
+   */
   public BatonHealthIndicator(Baton baton, SessionStore store, ProviderKeys providers) {
     this.baton = baton;
     this.store = store;

@@ -25,6 +25,7 @@ public final class BatonInfoContributor implements InfoContributor {
 
   private final Baton baton;
 
+  /** Reports the actions registered with {@code baton} when asked. */
   public BatonInfoContributor(Baton baton) {
     this.baton = baton;
   }

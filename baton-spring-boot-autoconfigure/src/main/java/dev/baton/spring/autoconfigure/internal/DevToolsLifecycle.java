@@ -37,6 +37,10 @@ public final class DevToolsLifecycle
   private boolean running;
   private @Nullable DevTools devTools;
 
+  /**
+   * @param baton the instance to serve
+   * @param environment where the dev tools' variables are read
+   */
   public DevToolsLifecycle(Baton baton, Environment environment) {
     this.baton = baton;
     this.environment = environment;

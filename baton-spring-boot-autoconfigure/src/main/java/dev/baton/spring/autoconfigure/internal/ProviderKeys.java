@@ -24,6 +24,12 @@ public final class ProviderKeys {
   private final ListableBeanFactory beans;
   private final @Nullable ClassLoader classLoader;
 
+  /**
+   * @param properties which plugins are turned off
+   * @param settings where each plugin's key comes from
+   * @param beans where the plugin beans are looked for
+   * @param classLoader where the plugins' modules are looked for
+   */
   public ProviderKeys(
       BatonProperties properties,
       ProviderSettings settings,

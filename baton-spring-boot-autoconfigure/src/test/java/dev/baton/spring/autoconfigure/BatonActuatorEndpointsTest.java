@@ -27,7 +27,6 @@ import tools.jackson.databind.JsonNode;
       "baton.anthropic.enabled=false",
       "baton.vertexai.enabled=false",
       "GENKIT_ENV=",
-      "management.otlp.metrics.export.enabled=false",
       // Spring Security is on the class path: it lets anyone see the health, only users the info.
       "spring.security.user.name=ops",
       "spring.security.user.password=" + BatonActuatorEndpointsTest.PASSWORD

@@ -24,6 +24,7 @@ public final class JettyTransport implements Transport {
   private final Callback callback;
   private @Nullable ClientWatch watch;
 
+  /** The transport of a request a handler took, which {@code callback} completes. */
   public JettyTransport(Request request, Response response, Callback callback) {
     this.request = request;
     this.response = response;

@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe.
  */
-public final class Drain {
+final class Drain {
   private static final Logger log = LoggerFactory.getLogger(Drain.class);
 
   /** How long cancelled requests get to write their last frame before the connectors close. */
@@ -40,7 +40,7 @@ public final class Drain {
   private final CompletableFuture<Void> noRequests = new CompletableFuture<>();
   private volatile boolean draining;
 
-  public Drain(Baton baton) {
+  Drain(Baton baton) {
     this.baton = baton;
   }
 
@@ -49,7 +49,7 @@ public final class Drain {
    *
    * @return false when the server is draining and the request must be refused
    */
-  public boolean enter(Cancellation request) {
+  boolean enter(Cancellation request) {
     requests.add(request);
     if (draining) {
       requests.remove(request);
@@ -59,12 +59,12 @@ public final class Drain {
   }
 
   /** A request is over. */
-  public void exit(Cancellation request) {
+  void exit(Cancellation request) {
     requests.remove(request);
     checkEmpty();
   }
 
-  public boolean isDraining() {
+  boolean isDraining() {
     return draining;
   }
 
@@ -74,7 +74,7 @@ public final class Drain {
    * answer).
    */
   @SuppressWarnings("FutureReturnValueIgnored") // each callback only completes the future returned
-  public CompletableFuture<Void> shutdown(Duration grace) {
+  CompletableFuture<Void> shutdown(Duration grace) {
     draining = true;
     checkEmpty();
     CompletableFuture<Void> done = new CompletableFuture<>();
@@ -122,7 +122,7 @@ public final class Drain {
   }
 
   /** Cancels every request; detached runs are left to go on. */
-  public void cancelAll() {
+  void cancelAll() {
     BatonException reason =
         BatonException.of(Status.UNAVAILABLE, "the server is shutting down; try again shortly");
     requests.forEach(request -> request.cancel(reason));

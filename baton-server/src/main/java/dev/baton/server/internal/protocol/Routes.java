@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
  * a default route, and could take an agent's turns while the agent's companions still answer beside
  * it. Immutable and thread-safe; the builder is not thread-safe.
  */
-public final class Routes {
+final class Routes {
   private final Map<String, Route> chosen;
   private final boolean allAgents;
   private final Set<String> agents;
@@ -31,12 +31,12 @@ public final class Routes {
     this.flows = Set.copyOf(builder.flows);
   }
 
-  public static Builder builder() {
+  static Builder builder() {
     return new Builder();
   }
 
   /** The route a request's path (within the handler's context) reaches, or null for none. */
-  public @Nullable Route resolve(String path) {
+  @Nullable Route resolve(String path) {
     Route route = chosen.get(path);
     return route != null ? route : laidOut(path);
   }
@@ -56,7 +56,7 @@ public final class Routes {
   }
 
   /** Collects the routes. */
-  public static final class Builder {
+  static final class Builder {
     // In the order chosen, so a build that refuses several names the first.
     private final Map<String, Route> chosen = new LinkedHashMap<>();
     private final Set<String> agents = new HashSet<>();
@@ -66,24 +66,24 @@ public final class Routes {
 
     private Builder() {}
 
-    public void allAgents() {
+    void allAgents() {
       allAgents = true;
     }
 
-    public void agents(List<String> names) {
+    void agents(List<String> names) {
       agents.addAll(names);
     }
 
-    public void allFlows() {
+    void allFlows() {
       allFlows = true;
     }
 
-    public void flows(List<String> names) {
+    void flows(List<String> names) {
       flows.addAll(names);
     }
 
     /** Serves an agent at {@code path}, and its companions at the path's companion suffixes. */
-    public void agentAt(String path, String name) {
+    void agentAt(String path, String name) {
       Objects.requireNonNull(path, "route");
       Objects.requireNonNull(name, "name");
       Map<String, Route> routes = new LinkedHashMap<>();
@@ -94,7 +94,7 @@ public final class Routes {
     }
 
     /** Serves a flow at {@code path}. */
-    public void flowAt(String path, String name) {
+    void flowAt(String path, String name) {
       Objects.requireNonNull(path, "route");
       Objects.requireNonNull(name, "name");
       choose(path, Map.of(path, new Route(ActionType.FLOW, name, path, true)));
@@ -121,7 +121,7 @@ public final class Routes {
      * @throws IllegalArgumentException when a chosen route is one the default layout serves (with
      *     the mounts, whenever they were made)
      */
-    public Routes build() {
+    Routes build() {
       Routes routes = new Routes(this);
       for (String path : chosen.keySet()) {
         Route hidden = routes.laidOut(path);

@@ -19,9 +19,10 @@ import org.jspecify.annotations.Nullable;
  * A path no route takes answers 404 with Genkit's JSON error body, and a non-POST request on a
  * route 405.
  *
- * <p>Each request goes async (no timeout: a long run is not an idle client) and runs on a virtual
- * thread of its own; writes block, and each SSE frame is flushed. {@link RequestAuth} runs first,
- * on the container's thread, and its auth context is merged before the context providers'.
+ * <p>Register it with async support ({@code setAsyncSupported(true)}): each request goes async (no
+ * timeout: a long run is not an idle client) and runs on a virtual thread of its own; writes block,
+ * and each SSE frame is flushed. {@link RequestAuth} runs first, on the container's thread, and its
+ * auth context is merged before the context providers'.
  *
  * <p><b>Clients that go away</b> are noticed by a write that fails (a stream's chunk, a keep-alive
  * comment) and by the container's {@code AsyncListener.onError}. A servlet cannot read its
@@ -40,7 +41,10 @@ public final class WireServlet extends HttpServlet {
   private final transient WireProtocol protocol;
   private final transient RequestAuth requestAuth;
 
-  /** A servlet for {@code protocol}, taking each request's bound auth context from {@code auth}. */
+  /**
+   * A servlet for {@code protocol}, taking each request's auth context from the container through
+   * {@code requestAuth} ({@link RequestAuth#NONE} for none).
+   */
   public WireServlet(WireProtocol protocol, RequestAuth requestAuth) {
     this.protocol = Objects.requireNonNull(protocol, "protocol");
     this.requestAuth = Objects.requireNonNull(requestAuth, "requestAuth");

@@ -27,7 +27,7 @@ import org.springframework.core.env.Environment;
 public final class DevToolsLifecycle
     implements SmartLifecycle, ApplicationListener<ApplicationReadyEvent> {
   /** After the web server stops ({@code DEFAULT_PHASE - 2048}), before Baton closes. */
-  public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 3072;
+  private static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 3072;
 
   private static final List<String> VARIABLES =
       List.of("GENKIT_REFLECTION_PORT", "GENKIT_RUNTIME_ID", "GENKIT_TELEMETRY_SERVER");

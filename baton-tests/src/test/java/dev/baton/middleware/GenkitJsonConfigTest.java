@@ -69,7 +69,7 @@ class GenkitJsonConfigTest {
                 .maxWaitSeconds(30)
                 .build());
     JsonNode properties = properties("genkit-middleware-exp/agents");
-    // notifySettled is Baton's own, off by default.
+    // notifySettled and forwardInterrupts are Baton's own, off by default.
     assertThat(properties.propertyNames())
         .containsExactlyInAnyOrder(
             "agents",
@@ -79,7 +79,8 @@ class GenkitJsonConfigTest {
             "artifactStrategy",
             "async",
             "maxWaitSeconds",
-            "notifySettled");
+            "notifySettled",
+            "forwardInterrupts");
     assertThat(properties.path("agents").path("items").path("properties").propertyNames())
         .containsExactlyInAnyOrder("name", "description");
   }

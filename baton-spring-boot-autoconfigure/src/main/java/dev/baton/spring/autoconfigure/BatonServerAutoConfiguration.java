@@ -5,11 +5,11 @@ import dev.baton.server.ContextProvider;
 import dev.baton.server.internal.protocol.WireProtocol;
 import dev.baton.server.internal.servlet.RequestAuth;
 import dev.baton.server.internal.servlet.WireServlet;
+import dev.baton.spring.autoconfigure.internal.CaseSensitiveHeaderCache;
 import dev.baton.spring.autoconfigure.internal.SecurityRequestAuth;
 import dev.baton.spring.autoconfigure.internal.ServletPaths;
+import dev.baton.spring.autoconfigure.internal.ShutdownGrace;
 import dev.baton.spring.autoconfigure.internal.WireProtocolLifecycle;
-import java.time.Duration;
-import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -17,11 +17,13 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
-import org.springframework.boot.autoconfigure.context.LifecycleProperties;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.jetty.servlet.JettyServletWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /**
  * Serves the application's agents and flows in Genkit's wire format on its own servlet container
@@ -82,7 +84,7 @@ import org.springframework.context.annotation.Configuration;
  * spring.lifecycle.timeout-per-shutdown-phase}) to finish, and what is left is cancelled; the
  * {@code Baton} bean then aborts any detached run still going, so it settles as a resumable row.
  */
-@AutoConfiguration(afterName = "dev.baton.spring.autoconfigure.BatonAutoConfiguration")
+@AutoConfiguration(after = BatonAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass({WireServlet.class, ServletRegistrationBean.class})
 @ConditionalOnBooleanProperty(name = "baton.server.enabled", matchIfMissing = true)
@@ -94,8 +96,6 @@ public final class BatonServerAutoConfiguration {
    * authenticated user's granted authorities: a list of strings such as {@code ROLE_USER}.
    */
   public static final String AUTHORITIES = "authorities";
-
-  private static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(30);
 
   /** Created by Spring. */
   public BatonServerAutoConfiguration() {}
@@ -110,7 +110,7 @@ public final class BatonServerAutoConfiguration {
       Baton baton,
       BatonProperties properties,
       ObjectProvider<ContextProvider> contextProviders,
-      ObjectProvider<LifecycleProperties> lifecycle) {
+      Environment environment) {
     BatonProperties.Server server = properties.server();
     WireProtocol.Builder builder = WireProtocol.builder(baton);
     if (server.agents().isEmpty()) {
@@ -127,21 +127,12 @@ public final class BatonServerAutoConfiguration {
     builder
         .maxRequestBytes(server.maxRequestSize().toBytes())
         .keepAliveInterval(server.keepAliveInterval())
-        .shutdownGrace(shutdownGrace(properties, lifecycle.getIfAvailable()));
+        .shutdownGrace(ShutdownGrace.of(properties, environment));
     Boolean expose = server.exposeErrorMessages();
     if (expose != null) {
       builder.exposeErrorMessages(expose);
     }
     return new WireProtocolLifecycle(builder.build());
-  }
-
-  private static Duration shutdownGrace(
-      BatonProperties properties, @Nullable LifecycleProperties lifecycle) {
-    Duration grace = properties.shutdownGrace();
-    if (grace != null) {
-      return grace;
-    }
-    return lifecycle != null ? lifecycle.getTimeoutPerShutdownPhase() : DEFAULT_SHUTDOWN_GRACE;
   }
 
   /** The servlet that serves the routes, mapped at {@code <base-path>/*}. */
@@ -160,6 +151,19 @@ public final class BatonServerAutoConfiguration {
     registration.setAsyncSupported(true);
     registration.setLoadOnStartup(1);
     return registration;
+  }
+
+  /**
+   * On Jetty, a credential is never read as another that differs from it only in case: see {@link
+   * CaseSensitiveHeaderCache}.
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "org.springframework.boot.jetty.servlet.JettyServletWebServerFactory")
+  static final class Jetty {
+    @Bean
+    WebServerFactoryCustomizer<JettyServletWebServerFactory> batonJettyHeaderCache() {
+      return factory -> factory.addServerCustomizers(new CaseSensitiveHeaderCache());
+    }
   }
 
   /** With Spring Security, the authenticated user is Baton's principal. */

@@ -3,7 +3,7 @@ package dev.baton.spring.autoconfigure;
 import dev.baton.Baton;
 import dev.baton.agent.Agent;
 import dev.baton.agent.AgentOptions;
-import dev.baton.agent.store.InMemorySessionStore;
+import dev.baton.agent.SessionStore;
 import dev.baton.ai.InlinePrompt;
 import dev.baton.testing.ProgrammableModel;
 import java.util.Map;
@@ -12,10 +12,10 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 
 /**
- * An application without Spring Security that serves a server-managed agent, {@code chat}, a
- * client-managed one, {@code stateless}, and a flow, {@code whoami}, that answers its auth context,
- * all on the programmable model {@code model}. Its class path has Spring Security and JDBC, which
- * it leaves out.
+ * An application, with the auto-configured {@code Baton} and {@code SessionStore} beans and without
+ * Spring Security, that serves a server-managed agent, {@code chat}, a client-managed one, {@code
+ * stateless}, and a flow, {@code whoami}, that answers its auth context, all on the programmable
+ * model {@code model}. Its class path has Spring Security and JDBC, which it leaves out.
  */
 @SpringBootConfiguration(proxyBeanMethods = false)
 @EnableAutoConfiguration(
@@ -28,22 +28,17 @@ import org.springframework.context.annotation.Bean;
       "org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration"
     })
 class ChatApp {
-  @Bean(destroyMethod = "close")
-  Baton baton() {
-    return Baton.builder().experimental().build();
-  }
-
   @Bean
   ProgrammableModel model(Baton baton) {
     return ProgrammableModel.define(baton.registry(), "model");
   }
 
   @Bean
-  Agent chat(Baton baton, ProgrammableModel model) {
+  Agent chat(Baton baton, SessionStore store, ProgrammableModel model) {
     return baton.defineAgent(
         "chat",
         InlinePrompt.builder().model(model.name()).build(),
-        AgentOptions.builder().sessionStore(InMemorySessionStore.create()).build());
+        AgentOptions.builder().sessionStore(store).build());
   }
 
   @Bean

@@ -3,7 +3,7 @@ package dev.baton.spring.autoconfigure;
 import dev.baton.Baton;
 import dev.baton.agent.Agent;
 import dev.baton.agent.AgentOptions;
-import dev.baton.agent.store.InMemorySessionStore;
+import dev.baton.agent.SessionStore;
 import dev.baton.ai.InlinePrompt;
 import dev.baton.testing.ProgrammableModel;
 import java.util.Map;
@@ -40,22 +40,17 @@ class SecuredChatApp {
         User.withUsername("bob").password("{noop}bob-secret").roles("USER", "AUDITOR").build());
   }
 
-  @Bean(destroyMethod = "close")
-  Baton baton() {
-    return Baton.builder().experimental().build();
-  }
-
   @Bean
   ProgrammableModel model(Baton baton) {
     return ProgrammableModel.define(baton.registry(), "model");
   }
 
   @Bean
-  Agent chat(Baton baton, ProgrammableModel model) {
+  Agent chat(Baton baton, SessionStore store, ProgrammableModel model) {
     return baton.defineAgent(
         "chat",
         InlinePrompt.builder().model(model.name()).build(),
-        AgentOptions.builder().sessionStore(InMemorySessionStore.create()).build());
+        AgentOptions.builder().sessionStore(store).build());
   }
 
   @Bean

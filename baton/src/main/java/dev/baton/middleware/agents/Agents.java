@@ -21,9 +21,10 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Every failure becomes tool output, never an exception to the orchestrator: an unknown agent, a
  * malformed call, a failed run (naming the task that holds its progress when the agent is
- * server-managed), an interrupted run. Delegation nests: a sub-agent with its own Agents middleware
- * delegates further. Middleware and usage are per agent: this middleware wraps only the
- * orchestrator's calls, and each sub-agent records its model calls in its own session.
+ * server-managed), an interrupted run (unless {@link #forwardInterrupts} forwards its interrupts to
+ * the caller). Delegation nests: a sub-agent with its own Agents middleware delegates further.
+ * Middleware and usage are per agent: this middleware wraps only the orchestrator's calls, and each
+ * sub-agent records its model calls in its own session.
  *
  * <p>A delegation to a server-managed sub-agent (one with a session store) returns {@code taskId}
  * {@code <agent>:<snapshotId>} and the status the run settled in; a client-managed one settles
@@ -60,6 +61,13 @@ import org.jspecify.annotations.Nullable;
  * @param notifySettled Baton's extension, off by default: when a background task of the
  *     conversation settles between the orchestrator's turns, the next turn's request carries a
  *     short notice naming it and its status, once per task, so the model need not poll
+ * @param forwardInterrupts Baton's extension, off by default: a local server-managed sub-agent
+ *     whose synchronous run ends on interrupts (a tool approval, a tool's own question) ends the
+ *     orchestrator's turn interrupted too, with one interrupt per held delegation that wraps the
+ *     sub-agent's (see {@link #SUB_AGENT}). The caller answers it with the ordinary resume API on
+ *     the orchestrator; the answer goes into the sub-agent's session, its turn resumes there, and
+ *     its result becomes the delegation's. Off, or for another sub-agent, an interrupt is reported
+ *     as text, a dead end
  */
 public record Agents(
     @JsonPropertyDescription("Sub-agents available for delegation. At least one is required.")
@@ -97,11 +105,24 @@ public record Agents(
             "Tells the orchestrator's next turn when a background task of the conversation has"
                 + " settled, once per task, so the model need not poll.")
         @Defaulted
-        boolean notifySettled)
+        boolean notifySettled,
+    @JsonPropertyDescription(
+            "Lets a local server-managed sub-agent's interrupts (a tool approval, a question) pause"
+                + " the orchestrator's turn, to be answered through the orchestrator's resume.")
+        @Defaulted
+        boolean forwardInterrupts)
     implements Middleware {
 
   /** The prefix used when {@link #toolPrefix} is null. */
   public static final String DEFAULT_PREFIX = "delegate_to";
+
+  /**
+   * The key of a forwarded interrupt's data under which the sub-agent's interrupts ride: {@code
+   * {"agent": …, "taskId": …, "interrupts": [<held tool request parts>]}}. The data's other fields
+   * are the first held call's own interrupt data, so a client that knows nothing of delegation
+   * renders the sub-agent's question.
+   */
+  public static final String SUB_AGENT = "subAgent";
 
   /**
    * @throws BatonException {@code INVALID_ARGUMENT} for a negative {@code maxWaitSeconds}
@@ -149,6 +170,7 @@ public record Agents(
     private boolean async;
     private int maxWaitSeconds;
     private boolean notifySettled;
+    private boolean forwardInterrupts;
 
     private Builder() {}
 
@@ -205,6 +227,15 @@ public record Agents(
     }
 
     /**
+     * Lets a local server-managed sub-agent's interrupts pause the orchestrator's turn, to be
+     * answered through its resume (see {@link Agents#forwardInterrupts}).
+     */
+    public Builder forwardInterrupts(boolean forwardInterrupts) {
+      this.forwardInterrupts = forwardInterrupts;
+      return this;
+    }
+
+    /**
      * The middleware, with what this builder was given.
      *
      * @throws BatonException {@code INVALID_ARGUMENT} for a negative {@code maxWaitSeconds}
@@ -218,7 +249,8 @@ public record Agents(
           artifactStrategy,
           async,
           maxWaitSeconds,
-          notifySettled);
+          notifySettled,
+          forwardInterrupts);
     }
   }
 }

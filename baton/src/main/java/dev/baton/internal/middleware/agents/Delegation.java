@@ -12,8 +12,10 @@ import dev.baton.ai.GenerateParams;
 import dev.baton.ai.Hooks;
 import dev.baton.ai.Message;
 import dev.baton.ai.Part;
+import dev.baton.ai.Resume;
 import dev.baton.ai.Role;
 import dev.baton.ai.TextPart;
+import dev.baton.ai.ToolContext;
 import dev.baton.ai.ToolResult;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
@@ -23,7 +25,9 @@ import dev.baton.core.Registry;
 import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
 import dev.baton.internal.agent.AgentLookup;
+import dev.baton.internal.ai.ToolInterrupt;
 import dev.baton.internal.core.Timing;
+import dev.baton.internal.middleware.agents.InterruptForwarding.Held;
 import dev.baton.internal.middleware.agents.TaskMessages.Result;
 import dev.baton.middleware.agents.Agents;
 import java.time.Instant;
@@ -34,6 +38,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The Agents middleware within one generate call: its counters, the tasks the conversation may act
@@ -62,8 +67,10 @@ public final class Delegation {
   // Only a configuration with shared tools (async, or a continuable sub-agent) needs them.
   private final @Nullable BackgroundTasks background;
   private final @Nullable SettleNotices notices;
+  private final ForwardedAnswers answers;
 
-  Delegation(DelegationSetup setup) {
+  Delegation(DelegationSetup setup, ForwardedAnswers answers) {
+    this.answers = answers;
     this.setup = setup;
     this.config = setup.config();
     this.registry = setup.registry();
@@ -98,14 +105,18 @@ public final class Delegation {
 
   /** Checks the configuration and starts a generate call's delegation (see {@link Agents}). */
   public static Hooks hooks(Agents config, ActionContext context) {
-    return new Delegation(DelegationSetup.of(config, context)).hooks();
+    DelegationSetup setup = DelegationSetup.of(config, context);
+    return new Delegation(setup, ForwardedAnswers.of(setup, context)).hooks();
   }
 
   private Hooks hooks() {
     return Hooks.builder()
         .tools(setup.tools())
         .wrapGenerate(
-            (ctx, params, next) -> {
+            (ctx, original, next) -> {
+              // A resume's answers to forwarded interrupts become the sub-agents' results first,
+              // so that the scope sees their task IDs.
+              GenerateParams params = answers.route(ctx, original, this);
               // Provisional: the notices read it. The model hook below has the final word.
               scope.see(params.request().messages());
               GenerateParams noticed =
@@ -129,6 +140,11 @@ public final class Delegation {
             (ctx, params, next) -> {
               if (!setup.owns(params.tool().name())) {
                 return next.apply(ctx, params);
+              }
+              if (ToolContext.of(ctx).isResumed()
+                  && answers.holds(params.request().toolRequest())) {
+                // Answered before the first model call, by the sub-agent (see ForwardedAnswers).
+                return ToolResult.output(Json.nodes().nullNode());
               }
               try {
                 return next.apply(ctx.with(KEY, this), params);
@@ -194,10 +210,62 @@ public final class Delegation {
       AgentInit init,
       int invocation,
       @Nullable String label) {
+    return run(context, target, input, init, invocation, label, config.forwardInterrupts());
+  }
+
+  /**
+   * Resumes a sub-agent's interrupted turn with the caller's answer to its forwarded interrupt, and
+   * folds its output like a delegation's. A turn that asks again is reported as text: the
+   * orchestrator's resumed turn cannot pause a second time on it.
+   */
+  Result answer(ActionContext context, Held turn, Resume resume, @Nullable String label) {
+    return run(
+        context,
+        turn.agent(),
+        AgentInput.resume(resume),
+        AgentInit.ofSnapshot(turn.row().snapshotId()),
+        invocations.incrementAndGet(),
+        label,
+        false);
+  }
+
+  /**
+   * Runs a sub-agent to its end and folds its output. A run that leaves a task records it in the
+   * conversation's scope; a run that ends on interrupts, when they can be forwarded, interrupts the
+   * delegation's call with the wrapped interrupt ({@link InterruptForwarding#wrap}).
+   */
+  private Result run(
+      ActionContext context,
+      Agent target,
+      AgentInput input,
+      AgentInit init,
+      int invocation,
+      @Nullable String label,
+      boolean forward) {
     Instant started = Timing.of(context).now();
+    AgentOutput output;
     try {
-      AgentOutput output =
-          target.run(context.withRegistry(registry), input, init, StreamCallback.discard());
+      output = target.run(context.withRegistry(registry), input, init, StreamCallback.discard());
+    } catch (RuntimeException e) {
+      return failure(context, target.name(), e, label);
+    }
+    if (output.finishReason() == AgentFinishReason.INTERRUPTED
+        && config.forwardInterrupts()
+        && InterruptForwarding.canForward(target)) {
+      ObjectNode wrapped = forward ? InterruptForwarding.wrap(target.name(), output) : null;
+      if (wrapped != null) {
+        throw new ToolInterrupt(wrapped);
+      }
+      if (!forward) {
+        return Result.text(
+            "Sub-agent \""
+                + target.name()
+                + "\" asked for more input after its question was answered, which cannot be"
+                + " forwarded again; try delegating a more self-contained task.",
+            label);
+      }
+    }
+    try {
       Result result = results.fold(context, target, invocation, output, label, started);
       mint(result);
       return result;

@@ -6,9 +6,11 @@ import dev.baton.agent.AgentRef;
 import dev.baton.agent.StateManagement;
 import dev.baton.ai.TextPart;
 import dev.baton.ai.Tool;
+import dev.baton.ai.ToolContext;
 import dev.baton.core.ActionContext;
 import dev.baton.core.ActionType;
 import dev.baton.core.BatonException;
+import dev.baton.core.Json;
 import dev.baton.core.Registry;
 import dev.baton.internal.agent.AgentLookup;
 import dev.baton.internal.core.DefaultRegistry;
@@ -23,6 +25,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiFunction;
+import tools.jackson.databind.JsonNode;
 
 /**
  * What one Agents configuration builds for an instance: its tools (schemas and validators
@@ -41,6 +45,8 @@ final class DelegationSetup {
   // the child's middleware tools belong to the orchestrator alone.
   private final Registry registry;
   private final boolean continuable;
+  // The delegation tools whose sub-agents forward their interrupts; empty with the option off.
+  private final List<String> forwarding;
   private final Map<String, String> toolOwners = new LinkedHashMap<>();
   private final List<Tool<?, ?>> tools = new ArrayList<>();
   private final Set<String> resultTools;
@@ -70,6 +76,13 @@ final class DelegationSetup {
     }
     this.agentNames = List.copyOf(names);
     this.continuable = config.agents().stream().anyMatch(this::mayBeServerManaged);
+    this.forwarding =
+        config.forwardInterrupts()
+            ? config.agents().stream()
+                .filter(this::canForward)
+                .map(ref -> toolName(config, ref.name()))
+                .toList()
+            : List.of();
     if (continuable) {
       taskTools.add(sharedToolName(config, BackgroundTasks.CONTINUE));
     }
@@ -186,6 +199,15 @@ final class DelegationSetup {
     }
   }
 
+  /** Whether an agent forwards its interrupts: a local, server-managed agent. */
+  private boolean canForward(AgentRef ref) {
+    try {
+      return InterruptForwarding.canForward(AgentLookup.find(registry, ref.name()));
+    } catch (BatonException unknown) {
+      return false;
+    }
+  }
+
   /**
    * The system-text marker: Genkit's for the usual single instance; an instance with an explicit
    * prefix gets its own, so that two instances in one call (which need distinct prefixes) each keep
@@ -205,11 +227,10 @@ final class DelegationSetup {
             : "Delegates a task to the \"" + ref.name() + "\" sub-agent.";
     String agent = ref.name();
     if (config.async()) {
-      return Tool.create(
+      return delegationTool(
           toolName,
           description,
           DelegateAsync.class,
-          Result.class,
           (ctx, in) ->
               Delegation.current(ctx.context())
                   .delegate(
@@ -219,14 +240,34 @@ final class DelegationSetup {
                       in.name(),
                       Boolean.TRUE.equals(in.background())));
     }
-    return Tool.create(
+    return delegationTool(
         toolName,
         description,
         Delegate.class,
-        Result.class,
         (ctx, in) ->
             Delegation.current(ctx.context())
                 .delegate(ctx.context(), agent, in.task(), in.name(), false));
+  }
+
+  /**
+   * A delegation tool. With forwarded interrupts its output schema accepts any value: a caller's
+   * response to a held delegation is the sub-agent's answer, which the generate loop checks against
+   * this schema before the sub-agent's result replaces it.
+   */
+  private <I> Tool<?, ?> delegationTool(
+      String toolName,
+      String description,
+      Class<I> input,
+      BiFunction<ToolContext, I, Result> function) {
+    if (config.forwardInterrupts()) {
+      return Tool.create(
+          toolName,
+          description,
+          input,
+          JsonNode.class,
+          (ctx, in) -> Json.toTree(function.apply(ctx, in)));
+    }
+    return Tool.create(toolName, description, input, Result.class, function);
   }
 
   /** The {@code <sub-agents>} block: each tool with the best description the registry offers. */
@@ -259,6 +300,16 @@ final class DelegationSetup {
                   + " the same work again. Stop a task whose result you no longer need with ")
           .append(sharedToolName(config, BackgroundTasks.ABORT))
           .append(".\n");
+    }
+    if (!forwarding.isEmpty()) {
+      text.append(
+              "\nWhen one of these sub-agents needs the user's input (an approval, an answer),"
+                  + " your turn pauses until the user answers, and the sub-agent then finishes its"
+                  + " task: ")
+          .append(String.join(", ", forwarding))
+          .append(
+              ". Any other sub-agent that needs input reports it as an error; give it a more"
+                  + " self-contained task.\n");
     }
     if (continuable) {
       text.append(

@@ -56,7 +56,8 @@ final class TaskResults {
    * A run's output as the model reads it. A run that settled with an answer is {@code completed};
    * an aborted one {@code aborted}; any other end {@code failed}, with an error text naming the
    * task that holds its progress when the agent is server-managed (see {@link #handle}). An
-   * interrupt is a dead end with no handle: no sub-agent runtime exists to answer it from.
+   * interrupt is a dead end with no handle, as in Genkit, unless the delegation forwarded it (see
+   * {@link InterruptForwarding}) before it got here.
    *
    * @param invocation the delegation's number in this generate call, naming its artifacts when no
    *     snapshot stands behind the run

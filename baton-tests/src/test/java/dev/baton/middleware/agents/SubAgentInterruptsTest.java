@@ -1,0 +1,606 @@
+package dev.baton.middleware.agents;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.Baton;
+import dev.baton.agent.Agent;
+import dev.baton.agent.AgentFinishReason;
+import dev.baton.agent.AgentInit;
+import dev.baton.agent.AgentInput;
+import dev.baton.agent.AgentOptions;
+import dev.baton.agent.AgentOutput;
+import dev.baton.agent.SessionStore;
+import dev.baton.agent.store.FileSessionStore;
+import dev.baton.agent.store.InMemorySessionStore;
+import dev.baton.ai.FinishReason;
+import dev.baton.ai.InlinePrompt;
+import dev.baton.ai.Message;
+import dev.baton.ai.ModelResponse;
+import dev.baton.ai.Part;
+import dev.baton.ai.Resume;
+import dev.baton.ai.Role;
+import dev.baton.ai.Tool;
+import dev.baton.ai.ToolRequestPart;
+import dev.baton.ai.ToolResponsePart;
+import dev.baton.core.ActionContext;
+import dev.baton.core.BatonException;
+import dev.baton.core.Json;
+import dev.baton.core.Status;
+import dev.baton.core.StreamCallback;
+import dev.baton.middleware.ToolApproval;
+import dev.baton.testing.ProgrammableModel;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Forwarded sub-agent interrupts ({@link Agents#forwardInterrupts}): a server-managed sub-agent's
+ * held call ends the orchestrator's turn with a wrapped interrupt; the caller's answer on the
+ * orchestrator goes into the sub-agent's session, and its result becomes the delegation's.
+ */
+@Timeout(30)
+class SubAgentInterruptsTest {
+  private static final String PATH = "src/Main.java";
+
+  @TempDir Path dir;
+
+  private final List<Baton> instances = new CopyOnWriteArrayList<>();
+
+  @AfterEach
+  void close() {
+    instances.forEach(Baton::close);
+  }
+
+  /**
+   * One instance of the team: an orchestrator delegating to {@code coder}, whose {@code write_file}
+   * is held by ToolApproval. Both sub-agent and orchestrator keep their sessions in the stores
+   * given, so that another instance on the same stores carries on.
+   */
+  private final class Team {
+    final Baton baton = Baton.builder().experimental().build();
+    final ProgrammableModel orchestratorModel = ProgrammableModel.define(baton.registry(), "orch");
+    final ProgrammableModel coderModel = ProgrammableModel.define(baton.registry(), "coder-model");
+    final List<JsonNode> writes = new CopyOnWriteArrayList<>();
+    final Tool<JsonNode, JsonNode> askUser;
+    final Agent coder;
+    final Agent orchestrator;
+
+    Team(SessionStore coderStore, SessionStore orchestratorStore, boolean forward) {
+      instances.add(baton);
+      var writeFile =
+          baton.defineJsonTool(
+              "write_file",
+              "Writes a file.",
+              null,
+              null,
+              (ctx, in) -> {
+                writes.add(in);
+                return Json.nodes().stringNode("written");
+              });
+      askUser =
+          baton.defineJsonTool(
+              "ask_user",
+              "Asks the user.",
+              null,
+              null,
+              (ctx, in) -> {
+                throw ctx.interrupt(Map.of("question", in.path("question").asString()));
+              });
+      coder =
+          baton.defineAgent(
+              "coder",
+              InlinePrompt.builder()
+                  .model("coder-model")
+                  .system("You write code.")
+                  .tools(writeFile, askUser)
+                  .use(ToolApproval.allowing("ask_user"))
+                  .build(),
+              AgentOptions.builder().sessionStore(coderStore).description("Writes code.").build());
+      orchestrator =
+          baton.defineAgent(
+              "orchestrator",
+              InlinePrompt.builder()
+                  .model("orch")
+                  .system("Delegate.")
+                  .use(Agents.builder().agents(coder.ref()).forwardInterrupts(forward).build())
+                  .build(),
+              AgentOptions.builder().sessionStore(orchestratorStore).build());
+    }
+
+    /** The orchestrator delegates; the coder asks to write the file; the turn ends held. */
+    AgentOutput heldWrite(ActionContext context) {
+      orchestratorModel.respond(calls(delegate("d1", "Write the main class")));
+      coderModel.respond(
+          calls(Part.toolRequest("write_file", "w1", Json.object().put("path", PATH))));
+      return orchestrator.run(
+          context, AgentInput.text("Build it"), AgentInit.NEW, StreamCallback.discard());
+    }
+
+    AgentOutput resume(ActionContext context, String snapshotId, Resume resume) {
+      return orchestrator.run(
+          context,
+          AgentInput.resume(resume),
+          AgentInit.ofSnapshot(snapshotId),
+          StreamCallback.discard());
+    }
+
+    /** The outputs of the tool responses the orchestrator's model was sent last, by ref. */
+    JsonNode delegationOutput(String ref) {
+      List<Message> messages = orchestratorModel.lastRequest().messages();
+      return messages.get(messages.size() - 1).toolResponses().stream()
+          .filter(p -> ref.equals(p.toolResponse().ref()))
+          .findFirst()
+          .orElseThrow()
+          .toolResponse()
+          .output();
+    }
+  }
+
+  private Team inMemory() {
+    return new Team(InMemorySessionStore.create(), InMemorySessionStore.create(), true);
+  }
+
+  private static ModelResponse calls(ToolRequestPart... calls) {
+    return ModelResponse.of(new Message(Role.MODEL, List.of(calls)), FinishReason.STOP);
+  }
+
+  private static ToolRequestPart delegate(String ref, String task) {
+    return Part.toolRequest("delegate_to_coder", ref, Json.object().put("task", task));
+  }
+
+  private static ToolRequestPart held(AgentOutput output) {
+    assertThat(output.finishReason()).isEqualTo(AgentFinishReason.INTERRUPTED);
+    List<ToolRequestPart> interrupts =
+        output.message().toolRequests().stream()
+            .filter(p -> p.metadata() != null && p.metadata().has("interrupt"))
+            .toList();
+    assertThat(interrupts).hasSize(1);
+    return interrupts.get(0);
+  }
+
+  private static Resume approve(ToolRequestPart held) {
+    return Resume.restart(
+        new ToolRequestPart(
+            held.toolRequest(),
+            Json.object().set("resumed", Json.object().put("toolApproved", true))));
+  }
+
+  private static Resume answer(ToolRequestPart held, Object output) {
+    return Resume.respond(
+        Part.toolResponse(
+            held.toolRequest().name(), held.toolRequest().ref(), Json.toTree(output)));
+  }
+
+  /** The status a turn failed with, whether the agent threw it or reported it. */
+  private static Status failure(Supplier<AgentOutput> turn) {
+    try {
+      AgentOutput output = turn.get();
+      assertThat(output.isFailed()).as("the turn failed").isTrue();
+      return output.error().statusCode();
+    } catch (BatonException e) {
+      return e.status();
+    }
+  }
+
+  @Test
+  void theSystemPromptNamesTheSubAgentsThatForwardTheirQuestions() {
+    Team team = inMemory();
+    Agent helper =
+        team.baton.defineAgent(
+            "helper", InlinePrompt.builder().model("coder-model").build(), AgentOptions.DEFAULTS);
+    Agent lead =
+        team.baton.defineAgent(
+            "lead",
+            InlinePrompt.builder()
+                .model("orch")
+                .use(
+                    Agents.builder()
+                        .agents(team.coder.ref(), helper.ref())
+                        .forwardInterrupts(true)
+                        .build())
+                .build(),
+            AgentOptions.DEFAULTS);
+    team.orchestratorModel.respondText("hi");
+
+    lead.runText("hello");
+
+    String system = team.orchestratorModel.lastRequest().messages().get(0).text();
+    assertThat(system)
+        .contains(
+            "When one of these sub-agents needs the user's input (an approval, an answer), your"
+                + " turn pauses until the user answers, and the sub-agent then finishes its task:"
+                + " delegate_to_coder. Any other sub-agent that needs input reports it as an"
+                + " error");
+  }
+
+  @Test
+  void aHeldApprovalEndsTheOrchestratorsTurnWithAWrappedInterrupt() {
+    Team team = inMemory();
+
+    AgentOutput output = team.heldWrite(team.baton.context());
+
+    ToolRequestPart held = held(output);
+    assertThat(held.toolRequest().name()).isEqualTo("delegate_to_coder");
+    JsonNode interrupt = held.metadata().get("interrupt");
+    // A client that knows only ToolApproval renders it as it would the coder's own hold.
+    assertThat(interrupt.path("toolApproval").path("tool").asString()).isEqualTo("write_file");
+    JsonNode routing = interrupt.path(Agents.SUB_AGENT);
+    assertThat(routing.path("agent").asString()).isEqualTo("coder");
+    String taskId = routing.path("taskId").asString();
+    assertThat(taskId).startsWith("coder:");
+    JsonNode original = routing.path("interrupts").get(0);
+    assertThat(original.path("toolRequest").path("name").asString()).isEqualTo("write_file");
+    assertThat(original.path("toolRequest").path("input").path("path").asString()).isEqualTo(PATH);
+    assertThat(
+            original
+                .path("metadata")
+                .path("interrupt")
+                .path("toolApproval")
+                .path("tool")
+                .asString())
+        .isEqualTo("write_file");
+    assertThat(team.writes).isEmpty();
+    // The held turn is the coder's session's latest snapshot, where the answer will go.
+    String coderSnapshot = taskId.substring("coder:".length());
+    var row = team.coder.snapshots().get(coderSnapshot);
+    assertThat(row.finishReason()).isEqualTo(AgentFinishReason.INTERRUPTED);
+    assertThat(team.coder.snapshots().latest(row.sessionId()).snapshotId())
+        .isEqualTo(coderSnapshot);
+  }
+
+  @Test
+  void approvingTheWrappedInterruptRunsTheHeldCallAndReturnsTheSubAgentsResult() {
+    Team team = inMemory();
+    AgentOutput asked = team.heldWrite(team.baton.context());
+    team.coderModel.respondText("Wrote " + PATH);
+    team.orchestratorModel.respondText("The coder wrote it.");
+
+    AgentOutput done = team.resume(team.baton.context(), asked.snapshotId(), approve(held(asked)));
+
+    assertThat(done.finishReason()).isEqualTo(AgentFinishReason.STOP);
+    assertThat(done.text()).isEqualTo("The coder wrote it.");
+    assertThat(team.writes).extracting(w -> w.path("path").asString()).containsExactly(PATH);
+    JsonNode result = team.delegationOutput("d1");
+    assertThat(result.path("response").asString()).isEqualTo("Wrote " + PATH);
+    assertThat(result.path("status").asString()).isEqualTo("completed");
+    assertThat(result.path("taskId").asString()).startsWith("coder:");
+    // The coder's turn resumed where it paused: its model saw the written file's output.
+    List<Message> coderSaw = team.coderModel.lastRequest().messages();
+    assertThat(coderSaw.get(coderSaw.size() - 1).toolResponses())
+        .extracting(p -> p.toolResponse().output().asString())
+        .containsExactly("written");
+  }
+
+  @Test
+  void aSubAgentTurnThatHeldSeveralCallsIsOneInterruptAnsweredAsAWhole() {
+    Team team = inMemory();
+    team.orchestratorModel.respond(calls(delegate("d1", "Write two files")));
+    team.coderModel.respond(
+        calls(
+            Part.toolRequest("write_file", "w1", Json.object().put("path", PATH)),
+            Part.toolRequest("write_file", "w2", Json.object().put("path", "README.md"))));
+    AgentOutput asked = team.orchestrator.runText("Build it");
+
+    ToolRequestPart held = held(asked);
+    assertThat(held.metadata().path("interrupt").path(Agents.SUB_AGENT).path("interrupts"))
+        .extracting(p -> p.path("toolRequest").path("ref").asString())
+        .containsExactly("w1", "w2");
+    team.coderModel.respondText("Wrote both");
+    team.orchestratorModel.respondText("Done.");
+
+    team.resume(team.baton.context(), asked.snapshotId(), approve(held));
+
+    assertThat(team.writes)
+        .extracting(w -> w.path("path").asString())
+        .containsExactlyInAnyOrder(PATH, "README.md");
+    assertThat(team.delegationOutput("d1").path("response").asString()).isEqualTo("Wrote both");
+  }
+
+  @Test
+  void aSecondQuestionAfterTheAnswerIsReportedAsText() {
+    Team team = inMemory();
+    AgentOutput asked = team.heldWrite(team.baton.context());
+    team.coderModel.respond(
+        calls(Part.toolRequest("write_file", "w2", Json.object().put("path", "README.md"))));
+    team.orchestratorModel.respondText("The coder needs another approval.");
+
+    AgentOutput done = team.resume(team.baton.context(), asked.snapshotId(), approve(held(asked)));
+
+    assertThat(done.finishReason()).isEqualTo(AgentFinishReason.STOP);
+    assertThat(team.writes).extracting(w -> w.path("path").asString()).containsExactly(PATH);
+    assertThat(team.delegationOutput("d1").path("response").asString())
+        .isEqualTo(
+            "Sub-agent \"coder\" asked for more input after its question was answered, which"
+                + " cannot be forwarded again; try delegating a more self-contained task.");
+  }
+
+  @Test
+  void aRefusalReachesTheSubAgentAsToolApprovalsRefusal() {
+    Team team = inMemory();
+    AgentOutput asked = team.heldWrite(team.baton.context());
+    team.coderModel.respondText("Understood, I did not write it.");
+    team.orchestratorModel.respondText("The user declined.");
+
+    AgentOutput done =
+        team.resume(
+            team.baton.context(), asked.snapshotId(), answer(held(asked), "denied by user"));
+
+    assertThat(done.text()).isEqualTo("The user declined.");
+    assertThat(team.writes).isEmpty();
+    List<Message> coderSaw = team.coderModel.lastRequest().messages();
+    ToolResponsePart refusal = coderSaw.get(coderSaw.size() - 1).toolResponses().get(0);
+    assertThat(refusal.toolResponse().name()).isEqualTo("write_file");
+    assertThat(refusal.toolResponse().ref()).isEqualTo("w1");
+    assertThat(refusal.toolResponse().output().asString()).isEqualTo("denied by user");
+    assertThat(team.delegationOutput("d1").path("response").asString())
+        .isEqualTo("Understood, I did not write it.");
+  }
+
+  @Test
+  void aToolsOwnQuestionIsForwardedAndItsAnswerReachesTheTool() {
+    Team team = inMemory();
+    team.orchestratorModel.respond(calls(delegate("d1", "Write the main class")));
+    team.coderModel.respond(
+        calls(Part.toolRequest("ask_user", "q1", Json.object().put("question", "Which package?"))));
+    AgentOutput asked = team.orchestrator.runText("Build it");
+
+    ToolRequestPart held = held(asked);
+    assertThat(held.metadata().path("interrupt").path("question").asString())
+        .isEqualTo("Which package?");
+    team.coderModel.respondText("Using dev.example");
+    team.orchestratorModel.respondText("Done.");
+
+    team.resume(team.baton.context(), asked.snapshotId(), answer(held, "dev.example"));
+
+    List<Message> coderSaw = team.coderModel.lastRequest().messages();
+    assertThat(
+            coderSaw
+                .get(coderSaw.size() - 1)
+                .toolResponses()
+                .get(0)
+                .toolResponse()
+                .output()
+                .asString())
+        .isEqualTo("dev.example");
+    assertThat(team.delegationOutput("d1").path("response").asString())
+        .isEqualTo("Using dev.example");
+  }
+
+  @Test
+  void anOrchestratorRecreatedOnTheSameFileStoresRoutesTheAnswer() {
+    Path coderDir = dir.resolve("coder");
+    Path orchestratorDir = dir.resolve("orchestrator");
+    Team before =
+        new Team(
+            FileSessionStore.builder(coderDir).build(),
+            FileSessionStore.builder(orchestratorDir).build(),
+            true);
+    AgentOutput asked = before.heldWrite(before.baton.context());
+    ToolRequestPart held = held(asked);
+    before.baton.close();
+
+    Team after =
+        new Team(
+            FileSessionStore.builder(coderDir).build(),
+            FileSessionStore.builder(orchestratorDir).build(),
+            true);
+    after.coderModel.respondText("Wrote " + PATH);
+    after.orchestratorModel.respondText("The coder wrote it.");
+    AgentOutput done = after.resume(after.baton.context(), asked.snapshotId(), approve(held));
+
+    assertThat(done.text()).isEqualTo("The coder wrote it.");
+    assertThat(after.writes).extracting(w -> w.path("path").asString()).containsExactly(PATH);
+    assertThat(after.delegationOutput("d1").path("response").asString()).isEqualTo("Wrote " + PATH);
+  }
+
+  @Test
+  void anAnswerToAnUnknownInterruptIsRefusedAndChangesNothing() {
+    Team team = inMemory();
+    AgentOutput asked = team.heldWrite(team.baton.context());
+    ToolRequestPart held = held(asked);
+    ToolRequestPart unknown =
+        Part.toolRequest("delegate_to_coder", "nope", held.toolRequest().input());
+
+    Status status =
+        failure(() -> team.resume(team.baton.context(), asked.snapshotId(), approve(unknown)));
+
+    assertThat(status).isEqualTo(Status.INVALID_ARGUMENT);
+    assertUntouched(team, held);
+    // The held turn is still there to answer.
+    team.coderModel.respondText("Wrote " + PATH);
+    team.orchestratorModel.respondText("The coder wrote it.");
+    assertThat(team.resume(team.baton.context(), asked.snapshotId(), approve(held)).text())
+        .isEqualTo("The coder wrote it.");
+    assertThat(team.writes).hasSize(1);
+  }
+
+  @Test
+  void anAlreadyAnsweredInterruptIsRefusedAndChangesNothing() {
+    Team team = inMemory();
+    AgentOutput asked = team.heldWrite(team.baton.context());
+    ToolRequestPart held = held(asked);
+    team.coderModel.respondText("Wrote " + PATH);
+    team.orchestratorModel.respondText("The coder wrote it.");
+    AgentOutput done = team.resume(team.baton.context(), asked.snapshotId(), approve(held));
+    int coderCalls = team.coderModel.calls();
+
+    // Once more on the turn that answered it, and on the held turn itself, whose coder has moved
+    // on.
+    Status again =
+        failure(() -> team.resume(team.baton.context(), done.snapshotId(), approve(held)));
+    Status replay =
+        failure(() -> team.resume(team.baton.context(), asked.snapshotId(), approve(held)));
+
+    assertThat(again).isEqualTo(Status.INVALID_ARGUMENT);
+    assertThat(replay).isEqualTo(Status.FAILED_PRECONDITION);
+    assertThat(team.writes).hasSize(1);
+    assertThat(team.coderModel.calls()).isEqualTo(coderCalls);
+  }
+
+  @Test
+  void anotherPrincipalCannotAnswerTheInterrupt() {
+    Team team = inMemory();
+    ActionContext alice = team.baton.context().withAuth(Map.of(ActionContext.PRINCIPAL, "alice"));
+    ActionContext bob = team.baton.context().withAuth(Map.of(ActionContext.PRINCIPAL, "bob"));
+    AgentOutput asked = team.heldWrite(alice);
+    ToolRequestPart held = held(asked);
+
+    Status status = failure(() -> team.resume(bob, asked.snapshotId(), approve(held)));
+
+    assertThat(status).isEqualTo(Status.NOT_FOUND);
+    assertThat(team.writes).isEmpty();
+    String coderSnapshot = taskSnapshot(held);
+    var row = team.coder.snapshots(alice).get(coderSnapshot);
+    assertThat(team.coder.snapshots(alice).latest(row.sessionId()).snapshotId())
+        .isEqualTo(coderSnapshot);
+  }
+
+  @Test
+  void aSubAgentSessionThatMovedOnRefusesTheAnswerAndChangesNothing() {
+    Team team = inMemory();
+    AgentOutput asked = team.heldWrite(team.baton.context());
+    ToolRequestPart held = held(asked);
+    // Someone answers the coder directly, behind the orchestrator's back.
+    team.coderModel.respondText("Skipped the write.");
+    team.coder.run(
+        team.baton.context(),
+        AgentInput.resume(
+            Resume.respond(Part.toolResponse("write_file", "w1", Json.nodes().stringNode("no")))),
+        AgentInit.ofSnapshot(taskSnapshot(held)),
+        StreamCallback.discard());
+    int orchestratorCalls = team.orchestratorModel.calls();
+    int coderCalls = team.coderModel.calls();
+
+    Status status =
+        failure(() -> team.resume(team.baton.context(), asked.snapshotId(), approve(held)));
+
+    assertThat(status).isEqualTo(Status.FAILED_PRECONDITION);
+    assertThat(team.writes).isEmpty();
+    assertThat(team.orchestratorModel.calls()).isEqualTo(orchestratorCalls);
+    assertThat(team.coderModel.calls()).isEqualTo(coderCalls);
+  }
+
+  @Test
+  void aClientManagedSubAgentKeepsTheSeedsDeadEnd() {
+    Team team = inMemory();
+    Agent asker =
+        team.baton.defineAgent(
+            "asker",
+            InlinePrompt.builder().model("coder-model").tools(team.askUser).build(),
+            AgentOptions.DEFAULTS);
+    Agent lead =
+        team.baton.defineAgent(
+            "lead",
+            InlinePrompt.builder()
+                .model("orch")
+                .use(Agents.builder().agents(asker.ref()).forwardInterrupts(true).build())
+                .build(),
+            AgentOptions.DEFAULTS);
+    team.orchestratorModel.respond(
+        calls(Part.toolRequest("delegate_to_asker", "q", Json.object().put("task", "ask"))));
+    team.coderModel.respond(
+        calls(Part.toolRequest("ask_user", "u1", Json.object().put("question", "?"))));
+    team.orchestratorModel.respondText("ok");
+
+    AgentOutput output = lead.runText("go");
+
+    assertThat(output.finishReason()).isEqualTo(AgentFinishReason.STOP);
+    assertThat(team.delegationOutput("q").path("response").asString())
+        .startsWith("Sub-agent \"asker\" interrupted for additional input");
+  }
+
+  @Test
+  void aQuestionTwoLevelsDownReachesTheTopAndItsAnswerGoesBackDown() {
+    Team team = inMemory();
+    ProgrammableModel managerModel =
+        ProgrammableModel.define(team.baton.registry(), "manager-model");
+    Agent manager =
+        team.baton.defineAgent(
+            "manager",
+            InlinePrompt.builder()
+                .model("manager-model")
+                .use(Agents.builder().agents(team.coder.ref()).forwardInterrupts(true).build())
+                .build(),
+            AgentOptions.builder().sessionStore(InMemorySessionStore.create()).build());
+    Agent lead =
+        team.baton.defineAgent(
+            "lead",
+            InlinePrompt.builder()
+                .model("orch")
+                .use(Agents.builder().agents(manager.ref()).forwardInterrupts(true).build())
+                .build(),
+            AgentOptions.builder().sessionStore(InMemorySessionStore.create()).build());
+    team.orchestratorModel.respond(
+        calls(Part.toolRequest("delegate_to_manager", "m1", Json.object().put("task", "ship"))));
+    managerModel.respond(calls(delegate("d1", "Write the main class")));
+    team.coderModel.respond(
+        calls(Part.toolRequest("write_file", "w1", Json.object().put("path", PATH))));
+
+    AgentOutput asked = lead.runText("Ship it");
+
+    ToolRequestPart held = held(asked);
+    JsonNode interrupt = held.metadata().get("interrupt");
+    assertThat(interrupt.path("toolApproval").path("tool").asString()).isEqualTo("write_file");
+    assertThat(interrupt.path(Agents.SUB_AGENT).path("agent").asString()).isEqualTo("manager");
+    JsonNode inner =
+        interrupt
+            .path(Agents.SUB_AGENT)
+            .path("interrupts")
+            .get(0)
+            .path("metadata")
+            .path("interrupt");
+    assertThat(inner.path(Agents.SUB_AGENT).path("agent").asString()).isEqualTo("coder");
+
+    team.coderModel.respondText("Wrote " + PATH);
+    managerModel.respondText("The coder shipped it.");
+    team.orchestratorModel.respondText("Shipped.");
+    AgentOutput done =
+        lead.run(
+            team.baton.context(),
+            AgentInput.resume(approve(held)),
+            AgentInit.ofSnapshot(asked.snapshotId()),
+            StreamCallback.discard());
+
+    assertThat(done.text()).isEqualTo("Shipped.");
+    assertThat(team.writes).extracting(w -> w.path("path").asString()).containsExactly(PATH);
+    assertThat(team.delegationOutput("m1").path("response").asString())
+        .isEqualTo("The coder shipped it.");
+    List<Message> managerSaw = managerModel.lastRequest().messages();
+    assertThat(
+            managerSaw
+                .get(managerSaw.size() - 1)
+                .toolResponses()
+                .get(0)
+                .toolResponse()
+                .output()
+                .path("response")
+                .asString())
+        .isEqualTo("Wrote " + PATH);
+  }
+
+  private static String taskSnapshot(ToolRequestPart held) {
+    return held.metadata()
+        .path("interrupt")
+        .path(Agents.SUB_AGENT)
+        .path("taskId")
+        .asString()
+        .substring("coder:".length());
+  }
+
+  /** The coder's held turn is still its session's latest, and nothing ran. */
+  private static void assertUntouched(Team team, ToolRequestPart held) {
+    String coderSnapshot = taskSnapshot(held);
+    var row = team.coder.snapshots().get(coderSnapshot);
+    assertThat(team.coder.snapshots().latest(row.sessionId()).snapshotId())
+        .isEqualTo(coderSnapshot);
+    assertThat(team.writes).isEmpty();
+    assertThat(team.coderModel.calls()).isEqualTo(1);
+  }
+}

@@ -1,0 +1,179 @@
+package dev.baton.internal.middleware.agents;
+
+import dev.baton.agent.Agent;
+import dev.baton.agent.AgentFinishReason;
+import dev.baton.agent.AgentMetadata;
+import dev.baton.agent.AgentOutput;
+import dev.baton.agent.SessionSnapshot;
+import dev.baton.agent.SnapshotStatus;
+import dev.baton.agent.StateManagement;
+import dev.baton.ai.Message;
+import dev.baton.ai.Part;
+import dev.baton.ai.Resume;
+import dev.baton.ai.Role;
+import dev.baton.ai.ToolRequest;
+import dev.baton.ai.ToolRequestPart;
+import dev.baton.ai.ToolResponsePart;
+import dev.baton.core.ActionContext;
+import dev.baton.core.BatonException;
+import dev.baton.core.Json;
+import dev.baton.core.Registry;
+import dev.baton.internal.agent.AgentLookup;
+import dev.baton.internal.agent.RemoteAgent;
+import dev.baton.middleware.agents.Agents;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Forwarded sub-agent interrupts ({@link Agents#forwardInterrupts}): the wrapped interrupt a held
+ * delegation ends the orchestrator's turn with, and the way back, from the caller's answer on the
+ * wrapper to a resume of the sub-agent's interrupted turn.
+ *
+ * <p>The wrapper is the interrupt data of the delegation's tool request: the first held call's own
+ * interrupt data (when it is an object), so a client that knows nothing of delegation renders the
+ * sub-agent's question, and under {@link Agents#SUB_AGENT} the routing: the sub-agent's name, the
+ * task ID of its interrupted turn and the held tool request parts as the sub-agent's response
+ * carried them. The orchestrator's session keeps the wrapper on its interrupted message; the
+ * sub-agent's snapshot keeps the held calls. Nothing is held in memory between the interrupt and
+ * the answer. Stateless; thread-safe.
+ */
+final class InterruptForwarding {
+  private InterruptForwarding() {}
+
+  /**
+   * Whether a run of the agent can forward its interrupts: a local agent with a session store,
+   * whose interrupted turn is a snapshot this process can resume. A remote agent, or one whose
+   * session the client keeps, reports an interrupt as text.
+   */
+  static boolean canForward(Agent target) {
+    AgentMetadata metadata = target.metadata();
+    return !(target instanceof RemoteAgent)
+        && metadata != null
+        && metadata.stateManagement() == StateManagement.SERVER;
+  }
+
+  /**
+   * The wrapped interrupt of a run that ended interrupted, or null when its output names no
+   * snapshot or holds no interrupted call to answer.
+   */
+  static @Nullable ObjectNode wrap(String agent, AgentOutput output) {
+    String taskId = TaskId.of(agent, output.snapshotId());
+    List<ToolRequestPart> held = held(output.message());
+    if (taskId == null || held.isEmpty()) {
+      return null;
+    }
+    ObjectNode data = Json.object();
+    JsonNode question = Objects.requireNonNull(held.get(0).metadata()).get("interrupt");
+    if (question instanceof ObjectNode fields) {
+      // A forwarded interrupt of a deeper level carries its own routing, which ours replaces.
+      fields.properties().stream()
+          .filter(field -> !field.getKey().equals(Agents.SUB_AGENT))
+          .forEach(field -> data.set(field.getKey(), field.getValue().deepCopy()));
+    }
+    ObjectNode routing = data.putObject(Agents.SUB_AGENT);
+    routing.put("agent", agent);
+    routing.put("taskId", taskId);
+    ArrayNode parts = routing.putArray("interrupts");
+    for (ToolRequestPart part : held) {
+      parts.add(Json.toTree(part));
+    }
+    return data;
+  }
+
+  /** The routing of a tool request's interrupt data, or null when it is not a wrapper. */
+  static @Nullable JsonNode routing(@Nullable JsonNode interrupt) {
+    JsonNode routing = interrupt == null ? null : interrupt.get(Agents.SUB_AGENT);
+    return routing != null && routing.isObject() && routing.path("taskId").isString()
+        ? routing
+        : null;
+  }
+
+  /** The calls of a model message that interrupted its turn, in order. */
+  private static List<ToolRequestPart> held(@Nullable Message message) {
+    if (message == null) {
+      return List.of();
+    }
+    List<ToolRequestPart> held = new ArrayList<>();
+    for (ToolRequestPart part : message.toolRequests()) {
+      if (part.metadata() != null && part.metadata().has("interrupt")) {
+        held.add(part);
+      }
+    }
+    return held;
+  }
+
+  /**
+   * A sub-agent's interrupted turn as it stands in its session, ready to be answered.
+   *
+   * @param agent the sub-agent
+   * @param row the snapshot of the interrupted turn
+   * @param calls the held calls, from the snapshot
+   */
+  record Held(Agent agent, SessionSnapshot row, List<ToolRequestPart> calls) {
+
+    /**
+     * The sub-agent's resume for the caller's answer, applied to every held call: a restart runs
+     * them with the caller's data as {@code metadata.resumed}, a response stands in for each.
+     *
+     * @param restart the caller's restart data, or null for a response
+     * @param output the caller's response output, when {@code restart} is null
+     */
+    Resume answer(@Nullable JsonNode restart, @Nullable JsonNode output) {
+      List<ToolRequestPart> restarts = new ArrayList<>();
+      List<ToolResponsePart> responds = new ArrayList<>();
+      for (ToolRequestPart call : calls) {
+        ToolRequest request = call.toolRequest();
+        if (restart != null) {
+          ObjectNode metadata = Json.object();
+          metadata.set("resumed", restart.deepCopy());
+          restarts.add(new ToolRequestPart(request, metadata));
+        } else {
+          responds.add(Part.toolResponse(request.name(), request.ref(), output));
+        }
+      }
+      return restart != null
+          ? Resume.restart(restarts.toArray(ToolRequestPart[]::new))
+          : Resume.respond(responds.toArray(ToolResponsePart[]::new));
+    }
+  }
+
+  /**
+   * Reads the interrupted turn a wrapper routes to and checks that it can still be answered: the
+   * task names a configured agent, its snapshot exists for the caller, ended interrupted and is
+   * still its session's latest.
+   *
+   * @throws BatonException {@code INVALID_ARGUMENT} for a task ID that names no configured agent,
+   *     {@code NOT_FOUND} for a snapshot the caller cannot read, {@code FAILED_PRECONDITION} for a
+   *     turn that did not end interrupted or a session that has moved on since
+   */
+  static Held read(
+      ActionContext context, Registry registry, Collection<String> agents, JsonNode routing) {
+    String id = routing.path("taskId").asString("");
+    TaskId task = TaskId.parse(id, agents);
+    Agent agent = AgentLookup.find(registry, task.agent());
+    SessionSnapshot row = agent.snapshots(context).get(task.snapshotId());
+    List<Message> messages = row.state() == null ? List.of() : row.state().messages();
+    Message last = messages.isEmpty() ? null : messages.get(messages.size() - 1);
+    List<ToolRequestPart> calls =
+        last != null && last.role() == Role.MODEL ? held(last) : List.<ToolRequestPart>of();
+    if (row.statusOrCompleted() != SnapshotStatus.COMPLETED
+        || row.finishReason() != AgentFinishReason.INTERRUPTED
+        || calls.isEmpty()) {
+      throw BatonException.failedPrecondition(
+          "sub-agent task %s did not stop on an interrupt, so there is nothing to answer", id);
+    }
+    SessionSnapshot latest =
+        row.sessionId() == null ? null : agent.snapshots(context).latest(row.sessionId());
+    if (latest == null || !latest.snapshotId().equals(row.snapshotId())) {
+      throw BatonException.failedPrecondition(
+          "sub-agent task %s cannot be answered: its session has moved on since it asked", id);
+    }
+    return new Held(agent, row, calls);
+  }
+}

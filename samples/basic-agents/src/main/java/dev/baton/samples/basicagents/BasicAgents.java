@@ -153,11 +153,11 @@ public final class BasicAgents {
     if (provider.isDemo()) {
       DemoModel.define(baton);
     }
-    Agent coordinator = Team.define(baton, provider.model(), console, sessions.store());
+    Agent coordinator = Team.define(baton, provider.model(), console::line, sessions.store());
     // The demo's investigators are quick; real ones take seconds, like Genkit's sample.
     Duration slowness = provider.isDemo() ? Duration.ofMillis(150) : Duration.ofSeconds(1);
     Agent commander =
-        new IncidentRoom(console, slowness).define(baton, provider.model(), sessions.store());
+        new IncidentRoom(console::line, slowness).define(baton, provider.model(), sessions.store());
     defineAskFlow(baton, COMMANDER.equals(named) ? commander : coordinator);
     out.println(
         "Baton basic-agents: a coordinator with a researcher and a coder, and an incident"

@@ -31,10 +31,12 @@ import tools.jackson.databind.node.ObjectNode;
  * part in terms of the request it was given (it knows no facts, so it says what a real answer would
  * cover), reading the agent's system prompt and the conversation, and it calls the same tools a
  * real model would. Everything else (delegation, background tasks, artifacts, sessions, streaming)
- * is the real runtime.
+ * is the real runtime. Public for the Spring Boot sample.
  */
-final class DemoModel {
-  static final String NAME = "demo/scripted";
+public final class DemoModel {
+  /** The model's name. */
+  public static final String NAME = "demo/scripted";
+
   private static final String WAIT = "wait_for_background_tasks";
 
   /** A service's name, as incidents give it: checkout-api, payments-db, auth-service. */
@@ -46,7 +48,8 @@ final class DemoModel {
 
   private DemoModel() {}
 
-  static void define(Baton baton) {
+  /** Defines the model in {@code baton}, as {@link #NAME}. */
+  public static void define(Baton baton) {
     baton.defineModel(
         NAME, ModelInfo.of("Scripted demo model", ModelInfo.Supports.TEXT_ONLY), DemoModel::answer);
   }

@@ -20,26 +20,34 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import tools.jackson.databind.JsonNode;
 
 /**
  * Genkit's sample incident commander: two slow investigators, a log analyst and a deploy auditor,
  * that the commander starts in the background; it posts a status update at once, waits for their
  * answers with a timeout, posts an interim update when they are slow, and folds their answers in as
- * they settle. The terminal shows each task's state as it changes, and every status update.
+ * they settle. The log shows each task's state as it changes, and every status update. Public for
+ * the Spring Boot sample.
  */
-final class IncidentRoom {
-  static final String COMMANDER_SYSTEM =
+public final class IncidentRoom {
+  /** The commander's system prompt, which the demo model recognises it by. */
+  public static final String COMMANDER_SYSTEM =
       "Run the incident. Start every investigation in the background, post a status update at"
           + " once, then wait for the results.";
+
   static final String RUNBOOK =
       " Runbook: background every investigation; post the first update at once with post_status;"
           + " wait for the tasks with timeoutSeconds 10; on a timeout read the status board and"
           + " post an interim update, then wait again without a timeout; post the final update;"
           + " continue a failed or expired task once with continue_task.";
-  static final String LOG_ANALYST_SYSTEM =
+
+  /** The log analyst's system prompt, which the demo model recognises it by. */
+  public static final String LOG_ANALYST_SYSTEM =
       "Scan the logs of the service you are given and report the failure signature.";
-  static final String DEPLOY_AUDITOR_SYSTEM =
+
+  /** The deploy auditor's system prompt, which the demo model recognises it by. */
+  public static final String DEPLOY_AUDITOR_SYSTEM =
       "List the recent deploys of the service you are given and say which one is suspect.";
 
   private static final Map<String, List<String>> LOGS =
@@ -60,16 +68,18 @@ final class IncidentRoom {
           "payments-api",
           List.of("Yesterday payments-api v7.4.1: ledger index rebuild"));
 
-  private final Console console;
+  private final Consumer<String> log;
   private final Duration slowness;
   private final List<String> board = new CopyOnWriteArrayList<>();
 
   /**
+   * An incident room whose status updates and task states go to {@code log}.
+   *
    * @param slowness the latency unit of the slow tools: scanning logs takes 12 of them, listing
    *     deploys 5
    */
-  IncidentRoom(Console console, Duration slowness) {
-    this.console = console;
+  public IncidentRoom(Consumer<String> log, Duration slowness) {
+    this.log = log;
     this.slowness = slowness;
   }
 
@@ -84,7 +94,7 @@ final class IncidentRoom {
   record NoInput() {}
 
   /** Defines the investigators and the commander, and returns the commander. */
-  Agent define(Baton baton, String model, SessionStore store) {
+  public Agent define(Baton baton, String model, SessionStore store) {
     Tool<Service, Lines> queryLogs =
         Tool.create(
             "query_logs",
@@ -127,7 +137,7 @@ final class IncidentRoom {
             Posted.class,
             (ctx, in) -> {
               board.add(in.message());
-              console.line("  [status] " + in.message());
+              log.accept("  [status] " + in.message());
               return new Posted("posted");
             });
     Tool<NoInput, Lines> readBoard =
@@ -230,7 +240,7 @@ final class IncidentRoom {
     }
     String agent = task.substring(0, colon);
     String id = task.substring(colon + 1);
-    console.line(
+    log.accept(
         "  [task] " + agent + " " + id.substring(0, Math.min(8, id.length())) + " " + status);
   }
 }

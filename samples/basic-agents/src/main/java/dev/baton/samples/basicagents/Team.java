@@ -11,16 +11,24 @@ import dev.baton.ai.ToolResult;
 import dev.baton.middleware.agents.Agents;
 import dev.baton.middleware.agents.ArtifactStrategy;
 import dev.baton.middleware.agents.Artifacts;
+import java.util.function.Consumer;
 
 /**
  * The agents of Genkit's multi-agent guide: a researcher and a coder that write their work as
- * artifacts, and a coordinator that delegates to them and reads the work back.
+ * artifacts, and a coordinator that delegates to them and reads the work back. Public, with one
+ * method per agent, for the Spring Boot sample, which declares each as a bean.
  */
-final class Team {
-  static final String COORDINATOR_SYSTEM =
+public final class Team {
+  /** The coordinator's system prompt, which the demo model recognises it by. */
+  public static final String COORDINATOR_SYSTEM =
       "Delegate to specialists, inspect their results, then answer the user.";
-  static final String RESEARCHER_SYSTEM = "Research the user request and write concise findings.";
-  static final String CODER_SYSTEM =
+
+  /** The researcher's system prompt, which the demo model recognises it by. */
+  public static final String RESEARCHER_SYSTEM =
+      "Research the user request and write concise findings.";
+
+  /** The coder's system prompt, which the demo model recognises it by. */
+  public static final String CODER_SYSTEM =
       "Write clear code in the language the user asks for, Java unless they say otherwise.";
 
   private Team() {}
@@ -29,29 +37,49 @@ final class Team {
    * Defines the three agents and returns the coordinator, which keeps its sessions in {@code
    * store}.
    */
-  static Agent define(Baton baton, String model, Console log, SessionStore store) {
-    Agent researcher =
-        baton.defineAgent(
-            "researcher",
-            InlinePrompt.builder()
-                .model(model)
-                .system(RESEARCHER_SYSTEM + " Save them with write_artifact as notes.md.")
-                .use(Artifacts.readWrite())
-                .build(),
-            AgentOptions.builder()
-                .description("Finds facts and produces sourced research notes.")
-                .build());
-    Agent coder =
-        baton.defineAgent(
-            "coder",
-            InlinePrompt.builder()
-                .model(model)
-                .system(CODER_SYSTEM + " Save the code with write_artifact.")
-                .use(Artifacts.readWrite())
-                .build(),
-            AgentOptions.builder()
-                .description("Writes, debugs, and explains code. Use for programming tasks.")
-                .build());
+  static Agent define(Baton baton, String model, Consumer<String> log, SessionStore store) {
+    return coordinator(baton, model, log, store, researcher(baton, model), coder(baton, model));
+  }
+
+  /** Defines the researcher, which saves its findings as the artifact {@code notes.md}. */
+  public static Agent researcher(Baton baton, String model) {
+    return baton.defineAgent(
+        "researcher",
+        InlinePrompt.builder()
+            .model(model)
+            .system(RESEARCHER_SYSTEM + " Save them with write_artifact as notes.md.")
+            .use(Artifacts.readWrite())
+            .build(),
+        AgentOptions.builder()
+            .description("Finds facts and produces sourced research notes.")
+            .build());
+  }
+
+  /** Defines the coder, which saves its code as an artifact. */
+  public static Agent coder(Baton baton, String model) {
+    return baton.defineAgent(
+        "coder",
+        InlinePrompt.builder()
+            .model(model)
+            .system(CODER_SYSTEM + " Save the code with write_artifact.")
+            .use(Artifacts.readWrite())
+            .build(),
+        AgentOptions.builder()
+            .description("Writes, debugs, and explains code. Use for programming tasks.")
+            .build());
+  }
+
+  /**
+   * Defines the coordinator, which delegates to the researcher and the coder, keeps its sessions in
+   * {@code store} and passes a line to {@code log} as each delegation starts and ends.
+   */
+  public static Agent coordinator(
+      Baton baton,
+      String model,
+      Consumer<String> log,
+      SessionStore store,
+      Agent researcher,
+      Agent coder) {
     return baton.defineAgent(
         "coordinator",
         InlinePrompt.builder()
@@ -78,7 +106,7 @@ final class Team {
    * Prints a line as each delegation starts and ends, with how it ended: a middleware around the
    * coordinator's tools.
    */
-  private static Middleware delegationLog(Console log) {
+  private static Middleware delegationLog(Consumer<String> log) {
     return Middleware.of(
         "delegation-log",
         context ->
@@ -91,13 +119,13 @@ final class Team {
                       }
                       String agent = tool.substring(Agents.DEFAULT_PREFIX.length() + 1);
                       var input = params.request().toolRequest().input();
-                      log.line(
+                      log.accept(
                           "  → "
                               + agent
                               + ": "
                               + (input == null ? "" : input.path("task").asString()));
                       ToolResult result = next.apply(ctx, params);
-                      log.line("  ← " + agent + " " + outcome(result));
+                      log.accept("  ← " + agent + " " + outcome(result));
                       return result;
                     })
                 .build());

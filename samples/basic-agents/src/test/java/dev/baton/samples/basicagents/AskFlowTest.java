@@ -23,7 +23,8 @@ class AskFlowTest {
   @Test
   void theAskFlowAnswersWithTheOrchestratorsReply() {
     DemoModel.define(baton);
-    Agent coordinator = Team.define(baton, DemoModel.NAME, console, InMemorySessionStore.create());
+    Agent coordinator =
+        Team.define(baton, DemoModel.NAME, console::line, InMemorySessionStore.create());
 
     Flow<String, String, Void> ask = BasicAgents.defineAskFlow(baton, coordinator);
 
@@ -40,7 +41,7 @@ class AskFlowTest {
         (context, request, stream) -> {
           throw BatonException.of(Status.UNAVAILABLE, "the model is down");
         });
-    Agent coordinator = Team.define(baton, "down", console, InMemorySessionStore.create());
+    Agent coordinator = Team.define(baton, "down", console::line, InMemorySessionStore.create());
 
     Flow<String, String, Void> ask = BasicAgents.defineAskFlow(baton, coordinator);
 

@@ -39,7 +39,7 @@ class IncidentCommanderTest {
     DemoModel.define(baton);
     Console console = new Console(new PrintStream(terminal, true, StandardCharsets.UTF_8), false);
     commander =
-        new IncidentRoom(console, Duration.ofMillis(1)).define(baton, DemoModel.NAME, store);
+        new IncidentRoom(console::line, Duration.ofMillis(1)).define(baton, DemoModel.NAME, store);
   }
 
   @Test

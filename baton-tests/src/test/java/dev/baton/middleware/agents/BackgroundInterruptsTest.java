@@ -21,6 +21,7 @@ import dev.baton.ai.Part;
 import dev.baton.ai.Resume;
 import dev.baton.ai.Role;
 import dev.baton.ai.ToolRequestPart;
+import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.Status;
@@ -29,7 +30,9 @@ import dev.baton.middleware.ToolApproval;
 import dev.baton.testing.ProgrammableModel;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -69,6 +72,8 @@ class BackgroundInterruptsTest {
     final List<JsonNode> writes = new CopyOnWriteArrayList<>();
     final Agent coder;
     final Agent orchestrator;
+    // Who the orchestrator's turns run as.
+    ActionContext as = baton.context();
 
     Team(SessionStore coderStore, SessionStore orchestratorStore, boolean forward, boolean notify) {
       instances.add(baton);
@@ -124,7 +129,9 @@ class BackgroundInterruptsTest {
       orchestratorModel.respondText("Started.");
       coderModel.respond(
           calls(Part.toolRequest("write_file", "w1", Json.object().put("path", PATH))));
-      AgentOutput started = orchestrator.runText("Build it");
+      AgentOutput started =
+          orchestrator.run(
+              as, AgentInput.text("Build it"), AgentInit.NEW, StreamCallback.discard());
       String taskId = toolOutput("d1").path("taskId").asString();
       assertThat(settle(taskId).finishReason()).isEqualTo(AgentFinishReason.INTERRUPTED);
       return new Launched(started.snapshotId(), taskId);
@@ -133,10 +140,7 @@ class BackgroundInterruptsTest {
     /** A user turn on the orchestrator's session, after the snapshot given. */
     AgentOutput turn(String text, String after) {
       return orchestrator.run(
-          baton.context(),
-          AgentInput.text(text),
-          AgentInit.ofSnapshot(after),
-          StreamCallback.discard());
+          as, AgentInput.text(text), AgentInit.ofSnapshot(after), StreamCallback.discard());
     }
 
     /** The orchestrator's model calls the shared tool on the task in the turn given. */
@@ -154,7 +158,7 @@ class BackgroundInterruptsTest {
 
     AgentOutput resume(String snapshotId, Resume resume) {
       return orchestrator.run(
-          baton.context(),
+          as,
           AgentInput.resume(resume),
           AgentInit.ofSnapshot(snapshotId),
           StreamCallback.discard());
@@ -162,7 +166,7 @@ class BackgroundInterruptsTest {
 
     /** The task's row once it has settled. */
     SessionSnapshot settle(String taskId) {
-      return coder.snapshots().waitFor(taskId.substring("coder:".length()));
+      return coder.snapshots(as).waitFor(taskId.substring("coder:".length()));
     }
 
     /**
@@ -223,7 +227,7 @@ class BackgroundInterruptsTest {
   }
 
   /** The status a turn failed with, whether the agent threw it or reported it. */
-  private static Status failure(java.util.function.Supplier<AgentOutput> turn) {
+  private static Status failure(Supplier<AgentOutput> turn) {
     try {
       AgentOutput output = turn.get();
       assertThat(output.isFailed()).as("the turn failed").isTrue();
@@ -403,17 +407,41 @@ class BackgroundInterruptsTest {
     ToolRequestPart held = held(checked);
     team.coderModel.respondText("Wrote " + PATH);
     team.orchestratorModel.respondText("The coder goes on.");
-    team.resume(checked.snapshotId(), approve(held));
+    AgentOutput resumed = team.resume(checked.snapshotId(), approve(held));
     String fresh = team.toolOutput("c1").path("taskId").asString();
     team.settle(fresh);
     int coderCalls = team.coderModel.calls();
 
-    Status status = failure(() -> team.resume(checked.snapshotId(), approve(held)));
+    // Once more on the turn that answered it, and on the held turn itself, whose task has moved
+    // on.
+    Status again = failure(() -> team.resume(resumed.snapshotId(), approve(held)));
+    Status replay = failure(() -> team.resume(checked.snapshotId(), approve(held)));
 
-    assertThat(status).isEqualTo(Status.FAILED_PRECONDITION);
+    assertThat(again).isEqualTo(Status.INVALID_ARGUMENT);
+    assertThat(replay).isEqualTo(Status.FAILED_PRECONDITION);
     assertThat(team.writes).hasSize(1);
     assertThat(team.coderModel.calls()).isEqualTo(coderCalls);
     assertThat(latestOf(team, task.taskId())).isEqualTo(fresh.substring("coder:".length()));
+  }
+
+  @Test
+  void anotherPrincipalCannotAnswerTheQuestion() {
+    Team team = inMemory(false);
+    ActionContext alice = team.baton.context().withAuth(Map.of(ActionContext.PRINCIPAL, "alice"));
+    team.as = alice;
+    Launched task = team.launched();
+    AgentOutput checked = team.calling(CHECK, task.taskId(), task.snapshotId());
+    ToolRequestPart held = held(checked);
+
+    team.as = team.baton.context().withAuth(Map.of(ActionContext.PRINCIPAL, "bob"));
+    Status status = failure(() -> team.resume(checked.snapshotId(), approve(held)));
+
+    assertThat(status).isEqualTo(Status.NOT_FOUND);
+    assertThat(team.writes).isEmpty();
+    String snapshot = task.taskId().substring("coder:".length());
+    SessionSnapshot row = team.coder.snapshots(alice).get(snapshot);
+    assertThat(team.coder.snapshots(alice).latest(row.sessionId()).snapshotId())
+        .isEqualTo(snapshot);
   }
 
   @Test
@@ -432,6 +460,26 @@ class BackgroundInterruptsTest {
     JsonNode report = team.toolOutput("c1").path("tasks").get(0);
     assertThat(report.path("status").asString()).isEqualTo("failed");
     assertThat(report.path("error").asString()).contains("its session has moved on");
+  }
+
+  @Test
+  void continuingATaskStoppedOnAQuestionPointsAtTheCheckThatAsksIt() {
+    Team team = inMemory(false);
+    Launched task = team.launched();
+    team.orchestratorModel.respond(
+        calls(Part.toolRequest("continue_task", "c1", Json.object().put("taskId", task.taskId()))));
+    team.orchestratorModel.respondText("I will check it.");
+
+    team.turn("Go on with it.", task.snapshotId());
+
+    assertThat(team.toolOutput("c1").path("response").asString())
+        .isEqualTo(
+            "Error: task "
+                + task.taskId()
+                + " is waiting for the user's answer to its question. Check it with "
+                + CHECK
+                + " to ask the user; the answer resumes it.");
+    assertThat(team.coderModel.calls()).isEqualTo(1);
   }
 
   @Test

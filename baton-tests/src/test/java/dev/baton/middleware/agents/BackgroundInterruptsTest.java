@@ -320,6 +320,27 @@ class BackgroundInterruptsTest {
   }
 
   @Test
+  void aResumedTaskThatAsksAgainAsksAtTheNextCheck() {
+    Team team = inMemory(false);
+    Launched task = team.launched();
+    AgentOutput checked = team.calling(CHECK, task.taskId(), task.snapshotId());
+    team.coderModel.respond(
+        calls(Part.toolRequest("write_file", "w2", Json.object().put("path", "README.md"))));
+    team.orchestratorModel.respondText("The coder goes on.");
+    AgentOutput resumed = team.resume(checked.snapshotId(), approve(held(checked)));
+    String fresh = team.toolOutput("c1").path("taskId").asString();
+    assertThat(team.settle(fresh).finishReason()).isEqualTo(AgentFinishReason.INTERRUPTED);
+
+    AgentOutput again = team.calling(CHECK, fresh, resumed.snapshotId());
+
+    JsonNode routing = routing(held(again));
+    assertThat(routing.path("taskId").asString()).isEqualTo(fresh);
+    assertThat(routing.path("interrupts").get(0).path("toolRequest").path("ref").asString())
+        .isEqualTo("w2");
+    assertThat(team.writes).extracting(w -> w.path("path").asString()).containsExactly(PATH);
+  }
+
+  @Test
   void aRefusalReachesTheTaskAsToolApprovalsRefusal() {
     Team team = inMemory(false);
     Launched task = team.launched();

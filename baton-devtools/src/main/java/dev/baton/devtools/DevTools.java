@@ -95,7 +95,22 @@ public final class DevTools implements AutoCloseable {
    * @throws IllegalArgumentException when {@code GENKIT_REFLECTION_PORT} is not a number
    */
   public static DevTools start(Baton baton) {
-    return start(baton, System.getenv(), Path.of("").toAbsolutePath());
+    return start(baton, System.getenv());
+  }
+
+  /**
+   * {@link #start(Baton)} with the variables read from {@code environment} instead of the
+   * process's: {@code GENKIT_ENV}, {@code GENKIT_REFLECTION_PORT}, {@code GENKIT_RUNTIME_ID} and
+   * {@code GENKIT_TELEMETRY_SERVER}. For a framework that has its own view of the environment, such
+   * as Spring's, where a property may stand in for a variable; the runtime file still goes under
+   * the project root found from the working directory.
+   *
+   * @throws UncheckedIOException in dev mode, when no port can be bound or the runtime file cannot
+   *     be written
+   * @throws IllegalArgumentException when {@code GENKIT_REFLECTION_PORT} is not a number
+   */
+  public static DevTools start(Baton baton, Map<String, String> environment) {
+    return start(baton, Map.copyOf(environment), Path.of("").toAbsolutePath());
   }
 
   /** {@link #start(Baton)} with the environment and working directory given, for tests. */

@@ -17,6 +17,8 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -24,9 +26,19 @@ import tools.jackson.databind.JsonNode;
  * the raw malformed writer): each failure is a {@code BatonException} with a clear status, none
  * outlasts the client's timeout, and closing the client leaves no process behind.
  */
+@Execution(ExecutionMode.CONCURRENT) // each test starts its own servers
 class McpBadInputTest {
   private static final String SCRIPT = "interop-misbehaving.js";
   private static final Duration TIMEOUT = Duration.ofSeconds(3);
+
+  /**
+   * For the ten-megabyte results, which test no timeout: with the other tests running, moving and
+   * parsing them can take longer than {@link #TIMEOUT}.
+   */
+  private static final Duration HUGE_TIMEOUT = Duration.ofSeconds(30);
+
+  /** On the command line of this test's servers, which the script ignores. */
+  private final String mark = Processes.mark();
 
   private @Nullable Baton baton;
   private NodeFixture.@Nullable Server httpServer;
@@ -44,20 +56,36 @@ class McpBadInputTest {
     if (httpServer != null) {
       httpServer.close();
     }
-    Processes.assertNoneLeft(SCRIPT);
+    Processes.assertNoneLeft(mark);
   }
 
   private McpClient stdio(String mode) {
-    return connect(b -> b.stdio("node", NodeFixture.DIR.resolve(SCRIPT).toString(), mode));
+    return stdio(mode, TIMEOUT);
+  }
+
+  private McpClient stdio(String mode, Duration timeout) {
+    return connect(
+        b -> b.stdio("node", NodeFixture.DIR.resolve(SCRIPT).toString(), mode, "stdio", mark),
+        timeout);
   }
 
   private McpClient http(String mode) {
-    httpServer = NodeFixture.server(SCRIPT, mode, "http");
-    return connect(b -> b.http(URI.create("http://127.0.0.1:" + httpServer.port() + "/mcp")));
+    return http(mode, TIMEOUT);
+  }
+
+  private McpClient http(String mode, Duration timeout) {
+    httpServer = NodeFixture.server(SCRIPT, mode, "http", mark);
+    return connect(
+        b -> b.http(URI.create("http://127.0.0.1:" + httpServer.port() + "/mcp")), timeout);
   }
 
   private McpClient connect(Function<McpClient.Builder, McpClient.Builder> transport) {
-    McpClient client = transport.apply(Mcp.client("bad")).timeout(TIMEOUT).build();
+    return connect(transport, TIMEOUT);
+  }
+
+  private McpClient connect(
+      Function<McpClient.Builder, McpClient.Builder> transport, Duration timeout) {
+    McpClient client = transport.apply(Mcp.client("bad")).timeout(timeout).build();
     baton = Baton.builder().plugin(client).build();
     return client;
   }
@@ -184,14 +212,14 @@ class McpBadInputTest {
 
   @Test
   void aTenMegabyteResultArrivesWhole() {
-    stdio("huge");
+    stdio("huge", HUGE_TIMEOUT);
 
     assertThat(text(call("bad/huge"))).hasSize(10 * 1024 * 1024);
   }
 
   @Test
   void aTenMegabyteResultArrivesWholeOverHttp() {
-    http("huge");
+    http("huge", HUGE_TIMEOUT);
 
     assertThat(text(call("bad/huge"))).hasSize(10 * 1024 * 1024);
   }

@@ -25,10 +25,12 @@ class McpBatonToBatonTest {
   @Test
   @Timeout(120)
   void overStdioTheClientUsesTheServersToolFlowAgentAndPrompt() {
+    String mark = Processes.mark();
     McpClient app =
         Mcp.client("app")
             .stdio(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Dbaton.test.mark=" + mark,
                 "-XX:TieredStopAtLevel=1",
                 "-cp",
                 System.getProperty("java.class.path"),
@@ -37,7 +39,7 @@ class McpBatonToBatonTest {
     try (Baton baton = Baton.builder().plugin(app).build()) {
       assertUsesEverything(baton, app);
     }
-    Processes.assertNoneLeft(InteropStdioMain.class.getName());
+    Processes.assertNoneLeft(mark);
   }
 
   @Test

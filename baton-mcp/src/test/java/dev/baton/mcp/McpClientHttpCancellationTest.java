@@ -21,12 +21,14 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import tools.jackson.databind.JsonNode;
 
 /**
  * A tool call over streamable HTTP that the caller stops waiting for, timed out or cancelled, is
  * cancelled on the TypeScript SDK's stateful server too: its session routes the notification.
  */
+@Isolated("its one-second timeout must not wait on other tests for the CPU")
 class McpClientHttpCancellationTest {
   private static NodeFixture.Server server;
   private final Baton baton = Baton.builder().build();

@@ -58,11 +58,13 @@ class McpInteropServerTest {
   @Test
   @Timeout(120)
   void theTypeScriptClientUsesAToolAFlowAnAgentAndAPromptOverStdio() {
+    String mark = Processes.mark();
     List<String> args = new ArrayList<>(STEPS);
     args.addAll(
         List.of(
             "stdio",
             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-Dbaton.test.mark=" + mark,
             "-XX:TieredStopAtLevel=1",
             "-cp",
             System.getProperty("java.class.path"),
@@ -71,9 +73,8 @@ class McpInteropServerTest {
     Steps steps = run(args);
 
     assertServedEverything(steps);
-    // The client closed the child's stdin and the child JVM is gone: serveStdio returned. (Found by
-    // its class path and main class, which no other checkout's tests share.)
-    Processes.assertNoneLeftAnywhere(String.join(" ", args.subList(args.size() - 3, args.size())));
+    // The client closed the child's stdin and the child JVM is gone: serveStdio returned.
+    Processes.assertNoneLeftAnywhere(mark);
   }
 
   @Test

@@ -11,8 +11,8 @@ import dev.baton.spring.autoconfigure.internal.BatonLifecycle;
 import dev.baton.spring.autoconfigure.internal.ConditionalOnProvider;
 import dev.baton.spring.autoconfigure.internal.ModelProvider;
 import dev.baton.spring.autoconfigure.internal.ProviderSettings;
+import dev.baton.spring.autoconfigure.internal.ShutdownGrace;
 import java.net.URI;
-import java.time.Duration;
 import java.util.Objects;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -20,7 +20,6 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -46,7 +45,6 @@ import org.springframework.core.env.Environment;
 @AutoConfiguration
 @EnableConfigurationProperties(BatonProperties.class)
 public class BatonAutoConfiguration {
-  private static final String PHASE_TIMEOUT = "spring.lifecycle.timeout-per-shutdown-phase";
 
   /** Created by Spring. */
   public BatonAutoConfiguration() {}
@@ -65,13 +63,7 @@ public class BatonAutoConfiguration {
     builder.traceContent(
         Objects.requireNonNullElseGet(
             properties.traceContent(), () -> "dev".equals(environment.getProperty("GENKIT_ENV"))));
-    builder.shutdownGrace(
-        Objects.requireNonNullElseGet(
-            properties.shutdownGrace(),
-            () ->
-                Binder.get(environment)
-                    .bind(PHASE_TIMEOUT, Duration.class)
-                    .orElse(Baton.DEFAULT_SHUTDOWN_GRACE)));
+    builder.shutdownGrace(ShutdownGrace.of(properties, environment));
     plugins.orderedStream().forEach(builder::plugin);
     customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
     return builder.build();

@@ -95,8 +95,10 @@ public record BatonProperties(
    * format: {@code <base-path>/agents/<name>} (with its {@code getSnapshot}, {@code
    * waitForSnapshot} and {@code abort} companions) and {@code <base-path>/flows/<name>}.
    *
-   * @param enabled Whether to serve agents and flows at all.
-   * @param basePath The path the routes sit under.
+   * @param enabled Whether to serve agents and flows at all (in a servlet web application).
+   * @param basePath The path the routes sit under, such as /baton; / serves them at the root. A
+   *     Spring Security filter chain guards it as any other path, and its authenticated user
+   *     becomes Baton's principal.
    * @param agents The agents to serve; empty serves every local agent.
    * @param flows The flows to serve; empty serves every flow.
    * @param maxRequestSize The largest request body accepted.

@@ -1,0 +1,179 @@
+package dev.baton.spring.autoconfigure;
+
+import dev.baton.Baton;
+import dev.baton.server.ContextProvider;
+import dev.baton.server.internal.protocol.WireProtocol;
+import dev.baton.server.internal.servlet.RequestAuth;
+import dev.baton.server.internal.servlet.WireServlet;
+import dev.baton.spring.autoconfigure.internal.CaseSensitiveHeaderCache;
+import dev.baton.spring.autoconfigure.internal.SecurityRequestAuth;
+import dev.baton.spring.autoconfigure.internal.ServletPaths;
+import dev.baton.spring.autoconfigure.internal.ShutdownGrace;
+import dev.baton.spring.autoconfigure.internal.WireProtocolLifecycle;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.jetty.servlet.JettyServletWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
+import org.springframework.boot.web.servlet.ServletRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+
+/**
+ * Serves the application's agents and flows in Genkit's wire format on its own servlet container
+ * (Tomcat, Jetty or any other), under {@code baton.server.base-path} ({@code /baton} by default):
+ *
+ * <ul>
+ *   <li>{@code POST <base-path>/agents/<name>} runs a turn, answering JSON, or Server-Sent Events
+ *       with {@code ?stream=true} or {@code Accept: text/event-stream};
+ *   <li>{@code POST <base-path>/agents/<name>/getSnapshot}, {@code .../waitForSnapshot} and {@code
+ *       .../abort} read, wait for and abort a server-managed agent's snapshots;
+ *   <li>{@code POST <base-path>/flows/<name>} runs a flow.
+ * </ul>
+ *
+ * <p>Every local agent and every flow is served unless {@code baton.server.agents} or {@code
+ * baton.server.flows} names some. It applies to servlet web applications when {@code
+ * baton.server.enabled} is not {@code false}.
+ *
+ * <p><b>Who is calling.</b> With Spring Security, a request to the base path passes through the
+ * application's {@code SecurityFilterChain} first, which refuses what it does not allow (401 for an
+ * unauthenticated request); the authenticated user's name becomes Baton's principal ({@code
+ * ActionContext.PRINCIPAL}), so a server-managed agent's sessions belong to that user and another
+ * user's snapshot or session answers {@code NOT_FOUND}, and the user's granted authorities are
+ * under {@link #AUTHORITIES} in the run's auth context. Genkit's clients send no CSRF token: leave
+ * the base path out of CSRF protection, as in:
+ *
+ * <pre>{@code
+ * @Bean
+ * SecurityFilterChain security(HttpSecurity http) throws Exception {
+ *   return http
+ *       .authorizeHttpRequests(requests -> requests.anyRequest().authenticated())
+ *       .httpBasic(Customizer.withDefaults())
+ *       .csrf(csrf -> csrf.ignoringRequestMatchers("/baton/**"))
+ *       .build();
+ * }
+ * }</pre>
+ *
+ * <p>Without Spring Security, {@link ContextProvider} beans authenticate requests as they do for
+ * {@code BatonHandler}: each runs, in the beans' order, before the action, and their maps make its
+ * auth context; one that throws refuses the request. For bearer tokens:
+ *
+ * <pre>{@code
+ * @Bean
+ * ContextProvider bearerTokens(TokenVerifier verifier) {
+ *   return ContextProviders.bearerToken(
+ *       token -> {
+ *         String user = verifier.userOf(token); // null for an invalid token: 401
+ *         return user == null ? null : Map.of(ActionContext.PRINCIPAL, user);
+ *       });
+ * }
+ * }</pre>
+ *
+ * With Spring Security as well, {@link ContextProvider} beans still run: their maps are merged
+ * after the authenticated user's entries (a later key wins), and they may refuse a request.
+ *
+ * <p><b>Shutdown.</b> When the context closes, the served routes drain before Spring Boot's web
+ * server shuts down: new Baton requests are refused with 503, running ones and the detached runs
+ * they started get {@code baton.shutdown-grace} (by default {@code
+ * spring.lifecycle.timeout-per-shutdown-phase}) to finish, and what is left is cancelled; the
+ * {@code Baton} bean then aborts any detached run still going, so it settles as a resumable row.
+ */
+@AutoConfiguration(after = BatonAutoConfiguration.class)
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@ConditionalOnClass({WireServlet.class, ServletRegistrationBean.class})
+@ConditionalOnBooleanProperty(name = "baton.server.enabled", matchIfMissing = true)
+@ConditionalOnBean(Baton.class)
+@EnableConfigurationProperties(BatonProperties.class)
+public final class BatonServerAutoConfiguration {
+  /**
+   * The key of the auth context under which, with Spring Security, a request's run finds the
+   * authenticated user's granted authorities: a list of strings such as {@code ROLE_USER}.
+   */
+  public static final String AUTHORITIES = "authorities";
+
+  /** Created by Spring. */
+  public BatonServerAutoConfiguration() {}
+
+  /**
+   * The wire protocol over the {@code Baton} bean, configured by {@code baton.server.*} and the
+   * application's {@link ContextProvider} beans, started with the context and drained on its stop.
+   */
+  @Bean
+  @ConditionalOnMissingBean
+  WireProtocolLifecycle batonWireProtocol(
+      Baton baton,
+      BatonProperties properties,
+      ObjectProvider<ContextProvider> contextProviders,
+      Environment environment) {
+    BatonProperties.Server server = properties.server();
+    WireProtocol.Builder builder = WireProtocol.builder(baton);
+    if (server.agents().isEmpty()) {
+      builder.allAgents();
+    } else {
+      builder.agents(server.agents());
+    }
+    if (server.flows().isEmpty()) {
+      builder.allFlows();
+    } else {
+      builder.flows(server.flows());
+    }
+    contextProviders.orderedStream().forEach(builder::contextProvider);
+    builder
+        .maxRequestBytes(server.maxRequestSize().toBytes())
+        .keepAliveInterval(server.keepAliveInterval())
+        .shutdownGrace(ShutdownGrace.of(properties, environment));
+    Boolean expose = server.exposeErrorMessages();
+    if (expose != null) {
+      builder.exposeErrorMessages(expose);
+    }
+    return new WireProtocolLifecycle(builder.build());
+  }
+
+  /** The servlet that serves the routes, mapped at {@code <base-path>/*}. */
+  @Bean
+  @ConditionalOnMissingBean(name = "batonServlet")
+  ServletRegistrationBean<WireServlet> batonServlet(
+      WireProtocolLifecycle protocol,
+      BatonProperties properties,
+      ObjectProvider<RequestAuth> requestAuth) {
+    WireServlet servlet =
+        new WireServlet(protocol.protocol(), requestAuth.getIfAvailable(() -> RequestAuth.NONE));
+    ServletRegistrationBean<WireServlet> registration =
+        new ServletRegistrationBean<>(
+            servlet, ServletPaths.mapping(properties.server().basePath()));
+    registration.setName("batonServlet");
+    registration.setAsyncSupported(true);
+    registration.setLoadOnStartup(1);
+    return registration;
+  }
+
+  /**
+   * On Jetty, a credential is never read as another that differs from it only in case: see {@link
+   * CaseSensitiveHeaderCache}.
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "org.springframework.boot.jetty.servlet.JettyServletWebServerFactory")
+  static final class Jetty {
+    @Bean
+    WebServerFactoryCustomizer<JettyServletWebServerFactory> batonJettyHeaderCache() {
+      return factory -> factory.addServerCustomizers(new CaseSensitiveHeaderCache());
+    }
+  }
+
+  /** With Spring Security, the authenticated user is Baton's principal. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "org.springframework.security.core.context.SecurityContextHolder")
+  static final class SpringSecurity {
+    @Bean
+    @ConditionalOnMissingBean
+    RequestAuth batonSecurityRequestAuth() {
+      return new SecurityRequestAuth(AUTHORITIES);
+    }
+  }
+}

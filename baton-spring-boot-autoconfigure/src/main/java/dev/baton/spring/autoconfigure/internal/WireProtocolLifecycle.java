@@ -1,0 +1,74 @@
+package dev.baton.spring.autoconfigure.internal;
+
+import dev.baton.server.internal.protocol.WireProtocol;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * Starts the served wire protocol with the application context and drains it on the context's stop,
+ * in a phase that stops before Spring Boot's web server begins its own graceful shutdown (phase
+ * {@code DEFAULT_PHASE - 1024}): new Baton requests are refused with 503 while running ones, and
+ * the detached runs they started, get the grace to finish, and whatever is left is cancelled before
+ * the web server stops taking requests. The {@code Baton} bean closes later still, after the web
+ * server has stopped.
+ *
+ * <p>Thread-safe: Spring calls it from the thread that refreshes or closes the context.
+ */
+public final class WireProtocolLifecycle implements SmartLifecycle {
+  /** The phase of this lifecycle: higher phases stop first. */
+  public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 512;
+
+  private final WireProtocol protocol;
+  private volatile boolean running;
+
+  /** A lifecycle for {@code protocol}, which it starts, drains and stops. */
+  public WireProtocolLifecycle(WireProtocol protocol) {
+    this.protocol = protocol;
+  }
+
+  /** The protocol this lifecycle starts and drains. */
+  public WireProtocol protocol() {
+    return protocol;
+  }
+
+  @Override
+  public void start() {
+    protocol.start();
+    running = true;
+  }
+
+  @Override
+  public void stop() {
+    throw new UnsupportedOperationException("stopped only through stop(Runnable)");
+  }
+
+  /**
+   * Drains the protocol, then stops it and tells Spring; the drain runs off the calling thread, so
+   * other lifecycles of this phase stop alongside it.
+   */
+  @Override
+  // What the drain's future completes with reaches Spring through the callback.
+  @SuppressWarnings("FutureReturnValueIgnored")
+  public void stop(Runnable callback) {
+    running = false;
+    protocol
+        .shutdown()
+        .whenComplete(
+            (ignored, failure) -> {
+              try {
+                protocol.stop();
+              } finally {
+                callback.run();
+              }
+            });
+  }
+
+  @Override
+  public boolean isRunning() {
+    return running;
+  }
+
+  @Override
+  public int getPhase() {
+    return PHASE;
+  }
+}

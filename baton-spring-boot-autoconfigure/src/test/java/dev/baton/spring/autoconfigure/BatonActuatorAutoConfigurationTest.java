@@ -1,0 +1,122 @@
+package dev.baton.spring.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.agent.SessionSnapshot;
+import dev.baton.agent.SessionStore;
+import dev.baton.core.ActionContext;
+import dev.baton.core.BatonException;
+import dev.baton.core.Status;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+/** The {@code baton} health's verdicts, read from the indicator. */
+class BatonActuatorAutoConfigurationTest {
+  private final ApplicationContextRunner contexts =
+      Contexts.baton()
+          .withConfiguration(AutoConfigurations.of(BatonActuatorAutoConfiguration.class))
+          .withUserConfiguration(TestApplication.Agents.class);
+
+  @Test
+  void aStoreThatFailsMakesItDownWithTheErrorsClassButNotItsMessage() {
+    contexts
+        .withBean(SessionStore.class, UnreachableStore::new)
+        .run(
+            context -> {
+              Health health = health(context);
+              assertThat(health.getStatus().getCode()).isEqualTo("DOWN");
+              assertThat(health.getDetails().get("store"))
+                  .isEqualTo(
+                      Map.of(
+                          "type",
+                          UnreachableStore.class.getName(),
+                          "status",
+                          "unreachable",
+                          "error",
+                          BatonException.class.getName(),
+                          "code",
+                          "UNAVAILABLE"));
+              assertThat(health.toString()).doesNotContain("hunter2");
+            });
+  }
+
+  @Test
+  void aPluginWithoutItsKeyMakesItDownAndSaysWhereTheKeyGoes() {
+    contexts.run(
+        context -> {
+          Health health = health(context);
+          assertThat(health.getStatus().getCode()).isEqualTo("DOWN");
+          assertThat(health.getDetails().get("plugins"))
+              .isEqualTo(
+                  Map.of(
+                      "googleai",
+                          "no key: set baton.googleai.api-key, GEMINI_API_KEY or GOOGLE_API_KEY",
+                      "openai",
+                          "no key: set baton.openai.api-key, baton.openai.base-url, OPENAI_API_KEY or OPENAI_BASE_URL",
+                      "anthropic", "no key: set baton.anthropic.api-key or ANTHROPIC_API_KEY",
+                      "vertexai", "no key: set baton.vertexai.project or GOOGLE_CLOUD_PROJECT"));
+        });
+  }
+
+  @Test
+  void pluginsTurnedOffAreNotListed() {
+    contexts
+        .withPropertyValues(
+            "baton.googleai.enabled=false",
+            "baton.openai.enabled=false",
+            "baton.anthropic.enabled=false",
+            "ANTHROPIC_API_KEY=from-the-environment",
+            "baton.vertexai.enabled=false")
+        .run(
+            context -> {
+              Health health = health(context);
+              assertThat(health.getStatus().getCode()).isEqualTo("UP");
+              assertThat(health.getDetails().get("plugins")).isEqualTo(Map.of());
+            });
+  }
+
+  @Test
+  void itCanBeTurnedOff() {
+    contexts
+        .withPropertyValues("management.health.baton.enabled=false")
+        .run(context -> assertThat(context).doesNotHaveBean(HealthIndicator.class));
+  }
+
+  private static Health health(AssertableApplicationContext context) {
+    assertThat(context).hasNotFailed();
+    return context.getBean("batonHealthIndicator", HealthIndicator.class).health();
+  }
+
+  /** A store whose database cannot be reached; its message carries a secret. */
+  static final class UnreachableStore implements SessionStore {
+    private static BatonException unreachable() {
+      return BatonException.of(
+          Status.UNAVAILABLE, "cannot connect to jdbc:postgresql://db/app?password=hunter2");
+    }
+
+    @Override
+    public @Nullable SessionSnapshot getSnapshot(ActionContext context, String snapshotId) {
+      throw unreachable();
+    }
+
+    @Override
+    public @Nullable SessionSnapshot getLatestSnapshot(ActionContext context, String sessionId) {
+      throw unreachable();
+    }
+
+    @Override
+    public @Nullable SessionSnapshot saveSnapshot(
+        ActionContext context,
+        @Nullable String snapshotId,
+        UnaryOperator<@Nullable SessionSnapshot> update) {
+      throw unreachable();
+    }
+  }
+}

@@ -1,0 +1,60 @@
+package dev.baton.spring.autoconfigure;
+
+import dev.baton.Baton;
+import dev.baton.agent.Agent;
+import dev.baton.agent.AgentOptions;
+import dev.baton.agent.SessionStore;
+import dev.baton.ai.InlinePrompt;
+import dev.baton.testing.ProgrammableModel;
+import java.util.Map;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.security.config.Customizer;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.core.userdetails.User;
+import org.springframework.security.provisioning.InMemoryUserDetailsManager;
+import org.springframework.security.web.SecurityFilterChain;
+
+/**
+ * An application whose Spring Security filter chain lets in two users over HTTP Basic, alice (a
+ * user) and bob (a user and an auditor), and serves the agent {@code chat} and the flow {@code
+ * whoami}, which answers its auth context.
+ */
+@SpringBootConfiguration(proxyBeanMethods = false)
+@EnableAutoConfiguration(
+    excludeName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
+class SecuredChatApp {
+  @Bean
+  SecurityFilterChain security(HttpSecurity http) {
+    return http.authorizeHttpRequests(requests -> requests.anyRequest().authenticated())
+        .httpBasic(Customizer.withDefaults())
+        .csrf(csrf -> csrf.ignoringRequestMatchers("/baton/**"))
+        .build();
+  }
+
+  @Bean
+  InMemoryUserDetailsManager users() {
+    return new InMemoryUserDetailsManager(
+        User.withUsername("alice").password("{noop}alice-secret").roles("USER").build(),
+        User.withUsername("bob").password("{noop}bob-secret").roles("USER", "AUDITOR").build());
+  }
+
+  @Bean
+  ProgrammableModel model(Baton baton) {
+    return ProgrammableModel.define(baton.registry(), "model");
+  }
+
+  @Bean
+  Agent chat(Baton baton, SessionStore store, ProgrammableModel model) {
+    return baton.defineAgent(
+        "chat",
+        InlinePrompt.builder().model(model.name()).build(),
+        AgentOptions.builder().sessionStore(store).build());
+  }
+
+  @Bean
+  Object whoami(Baton baton) {
+    return baton.defineFlow("whoami", String.class, Map.class, (ctx, in) -> ctx.auth());
+  }
+}

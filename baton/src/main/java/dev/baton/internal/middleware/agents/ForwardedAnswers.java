@@ -31,7 +31,8 @@ import tools.jackson.databind.JsonNode;
  * delegation's output, and a restart of a held delegation answers a placeholder ({@link #holds})
  * instead of delegating again. Before the first model call, {@link #route} checks every answered
  * sub-agent turn, so a bad answer changes nothing, then resumes each in its own session and puts
- * its result in place of the answer. Thread-safe.
+ * its result in place of the answer. A held check or wait asked a background task's question: that
+ * task resumes in the background, and its launch result takes the answer's place. Thread-safe.
  */
 final class ForwardedAnswers {
   /**
@@ -112,7 +113,7 @@ final class ForwardedAnswers {
     return !answered.isEmpty();
   }
 
-  /** Whether a restarted call is a held delegation, which {@link #route} answers. */
+  /** Whether a restarted call is a held delegation, check or wait, which {@link #route} answers. */
   boolean holds(ToolRequest call) {
     return answered.stream().anyMatch(a -> a.restart() != null && same(a.call(), call));
   }

@@ -61,7 +61,8 @@ import tools.jackson.databind.JsonNode;
  * carries, and a restart with a {@link BudgetDecision} decides it. A response to a hold, which
  * stands in for the tool's output, refuses it. A sub-agent's hold that the Agents middleware
  * forwards to its orchestrator ({@code metadata.interrupt} with {@code subAgent}) reads as a hold
- * too, but its decision goes to the sub-agent's budget; the orchestrator's budgets ignore it:
+ * too, and is decided the same way, but its decision goes to the sub-agent's budget: the
+ * orchestrator's budgets ignore it. Approving every hold of a response:
  *
  * <pre>{@code
  * Resume resume = Resume.restart(response.interrupts().stream()

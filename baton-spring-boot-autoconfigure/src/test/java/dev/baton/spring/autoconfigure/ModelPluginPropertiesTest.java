@@ -57,7 +57,7 @@ class ModelPluginPropertiesTest {
         exchange -> {
           authorizations.add(
               String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
-          exchange.sendResponseHeaders(500, -1);
+          exchange.sendResponseHeaders(400, -1);
           exchange.close();
         });
     server.start();
@@ -77,7 +77,7 @@ class ModelPluginPropertiesTest {
                                     baton.context(),
                                     ModelRequest.of(List.of(Message.user("Hi"))),
                                     StreamCallback.discard()));
-                assertThat(failure).as("the server answers 500").isNotNull();
+                assertThat(failure).as("the server answers 400").isNotNull();
               });
     } finally {
       server.stop(0);

@@ -23,6 +23,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import org.springframework.boot.jetty.JettyWebServer;
+import org.springframework.boot.tomcat.TomcatWebServer;
+import org.springframework.boot.web.server.WebServer;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import tools.jackson.databind.JsonNode;
@@ -118,8 +121,8 @@ public final class SpringAdapterRound {
     HttpClient http = HttpClient.newHttpClient();
     try (BatonServer jetty =
             BatonServer.start(BatonHandler.builder(baton).allAgents().build(), "127.0.0.1", 0);
-        ConfigurableApplicationContext bootJetty = startOn(TOMCAT_SERVER, "JettyWebServer");
-        ConfigurableApplicationContext bootTomcat = startOn(JETTY_SERVER, "TomcatWebServer")) {
+        ConfigurableApplicationContext bootJetty = startOn(TOMCAT_SERVER, JettyWebServer.class);
+        ConfigurableApplicationContext bootTomcat = startOn(JETTY_SERVER, TomcatWebServer.class)) {
       List<URI> servers =
           List.of(
               jetty.uri().resolve("/agents/" + BatonBootApp.AGENT),
@@ -150,16 +153,18 @@ public final class SpringAdapterRound {
 
   /**
    * Starts {@link BatonBootApp} in this JVM without {@code excludedServer}'s auto-configuration,
-   * and fails unless it runs on the web server named {@code expected}: a row must be the container
-   * it is labelled with.
+   * and fails unless it runs on an {@code expected} web server: a row must be the container it is
+   * labelled with.
    */
-  private static ConfigurableApplicationContext startOn(String excludedServer, String expected) {
+  private static ConfigurableApplicationContext startOn(
+      String excludedServer, Class<? extends WebServer> expected) {
     ConfigurableApplicationContext boot =
         BootStartup.run(BatonBootApp.class, "--spring.autoconfigure.exclude=" + excludedServer);
-    String server = ((WebServerApplicationContext) boot).getWebServer().getClass().getSimpleName();
-    if (!server.equals(expected)) {
+    WebServer server = ((WebServerApplicationContext) boot).getWebServer();
+    if (!expected.isInstance(server)) {
       boot.close();
-      throw new IllegalStateException("expected " + expected + ", the application runs " + server);
+      throw new IllegalStateException(
+          "expected " + expected.getSimpleName() + ", the application runs " + server.getClass());
     }
     return boot;
   }

@@ -108,6 +108,23 @@ class BatonCloseTest {
   }
 
   @Test
+  void closeWithAGraceOfItsOwnAbortsWhatIsLeftAfterItNotAfterTheInstancesGrace() throws Exception {
+    Baton baton = Baton.builder().experimental().shutdownGrace(Duration.ofMinutes(10)).build();
+    SlowAgent slow = slowAgent(baton, "slow");
+    AgentOutput detached = detach(slow);
+    assertThat(slow.waiting.tryAcquire(10, TimeUnit.SECONDS)).isTrue();
+
+    CompletableFuture.runAsync(() -> baton.close(Duration.ofMillis(100))).get(30, TimeUnit.SECONDS);
+
+    SessionSnapshot row = store.getSnapshot(baton.context(), detached.snapshotId());
+    assertThat(row.status()).isEqualTo(SnapshotStatus.ABORTED);
+    assertThat(row.finishReason()).isEqualTo(AgentFinishReason.ABORTED);
+    assertThat(refusesTurns(slow)).isTrue();
+    assertThatThrownBy(() -> baton.close(Duration.ofSeconds(-1)))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
   void aClosedInstanceRefusesTurnsAndCloseIsIdempotentAcrossThreads() throws Exception {
     Baton baton = Baton.builder().experimental().shutdownGrace(Duration.ofMillis(100)).build();
     SlowAgent slow = slowAgent(baton, "slow");

@@ -61,11 +61,11 @@ import tools.jackson.databind.json.JsonMapper;
  * <p><b>Closing.</b> An instance owns what its agents run: their turns, their detached runs and the
  * threads and heartbeat timers it starts for them. {@link #close()} ends all of it: it stops new
  * turns, waits for the turns and detached runs in flight for up to the {@linkplain
- * Builder#shutdownGrace shutdown grace}, then aborts what is left. An aborted detached run settles
- * as an {@code aborted} row that keeps its progress, so it can be continued later, by this process
- * or another that shares the store; an aborted foreground turn fails with {@code UNAVAILABLE}.
- * Last, the plugins that are {@link AutoCloseable} close. Session stores are the application's:
- * Baton does not close them.
+ * Builder#shutdownGrace shutdown grace} (or the grace given to {@link #close(Duration)}), then
+ * aborts what is left. An aborted detached run settles as an {@code aborted} row that keeps its
+ * progress, so it can be continued later, by this process or another that shares the store; an
+ * aborted foreground turn fails with {@code UNAVAILABLE}. Last, the plugins that are {@link
+ * AutoCloseable} close. Session stores are the application's: Baton does not close them.
  */
 public final class Baton implements AutoCloseable {
   /** How long {@link #close()} waits for work in flight unless set: 30 seconds. */
@@ -322,6 +322,24 @@ public final class Baton implements AutoCloseable {
   @Override
   public void close() {
     lifecycle.close(shutdownGrace);
+  }
+
+  /**
+   * Closes the instance as {@link #close()} does, but gives the work in flight {@code grace} to end
+   * instead of the instance's shutdown grace: for an owner whose shutdown runs against a deadline
+   * of its own, part of which other steps have used already. Zero aborts the work at once; aborted
+   * work still gets its few seconds to save its progress.
+   *
+   * <p>Idempotent and thread-safe as {@code close()} is: a call while another closes waits for it,
+   * whatever either's grace.
+   *
+   * @throws IllegalArgumentException when {@code grace} is negative
+   */
+  public void close(Duration grace) {
+    if (grace.isNegative()) {
+      throw new IllegalArgumentException("the shutdown grace must not be negative");
+    }
+    lifecycle.close(grace);
   }
 
   /** Configures a {@link Baton} instance. Not thread-safe; build once. */

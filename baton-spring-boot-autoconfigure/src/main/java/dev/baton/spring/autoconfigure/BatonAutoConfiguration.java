@@ -11,6 +11,7 @@ import dev.baton.spring.autoconfigure.internal.BatonLifecycle;
 import dev.baton.spring.autoconfigure.internal.ConditionalOnProvider;
 import dev.baton.spring.autoconfigure.internal.ModelProvider;
 import dev.baton.spring.autoconfigure.internal.ProviderSettings;
+import dev.baton.spring.autoconfigure.internal.ShutdownDeadline;
 import dev.baton.spring.autoconfigure.internal.ShutdownGrace;
 import java.net.URI;
 import java.util.Objects;
@@ -20,6 +21,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -41,10 +43,13 @@ import org.springframework.core.env.Environment;
  * beans that the instance did not make itself are registered with it, so prompts and agents find
  * them by name. A bare {@code Middleware} bean is not: middleware is registered through its
  * descriptor, and such a bean is logged as a warning. When the context closes, the instance closes
- * after the web server has stopped: it waits for the turns and detached runs in flight up to {@code
- * baton.shutdown-grace} (by default Spring Boot's {@code
- * spring.lifecycle.timeout-per-shutdown-phase}, 30 seconds unless set), then aborts what is left so
- * that detached runs settle as resumable rows.
+ * after the web server has stopped: the whole shutdown (the served routes' drain, then this close)
+ * gets {@code baton.shutdown-grace} (by default Spring Boot's {@code
+ * spring.lifecycle.timeout-per-shutdown-phase}, 30 seconds unless set), counted from the start of
+ * the close, for the turns and detached runs in flight to end; then the instance aborts what is
+ * left so that detached runs settle as resumable rows. A plain stop of the context ({@code stop()},
+ * {@code pause()}) only waits within the grace for the work in flight, and leaves the instance
+ * open, so that the context can start again.
  */
 @AutoConfiguration
 @EnableConfigurationProperties(BatonProperties.class)
@@ -79,8 +84,15 @@ public class BatonAutoConfiguration {
   }
 
   @Bean
-  BatonLifecycle batonLifecycle(Baton baton) {
-    return new BatonLifecycle(baton);
+  @ConditionalOnMissingBean
+  ShutdownDeadline batonShutdownDeadline(
+      BatonProperties properties, Environment environment, ApplicationContext context) {
+    return ShutdownDeadline.of(properties, environment, context);
+  }
+
+  @Bean
+  BatonLifecycle batonLifecycle(Baton baton, ShutdownDeadline batonShutdownDeadline) {
+    return new BatonLifecycle(baton, batonShutdownDeadline);
   }
 
   /** The Gemini API plugin. */

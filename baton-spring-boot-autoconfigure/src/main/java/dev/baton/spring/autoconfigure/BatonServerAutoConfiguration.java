@@ -8,7 +8,7 @@ import dev.baton.server.internal.servlet.WireServlet;
 import dev.baton.spring.autoconfigure.internal.CaseSensitiveHeaderCache;
 import dev.baton.spring.autoconfigure.internal.SecurityRequestAuth;
 import dev.baton.spring.autoconfigure.internal.ServletPaths;
-import dev.baton.spring.autoconfigure.internal.ShutdownGrace;
+import dev.baton.spring.autoconfigure.internal.ShutdownDeadline;
 import dev.baton.spring.autoconfigure.internal.WireProtocolLifecycle;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -21,6 +21,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.jetty.servlet.JettyServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -80,9 +81,11 @@ import org.springframework.core.env.Environment;
  *
  * <p><b>Shutdown.</b> When the context closes, the served routes drain before Spring Boot's web
  * server shuts down: new Baton requests are refused with 503, running ones and the detached runs
- * they started get {@code baton.shutdown-grace} (by default {@code
- * spring.lifecycle.timeout-per-shutdown-phase}) to finish, and what is left is cancelled; the
- * {@code Baton} bean then aborts any detached run still going, so it settles as a resumable row.
+ * they started get what is left of {@code baton.shutdown-grace} (by default {@code
+ * spring.lifecycle.timeout-per-shutdown-phase}), counted from the start of the close, to finish,
+ * and the requests still running are cancelled; the {@code Baton} bean then aborts any detached run
+ * still going once the same grace is over, so it settles as a resumable row. After a plain stop of
+ * the context the routes serve again when it starts.
  */
 @AutoConfiguration(after = BatonAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -101,6 +104,17 @@ public final class BatonServerAutoConfiguration {
   public BatonServerAutoConfiguration() {}
 
   /**
+   * The deadline the served routes drain within, {@link BatonAutoConfiguration}'s when it applies
+   * (the {@code Baton} bean's close shares it).
+   */
+  @Bean
+  @ConditionalOnMissingBean
+  ShutdownDeadline batonShutdownDeadline(
+      BatonProperties properties, Environment environment, ApplicationContext context) {
+    return ShutdownDeadline.of(properties, environment, context);
+  }
+
+  /**
    * The wire protocol over the {@code Baton} bean, configured by {@code baton.server.*} and the
    * application's {@link ContextProvider} beans, started with the context and drained on its stop.
    */
@@ -110,7 +124,7 @@ public final class BatonServerAutoConfiguration {
       Baton baton,
       BatonProperties properties,
       ObjectProvider<ContextProvider> contextProviders,
-      Environment environment) {
+      ShutdownDeadline shutdownDeadline) {
     BatonProperties.Server server = properties.server();
     WireProtocol.Builder builder = WireProtocol.builder(baton);
     if (server.agents().isEmpty()) {
@@ -126,13 +140,12 @@ public final class BatonServerAutoConfiguration {
     contextProviders.orderedStream().forEach(builder::contextProvider);
     builder
         .maxRequestBytes(server.maxRequestSize().toBytes())
-        .keepAliveInterval(server.keepAliveInterval())
-        .shutdownGrace(ShutdownGrace.of(properties, environment));
+        .keepAliveInterval(server.keepAliveInterval());
     Boolean expose = server.exposeErrorMessages();
     if (expose != null) {
       builder.exposeErrorMessages(expose);
     }
-    return new WireProtocolLifecycle(builder.build());
+    return new WireProtocolLifecycle(builder.build(), shutdownDeadline);
   }
 
   /** The servlet that serves the routes, mapped at {@code <base-path>/*}. */

@@ -5,10 +5,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.baton.Baton;
 import dev.baton.agent.Agent;
 import dev.baton.agent.AgentInit;
+import dev.baton.agent.AgentInput;
+import dev.baton.agent.AgentOutput;
+import dev.baton.agent.SessionSnapshot;
+import dev.baton.agent.SnapshotStatus;
 import dev.baton.core.BatonException;
 import dev.baton.core.Status;
+import dev.baton.core.StreamCallback;
+import dev.baton.testing.ProgrammableModel;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.SmartLifecycle;
@@ -16,8 +25,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The {@code Baton} bean closes when the context stops, in its own phase: after the phases that
- * stop serving and Spring Boot's web server (which stop first), before the phases below it.
+ * The {@code Baton} bean closes when the context closes, in its own phase: after the phases that
+ * stop serving and Spring Boot's web server (which stop first), before the phases below it. A plain
+ * stop leaves it open, so that the context can start again.
  */
 class BatonLifecycleTest {
   @Test
@@ -38,6 +48,53 @@ class BatonLifecycleTest {
                 "serving", true,
                 "web server", true,
                 "after Baton", false));
+  }
+
+  @Test
+  void aStoppedOrPausedContextStartsAgainWithBatonOpenAndLeavesItsDetachedRunGoing() {
+    CountDownLatch gate = new CountDownLatch(1);
+    try {
+      Contexts.baton()
+          .withUserConfiguration(TestApplication.Agents.class)
+          .withPropertyValues("baton.shutdown-grace=200ms")
+          .run(
+              context -> {
+                Baton baton = context.getBean(Baton.class);
+                Agent agent = context.getBean(Agent.class);
+                ProgrammableModel model = context.getBean(ProgrammableModel.class);
+                CountDownLatch entered = new CountDownLatch(1);
+                model.step().signalOnEntry(entered).blockUntil(gate).respondText("went on");
+                AgentOutput detached =
+                    agent.run(
+                        baton.context(),
+                        AgentInput.text("a long job").withDetach(true),
+                        AgentInit.NEW,
+                        StreamCallback.discard());
+                assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+
+                context.stop();
+                context.start();
+                context.pause();
+                context.restart();
+
+                gate.countDown();
+                assertThat(baton.drain(Duration.ofSeconds(10))).isTrue();
+                SessionSnapshot row = agent.snapshots().get(detached.snapshotId());
+                assertThat(row.status()).as("not aborted").isEqualTo(SnapshotStatus.COMPLETED);
+                assertThat(row.state().messages().getLast().text()).isEqualTo("went on");
+                model.respondText("a new turn");
+                AgentOutput next =
+                    agent.run(
+                        baton.context(),
+                        AgentInput.text("again"),
+                        AgentInit.NEW,
+                        StreamCallback.discard());
+                assertThat(next.error()).isNull();
+                assertThat(next.message().text()).isEqualTo("a new turn");
+              });
+    } finally {
+      gate.countDown();
+    }
   }
 
   @Configuration(proxyBeanMethods = false)

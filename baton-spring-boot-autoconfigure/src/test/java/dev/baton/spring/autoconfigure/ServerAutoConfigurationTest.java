@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.baton.Baton;
 import dev.baton.server.internal.servlet.RequestAuth;
 import dev.baton.spring.autoconfigure.internal.ServletPaths;
+import dev.baton.spring.autoconfigure.internal.ShutdownDeadline;
 import dev.baton.spring.autoconfigure.internal.WireProtocolLifecycle;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -54,13 +55,13 @@ class ServerAutoConfigurationTest {
     web.withPropertyValues("baton.shutdown-grace=7s")
         .run(
             context ->
-                assertThat(context.getBean(WireProtocolLifecycle.class).protocol().shutdownGrace())
+                assertThat(context.getBean(ShutdownDeadline.class).grace())
                     .isEqualTo(Duration.ofSeconds(7)));
     web.withConfiguration(AutoConfigurations.of(LifecycleAutoConfiguration.class))
         .withPropertyValues("spring.lifecycle.timeout-per-shutdown-phase=9s")
         .run(
             context ->
-                assertThat(context.getBean(WireProtocolLifecycle.class).protocol().shutdownGrace())
+                assertThat(context.getBean(ShutdownDeadline.class).grace())
                     .isEqualTo(Duration.ofSeconds(9)));
   }
 

@@ -122,7 +122,15 @@ public final class WireProtocol {
    * left have been cancelled.
    */
   public CompletableFuture<Void> shutdown() {
-    return drain.shutdown(shutdownGrace);
+    return shutdown(shutdownGrace);
+  }
+
+  /**
+   * Starts a graceful shutdown as {@link #shutdown()} does, with {@code grace} in place of the
+   * protocol's own: for an owner whose shutdown runs against a deadline of its own.
+   */
+  public CompletableFuture<Void> shutdown(Duration grace) {
+    return drain.shutdown(grace);
   }
 
   /** Whether a shutdown has begun. */

@@ -8,9 +8,9 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
 
 /**
- * How long a shutdown waits for running turns and detached runs, for the {@code Baton} bean and the
- * served routes alike: {@code baton.shutdown-grace}, else Spring Boot's {@code
- * spring.lifecycle.timeout-per-shutdown-phase}, else 30 seconds.
+ * How long a shutdown waits for running turns and detached runs, the served routes' drain and the
+ * {@code Baton} bean's close together (see {@link ShutdownDeadline}): {@code baton.shutdown-grace},
+ * else Spring Boot's {@code spring.lifecycle.timeout-per-shutdown-phase}, else 30 seconds.
  */
 public final class ShutdownGrace {
   private static final String PHASE_TIMEOUT = "spring.lifecycle.timeout-per-shutdown-phase";

@@ -1,15 +1,17 @@
 package dev.baton.spring.autoconfigure.internal;
 
 import dev.baton.server.internal.protocol.WireProtocol;
+import java.util.Objects;
 import org.springframework.context.SmartLifecycle;
 
 /**
  * Starts the served wire protocol with the application context and drains it on the context's stop,
  * in a phase that stops before Spring Boot's web server begins its own graceful shutdown (phase
  * {@code DEFAULT_PHASE - 1024}): new Baton requests are refused with 503 while running ones, and
- * the detached runs they started, get the grace to finish, and whatever is left is cancelled before
- * the web server stops taking requests. The {@code Baton} bean closes later still, after the web
- * server has stopped.
+ * the detached runs they started, get what the {@link ShutdownDeadline} has left to finish, and the
+ * requests still running then are cancelled before the web server stops taking requests. The {@code
+ * Baton} bean closes later still, after the web server has stopped, within what then remains of the
+ * same deadline. After a plain stop the protocol starts again with the context.
  *
  * <p>Thread-safe: Spring calls it from the thread that refreshes or closes the context.
  */
@@ -18,11 +20,16 @@ public final class WireProtocolLifecycle implements SmartLifecycle {
   public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 512;
 
   private final WireProtocol protocol;
+  private final ShutdownDeadline deadline;
   private volatile boolean running;
 
-  /** A lifecycle for {@code protocol}, which it starts, drains and stops. */
-  public WireProtocolLifecycle(WireProtocol protocol) {
-    this.protocol = protocol;
+  /**
+   * A lifecycle for {@code protocol}, which it starts, and drains and stops within {@code
+   * deadline}.
+   */
+  public WireProtocolLifecycle(WireProtocol protocol, ShutdownDeadline deadline) {
+    this.protocol = Objects.requireNonNull(protocol, "protocol");
+    this.deadline = Objects.requireNonNull(deadline, "deadline");
   }
 
   /** The protocol this lifecycle starts and drains. */
@@ -51,7 +58,7 @@ public final class WireProtocolLifecycle implements SmartLifecycle {
   public void stop(Runnable callback) {
     running = false;
     protocol
-        .shutdown()
+        .shutdown(deadline.remaining())
         .whenComplete(
             (ignored, failure) -> {
               try {

@@ -83,8 +83,8 @@ public record BatonProperties(
   /**
    * The PostgreSQL store.
    *
-   * @param createSchema Whether the store creates its schema and tables when they are missing, on
-   *     first use; when false they must exist.
+   * @param createSchema Whether the store creates its schema and tables at start when they are
+   *     missing; when false they must exist, and the start fails when they do not.
    * @param schema The database schema that holds the store's tables.
    */
   public record Postgres(

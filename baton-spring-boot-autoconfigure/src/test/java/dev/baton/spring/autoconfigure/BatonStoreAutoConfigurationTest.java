@@ -6,6 +6,8 @@ import dev.baton.Baton;
 import dev.baton.agent.SessionStore;
 import dev.baton.agent.store.FileSessionStore;
 import dev.baton.agent.store.InMemorySessionStore;
+import dev.baton.core.BatonException;
+import dev.baton.core.Status;
 import dev.baton.store.postgres.PostgresSessionStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +19,7 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.postgresql.ds.PGSimpleDataSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -69,11 +72,34 @@ class BatonStoreAutoConfigurationTest {
               assertThat(store)
                   .as("PostgreSQL wins over the directory")
                   .isInstanceOf(PostgresSessionStore.class);
+              assertThat(schemaExists(context.getBean(DataSource.class)))
+                  .as("created at start, through Spring Boot's pool")
+                  .isTrue();
               Baton baton = context.getBean(Baton.class);
               assertThat(store.getLatestSnapshot(baton.context(), "no-such-session")).isNull();
-              assertThat(schemaExists(context.getBean(DataSource.class)))
-                  .as("created on first use, through Spring Boot's pool")
-                  .isTrue();
+            });
+  }
+
+  @Test
+  void withoutCreateSchemaAMissingSchemaFailsTheStart() {
+    withDataSource
+        .withPropertyValues(TestDatabase.postgresProperties(schema))
+        .withPropertyValues("baton.store.postgres.create-schema=false")
+        .run(
+            context -> {
+              assertThat(context).hasFailed();
+              Throwable failure = context.getStartupFailure();
+              while (failure != null && !(failure instanceof BatonException)) {
+                failure = failure.getCause();
+              }
+              assertThat(failure)
+                  .as("the store's refusal, in the start's failure")
+                  .isInstanceOfSatisfying(
+                      BatonException.class,
+                      refusal -> assertThat(refusal.status()).isEqualTo(Status.FAILED_PRECONDITION));
+              PGSimpleDataSource server = new PGSimpleDataSource();
+              server.setURL(TestDatabase.url());
+              assertThat(schemaExists(server)).as("nothing created").isFalse();
             });
   }
 

@@ -1,5 +1,6 @@
 package dev.baton.spring.autoconfigure.internal;
 
+import dev.baton.Baton;
 import dev.baton.agent.SessionStore;
 import dev.baton.agent.store.FileSessionStore;
 import dev.baton.agent.store.InMemorySessionStore;
@@ -52,6 +53,20 @@ public final class SessionStores {
         };
     log.info("Baton keeps sessions in {}", store.getClass().getSimpleName());
     return store;
+  }
+
+  /**
+   * Reads a PostgreSQL store once, at start: the read creates its tables when it may, or fails when
+   * they are missing and it may not, so that the start fails rather than the first turn. Other
+   * stores need nothing.
+   *
+   * @param store the context's store, or null when it has none or several
+   * @param baton the context's Baton instance, whose root context the read runs in, or null
+   */
+  public static void checkAtStart(@Nullable SessionStore store, @Nullable Baton baton) {
+    if (store != null && baton != null && store.getClass().getName().equals(POSTGRES_STORE)) {
+      store.getSnapshot(baton.context(), "baton-start-check");
+    }
   }
 
   private SessionStore automatic() {

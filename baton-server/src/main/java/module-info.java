@@ -12,15 +12,13 @@ module dev.baton.server {
   requires static jakarta.servlet;
 
   exports dev.baton.server;
-  // The MCP transport authenticates and reports failures by the same rules, and the Spring Boot
-  // auto-configuration serves the same protocol on the application's servlet container.
+  // The MCP transport authenticates and reports failures by the same rules. The Spring Boot
+  // auto-configuration, which serves the same protocol, runs on the class path, where these
+  // packages are open to it without a qualified export.
   exports dev.baton.server.internal to
-      dev.baton.mcp,
-      dev.baton.spring.autoconfigure;
+      dev.baton.mcp;
   exports dev.baton.server.internal.protocol to
-      dev.baton.mcp,
-      dev.baton.spring.autoconfigure;
+      dev.baton.mcp;
   exports dev.baton.server.internal.servlet to
-      dev.baton.mcp,
-      dev.baton.spring.autoconfigure;
+      dev.baton.mcp;
 }

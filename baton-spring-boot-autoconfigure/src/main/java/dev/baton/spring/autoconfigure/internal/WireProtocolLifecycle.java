@@ -4,12 +4,17 @@ import dev.baton.server.internal.protocol.WireProtocol;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Starts the served wire protocol with the application context and drains it on the context's stop,
- * in a phase that stops before Spring Boot's web server begins its own graceful shutdown (phase
- * {@code DEFAULT_PHASE - 1024}): new Baton requests are refused with 503 while running ones, and
- * the detached runs they started, get the grace to finish, and whatever is left is cancelled before
- * the web server stops taking requests. The {@code Baton} bean closes later still, after the web
- * server has stopped.
+ * Starts the served wire protocol when it is created and drains it on the context's stop, in a
+ * phase that stops before Spring Boot's web server begins its own graceful shutdown (phase {@code
+ * DEFAULT_PHASE - 1024}): new Baton requests are refused with 503 while running ones, and the
+ * detached runs they started, get the grace to finish, and whatever is left is cancelled before the
+ * web server stops taking requests. The {@code Baton} bean closes later still, after the web server
+ * has stopped.
+ *
+ * <p>The protocol serves from the moment this bean exists, which is before the web server opens its
+ * connectors (phase {@code DEFAULT_PHASE - 2048}, lower than this lifecycle's, so earlier):
+ * starting it in this lifecycle's own phase would answer the first requests 503. After a stop, a
+ * restart of the context starts it again.
  *
  * <p>Thread-safe: Spring calls it from the thread that refreshes or closes the context.
  */
@@ -20,9 +25,11 @@ public final class WireProtocolLifecycle implements SmartLifecycle {
   private final WireProtocol protocol;
   private volatile boolean running;
 
-  /** A lifecycle for {@code protocol}, which it starts, drains and stops. */
+  /** A lifecycle for {@code protocol}, which it starts at once, and drains and stops. */
   public WireProtocolLifecycle(WireProtocol protocol) {
     this.protocol = protocol;
+    protocol.start();
+    running = true;
   }
 
   /** The protocol this lifecycle starts and drains. */

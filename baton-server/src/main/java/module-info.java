@@ -12,13 +12,15 @@ module dev.baton.server {
   requires static jakarta.servlet;
 
   exports dev.baton.server;
-  // The MCP transport authenticates and reports failures by the same rules. The Spring Boot
-  // auto-configuration, which serves the same protocol, runs on the class path, where these
-  // packages are open to it without a qualified export.
+  // The MCP transport authenticates and reports failures by the same rules, and the Spring Boot
+  // auto-configuration serves the same protocol on the application's servlet container.
   exports dev.baton.server.internal to
-      dev.baton.mcp;
+      dev.baton.mcp,
+      dev.baton.spring.autoconfigure;
   exports dev.baton.server.internal.protocol to
-      dev.baton.mcp;
+      dev.baton.mcp,
+      dev.baton.spring.autoconfigure;
   exports dev.baton.server.internal.servlet to
-      dev.baton.mcp;
+      dev.baton.mcp,
+      dev.baton.spring.autoconfigure;
 }

@@ -66,8 +66,11 @@ import org.jspecify.annotations.Nullable;
  *     orchestrator's turn interrupted too, with one interrupt per held delegation that wraps the
  *     sub-agent's (see {@link #SUB_AGENT}). The caller answers it with the ordinary resume API on
  *     the orchestrator; the answer goes into the sub-agent's session, its turn resumes there, and
- *     its result becomes the delegation's. Off, or for another sub-agent, an interrupt is reported
- *     as text, a dead end
+ *     its result becomes the delegation's. With {@link #async}, a background task that stops on
+ *     interrupts reports {@code interrupted}: the check, wait or settle notice that finds it ends
+ *     the orchestrator's turn with the same wrapper, and the answer resumes the task in the
+ *     background under a fresh task ID in the same session. Off, or for another sub-agent, an
+ *     interrupt is reported as text, a dead end
  */
 public record Agents(
     @JsonPropertyDescription("Sub-agents available for delegation. At least one is required.")

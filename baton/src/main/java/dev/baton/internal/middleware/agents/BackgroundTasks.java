@@ -1,16 +1,20 @@
 package dev.baton.internal.middleware.agents;
 
 import dev.baton.agent.Agent;
+import dev.baton.agent.AgentFinishReason;
 import dev.baton.agent.AgentSnapshots;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SnapshotStatus;
 import dev.baton.ai.Tool;
+import dev.baton.ai.ToolContext;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Cancellation;
+import dev.baton.core.Json;
 import dev.baton.core.Status;
 import dev.baton.internal.agent.AgentLookup;
 import dev.baton.internal.agent.UsageTrees;
+import dev.baton.internal.ai.ToolInterrupt;
 import dev.baton.internal.middleware.agents.TaskMessages.Continue;
 import dev.baton.internal.middleware.agents.TaskMessages.ContinueAsync;
 import dev.baton.internal.middleware.agents.TaskMessages.Report;
@@ -28,8 +32,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The shared tools of the Agents middleware within one generate call: {@code
@@ -79,21 +86,21 @@ final class BackgroundTasks {
     List<Tool<?, ?>> tools = new ArrayList<>();
     if (config.async()) {
       tools.add(
-          Tool.create(
+          reportTool(
+              config,
               DelegationSetup.sharedToolName(config, CHECK),
               "Reports the current status of background tasks without waiting: pending,"
                   + " completed (with the sub-agent's response and artifacts), failed, aborting,"
                   + " aborted, expired or unknown.",
               TaskIds.class,
-              Reports.class,
               (ctx, in) -> of(ctx.context()).check(ctx.context(), in.taskIds())));
       tools.add(
-          Tool.create(
+          reportTool(
+              config,
               DelegationSetup.sharedToolName(config, WAIT),
               "Waits until background tasks settle and reports them, as the check does. A wait"
                   + " that runs out returns the current statuses with timedOut set.",
               Wait.class,
-              Reports.class,
               (ctx, in) ->
                   of(ctx.context())
                       .waitFor(ctx.context(), in.taskIds(), in.timeoutSeconds(), in.waitFor())));
@@ -143,6 +150,34 @@ final class BackgroundTasks {
     return tools;
   }
 
+  /**
+   * The check or the wait tool. With forwarded interrupts its output schema accepts any value, as a
+   * delegation tool's does: a caller's response to an interrupted task's question stands in for the
+   * report until the resumed task's launch replaces it ({@link ForwardedAnswers}).
+   */
+  private static <I> Tool<?, ?> reportTool(
+      Agents config,
+      String name,
+      String description,
+      Class<I> input,
+      BiFunction<ToolContext, I, Reports> function) {
+    if (config.forwardInterrupts()) {
+      return Tool.create(
+          name,
+          description,
+          input,
+          JsonNode.class,
+          (ctx, in) -> Json.toTree(function.apply(ctx, in)));
+    }
+    return Tool.create(name, description, input, Reports.class, function);
+  }
+
+  /** Whether a shared tool reports on tasks, so that an interrupted task ends its call. */
+  static boolean reports(Agents config, String tool) {
+    return tool.equals(DelegationSetup.sharedToolName(config, CHECK))
+        || tool.equals(DelegationSetup.sharedToolName(config, WAIT));
+  }
+
   /** The background tasks of the generate call a shared tool runs in. */
   private static BackgroundTasks of(ActionContext context) {
     return Delegation.current(context).background();
@@ -154,8 +189,25 @@ final class BackgroundTasks {
     if (ids.isEmpty()) {
       return Reports.note(NO_IDS);
     }
-    return new Reports(
-        each(ids, id -> report(context, context, id, AgentSnapshots::get)), null, null);
+    return forward(
+        new Reports(
+            each(ids, id -> report(context, context, id, AgentSnapshots::get)), null, null));
+  }
+
+  /**
+   * Ends the tool call on the first interrupted task's question ({@link Agents#forwardInterrupts}),
+   * so the orchestrator's turn ends interrupted as for a synchronous delegation. Another
+   * interrupted task asks again at the next check.
+   *
+   * @throws ToolInterrupt with the task's wrapped interrupt
+   */
+  private static Reports forward(Reports reports) {
+    for (Report report : reports.tasks()) {
+      if (report.interrupt() != null) {
+        throw new ToolInterrupt(report.interrupt());
+      }
+    }
+    return reports;
   }
 
   /**
@@ -200,13 +252,13 @@ final class BackgroundTasks {
               ids,
               id -> {
                 Report report = report(waiting, context, id, AgentSnapshots::waitFor);
-                if (first && report.isSettled()) {
+                if (first && (report.isSettled() || report.interrupt() != null)) {
                   stop.cancel();
                 }
                 return report;
               });
       context.cancellation().throwIfCancelled();
-      return settleNote(new Reports(reports, null, null));
+      return forward(settleNote(new Reports(reports, null, null)));
     } finally {
       over.complete(null);
       stop.release();
@@ -288,6 +340,10 @@ final class BackgroundTasks {
       }
       return TaskResults.unreadable(id, task, known.label(), error);
     }
+    Report held = interrupted(context, agent, task, row, known.label());
+    if (held != null) {
+      return held;
+    }
     Report report = results.fromRow(context, task, row, known.label());
     if (isFinal(report)) {
       collect(caller, id, row);
@@ -317,6 +373,10 @@ final class BackgroundTasks {
     try {
       Agent agent = AgentLookup.find(delegation.registry(), task.agent());
       SessionSnapshot row = agent.snapshots(caller).get(task.snapshotId());
+      Report held = interrupted(caller, agent, task, row, known.label());
+      if (held != null) {
+        return held;
+      }
       Report report = results.fromRow(caller, task, row, known.label());
       if (isFinal(report)) {
         collect(caller, task.toString(), row);
@@ -325,6 +385,41 @@ final class BackgroundTasks {
     } catch (RuntimeException e) {
       return Report.status(task, known.label(), "pending");
     }
+  }
+
+  /**
+   * The report of a task that stopped on a question, with forwarded interrupts: {@code interrupted}
+   * while its caller can still answer it through the orchestrator, {@code failed} once its session
+   * has moved on. Null for any other task, which the row's ordinary report describes.
+   */
+  private @Nullable Report interrupted(
+      ActionContext context,
+      Agent agent,
+      TaskId task,
+      SessionSnapshot row,
+      @Nullable String label) {
+    if (!config.forwardInterrupts()
+        || row.finishReason() != AgentFinishReason.INTERRUPTED
+        || !InterruptForwarding.canForward(agent)) {
+      return null;
+    }
+    ObjectNode wrapped;
+    try {
+      wrapped = InterruptForwarding.wrapTask(context, agent, task, row, label);
+    } catch (RuntimeException unreadable) {
+      // The session's latest row could not be read: the task reports as its row says.
+      return null;
+    }
+    return wrapped != null
+        ? Report.interrupted(task, label, wrapped)
+        : Report.error(
+            task.toString(),
+            label,
+            task.agent(),
+            "failed",
+            "The sub-agent stopped on a question that can no longer be answered here: its session"
+                + " has moved on since (the question was answered, and the work went on in a later"
+                + " task).");
   }
 
   /** Whether an error is a wait's own stop rather than a failure of the task. */

@@ -119,10 +119,15 @@ public final class Delegation {
               GenerateParams params = answers.route(ctx, original, this);
               // Provisional: the notices read it. The model hook below has the final word.
               scope.see(params.request().messages());
-              GenerateParams noticed =
-                  notices != null && params.iteration() == 0
-                      ? notices.apply(ctx, params, scope)
-                      : params;
+              GenerateParams noticed = params;
+              if (notices != null && params.iteration() == 0) {
+                SettleNotices.Noticed notice =
+                    notices.notice(ctx, params, scope, answers.answering());
+                if (!notice.asking().isEmpty()) {
+                  return notices.ask(notice.params(), notice.asking());
+                }
+                noticed = notice.params();
+              }
               return next.apply(
                   ctx,
                   noticed.withRequest(
@@ -227,6 +232,32 @@ public final class Delegation {
         invocations.incrementAndGet(),
         label,
         false);
+  }
+
+  /**
+   * Resumes a background task's interrupted turn with the caller's answer, in the background again:
+   * as {@code continue_task} does, the resumed turn is a fresh task in the same session, whose ID
+   * the result carries.
+   */
+  Result answerInBackground(
+      ActionContext context, Held turn, Resume resume, @Nullable String label) {
+    Result launched =
+        launch(
+            context,
+            turn.agent(),
+            AgentInput.resume(resume),
+            AgentInit.ofSnapshot(turn.row().snapshotId()),
+            invocations.incrementAndGet(),
+            label);
+    return new Result(
+        "The user answered the question of task "
+            + TaskId.of(turn.agent().name(), turn.row().snapshotId())
+            + ". "
+            + launched.response(),
+        launched.artifacts(),
+        launched.taskId(),
+        launched.status(),
+        launched.name());
   }
 
   /**

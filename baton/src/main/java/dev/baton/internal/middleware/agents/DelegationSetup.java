@@ -86,6 +86,12 @@ final class DelegationSetup {
     if (continuable) {
       taskTools.add(sharedToolName(config, BackgroundTasks.CONTINUE));
     }
+    if (config.forwardInterrupts() && config.async()) {
+      // An answered question of a background task replaces the check or wait that asked it with
+      // the launch of the resumed task, whose ID the conversation then carries.
+      taskTools.add(sharedToolName(config, BackgroundTasks.CHECK));
+      taskTools.add(sharedToolName(config, BackgroundTasks.WAIT));
+    }
     this.resultTools = Set.copyOf(taskTools);
     for (Tool<?, ?> tool : BackgroundTasks.tools(config, continuable)) {
       claim(tool.name(), "the shared tool \"" + tool.name() + "\"");

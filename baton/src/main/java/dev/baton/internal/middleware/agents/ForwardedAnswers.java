@@ -31,12 +31,20 @@ import tools.jackson.databind.JsonNode;
  * delegation's output, and a restart of a held delegation answers a placeholder ({@link #holds})
  * instead of delegating again. Before the first model call, {@link #route} checks every answered
  * sub-agent turn, so a bad answer changes nothing, then resumes each in its own session and puts
- * its result in place of the answer. Thread-safe.
+ * its result in place of the answer. A held check or wait asked a background task's question: that
+ * task resumes in the background, and its launch result takes the answer's place. Thread-safe.
  */
 final class ForwardedAnswers {
-  /** A held delegation the resume answers: with restart data, or with a response's output. */
+  /**
+   * A held call the resume answers: with restart data, or with a response's output. A held check or
+   * wait ({@code background}) asked for a background task, which resumes in the background.
+   */
   private record Answered(
-      ToolRequest call, JsonNode routing, @Nullable JsonNode restart, @Nullable JsonNode output) {}
+      ToolRequest call,
+      JsonNode routing,
+      @Nullable JsonNode restart,
+      @Nullable JsonNode output,
+      boolean background) {}
 
   private static final ForwardedAnswers NONE = new ForwardedAnswers(List.of());
 
@@ -72,25 +80,40 @@ final class ForwardedAnswers {
       if (routing == null || !setup.owns(call.name())) {
         continue;
       }
+      boolean background = BackgroundTasks.reports(setup.config(), call.name());
       ToolRequestPart restart = restartOf(resume, call);
       ToolResponsePart respond = respondOf(resume, call);
       // As the generate loop reads a resume: a response wins over a restart of the same call.
       if (respond != null) {
         JsonNode output = respond.toolResponse().output();
         answered.add(
-            new Answered(call, routing, null, output == null ? Json.nodes().nullNode() : output));
+            new Answered(
+                call,
+                routing,
+                null,
+                output == null ? Json.nodes().nullNode() : output,
+                background));
       } else if (restart != null) {
         JsonNode data = restart.metadata() == null ? null : restart.metadata().get("resumed");
         answered.add(
             new Answered(
-                call, routing, data == null ? Json.nodes().booleanNode(true) : data, null));
+                call,
+                routing,
+                data == null ? Json.nodes().booleanNode(true) : data,
+                null,
+                background));
       }
       // Unanswered: the generate loop refuses the resume before anything runs.
     }
     return answered.isEmpty() ? NONE : new ForwardedAnswers(List.copyOf(answered));
   }
 
-  /** Whether a restarted call is a held delegation, which {@link #route} answers. */
+  /** Whether the generate call answers forwarded interrupts. */
+  boolean answering() {
+    return !answered.isEmpty();
+  }
+
+  /** Whether a restarted call is a held delegation, check or wait, which {@link #route} answers. */
   boolean holds(ToolRequest call) {
     return answered.stream().anyMatch(a -> a.restart() != null && same(a.call(), call));
   }
@@ -126,15 +149,19 @@ final class ForwardedAnswers {
     for (int i = 0; i < answered.size(); i++) {
       Answered a = answered.get(i);
       Held turn = held.get(i);
-      JsonNode label = a.call().input() == null ? null : a.call().input().get("name");
+      // A delegation's label is on its call; a background task's on the routing of its report.
+      JsonNode label =
+          a.background()
+              ? a.routing().get("name")
+              : a.call().input() == null ? null : a.call().input().get("name");
+      String name = label != null && label.isString() ? label.asString() : null;
+      Resume resume = turn.answer(a.restart(), a.output());
       outputs.put(
           key(a.call()),
           Json.toTree(
-              delegation.answer(
-                  context,
-                  turn,
-                  turn.answer(a.restart(), a.output()),
-                  label != null && label.isString() ? label.asString() : null)));
+              a.background()
+                  ? delegation.answerInBackground(context, turn, resume, name)
+                  : delegation.answer(context, turn, resume, name)));
     }
     results = Map.copyOf(outputs);
     return results;

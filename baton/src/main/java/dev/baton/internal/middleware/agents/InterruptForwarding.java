@@ -63,8 +63,42 @@ final class InterruptForwarding {
    * snapshot or holds no interrupted call to answer.
    */
   static @Nullable ObjectNode wrap(String agent, AgentOutput output) {
-    String taskId = TaskId.of(agent, output.snapshotId());
-    List<ToolRequestPart> held = held(output.message());
+    return wrap(agent, output.snapshotId(), output.message());
+  }
+
+  /**
+   * The wrapped interrupt of a background task whose row ended interrupted, or null when its turn
+   * cannot be answered any more: the row did not stop on an interrupt, or its session has moved on
+   * since (the question was answered, and the task continues under another ID).
+   *
+   * @param label the task's label, which the routing carries to the task that resumes it
+   */
+  static @Nullable ObjectNode wrapTask(
+      ActionContext context,
+      Agent agent,
+      TaskId task,
+      SessionSnapshot row,
+      @Nullable String label) {
+    if (row.statusOrCompleted() != SnapshotStatus.COMPLETED
+        || row.finishReason() != AgentFinishReason.INTERRUPTED
+        || row.sessionId() == null) {
+      return null;
+    }
+    SessionSnapshot latest = agent.snapshots(context).latest(row.sessionId());
+    if (latest == null || !latest.snapshotId().equals(row.snapshotId())) {
+      return null;
+    }
+    ObjectNode wrapped = wrap(task.agent(), row.snapshotId(), lastMessage(row));
+    if (wrapped != null && label != null) {
+      ((ObjectNode) wrapped.get(Agents.SUB_AGENT)).put("name", label);
+    }
+    return wrapped;
+  }
+
+  private static @Nullable ObjectNode wrap(
+      String agent, @Nullable String snapshotId, @Nullable Message message) {
+    String taskId = TaskId.of(agent, snapshotId);
+    List<ToolRequestPart> held = held(message);
     if (taskId == null || held.isEmpty()) {
       return null;
     }
@@ -92,6 +126,11 @@ final class InterruptForwarding {
     return routing != null && routing.isObject() && routing.path("taskId").isString()
         ? routing
         : null;
+  }
+
+  private static @Nullable Message lastMessage(SessionSnapshot row) {
+    List<Message> messages = row.state() == null ? List.of() : row.state().messages();
+    return messages.isEmpty() ? null : messages.get(messages.size() - 1);
   }
 
   /** The calls of a model message that interrupted its turn, in order. */
@@ -158,8 +197,7 @@ final class InterruptForwarding {
     TaskId task = TaskId.parse(id, agents);
     Agent agent = AgentLookup.find(registry, task.agent());
     SessionSnapshot row = agent.snapshots(context).get(task.snapshotId());
-    List<Message> messages = row.state() == null ? List.of() : row.state().messages();
-    Message last = messages.isEmpty() ? null : messages.get(messages.size() - 1);
+    Message last = lastMessage(row);
     List<ToolRequestPart> calls =
         last != null && last.role() == Role.MODEL ? held(last) : List.<ToolRequestPart>of();
     if (row.statusOrCompleted() != SnapshotStatus.COMPLETED

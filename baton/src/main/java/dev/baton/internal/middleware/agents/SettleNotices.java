@@ -2,15 +2,19 @@ package dev.baton.internal.middleware.agents;
 
 import dev.baton.agent.Agent;
 import dev.baton.agent.SessionSnapshot;
+import dev.baton.ai.FinishReason;
 import dev.baton.ai.GenerateParams;
 import dev.baton.ai.Message;
+import dev.baton.ai.ModelResponse;
 import dev.baton.ai.Part;
 import dev.baton.ai.Role;
 import dev.baton.ai.TextPart;
+import dev.baton.ai.ToolRequestPart;
 import dev.baton.core.ActionContext;
 import dev.baton.core.Json;
 import dev.baton.internal.agent.AgentLookup;
 import dev.baton.internal.ai.Metadata;
+import dev.baton.internal.middleware.agents.TaskMessages.Report;
 import dev.baton.middleware.agents.Agents;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,7 +25,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Baton's settle notices ({@code notifySettled}): when a background task of the conversation has
@@ -46,17 +52,60 @@ final class SettleNotices {
   }
 
   /**
+   * What the first model call of a turn hears of the tasks that settled: with forwarded interrupts
+   * ({@link Agents#forwardInterrupts}), a task that stopped on a question asks it. The middleware
+   * answers the model call itself with a check of those tasks ({@link #ask}), so the turn ends
+   * interrupted on the check as if the model had made it; the other tasks are noticed when the
+   * answered turn calls the model.
+   *
+   * @param answering whether the call resumes the conversation with answers, which it must give
+   *     before anything asks again
+   */
+  Noticed notice(ActionContext context, GenerateParams params, TaskScope scope, boolean answering) {
+    Map<String, String> settled = settledSince(context, params.history(), scope);
+    List<String> asking =
+        answering
+            ? List.of()
+            : settled.entrySet().stream()
+                .filter(e -> e.getValue().equals(Report.INTERRUPTED))
+                .map(Map.Entry::getKey)
+                .toList();
+    return new Noticed(apply(params, settled), asking);
+  }
+
+  /**
+   * The iteration a notice leaves, and the interrupted tasks whose questions end the turn.
+   *
+   * @param params the iteration, with the notice when something settled
+   * @param asking the interrupted tasks to check at once, in order; empty when none asks
+   */
+  record Noticed(GenerateParams params, List<String> asking) {}
+
+  /**
+   * The model response the middleware gives in place of the first model call when tasks ask: a
+   * check of them, whose report of the first interrupted task ends the turn interrupted.
+   */
+  ModelResponse ask(GenerateParams params, List<String> asking) {
+    ObjectNode input = Json.object();
+    ArrayNode ids = input.putArray("taskIds");
+    asking.forEach(ids::add);
+    Message check =
+        new Message(
+            Role.MODEL,
+            List.of(
+                Part.toolRequest(
+                    DelegationSetup.sharedToolName(config, BackgroundTasks.CHECK), KEY, input)));
+    return ModelResponse.of(check, FinishReason.STOP).withRequest(params.request());
+  }
+
+  /**
    * The iteration with a notice added to the turn's user message, in the history and in the
    * request, or the iteration as it was when nothing settled.
    */
-  GenerateParams apply(ActionContext context, GenerateParams params, TaskScope scope) {
+  private GenerateParams apply(GenerateParams params, Map<String, String> settled) {
     List<Message> history = params.history();
     int turn = lastUserMessage(history);
-    if (turn < 0) {
-      return params;
-    }
-    Map<String, String> settled = settledSince(context, history, scope);
-    if (settled.isEmpty()) {
+    if (turn < 0 || settled.isEmpty()) {
       return params;
     }
     Message original = history.get(turn);
@@ -115,7 +164,12 @@ final class SettleNotices {
             case EXPIRED -> "expired";
             case FAILED -> "failed";
             case ABORTED -> row.isSettled() ? "aborted" : null;
-            case COMPLETED -> TaskResults.completedStatus(row.finishReason());
+            case COMPLETED ->
+                config.forwardInterrupts()
+                        && InterruptForwarding.canForward(agent)
+                        && InterruptForwarding.wrapTask(context, agent, task, row, null) != null
+                    ? Report.INTERRUPTED
+                    : TaskResults.completedStatus(row.finishReason());
           };
       return status;
     } catch (RuntimeException unreadable) {
@@ -123,10 +177,21 @@ final class SettleNotices {
     }
   }
 
-  /** The tasks the history already says have settled: in a tool result, or in a notice. */
+  /**
+   * The tasks the history already says have settled: in a tool result, in a notice, or as the task
+   * of a question the conversation was asked ({@link InterruptForwarding#routing}).
+   */
   private Set<String> knownSettled(List<Message> history) {
     Set<String> settled = TaskScope.reportedSettled(history);
     for (Message message : history) {
+      for (ToolRequestPart request : message.toolRequests()) {
+        JsonNode routing =
+            InterruptForwarding.routing(
+                request.metadata() == null ? null : request.metadata().get("interrupt"));
+        if (routing != null) {
+          settled.add(routing.path("taskId").asString());
+        }
+      }
       for (Part part : message.content()) {
         if (part instanceof TextPart text && text.metadata() != null) {
           text.metadata().path(KEY).valueStream().forEach(id -> settled.add(id.asString()));

@@ -28,7 +28,8 @@ import org.jspecify.annotations.Nullable;
  *   <li>expired (its worker died): needs instructions, the work to redo; it is then fenced with an
  *       abort and continued from its parent snapshot, the last one committed before the launch. A
  *       launch that never committed a turn has nothing to continue from;
- *   <li>stopped on an interrupt: a dead end, since continuing would mean answering the interrupt.
+ *   <li>stopped on an interrupt: a dead end, since continuing would mean answering the interrupt;
+ *       with forwarded interrupts, the refusal points at the check that asks the user instead.
  * </ul>
  *
  * <p>A continuation spends a delegation slot; a refusal that names a retry which can succeed (wait
@@ -92,6 +93,16 @@ final class TaskContinuation {
       }
       case COMPLETED -> {
         if (row.finishReason() == AgentFinishReason.INTERRUPTED) {
+          if (config.forwardInterrupts() && config.async()) {
+            // A check asks the user, and the answer resumes the task: a retry that succeeds.
+            delegation.refund();
+            return refusal(
+                id,
+                "is waiting for the user's answer to its question. Check it with "
+                    + DelegationSetup.sharedToolName(config, BackgroundTasks.CHECK)
+                    + " to ask the user; the answer resumes it.",
+                label);
+          }
           return refusal(
               id,
               "stopped on an interrupt and cannot be continued: that would mean answering the"

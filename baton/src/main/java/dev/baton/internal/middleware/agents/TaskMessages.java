@@ -3,6 +3,7 @@ package dev.baton.internal.middleware.agents;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The inputs and outputs of the Agents middleware's tools, with the field names and descriptions
@@ -89,7 +90,11 @@ final class TaskMessages {
     }
   }
 
-  /** One background task as the check, wait and abort tools report it. */
+  /**
+   * One background task as the check, wait and abort tools report it. {@code interrupt} is the
+   * wrapped interrupt of a task that stopped on a question, which ends the orchestrator's turn
+   * before the report reaches its model.
+   */
   record Report(
       String taskId,
       @Nullable String name,
@@ -97,7 +102,21 @@ final class TaskMessages {
       String status,
       @Nullable String response,
       @Nullable List<ArtifactReport> artifacts,
-      @Nullable String error) {
+      @Nullable String error,
+      @Nullable JsonNode interrupt) {
+
+    static final String INTERRUPTED = "interrupted";
+
+    Report(
+        String taskId,
+        @Nullable String name,
+        @Nullable String agent,
+        String status,
+        @Nullable String response,
+        @Nullable List<ArtifactReport> artifacts,
+        @Nullable String error) {
+      this(taskId, name, agent, status, response, artifacts, error, null);
+    }
 
     static Report status(TaskId task, @Nullable String name, String status) {
       return new Report(task.toString(), name, task.agent(), status, null, null, null);
@@ -108,8 +127,21 @@ final class TaskMessages {
       return new Report(taskId, name, agent, status, null, null, error);
     }
 
+    /** A task that stopped on a question the caller answers through the orchestrator. */
+    static Report interrupted(TaskId task, @Nullable String name, JsonNode interrupt) {
+      return new Report(
+          task.toString(),
+          name,
+          task.agent(),
+          INTERRUPTED,
+          null,
+          null,
+          "The sub-agent is waiting for the user's answer.",
+          interrupt);
+    }
+
     Report withName(@Nullable String label) {
-      return new Report(taskId, label, agent, status, response, artifacts, error);
+      return new Report(taskId, label, agent, status, response, artifacts, error, interrupt);
     }
 
     /** Whether the task is over: completed, failed, aborted or expired. */

@@ -14,7 +14,11 @@ class JettyWireProtocolTest extends WireProtocolContract {
   @Override
   protected URI serve(Baton baton, List<ContextProvider> providers) {
     BatonHandler.Builder handler =
-        BatonHandler.builder(baton).allAgents().allFlows().maxRequestBytes(MAX_REQUEST_BYTES);
+        BatonHandler.builder(baton)
+            .allAgents()
+            .allFlows()
+            .maxRequestBytes(MAX_REQUEST_BYTES)
+            .keepAliveInterval(KEEP_ALIVE_INTERVAL);
     providers.forEach(handler::contextProvider);
     BatonServer started = BatonServer.start(handler.build(), "127.0.0.1", 0);
     server = started;

@@ -31,12 +31,17 @@ import tools.jackson.databind.JsonNode;
 class ServletWireProtocolTest extends WireProtocolContract {
   private @Nullable Server server;
   private @Nullable WireProtocol protocol;
-  private RequestAuth requestAuth = RequestAuth.NONE;
+  // Set by a test thread, read on the container's.
+  private volatile RequestAuth requestAuth = RequestAuth.NONE;
 
   @Override
   protected URI serve(Baton baton, List<ContextProvider> providers) throws Exception {
     WireProtocol.Builder builder =
-        WireProtocol.builder(baton).allAgents().allFlows().maxRequestBytes(MAX_REQUEST_BYTES);
+        WireProtocol.builder(baton)
+            .allAgents()
+            .allFlows()
+            .maxRequestBytes(MAX_REQUEST_BYTES)
+            .keepAliveInterval(KEEP_ALIVE_INTERVAL);
     providers.forEach(builder::contextProvider);
     WireProtocol served = builder.build();
     protocol = served;
@@ -86,41 +91,58 @@ class ServletWireProtocolTest extends WireProtocolContract {
   }
 
   @Test
-  void theContainersAuthIsMergedBeforeTheProvidersUnderTheSamePrincipalChecks() {
+  void theContainersPrincipalIsTheRequestsAndAProviderNamingAnotherIsRefused() {
     requestAuth =
         request -> {
           String user = request.getHeader("X-Test-User");
-          return user == null ? null : Map.of(ActionContext.PRINCIPAL, user);
+          return user == null ? null : Map.of(ActionContext.PRINCIPAL, user, "tenant", "acme");
         };
     model().respondText("hi");
-    String snapshot =
+    TestHttp.Answer turn =
         TestHttp.post(
-                url("/agents/chat"),
-                TestHttp.envelope(Map.of("message", Message.user("hi"))),
-                "Authorization",
-                "Bearer t-alice",
-                "X-Test-User",
-                "carol")
-            .json()
-            .at("/result/snapshotId")
-            .stringValue();
-    JsonNode id = TestHttp.envelope(Map.of("snapshotId", snapshot));
+            url("/agents/chat"),
+            TestHttp.envelope(Map.of("message", Message.user("hi"))),
+            "Authorization",
+            "Bearer t-alice",
+            "X-Test-User",
+            "alice");
+    assertThat(turn.status()).as(turn.body()).isEqualTo(200);
+    JsonNode id =
+        TestHttp.envelope(Map.of("snapshotId", turn.json().at("/result/snapshotId").stringValue()));
 
-    // The provider's principal, merged after the container's, owns the session.
-    assertThat(
-            TestHttp.post(
-                    url("/agents/chat/getSnapshot"),
-                    id,
-                    "Authorization",
-                    "Bearer t-bob",
-                    "X-Test-User",
-                    "carol")
-                .status())
-        .isEqualTo(404);
+    TestHttp.Answer twoCallers =
+        TestHttp.post(
+            url("/agents/chat/getSnapshot"),
+            id,
+            "Authorization",
+            "Bearer t-bob",
+            "X-Test-User",
+            "alice");
+    assertThat(twoCallers.status()).as(twoCallers.body()).isEqualTo(403);
+    assertThat(twoCallers.json().get("status").stringValue()).isEqualTo("PERMISSION_DENIED");
     assertThat(
             TestHttp.post(url("/agents/chat/getSnapshot"), id, "Authorization", "Bearer t-alice")
                 .status())
+        .as("the session belongs to the principal both agreed on")
         .isEqualTo(200);
+    assertThat(model().calls()).isEqualTo(1);
+  }
+
+  @Test
+  void anEmptyPrincipalFromTheContainerIsRefusedBeforeAnythingRuns() {
+    requestAuth = request -> Map.of(ActionContext.PRINCIPAL, "");
+
+    TestHttp.Answer answer =
+        TestHttp.post(
+            url("/agents/chat"),
+            TestHttp.envelope(Map.of("message", Message.user("hi"))),
+            "Authorization",
+            "Bearer t-alice");
+
+    assertThat(answer.status()).as(answer.body()).isEqualTo(500);
+    assertThat(answer.json().get("status").stringValue()).isEqualTo("INTERNAL");
+    assertThat(answer.body()).doesNotContain("misconfigured");
+    assertThat(model().calls()).as("nothing ran").isZero();
   }
 
   @Test

@@ -55,6 +55,9 @@ public abstract class WireProtocolContract {
   /** The body limit a subclass serves with: small, so that a body over it is cheap to send. */
   protected static final long MAX_REQUEST_BYTES = 64 * 1024;
 
+  /** The keep-alive interval a subclass serves with: short, so that a test sees comments soon. */
+  protected static final Duration KEEP_ALIVE_INTERVAL = Duration.ofMillis(100);
+
   private static final String[] ALICE = {"Authorization", "Bearer t-alice"};
   private static final String[] BOB = {"Authorization", "Bearer t-bob"};
   private static final String SECRET = "jdbc:postgresql://db.internal:5432 refused user baton";
@@ -68,9 +71,9 @@ public abstract class WireProtocolContract {
   protected WireProtocolContract() {}
 
   /**
-   * Serves every agent and flow of {@code baton} with these context providers, in order, and a body
-   * limit of {@link #MAX_REQUEST_BYTES}, and answers the base URI the routes hang under: {@code
-   * <base>/agents/chat} runs a turn.
+   * Serves every agent and flow of {@code baton} with these context providers, in order, a body
+   * limit of {@link #MAX_REQUEST_BYTES} and keep-alives every {@link #KEEP_ALIVE_INTERVAL}, and
+   * answers the base URI the routes hang under: {@code <base>/agents/chat} runs a turn.
    */
   protected abstract URI serve(Baton baton, List<ContextProvider> providers) throws Exception;
 
@@ -241,6 +244,68 @@ public abstract class WireProtocolContract {
     TestHttp.Answer settled = TestHttp.post(url("/agents/chat/waitForSnapshot"), id, ALICE);
     assertThat(settled.status()).isEqualTo(200);
     assertThat(settled.json().at("/result/finishReason").stringValue()).isEqualTo("aborted");
+  }
+
+  @Test
+  void anotherPrincipalCanNeitherAbortNorWaitForADetachedTurn() throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    model()
+        .step()
+        .signalOnEntry(entered)
+        .blockUntil(new CountDownLatch(1))
+        .respond(ModelResponse.of(Message.model("never"), FinishReason.STOP));
+    String snapshot =
+        TestHttp.post(
+                url("/agents/chat"),
+                TestHttp.envelope(Json.toTree(AgentInput.text("go").withDetach(true))),
+                ALICE)
+            .json()
+            .at("/result/snapshotId")
+            .stringValue();
+    assertThat(entered.await(10, TimeUnit.SECONDS)).as("the detached run started").isTrue();
+    JsonNode id = TestHttp.envelope(Map.of("snapshotId", snapshot));
+
+    assertError(TestHttp.post(url("/agents/chat/abort"), id, BOB), 404, "NOT_FOUND");
+    assertError(TestHttp.post(url("/agents/chat/waitForSnapshot"), id, BOB), 404, "NOT_FOUND");
+
+    TestHttp.Answer still = TestHttp.post(url("/agents/chat/getSnapshot"), id, ALICE);
+    assertThat(still.json().at("/result/status").stringValue())
+        .as("bob's abort left alice's run going")
+        .isEqualTo("pending");
+    assertThat(TestHttp.post(url("/agents/chat/abort"), id, ALICE).status()).isEqualTo(200);
+  }
+
+  @Test
+  void aClientThatAsksGetsKeepAliveCommentsWhileItsTurnWaits() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    model()
+        .step()
+        .blockUntil(release)
+        .respond(ModelResponse.of(Message.model("late"), FinishReason.STOP));
+    HttpResponse<InputStream> asking =
+        TestHttp.CLIENT.send(
+            HttpRequest.newBuilder(url("/agents/chat?stream=true"))
+                .timeout(Duration.ofSeconds(30))
+                .header("X-Baton-Keep-Alive", "true")
+                .header(ALICE[0], ALICE[1])
+                .POST(HttpRequest.BodyPublishers.ofString(Json.write(turn("hi"))))
+                .build(),
+            HttpResponse.BodyHandlers.ofInputStream());
+    StringBuilder rest = new StringBuilder();
+    try (java.io.BufferedReader lines =
+        new java.io.BufferedReader(
+            new java.io.InputStreamReader(asking.body(), StandardCharsets.UTF_8))) {
+      // Nothing but comments arrives while the model waits.
+      String line = lines.readLine();
+      while (line != null && !line.equals(": keep-alive")) {
+        line = lines.readLine();
+      }
+      assertThat(line).as("a keep-alive comment arrived").isEqualTo(": keep-alive");
+      release.countDown();
+      lines.lines().forEach(more -> rest.append(more).append('\n'));
+    }
+    assertThat(asking.statusCode()).isEqualTo(200);
+    assertThat(rest.toString()).contains("data: {\"result\":");
   }
 
   @Test

@@ -96,11 +96,13 @@ public record BatonProperties(
    * waitForSnapshot} and {@code abort} companions) and {@code <base-path>/flows/<name>}.
    *
    * @param enabled Whether to serve agents and flows at all (in a servlet web application).
-   * @param basePath The path the routes sit under, such as /baton; / serves them at the root. A
-   *     Spring Security filter chain guards it as any other path, and its authenticated user
-   *     becomes Baton's principal.
-   * @param agents The agents to serve; empty serves every local agent.
-   * @param flows The flows to serve; empty serves every flow.
+   * @param basePath The path the routes sit under, such as /baton; not / (the root), which would
+   *     hide the application's other endpoints. A Spring Security filter chain guards it as any
+   *     other path, and its authenticated user becomes Baton's principal.
+   * @param agents The agents to serve, by name: * (the default) serves every local agent, and an
+   *     empty list serves none.
+   * @param flows The flows to serve, by name: * (the default) serves every flow, and an empty list
+   *     serves none.
    * @param maxRequestSize The largest request body accepted.
    * @param keepAliveInterval How often streams send keep-alive comments to clients that ask for
    *     them.
@@ -110,8 +112,8 @@ public record BatonProperties(
   public record Server(
       @DefaultValue("true") boolean enabled,
       @DefaultValue("/baton") String basePath,
-      @DefaultValue List<String> agents,
-      @DefaultValue List<String> flows,
+      @DefaultValue("*") List<String> agents,
+      @DefaultValue("*") List<String> flows,
       @DefaultValue("4MB") DataSize maxRequestSize,
       @DefaultValue("15s") Duration keepAliveInterval,
       @Nullable Boolean exposeErrorMessages) {}

@@ -10,6 +10,7 @@ import dev.baton.spring.autoconfigure.internal.SecurityRequestAuth;
 import dev.baton.spring.autoconfigure.internal.ServletPaths;
 import dev.baton.spring.autoconfigure.internal.ShutdownDeadline;
 import dev.baton.spring.autoconfigure.internal.WireProtocolLifecycle;
+import java.util.List;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -38,17 +39,19 @@ import org.springframework.core.env.Environment;
  *   <li>{@code POST <base-path>/flows/<name>} runs a flow.
  * </ul>
  *
- * <p>Every local agent and every flow is served unless {@code baton.server.agents} or {@code
- * baton.server.flows} names some. It applies to servlet web applications when {@code
- * baton.server.enabled} is not {@code false}.
+ * <p>{@code baton.server.agents} and {@code baton.server.flows} choose what is served, each on its
+ * own: {@code *} (the default) serves every local agent, or every flow; names serve those; an empty
+ * list serves none. It applies to servlet web applications when {@code baton.server.enabled} is not
+ * {@code false}.
  *
  * <p><b>Who is calling.</b> With Spring Security, a request to the base path passes through the
  * application's {@code SecurityFilterChain} first, which refuses what it does not allow (401 for an
  * unauthenticated request); the authenticated user's name becomes Baton's principal ({@code
  * ActionContext.PRINCIPAL}), so a server-managed agent's sessions belong to that user and another
  * user's snapshot or session answers {@code NOT_FOUND}, and the user's granted authorities are
- * under {@link #AUTHORITIES} in the run's auth context. Genkit's clients send no CSRF token: leave
- * the base path out of CSRF protection, as in:
+ * under {@link #AUTHORITIES} in the run's auth context; a {@link BatonAuthenticationMapper} bean
+ * maps the user otherwise (a JWT claim as the principal, a tenant key). Genkit's clients send no
+ * CSRF token: leave the base path out of CSRF protection, as in:
  *
  * <pre>{@code
  * @Bean
@@ -77,7 +80,9 @@ import org.springframework.core.env.Environment;
  * }</pre>
  *
  * With Spring Security as well, {@link ContextProvider} beans still run: their maps are merged
- * after the authenticated user's entries (a later key wins), and they may refuse a request.
+ * after the authenticated user's entries (a later key wins), and they may refuse a request; but the
+ * authenticated user stays the principal, and a provider that names another refuses the request
+ * with {@code PERMISSION_DENIED} (403).
  *
  * <p><b>Shutdown.</b> When the context closes, the served routes drain before Spring Boot's web
  * server shuts down: new Baton requests are refused with 503, running ones and the detached runs
@@ -127,12 +132,12 @@ public final class BatonServerAutoConfiguration {
       ShutdownDeadline shutdownDeadline) {
     BatonProperties.Server server = properties.server();
     WireProtocol.Builder builder = WireProtocol.builder(baton);
-    if (server.agents().isEmpty()) {
+    if (servesAll(server.agents(), "baton.server.agents")) {
       builder.allAgents();
     } else {
       builder.agents(server.agents());
     }
-    if (server.flows().isEmpty()) {
+    if (servesAll(server.flows(), "baton.server.flows")) {
       builder.allFlows();
     } else {
       builder.flows(server.flows());
@@ -146,6 +151,23 @@ public final class BatonServerAutoConfiguration {
       builder.exposeErrorMessages(expose);
     }
     return new WireProtocolLifecycle(builder.build(), shutdownDeadline);
+  }
+
+  /**
+   * Whether a list of names is {@code *}, every one; an empty list serves none.
+   *
+   * @throws IllegalArgumentException when it mixes {@code *} with names, where one of the two is
+   *     surely a mistake
+   */
+  private static boolean servesAll(List<String> names, String property) {
+    if (!names.contains("*")) {
+      return false;
+    }
+    if (names.size() > 1) {
+      throw new IllegalArgumentException(
+          property + " is either * (every one) or a list of names, not both: " + names);
+    }
+    return true;
   }
 
   /** The servlet that serves the routes, mapped at {@code <base-path>/*}. */
@@ -185,8 +207,14 @@ public final class BatonServerAutoConfiguration {
   static final class SpringSecurity {
     @Bean
     @ConditionalOnMissingBean
-    RequestAuth batonSecurityRequestAuth() {
-      return new SecurityRequestAuth(AUTHORITIES);
+    BatonAuthenticationMapper batonAuthenticationMapper() {
+      return BatonAuthenticationMapper.byName();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    RequestAuth batonSecurityRequestAuth(BatonAuthenticationMapper mapper) {
+      return new SecurityRequestAuth(mapper);
     }
   }
 }

@@ -10,6 +10,7 @@ import java.util.Map;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.PropertySource;
 
 /**
  * An application, with the auto-configured {@code Baton} and {@code SessionStore} beans and without
@@ -18,6 +19,8 @@ import org.springframework.context.annotation.Bean;
  * model {@code model}. Its class path has Spring Security and JDBC, which it leaves out.
  */
 @SpringBootConfiguration(proxyBeanMethods = false)
+// No OTLP export: the test machine has no collector on localhost.
+@PropertySource("classpath:dev/baton/spring/autoconfigure/test-application.properties")
 @EnableAutoConfiguration(
     excludeName = {
       "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",

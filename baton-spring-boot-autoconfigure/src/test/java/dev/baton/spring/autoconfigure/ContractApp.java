@@ -3,6 +3,7 @@ package dev.baton.spring.autoconfigure;
 import dev.baton.Baton;
 import dev.baton.server.ContextProvider;
 import java.net.URI;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -12,6 +13,7 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.web.server.WebServer;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.PropertySource;
 
 /**
  * A Spring Boot application that serves the wire-protocol contract's fixture: its Baton instance
@@ -19,6 +21,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  * {@code /baton}. One application per test, since the contract gives each test a fresh instance.
  */
 @SpringBootConfiguration(proxyBeanMethods = false)
+// No OTLP export: the test machine has no collector on localhost.
+@PropertySource("classpath:dev/baton/spring/autoconfigure/test-application.properties")
 @EnableAutoConfiguration(
     excludeName = {
       "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
@@ -34,16 +38,21 @@ class ContractApp {
     private @Nullable ConfigurableApplicationContext context;
 
     /**
-     * Starts an application that serves {@code baton} with a body limit of {@code maxRequestBytes},
-     * and answers the routes' base URI.
+     * Starts an application that serves {@code baton} with a body limit of {@code maxRequestBytes}
+     * and keep-alives every {@code keepAliveInterval}, and answers the routes' base URI.
      */
-    URI start(Baton baton, List<ContextProvider> providers, long maxRequestBytes) {
+    URI start(
+        Baton baton,
+        List<ContextProvider> providers,
+        long maxRequestBytes,
+        Duration keepAliveInterval) {
       SpringApplication application = new SpringApplication(ContractApp.class);
       application.setDefaultProperties(
           Map.of(
               "server.address", "127.0.0.1",
               "server.port", "0",
               "baton.server.max-request-size", maxRequestBytes + "B",
+              "baton.server.keep-alive-interval", keepAliveInterval.toMillis() + "ms",
               "baton.shutdown-grace", "5s",
               "spring.main.banner-mode", "off"));
       application.addInitializers(

@@ -81,6 +81,32 @@ class SecurityPrincipalsTest {
   }
 
   @Test
+  void aContextProviderAddsToTheUsersContextButCannotReplaceTheUser() {
+    Answer planned =
+        post(
+            url("/baton/flows/whoami"),
+            envelope("?"),
+            "X-Plan",
+            "gold",
+            "Authorization",
+            basic("alice", "alice-secret")[1]);
+    assertThat(planned.status()).as(planned.body()).isEqualTo(200);
+    assertThat(planned.result().get("principal").stringValue()).isEqualTo("alice");
+    assertThat(planned.result().get("plan").stringValue()).isEqualTo("gold");
+
+    Answer impostor =
+        post(
+            url("/baton/flows/whoami"),
+            envelope("?"),
+            "X-Act-As",
+            "bob",
+            "Authorization",
+            basic("alice", "alice-secret")[1]);
+    assertThat(impostor.status()).as(impostor.body()).isEqualTo(403);
+    assertThat(impostor.json().get("status").stringValue()).isEqualTo("PERMISSION_DENIED");
+  }
+
+  @Test
   void anUnauthenticatedRequestIsRefusedByTheFilterChain() {
     assertThat(post(url("/baton/agents/chat"), envelope(HELLO)).status()).isEqualTo(401);
     assertThat(post(url("/baton/agents/chat"), envelope(HELLO), basic("alice", "wrong")).status())

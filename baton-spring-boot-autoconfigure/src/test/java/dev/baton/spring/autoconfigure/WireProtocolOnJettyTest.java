@@ -23,7 +23,7 @@ class WireProtocolOnJettyTest extends WireProtocolContract {
 
   @Override
   protected URI serve(Baton baton, List<ContextProvider> providers) {
-    return app.start(baton, providers, MAX_REQUEST_BYTES);
+    return app.start(baton, providers, MAX_REQUEST_BYTES, KEEP_ALIVE_INTERVAL);
   }
 
   @Override

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.baton.Baton;
 import dev.baton.server.ContextProvider;
 import dev.baton.server.WireProtocolContract;
+import java.net.Socket;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.tomcat.TomcatWebServer;
@@ -16,12 +18,34 @@ class WireProtocolOnTomcatTest extends WireProtocolContract {
 
   @Override
   protected URI serve(Baton baton, List<ContextProvider> providers) {
-    return app.start(baton, providers, MAX_REQUEST_BYTES);
+    return app.start(baton, providers, MAX_REQUEST_BYTES, KEEP_ALIVE_INTERVAL);
   }
 
   @Override
   protected void stopServing() {
     app.stop();
+  }
+
+  @Test
+  void aBodyOverTheLimitAnswers413AndClosesTheConnection() throws Exception {
+    URI uri = url("/agents/chat");
+    try (Socket socket = new Socket(uri.getHost(), uri.getPort())) {
+      socket.setSoTimeout(30_000);
+      // Declared over the limit and never sent: the answer cannot wait for the body.
+      String head =
+          "POST "
+              + uri.getRawPath()
+              + " HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n"
+              + "Authorization: Bearer t-alice\r\nContent-Length: "
+              + (MAX_REQUEST_BYTES + 1)
+              + "\r\n\r\n";
+      socket.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
+      socket.getOutputStream().flush();
+      String answer =
+          new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+
+      assertThat(answer).startsWith("HTTP/1.1 413").containsIgnoringCase("\r\nConnection: close");
+    }
   }
 
   @Test

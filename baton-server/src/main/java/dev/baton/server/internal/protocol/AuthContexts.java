@@ -2,6 +2,7 @@ package dev.baton.server.internal.protocol;
 
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
+import dev.baton.core.Status;
 import dev.baton.internal.core.Utf16;
 import dev.baton.server.ContextProvider;
 import dev.baton.server.RequestData;
@@ -12,9 +13,10 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The auth context of a request: what its context providers return, merged (a later key wins), or
- * the refusal one of them throws. Shared by every transport that takes {@link ContextProvider}s, so
- * that a principal binds the same way whichever one a request comes through.
+ * The auth context of a request: what its context providers return, merged (a later key wins, but
+ * never over a principal the server binding bound), or the refusal one of them throws. Shared by
+ * every transport that takes {@link ContextProvider}s, so that a principal binds the same way
+ * whichever one a request comes through.
  *
  * <p>Stateless and thread-safe.
  */
@@ -42,9 +44,13 @@ public final class AuthContexts {
   /**
    * The merged auth context of what the server binding took from its own server ({@code bound}: the
    * principal a servlet container authenticated, say) and of {@code providers}, in that order,
-   * under the same checks.
+   * under the same checks. A principal the binding bound is the request's: a provider may add
+   * entries, and may repeat that principal, but a provider that names another principal refuses the
+   * request with {@code PERMISSION_DENIED}, since its credentials and the server's name two
+   * different callers.
    *
-   * @throws BatonException as {@link #of(List, RequestData)}
+   * @throws BatonException as {@link #of(List, RequestData)}, and {@code PERMISSION_DENIED} when a
+   *     provider names a principal other than the bound one
    */
   public static Map<String, Object> of(
       @Nullable Map<String, ?> bound, List<ContextProvider> providers, RequestData request) {
@@ -53,17 +59,32 @@ public final class AuthContexts {
     }
     Map<String, Object> auth = new HashMap<>();
     merge(auth, bound);
+    Object boundPrincipal = auth.get(ActionContext.PRINCIPAL);
+    check(boundPrincipal, "the server's own authentication");
     for (ContextProvider provider : providers) {
       merge(auth, provider.provide(request));
+      if (boundPrincipal != null && !boundPrincipal.equals(auth.get(ActionContext.PRINCIPAL))) {
+        throw BatonException.of(
+            Status.PERMISSION_DENIED,
+            "the request's credentials name a caller other than the one the server authenticated");
+      }
     }
-    Object principal = auth.get(ActionContext.PRINCIPAL);
+    check(auth.get(ActionContext.PRINCIPAL), "a context provider");
+    return auth;
+  }
+
+  /**
+   * Refuses a principal that binds nothing: such a principal would run the request in the namespace
+   * of calls without one, or, with a lone surrogate, in that of the name with "?" in its place, so
+   * it is refused before anything runs rather than failing open.
+   */
+  private static void check(@Nullable Object principal, String source) {
     if (principal != null
         && !(principal instanceof String name && !name.isEmpty() && Utf16.isWellFormed(name))) {
-      // Such a principal binds nothing, and the request would run in the namespace of calls
-      // without one, or, with a lone surrogate, in that of the name with "?" in its place: refuse
-      // it, before anything runs, rather than fail open.
       throw BatonException.internal(
-          "the server is misconfigured: a context provider put "
+          "the server is misconfigured: "
+              + source
+              + " put "
               + (principal instanceof String name
                   ? name.isEmpty() ? "an empty string" : "a string with a lone surrogate"
                   : "a " + principal.getClass().getName())
@@ -72,7 +93,6 @@ public final class AuthContexts {
               + "\", where only a non-empty, well-formed string binds a principal",
           null);
     }
-    return auth;
   }
 
   /** Adds a provided map's entries, a later key winning; null keys and values are left out. */

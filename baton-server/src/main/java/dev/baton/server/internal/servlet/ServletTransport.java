@@ -95,19 +95,41 @@ final class ServletTransport implements Transport, AsyncListener {
     return false;
   }
 
+  // Once the request has ended, the container may have recycled the response (Tomcat's facade
+  // throws on any call): an ended request counts as committed, and what is set on it goes nowhere.
+
   @Override
   public boolean isCommitted() {
-    return response.isCommitted();
+    if (ended.get()) {
+      return true;
+    }
+    try {
+      return response.isCommitted();
+    } catch (RuntimeException recycled) {
+      return true;
+    }
   }
 
   @Override
   public void setStatus(int status) {
-    response.setStatus(status);
+    if (!ended.get()) {
+      try {
+        response.setStatus(status);
+      } catch (RuntimeException recycled) {
+        log.debug("could not set the status of an ended request", recycled);
+      }
+    }
   }
 
   @Override
   public void setHeader(String name, String value) {
-    response.setHeader(name, value);
+    if (!ended.get()) {
+      try {
+        response.setHeader(name, value);
+      } catch (RuntimeException recycled) {
+        log.debug("could not set a header of an ended request", recycled);
+      }
+    }
   }
 
   @Override

@@ -24,16 +24,35 @@ class AuthContextsTest {
   }
 
   @Test
-  void providersAreMergedAfterTheBoundContext() {
-    ContextProvider alice = request -> Map.of(ActionContext.PRINCIPAL, "alice");
+  void providersAddToTheBoundContextButNeverReplaceItsPrincipal() {
+    ContextProvider sameCaller =
+        request -> Map.of(ActionContext.PRINCIPAL, "carol", "tenant", "acme");
+    ContextProvider noPrincipal = request -> Map.of("plan", "gold");
 
     Map<String, Object> auth =
         AuthContexts.of(
-            Map.of(ActionContext.PRINCIPAL, "carol", "tenant", "acme"), List.of(alice), REQUEST);
+            Map.of(ActionContext.PRINCIPAL, "carol", "tenant", "none"),
+            List.of(sameCaller, noPrincipal),
+            REQUEST);
 
     assertThat(auth)
-        .containsEntry(ActionContext.PRINCIPAL, "alice")
-        .containsEntry("tenant", "acme");
+        .containsEntry(ActionContext.PRINCIPAL, "carol")
+        .containsEntry("tenant", "acme")
+        .containsEntry("plan", "gold");
+  }
+
+  @Test
+  void aProviderThatNamesAnotherCallerThanTheBoundOneIsRefused() {
+    ContextProvider alice = request -> Map.of(ActionContext.PRINCIPAL, "alice");
+
+    assertThatThrownBy(
+            () ->
+                AuthContexts.of(Map.of(ActionContext.PRINCIPAL, "carol"), List.of(alice), REQUEST))
+        .isInstanceOfSatisfying(
+            BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.PERMISSION_DENIED));
+    assertThat(AuthContexts.of(null, List.of(alice), REQUEST))
+        .as("without a bound principal, the provider's binds")
+        .containsEntry(ActionContext.PRINCIPAL, "alice");
   }
 
   @Test
@@ -42,7 +61,13 @@ class AuthContextsTest {
       assertThatThrownBy(
               () -> AuthContexts.of(Map.of(ActionContext.PRINCIPAL, principal), List.of(), REQUEST))
           .isInstanceOfSatisfying(
-              BatonException.class, e -> assertThat(e.status()).isEqualTo(Status.INTERNAL));
+              BatonException.class,
+              e -> {
+                assertThat(e.status()).isEqualTo(Status.INTERNAL);
+                assertThat(e.getMessage())
+                    .contains("the server's own authentication")
+                    .doesNotContain("context provider");
+              });
     }
   }
 }

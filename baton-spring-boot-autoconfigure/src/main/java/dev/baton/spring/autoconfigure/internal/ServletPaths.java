@@ -5,8 +5,9 @@ public final class ServletPaths {
   private ServletPaths() {}
 
   /**
-   * The path mapping ({@code /baton/*}) that serves everything under {@code basePath}, which is
-   * {@code /} or an absolute path; a trailing slash is dropped.
+   * The path mapping ({@code /baton/*}) that serves everything under {@code basePath}, an absolute
+   * path other than the root; a trailing slash is dropped. The root is refused: mapped at {@code
+   * /*}, the servlet would take every request from Spring MVC's dispatcher, Actuator's included.
    *
    * @throws IllegalArgumentException when the base path is not such a path
    */
@@ -23,6 +24,12 @@ public final class ServletPaths {
       throw new IllegalArgumentException(
           "baton.server.base-path must be an absolute path such as /baton, not '" + basePath + "'");
     }
-    return path.equals("/") ? "/*" : path + "/*";
+    if (path.equals("/")) {
+      throw new IllegalArgumentException(
+          "baton.server.base-path must not be /: mapped at the root, Baton's servlet would take"
+              + " every request from the application's other endpoints (Spring MVC, Actuator);"
+              + " use a path such as /baton");
+    }
+    return path + "/*";
   }
 }

@@ -1,0 +1,103 @@
+package dev.baton.spring.autoconfigure;
+
+import static dev.baton.spring.autoconfigure.WireHttp.envelope;
+import static dev.baton.spring.autoconfigure.WireHttp.post;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.ai.Message;
+import dev.baton.spring.autoconfigure.WireHttp.Answer;
+import dev.baton.testing.ProgrammableModel;
+import java.net.URI;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.web.server.context.WebServerInitializedEvent;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * Which routes {@code baton.server.agents} and {@code baton.server.flows} serve, each list on its
+ * own, and that they serve from the moment the web server takes requests.
+ */
+@Timeout(120)
+class ServedRoutesTest {
+  private static final Map<String, Object> HELLO = Map.of("message", Message.user("hello"));
+
+  @Test
+  void theRoutesServeAsSoonAsTheWebServerTakesRequests() {
+    AtomicInteger statusAtStart = new AtomicInteger();
+    ApplicationListener<WebServerInitializedEvent> atStart =
+        event ->
+            statusAtStart.set(
+                post(url(event.getWebServer().getPort(), "/baton/flows/whoami"), envelope("?"))
+                    .status());
+
+    try (ConfigurableApplicationContext context = start(atStart)) {
+      assertThat(statusAtStart.get())
+          .as("the first request, as the connector opens")
+          .isEqualTo(200);
+    }
+  }
+
+  @Test
+  void namedAgentsServeOnlyThoseAndEveryFlowStillByDefault() {
+    try (ConfigurableApplicationContext context = start(null, "baton.server.agents=stateless")) {
+      context.getBean(ProgrammableModel.class).respondText("hi");
+
+      assertThat(turn(context, "/baton/agents/stateless").status()).isEqualTo(200);
+      assertThat(turn(context, "/baton/agents/chat").status()).isEqualTo(404);
+      assertThat(post(url(context, "/baton/flows/whoami"), envelope("?")).status()).isEqualTo(200);
+    }
+  }
+
+  @Test
+  void namedFlowsServeOnlyThoseAndAnEmptyAgentListServesNoAgent() {
+    try (ConfigurableApplicationContext context =
+        start(null, "baton.server.flows=whoami", "baton.server.agents=")) {
+      assertThat(post(url(context, "/baton/flows/whoami"), envelope("?")).status()).isEqualTo(200);
+      assertThat(turn(context, "/baton/agents/chat").status()).isEqualTo(404);
+      assertThat(turn(context, "/baton/agents/stateless").status()).isEqualTo(404);
+    }
+  }
+
+  @Test
+  void emptyListsServeNothing() {
+    try (ConfigurableApplicationContext context =
+        start(null, "baton.server.flows=", "baton.server.agents=")) {
+      assertThat(post(url(context, "/baton/flows/whoami"), envelope("?")).status()).isEqualTo(404);
+      assertThat(turn(context, "/baton/agents/chat").status()).isEqualTo(404);
+      assertThat(context.getBean(ProgrammableModel.class).calls()).isZero();
+    }
+  }
+
+  private static ConfigurableApplicationContext start(
+      ApplicationListener<WebServerInitializedEvent> listener, String... properties) {
+    SpringApplication application = new SpringApplication(ChatApp.class);
+    if (listener != null) {
+      application.addListeners(listener);
+    }
+    String[] args = new String[properties.length + 3];
+    args[0] = "--server.address=127.0.0.1";
+    args[1] = "--server.port=0";
+    args[2] = "--spring.main.banner-mode=off";
+    for (int i = 0; i < properties.length; i++) {
+      args[i + 3] = "--" + properties[i];
+    }
+    return application.run(args);
+  }
+
+  private static Answer turn(ConfigurableApplicationContext context, String path) {
+    return post(url(context, path), envelope(HELLO));
+  }
+
+  private static URI url(ConfigurableApplicationContext context, String path) {
+    return url(
+        Integer.parseInt(context.getEnvironment().getRequiredProperty("local.server.port")), path);
+  }
+
+  private static URI url(int port, String path) {
+    return URI.create("http://127.0.0.1:" + port + path);
+  }
+}

@@ -96,7 +96,8 @@ class BatonStoreAutoConfigurationTest {
                   .as("the store's refusal, in the start's failure")
                   .isInstanceOfSatisfying(
                       BatonException.class,
-                      refusal -> assertThat(refusal.status()).isEqualTo(Status.FAILED_PRECONDITION));
+                      refusal ->
+                          assertThat(refusal.status()).isEqualTo(Status.FAILED_PRECONDITION));
               PGSimpleDataSource server = new PGSimpleDataSource();
               server.setURL(TestDatabase.url());
               assertThat(schemaExists(server)).as("nothing created").isFalse();

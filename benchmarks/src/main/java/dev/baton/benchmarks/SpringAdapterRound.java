@@ -23,6 +23,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import org.springframework.boot.jetty.JettyWebServer;
+import org.springframework.boot.tomcat.TomcatWebServer;
+import org.springframework.boot.web.server.WebServer;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import tools.jackson.databind.JsonNode;
@@ -33,21 +36,31 @@ import tools.jackson.databind.JsonNode;
  * <ul>
  *   <li><b>A served one-shot turn</b>: the same agent (one model call that answers at once, a new
  *       session per turn, its snapshot in an in-memory store) served by {@code BatonHandler} on
- *       Jetty and by the starter on Spring Boot's Tomcat, in this JVM, called over loopback by one
- *       JDK HttpClient, one turn after another. Each server gets its warm-up turns, then the rounds
- *       alternate the servers; reported is the mean wall time of a turn, the median over the
- *       rounds.
+ *       Jetty, by the starter on Spring Boot's Jetty and by the starter on Spring Boot's Tomcat, in
+ *       this JVM, called over loopback by one JDK HttpClient, one turn after another. Each server
+ *       gets its warm-up turns, then each round runs the three servers, in an order that rotates
+ *       from round to round; reported is the mean wall time of a turn, the median over the rounds.
+ *       The starter on Jetty against the handler is the adapter's own cost; the starter on Tomcat
+ *       against it on Jetty is the container's.
  *   <li><b>The start of an application</b>: {@link BatonBootApp} (the starter, one agent, one
  *       controller) against {@link PlainBootApp} (Spring MVC on Tomcat, one controller, the
- *       starter's jars left off the class path), each in fresh JVMs, alternating; reported are the
- *       medians over the starts of the time from the JVM's start until the application was ready,
- *       and of the CPU time the process spent until then.
+ *       starter's jars left off the class path), each in fresh JVMs on Tomcat (Boot's Jetty jars
+ *       left off both class paths), alternating; reported are the medians over the starts of the
+ *       time from the JVM's start until the application was ready, and of the CPU time the process
+ *       spent until then.
  * </ul>
  *
  * <p>Run with {@code ./benchmarks/run-spring}; arguments: {@code [turns per round, default 2000]
  * [warm-up turns, default 5000] [rounds, default 5] [starts of each application, default 10]}.
  */
 public final class SpringAdapterRound {
+  /** Boot's Jetty and Tomcat auto-configurations: a context leaves out one of them. */
+  private static final String JETTY_SERVER =
+      "org.springframework.boot.jetty.autoconfigure.servlet.JettyServletWebServerAutoConfiguration";
+
+  private static final String TOMCAT_SERVER =
+      "org.springframework.boot.tomcat.autoconfigure.servlet.TomcatServletWebServerAutoConfiguration";
+
   private static final String TURN =
       "{\"data\":{\"message\":{\"role\":\"user\",\"content\":[{\"text\":\"Hello\"}]}}}";
 
@@ -63,18 +76,22 @@ public final class SpringAdapterRound {
         "Load before: %s (%d cores)%n",
         loadAverage(),
         Runtime.getRuntime().availableProcessors());
-    double[] turn = turns(calls, warmups, rounds);
+    Turns turn = turns(calls, warmups, rounds);
     Startups startup = startups(starts);
     System.out.printf(Locale.ROOT, "%nLoad after: %s%n%n", loadAverage());
     System.out.printf(
         Locale.ROOT,
         "| one-shot turn, µs (median of %d rounds of %d) | BatonHandler on Jetty | starter on"
-            + " Tomcat | starter / handler |%n|---|---|---|---|%n| | %.0f | %.0f | %.2f |%n%n",
+            + " Jetty | starter on Tomcat | adapter: starter on Jetty / handler | container:"
+            + " Tomcat / Jetty |%n|---|---|---|---|---|---|%n| | %.0f | %.0f | %.0f | %.2f |"
+            + " %.2f |%n%n",
         rounds,
         calls,
-        turn[0],
-        turn[1],
-        turn[1] / turn[0]);
+        turn.handler(),
+        turn.starterOnJetty(),
+        turn.starterOnTomcat(),
+        turn.starterOnJetty() / turn.handler(),
+        turn.starterOnTomcat() / turn.starterOnJetty());
     System.out.printf(
         Locale.ROOT,
         "| start until ready (median of %d fresh JVMs) | plain Boot app | Boot app with Baton |"
@@ -94,34 +111,67 @@ public final class SpringAdapterRound {
   record Startups(
       List<Long> plainWall, List<Long> plainCpu, List<Long> batonWall, List<Long> batonCpu) {}
 
-  /** The median mean turn time through BatonHandler and through the starter, in µs. */
-  static double[] turns(int calls, int warmups, int rounds) throws Exception {
+  /** The median mean time of a turn through each server, in µs. */
+  record Turns(double handler, double starterOnJetty, double starterOnTomcat) {}
+
+  /** Times the turn through BatonHandler and through the starter on Jetty and on Tomcat. */
+  static Turns turns(int calls, int warmups, int rounds) throws Exception {
     Baton baton = Baton.builder().experimental().build();
     BatonBootApp.defineAgent(baton, InMemorySessionStore.create());
     HttpClient http = HttpClient.newHttpClient();
     try (BatonServer jetty =
             BatonServer.start(BatonHandler.builder(baton).allAgents().build(), "127.0.0.1", 0);
-        ConfigurableApplicationContext boot = BootStartup.run(BatonBootApp.class)) {
-      int port = ((WebServerApplicationContext) boot).getWebServer().getPort();
-      URI handler = jetty.uri().resolve("/agents/" + BatonBootApp.AGENT);
-      URI starter = URI.create("http://127.0.0.1:" + port + "/baton/agents/" + BatonBootApp.AGENT);
-      timeTurns(http, handler, warmups);
-      timeTurns(http, starter, warmups);
-      List<Double> viaHandler = new ArrayList<>();
-      List<Double> viaStarter = new ArrayList<>();
+        ConfigurableApplicationContext bootJetty = startOn(TOMCAT_SERVER, JettyWebServer.class);
+        ConfigurableApplicationContext bootTomcat = startOn(JETTY_SERVER, TomcatWebServer.class)) {
+      List<URI> servers =
+          List.of(
+              jetty.uri().resolve("/agents/" + BatonBootApp.AGENT),
+              starterUri(bootJetty),
+              starterUri(bootTomcat));
+      for (URI server : servers) {
+        timeTurns(http, server, warmups);
+      }
+      List<List<Double>> times = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
       for (int round = 0; round < rounds; round++) {
-        viaHandler.add(timeTurns(http, handler, calls));
-        viaStarter.add(timeTurns(http, starter, calls));
+        // Rotates who goes first, so that no server always runs right after another's turns.
+        for (int i = 0; i < servers.size(); i++) {
+          int server = (round + i) % servers.size();
+          times.get(server).add(timeTurns(http, servers.get(server), calls));
+        }
         System.out.printf(
             Locale.ROOT,
-            "turn round %d: handler %.0f µs, starter %.0f µs%n",
+            "turn round %d: handler %.0f µs, starter on Jetty %.0f µs, starter on Tomcat %.0f µs%n",
             round + 1,
-            viaHandler.getLast(),
-            viaStarter.getLast());
+            times.get(0).getLast(),
+            times.get(1).getLast(),
+            times.get(2).getLast());
       }
       baton.close();
-      return new double[] {median(viaHandler), median(viaStarter)};
+      return new Turns(median(times.get(0)), median(times.get(1)), median(times.get(2)));
     }
+  }
+
+  /**
+   * Starts {@link BatonBootApp} in this JVM without {@code excludedServer}'s auto-configuration,
+   * and fails unless it runs on an {@code expected} web server: a row must be the container it is
+   * labelled with.
+   */
+  private static ConfigurableApplicationContext startOn(
+      String excludedServer, Class<? extends WebServer> expected) {
+    ConfigurableApplicationContext boot =
+        BootStartup.run(BatonBootApp.class, "--spring.autoconfigure.exclude=" + excludedServer);
+    WebServer server = ((WebServerApplicationContext) boot).getWebServer();
+    if (!expected.isInstance(server)) {
+      boot.close();
+      throw new IllegalStateException(
+          "expected " + expected.getSimpleName() + ", the application runs " + server.getClass());
+    }
+    return boot;
+  }
+
+  private static URI starterUri(ConfigurableApplicationContext boot) {
+    int port = ((WebServerApplicationContext) boot).getWebServer().getPort();
+    return URI.create("http://127.0.0.1:" + port + "/baton/agents/" + BatonBootApp.AGENT);
   }
 
   /** Runs {@code calls} turns one after another; the mean time of one, in µs. */
@@ -161,17 +211,15 @@ public final class SpringAdapterRound {
 
   /** Starts the plain application and the one with Baton, in turn, {@code starts} times each. */
   static Startups startups(int starts) throws IOException, InterruptedException {
-    String classPath = System.getProperty("java.class.path");
-    // The plain application's class path lacks only the starter and its auto-configuration.
-    String withoutStarter =
-        Arrays.stream(classPath.split(File.pathSeparator))
-            .filter(entry -> !Path.of(entry).getFileName().toString().startsWith("baton-spring-"))
-            .collect(Collectors.joining(File.pathSeparator));
+    // Both applications run on Tomcat: Boot's Jetty auto-configuration is left off both class
+    // paths. The plain application's lacks only the starter and its auto-configuration besides.
+    String onTomcat = withoutJars(System.getProperty("java.class.path"), "spring-boot-jetty");
+    String withoutStarter = withoutJars(onTomcat, "baton-spring-");
     Startups startups =
         new Startups(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
     for (int i = 0; i < starts; i++) {
       JsonNode plain = start(withoutStarter, PlainBootApp.class);
-      JsonNode withBaton = start(classPath, BatonBootApp.class);
+      JsonNode withBaton = start(onTomcat, BatonBootApp.class);
       startups.plainWall().add(plain.path("startupMillis").asLong());
       startups.plainCpu().add(plain.path("cpuMillis").asLong());
       startups.batonWall().add(withBaton.path("startupMillis").asLong());
@@ -186,6 +234,13 @@ public final class SpringAdapterRound {
           startups.batonCpu().getLast());
     }
     return startups;
+  }
+
+  /** {@code classPath} without the jars whose file name starts with {@code prefix}. */
+  private static String withoutJars(String classPath, String prefix) {
+    return Arrays.stream(classPath.split(File.pathSeparator))
+        .filter(entry -> !Path.of(entry).getFileName().toString().startsWith(prefix))
+        .collect(Collectors.joining(File.pathSeparator));
   }
 
   /** Starts {@code application} in a fresh JVM; the figures it printed once ready. */

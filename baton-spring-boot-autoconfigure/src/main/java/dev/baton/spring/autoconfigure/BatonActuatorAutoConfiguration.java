@@ -10,9 +10,9 @@ import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.boot.actuate.autoconfigure.info.ConditionalOnEnabledInfoContributor;
 import org.springframework.boot.actuate.info.InfoContributor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
@@ -24,11 +24,14 @@ import org.springframework.core.env.Environment;
  *
  * <ul>
  *   <li>The {@code baton} health ({@code management.health.baton.enabled}): {@code UP} when the
- *       session store answers a read (of a snapshot ID no row has) and every model plugin on the
- *       class path that is not turned off has its key; {@code DOWN} otherwise. Its details name the
- *       store's class and, when the read failed, the error's class and Baton status (never its
- *       message, which may hold a connection string), and each plugin as {@code configured} or with
- *       the property or variable that would give it its key (never the key).
+ *       session store answers a read (of a snapshot ID no row has); {@code DOWN} otherwise. Its
+ *       details name the store's class and, when the read failed, the error's class and Baton
+ *       status (never its message, which may hold a connection string), and each model plugin on
+ *       the class path that is not turned off as {@code configured} or with the property or
+ *       variable that would give it its key (never the key). A plugin without its key does not make
+ *       the health DOWN: one the application requires ({@code baton.<plugin>.enabled=true}) fails
+ *       the start instead. The health needs one {@code Baton} and one {@code SessionStore} bean (or
+ *       a primary one).
  *   <li>The {@code baton} info ({@code management.info.baton.enabled}): Baton's version, and the
  *       instance's agents (name and description), flows and models.
  * </ul>
@@ -46,9 +49,10 @@ public class BatonActuatorAutoConfiguration {
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass(HealthIndicator.class)
   @ConditionalOnEnabledHealthIndicator("baton")
+  @ConditionalOnSingleCandidate(Baton.class)
   static class HealthConfiguration {
     @Bean
-    @ConditionalOnBean({Baton.class, SessionStore.class})
+    @ConditionalOnSingleCandidate(SessionStore.class)
     @ConditionalOnMissingBean(name = "batonHealthIndicator")
     BatonHealthIndicator batonHealthIndicator(
         Baton baton,
@@ -58,7 +62,6 @@ public class BatonActuatorAutoConfiguration {
         ListableBeanFactory beans) {
       ProviderKeys providers =
           new ProviderKeys(
-              properties,
               new ProviderSettings(properties, environment),
               beans,
               BatonActuatorAutoConfiguration.class.getClassLoader());
@@ -72,7 +75,7 @@ public class BatonActuatorAutoConfiguration {
   @ConditionalOnEnabledInfoContributor("baton")
   static class InfoConfiguration {
     @Bean
-    @ConditionalOnBean(Baton.class)
+    @ConditionalOnSingleCandidate(Baton.class)
     @ConditionalOnMissingBean(name = "batonInfoContributor")
     BatonInfoContributor batonInfoContributor(Baton baton) {
       return new BatonInfoContributor(baton);

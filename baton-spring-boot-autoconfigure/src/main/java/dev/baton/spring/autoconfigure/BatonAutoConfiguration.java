@@ -32,15 +32,19 @@ import org.springframework.core.env.Environment;
  * <p>Each model plugin on the class path ({@code baton-googleai}, {@code baton-openai}, {@code
  * baton-anthropic}, {@code baton-vertexai}) becomes a {@code Plugin} bean when its key (or, for
  * Vertex AI, its project) is found, in the {@code baton.<plugin>.*} properties or the provider's
- * usual environment variable, and {@code baton.<plugin>.enabled} is not {@code false}. A bean of
- * the plugin's type that the application declares replaces it.
+ * usual environment variable, unless {@code baton.<plugin>.enabled} is {@code false}. With {@code
+ * baton.<plugin>.enabled=true} the application requires it: the start fails, naming the property
+ * and variables to set, when its key is missing. A bean of the plugin's type that the application
+ * declares replaces it.
  *
  * <p>Once every singleton exists, the {@code Tool}, {@code Model} and {@code MiddlewareDescriptor}
  * beans that the instance did not make itself are registered with it, so prompts and agents find
- * them by name. When the context closes, the instance closes after the web server has stopped: it
- * waits for the turns and detached runs in flight up to {@code baton.shutdown-grace} (by default
- * Spring Boot's {@code spring.lifecycle.timeout-per-shutdown-phase}, 30 seconds unless set), then
- * aborts what is left so that detached runs settle as resumable rows.
+ * them by name. A bare {@code Middleware} bean is not: middleware is registered through its
+ * descriptor, and such a bean is logged as a warning. When the context closes, the instance closes
+ * after the web server has stopped: it waits for the turns and detached runs in flight up to {@code
+ * baton.shutdown-grace} (by default Spring Boot's {@code
+ * spring.lifecycle.timeout-per-shutdown-phase}, 30 seconds unless set), then aborts what is left so
+ * that detached runs settle as resumable rows.
  */
 @AutoConfiguration
 @EnableConfigurationProperties(BatonProperties.class)
@@ -87,7 +91,9 @@ public class BatonAutoConfiguration {
     @ConditionalOnMissingBean
     @ConditionalOnProvider(ModelProvider.GOOGLE_AI)
     GoogleAI googleAiPlugin(BatonProperties properties, Environment environment) {
-      String key = Objects.requireNonNull(settings(properties, environment).googleAiKey());
+      ProviderSettings settings = settings(properties, environment);
+      settings.requireKey(ModelProvider.GOOGLE_AI);
+      String key = Objects.requireNonNull(settings.googleAiKey());
       return GoogleAI.builder().apiKey(key).build();
     }
   }
@@ -101,6 +107,7 @@ public class BatonAutoConfiguration {
     @ConditionalOnProvider(ModelProvider.OPENAI)
     OpenAICompatible openAiPlugin(BatonProperties properties, Environment environment) {
       ProviderSettings settings = settings(properties, environment);
+      settings.requireKey(ModelProvider.OPENAI);
       URI baseUrl = settings.openAiBaseUrl();
       // An explicit base URL, so that the plugin reads no environment variable of its own.
       return OpenAICompatible.builder()
@@ -118,7 +125,9 @@ public class BatonAutoConfiguration {
     @ConditionalOnMissingBean
     @ConditionalOnProvider(ModelProvider.ANTHROPIC)
     Anthropic anthropicPlugin(BatonProperties properties, Environment environment) {
-      String key = Objects.requireNonNull(settings(properties, environment).anthropicKey());
+      ProviderSettings settings = settings(properties, environment);
+      settings.requireKey(ModelProvider.ANTHROPIC);
+      String key = Objects.requireNonNull(settings.anthropicKey());
       return Anthropic.builder().apiKey(key).build();
     }
   }
@@ -132,6 +141,7 @@ public class BatonAutoConfiguration {
     @ConditionalOnProvider(ModelProvider.VERTEX_AI)
     VertexAI vertexAiPlugin(BatonProperties properties, Environment environment) {
       ProviderSettings settings = settings(properties, environment);
+      settings.requireKey(ModelProvider.VERTEX_AI);
       String location = settings.vertexAiLocation();
       return VertexAI.builder()
           .project(Objects.requireNonNull(settings.vertexAiProject()))

@@ -5,8 +5,8 @@ import dev.baton.devtools.DevTools;
 import dev.baton.spring.autoconfigure.internal.DevToolsLifecycle;
 import dev.baton.spring.autoconfigure.internal.OnDevToolsCondition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.core.env.Environment;
@@ -33,7 +33,7 @@ public class BatonDevToolsAutoConfiguration {
   public BatonDevToolsAutoConfiguration() {}
 
   @Bean
-  @ConditionalOnBean(Baton.class)
+  @ConditionalOnSingleCandidate(Baton.class)
   DevToolsLifecycle batonDevTools(Baton baton, Environment environment) {
     return new DevToolsLifecycle(baton, environment);
   }

@@ -120,45 +120,48 @@ public record BatonProperties(
    * The Gemini API plugin, added when {@code baton-googleai} is on the class path and a key is
    * found.
    *
-   * @param enabled Whether to add the Gemini API plugin when its key is found.
+   * @param enabled Whether the Gemini API plugin is added: unset adds it when its key is found;
+   *     true requires it (the start fails without a key); false never adds it.
    * @param apiKey The Gemini API key. By default the GEMINI_API_KEY environment variable, else
    *     GOOGLE_API_KEY.
    */
-  public record GoogleAi(@DefaultValue("true") boolean enabled, @Nullable String apiKey) {}
+  public record GoogleAi(@Nullable Boolean enabled, @Nullable String apiKey) {}
 
   /**
    * The OpenAI-compatible plugin, added when {@code baton-openai} is on the class path and a key or
    * a base URL is found.
    *
-   * @param enabled Whether to add the OpenAI-compatible plugin when its key or base URL is found.
+   * @param enabled Whether the OpenAI-compatible plugin is added: unset adds it when its key or
+   *     base URL is found; true requires it (the start fails without either); false never adds it.
    * @param apiKey The API key. By default the OPENAI_API_KEY environment variable, unless
    *     baton.openai.base-url names another server.
    * @param baseUrl The server's base URL. By default the OPENAI_BASE_URL environment variable, else
    *     OpenAI's.
    */
-  public record OpenAi(
-      @DefaultValue("true") boolean enabled, @Nullable String apiKey, @Nullable URI baseUrl) {}
+  public record OpenAi(@Nullable Boolean enabled, @Nullable String apiKey, @Nullable URI baseUrl) {}
 
   /**
    * The Claude plugin, added when {@code baton-anthropic} is on the class path and a key is found.
    *
-   * @param enabled Whether to add the Claude plugin when its key is found.
+   * @param enabled Whether the Claude plugin is added: unset adds it when its key is found; true
+   *     requires it (the start fails without a key); false never adds it.
    * @param apiKey The Anthropic API key. By default the ANTHROPIC_API_KEY environment variable.
    */
-  public record Anthropic(@DefaultValue("true") boolean enabled, @Nullable String apiKey) {}
+  public record Anthropic(@Nullable Boolean enabled, @Nullable String apiKey) {}
 
   /**
    * The Vertex AI plugin, added when {@code baton-vertexai} is on the class path and a project is
    * found; it authenticates with Application Default Credentials.
    *
-   * @param enabled Whether to add the Vertex AI plugin when its project is found.
+   * @param enabled Whether the Vertex AI plugin is added: unset adds it when its project is found;
+   *     true requires it (the start fails without a project); false never adds it.
    * @param project The Google Cloud project. By default the GOOGLE_CLOUD_PROJECT environment
    *     variable.
    * @param location The region, or global. By default the GOOGLE_CLOUD_LOCATION environment
    *     variable, else global.
    */
   public record VertexAi(
-      @DefaultValue("true") boolean enabled, @Nullable String project, @Nullable String location) {}
+      @Nullable Boolean enabled, @Nullable String project, @Nullable String location) {}
 
   /**
    * Genkit's reflection API ({@code baton-devtools}).

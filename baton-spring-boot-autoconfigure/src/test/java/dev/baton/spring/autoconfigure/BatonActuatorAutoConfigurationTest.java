@@ -48,21 +48,71 @@ class BatonActuatorAutoConfigurationTest {
   }
 
   @Test
-  void aPluginWithoutItsKeyMakesItDownAndSaysWhereTheKeyGoes() {
+  void aPluginWithoutItsKeyIsADetailNotDown() {
     contexts.run(
         context -> {
           Health health = health(context);
-          assertThat(health.getStatus().getCode()).isEqualTo("DOWN");
+          assertThat(health.getStatus().getCode()).isEqualTo("UP");
           assertThat(health.getDetails().get("plugins"))
               .isEqualTo(
                   Map.of(
                       "googleai",
-                          "no key: set baton.googleai.api-key, GEMINI_API_KEY or GOOGLE_API_KEY",
+                          "no key found: set baton.googleai.api-key, GEMINI_API_KEY or GOOGLE_API_KEY",
                       "openai",
-                          "no key: set baton.openai.api-key, baton.openai.base-url, OPENAI_API_KEY or OPENAI_BASE_URL",
-                      "anthropic", "no key: set baton.anthropic.api-key or ANTHROPIC_API_KEY",
-                      "vertexai", "no key: set baton.vertexai.project or GOOGLE_CLOUD_PROJECT"));
+                          "no key found: set baton.openai.api-key, baton.openai.base-url, OPENAI_API_KEY or OPENAI_BASE_URL",
+                      "anthropic", "no key found: set baton.anthropic.api-key or ANTHROPIC_API_KEY",
+                      "vertexai",
+                          "no key found: set baton.vertexai.project or GOOGLE_CLOUD_PROJECT"));
         });
+  }
+
+  @Test
+  void aPluginWithItsKeyIsConfiguredAndTheKeyIsNeverShown() {
+    contexts
+        .withPropertyValues("ANTHROPIC_API_KEY=sk-secret-key", "baton.googleai.enabled=true")
+        .withPropertyValues("GEMINI_API_KEY=gemini-secret-key")
+        .run(
+            context -> {
+              Health health = health(context);
+              assertThat(health.getStatus().getCode()).isEqualTo("UP");
+              @SuppressWarnings("unchecked")
+              Map<String, String> plugins =
+                  (Map<String, String>) health.getDetails().get("plugins");
+              assertThat(plugins)
+                  .containsEntry("anthropic", "configured")
+                  .containsEntry("googleai", "configured");
+              assertThat(health.toString()).doesNotContain("secret");
+            });
+  }
+
+  @Test
+  void aRequiredPluginWithoutItsKeyFailsTheStartNamingWhereTheKeyGoes() {
+    contexts
+        .withPropertyValues("baton.anthropic.enabled=true")
+        .run(
+            context ->
+                assertThat(context)
+                    .getFailure()
+                    .rootCause()
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessage(
+                        "baton.anthropic.enabled is true but no key is found: set"
+                            + " baton.anthropic.api-key or ANTHROPIC_API_KEY"));
+  }
+
+  @Test
+  void twoSessionStoresWithNoPrimaryStartWithoutTheHealth() {
+    // No agents here: they would need one store themselves.
+    Contexts.baton()
+        .withConfiguration(AutoConfigurations.of(BatonActuatorAutoConfiguration.class))
+        .withBean("oneStore", SessionStore.class, UnreachableStore::new)
+        .withBean("otherStore", SessionStore.class, UnreachableStore::new)
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(context).doesNotHaveBean("batonHealthIndicator");
+              assertThat(context).hasBean("batonInfoContributor");
+            });
   }
 
   @Test

@@ -59,7 +59,10 @@ import tools.jackson.databind.JsonNode;
  * nested generate, a sub-agent) has nothing left to hold, and the check before the next model call
  * stops it. {@link #interrupted} claims each held call and reads the {@link BudgetExceeded} it
  * carries, and a restart with a {@link BudgetDecision} decides it. A response to a hold, which
- * stands in for the tool's output, refuses it:
+ * stands in for the tool's output, refuses it. A sub-agent's hold that the Agents middleware
+ * forwards to its orchestrator ({@code metadata.interrupt} with {@code subAgent}) reads as a hold
+ * too, and is decided the same way, but its decision goes to the sub-agent's budget: the
+ * orchestrator's budgets ignore it. Approving every hold of a response:
  *
  * <pre>{@code
  * Resume resume = Resume.restart(response.interrupts().stream()

@@ -20,8 +20,13 @@ import org.springframework.web.bind.annotation.RestController;
  * dev.baton.benchmarks.springplain.PlainBootApp} has too. Its agent, {@code chat}, is the one
  * {@code SpringAdapterRound} also serves through {@code BatonHandler}: one model call that answers
  * at once, its session in the starter's in-memory store.
+ *
+ * <p>Its bean methods are not proxied: nothing calls them but Spring, and a proxied configuration
+ * class with a bean method costs the start a CGLIB subclass (over a hundred classes generated and
+ * loaded) that the plain application, which has no bean method, never pays; that is the
+ * application's choice, not the starter's cost.
  */
-@SpringBootApplication
+@SpringBootApplication(proxyBeanMethods = false)
 public class BatonBootApp {
   /** The agent's name, served at {@code /baton/agents/chat}. */
   public static final String AGENT = "chat";

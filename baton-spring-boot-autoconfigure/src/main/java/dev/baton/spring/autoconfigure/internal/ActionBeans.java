@@ -1,6 +1,7 @@
 package dev.baton.spring.autoconfigure.internal;
 
 import dev.baton.Baton;
+import dev.baton.ai.Middleware;
 import dev.baton.ai.MiddlewareDescriptor;
 import dev.baton.ai.Model;
 import dev.baton.ai.Tool;
@@ -10,6 +11,8 @@ import dev.baton.core.Registry;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 
@@ -23,11 +26,23 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
  * {@code baton.defineModel}) is registered already and is left alone; another of the same name is a
  * conflict, which fails the start with Baton's {@code ALREADY_EXISTS}. Only singletons are read: a
  * prototype or lazy bean is not created for this.
+ *
+ * <p>A bare {@link Middleware} bean is not registered: middleware is found by name through its
+ * descriptor, which says how to make it per use. Such a bean is logged as a warning, once, naming
+ * it, since it is most likely meant as a descriptor.
+ *
+ * <p>Spring calls it once, on the thread that refreshes the context; it keeps no state of its own.
  */
 public final class ActionBeans implements SmartInitializingSingleton {
+  private static final Logger log = LoggerFactory.getLogger(ActionBeans.class);
+
   private final ListableBeanFactory beans;
   private final Baton baton;
 
+  /**
+   * @param beans where the beans are read
+   * @param baton the instance they are registered with
+   */
   public ActionBeans(ListableBeanFactory beans, Baton baton) {
     this.beans = Objects.requireNonNull(beans, "beans");
     this.baton = Objects.requireNonNull(baton, "baton");
@@ -49,6 +64,14 @@ public final class ActionBeans implements SmartInitializingSingleton {
                 registerNamed(name, () -> baton.defineMiddleware(descriptor));
               }
             });
+    singletons(Middleware.class)
+        .keySet()
+        .forEach(
+            name ->
+                log.warn(
+                    "the bean '{}' is a Middleware, which Baton does not register: declare a"
+                        + " MiddlewareDescriptor bean to make it available by name",
+                    name));
   }
 
   private <T> Map<String, T> singletons(Class<T> type) {

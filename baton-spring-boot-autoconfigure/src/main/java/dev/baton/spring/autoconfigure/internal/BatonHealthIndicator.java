@@ -9,10 +9,11 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
 /**
- * The {@code baton} health: {@code UP} when the session store answers a read and every model plugin
- * on the class path has its key; {@code DOWN} otherwise. The details name the store's class and,
- * when it failed, the error's class and Baton status, never its message, which may carry a
- * connection string; and each plugin's state, never a key.
+ * The {@code baton} health: {@code UP} when the session store answers a read, {@code DOWN}
+ * otherwise. The details name the store's class and, when it failed, the error's class and Baton
+ * status, never its message, which may carry a connection string; and each model plugin's state
+ * ({@link ProviderKeys}), never a key. A plugin without its key is a detail, not DOWN: one the
+ * application requires fails the start instead. Immutable; safe for concurrent health checks.
  */
 public final class BatonHealthIndicator implements HealthIndicator {
   /** A snapshot ID no row has: reading it is the cheapest call every store answers. */
@@ -49,11 +50,9 @@ public final class BatonHealthIndicator implements HealthIndicator {
         storeDetails.put("code", baton.status().name());
       }
     }
-    Map<String, String> plugins = providers.states();
-    up &= plugins.values().stream().allMatch(ProviderKeys.CONFIGURED::equals);
     return (up ? Health.up() : Health.down())
         .withDetail("store", storeDetails)
-        .withDetail("plugins", plugins)
+        .withDetail("plugins", providers.states())
         .build();
   }
 }

@@ -8,8 +8,8 @@ import java.lang.annotation.Target;
 import org.springframework.context.annotation.Conditional;
 
 /**
- * Matches when a model plugin is turned on ({@code baton.<plugin>.enabled} is not false) and its
- * key or project is found ({@link ProviderSettings}).
+ * Matches when a model plugin is required ({@code baton.<plugin>.enabled} is true), or when that is
+ * unset and its key or project is found ({@link ProviderSettings#wanted}).
  */
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ElementType.TYPE, ElementType.METHOD})

@@ -21,10 +21,9 @@ final class OnProviderCondition extends SpringBootCondition {
     ModelProvider provider = (ModelProvider) Objects.requireNonNull(attributes.get("value"));
     BatonProperties properties =
         Binder.get(context.getEnvironment()).bindOrCreate("baton", BatonProperties.class);
-    boolean available =
-        new ProviderSettings(properties, context.getEnvironment()).available(provider);
+    boolean wanted = new ProviderSettings(properties, context.getEnvironment()).wanted(provider);
     String message =
-        provider + (available ? " is enabled and configured" : " is disabled or has no key");
-    return available ? ConditionOutcome.match(message) : ConditionOutcome.noMatch(message);
+        provider + (wanted ? " is required or has its key" : " is disabled or has no key");
+    return wanted ? ConditionOutcome.match(message) : ConditionOutcome.noMatch(message);
   }
 }

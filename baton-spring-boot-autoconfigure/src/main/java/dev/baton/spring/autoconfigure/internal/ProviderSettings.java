@@ -2,6 +2,7 @@ package dev.baton.spring.autoconfigure.internal;
 
 import dev.baton.spring.autoconfigure.BatonProperties;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.env.Environment;
@@ -10,12 +11,17 @@ import org.springframework.core.env.Environment;
  * Where each model plugin's key (or project) comes from: the {@code baton.<plugin>.*} property,
  * else the provider's usual environment variable, read through Spring's {@link Environment} so that
  * a test or a profile can set it as a property. The plugin conditions and the plugin beans read
- * them here, so the two agree on when a plugin is added and what it is given.
+ * them here, so the two agree on when a plugin is added and what it is given. Immutable once made;
+ * it reads the environment on each call, so it is as thread-safe as the {@code Environment}.
  */
 public final class ProviderSettings {
   private final BatonProperties properties;
   private final Environment environment;
 
+  /**
+   * @param properties the {@code baton.*} properties
+   * @param environment where the providers' environment variables are read
+   */
   public ProviderSettings(BatonProperties properties, Environment environment) {
     this.properties = Objects.requireNonNull(properties, "properties");
     this.environment = Objects.requireNonNull(environment, "environment");
@@ -36,7 +42,16 @@ public final class ProviderSettings {
       return configured;
     }
     String fromEnvironment = first(null, "OPENAI_BASE_URL");
-    return fromEnvironment == null ? null : URI.create(fromEnvironment);
+    if (fromEnvironment == null) {
+      return null;
+    }
+    try {
+      return new URI(fromEnvironment);
+    } catch (URISyntaxException e) {
+      // Named, since the failure surfaces while conditions are evaluated, far from this code.
+      throw new IllegalStateException(
+          "OPENAI_BASE_URL is not a valid URL (" + e.getReason() + "): fix it or unset it", e);
+    }
   }
 
   /**
@@ -67,15 +82,41 @@ public final class ProviderSettings {
     return first(properties.vertexai().location(), "GOOGLE_CLOUD_LOCATION");
   }
 
-  /** Whether the plugin is turned on and has what it needs to call its provider. */
-  public boolean available(ModelProvider provider) {
+  /**
+   * Whether the plugin's key (or project, or for OpenAI-compatible servers a base URL) is found.
+   */
+  public boolean keyFound(ModelProvider provider) {
     return switch (provider) {
-      case GOOGLE_AI -> properties.googleai().enabled() && googleAiKey() != null;
-      case OPENAI ->
-          properties.openai().enabled() && (openAiKey() != null || openAiBaseUrl() != null);
-      case ANTHROPIC -> properties.anthropic().enabled() && anthropicKey() != null;
-      case VERTEX_AI -> properties.vertexai().enabled() && vertexAiProject() != null;
+      case GOOGLE_AI -> googleAiKey() != null;
+      case OPENAI -> openAiKey() != null || openAiBaseUrl() != null;
+      case ANTHROPIC -> anthropicKey() != null;
+      case VERTEX_AI -> vertexAiProject() != null;
     };
+  }
+
+  /** Whether {@code baton.<plugin>.enabled} is false. */
+  public boolean disabled(ModelProvider provider) {
+    return Boolean.FALSE.equals(provider.enabled(properties));
+  }
+
+  /**
+   * Whether the auto-configuration adds the plugin: {@code baton.<plugin>.enabled} is true, or it
+   * is unset and the key is found.
+   */
+  public boolean wanted(ModelProvider provider) {
+    Boolean enabled = provider.enabled(properties);
+    return enabled == null ? keyFound(provider) : enabled;
+  }
+
+  /**
+   * Fails when a plugin that is being created has no key: the application requires it.
+   *
+   * @throws IllegalStateException naming where the key would come from
+   */
+  public void requireKey(ModelProvider provider) {
+    if (!keyFound(provider)) {
+      throw new IllegalStateException(provider.missingKeyMessage());
+    }
   }
 
   private @Nullable String first(@Nullable String configured, String... variables) {

@@ -8,6 +8,7 @@ import dev.baton.ai.Role;
 import dev.baton.ai.ToolRequest;
 import dev.baton.ai.ToolRequestPart;
 import dev.baton.core.Json;
+import dev.baton.middleware.agents.Agents;
 import dev.baton.middleware.budget.Budget;
 import java.util.List;
 import java.util.Objects;
@@ -20,7 +21,8 @@ import tools.jackson.databind.node.ObjectNode;
  * resumes ({@code metadata.budget.spent}), and the one decision its answers give the budget holds
  * on that message. A hold answered with a response, or with a restart whose data does not approve
  * it, refuses; the run is approved only when no answer refuses. A call that resumes nothing, or
- * resumes a message without holds, decides nothing.
+ * resumes a message without holds, decides nothing. A sub-agent's hold forwarded to this run (a
+ * wrapper with {@code subAgent}) is the sub-agent's to decide, not this run's.
  *
  * @param recorded the spend recorded on the resumed message; empty when none was
  * @param decided whether the resume answers budget holds
@@ -50,7 +52,7 @@ record BudgetResume(
     boolean approved = true;
     String reason = null;
     for (ToolRequestPart held : resumed.toolRequests()) {
-      if (Budget.interrupted(held).isEmpty()) {
+      if (Budget.interrupted(held).isEmpty() || forwarded(held)) {
         continue;
       }
       ToolRequest call = held.toolRequest();
@@ -86,6 +88,16 @@ record BudgetResume(
     return decided
         ? new BudgetResume(recorded, true, approved, reason)
         : NONE.withRecorded(recorded);
+  }
+
+  /**
+   * Whether a hold is a sub-agent's, forwarded by the Agents middleware: its wrapper carries the
+   * sub-agent's report so that it reads as a budget hold, but its decision is routed to the
+   * sub-agent's budget and neither renews nor stops this run.
+   */
+  private static boolean forwarded(ToolRequestPart held) {
+    JsonNode interrupt = held.metadata() == null ? null : held.metadata().get("interrupt");
+    return interrupt != null && interrupt.has(Agents.SUB_AGENT);
   }
 
   private BudgetResume withRecorded(GenerationUsage recorded) {

@@ -516,4 +516,22 @@ class BackgroundInterruptsTest {
     assertThat(report.path("status").asString()).isEqualTo("failed");
     assertThat(report.has("interrupt")).isFalse();
   }
+
+  @Test
+  void withTheOptionOffTheReportSchemaIsTheSeeds() {
+    Team team =
+        new Team(InMemorySessionStore.create(), InMemorySessionStore.create(), false, false);
+    team.launched();
+
+    JsonNode report =
+        team.orchestratorModel.lastRequest().tools().stream()
+            .filter(tool -> tool.name().equals(CHECK))
+            .findFirst()
+            .orElseThrow()
+            .outputSchema()
+            .path("properties")
+            .path("tasks")
+            .path("items");
+    assertThat(report.toString()).contains("\"status\"").doesNotContain("interrupt");
+  }
 }

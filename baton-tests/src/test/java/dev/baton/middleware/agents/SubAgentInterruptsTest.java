@@ -1,39 +1,39 @@
 package dev.baton.middleware.agents;
 
+import static dev.baton.middleware.agents.SubAgentTeam.PATH;
+import static dev.baton.middleware.agents.SubAgentTeam.answer;
+import static dev.baton.middleware.agents.SubAgentTeam.approve;
+import static dev.baton.middleware.agents.SubAgentTeam.assertUntouched;
+import static dev.baton.middleware.agents.SubAgentTeam.calls;
+import static dev.baton.middleware.agents.SubAgentTeam.delegate;
+import static dev.baton.middleware.agents.SubAgentTeam.failure;
+import static dev.baton.middleware.agents.SubAgentTeam.held;
+import static dev.baton.middleware.agents.SubAgentTeam.taskSnapshot;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.baton.Baton;
 import dev.baton.agent.Agent;
 import dev.baton.agent.AgentFinishReason;
 import dev.baton.agent.AgentInit;
 import dev.baton.agent.AgentInput;
 import dev.baton.agent.AgentOptions;
 import dev.baton.agent.AgentOutput;
-import dev.baton.agent.SessionStore;
 import dev.baton.agent.store.FileSessionStore;
 import dev.baton.agent.store.InMemorySessionStore;
-import dev.baton.ai.FinishReason;
 import dev.baton.ai.InlinePrompt;
 import dev.baton.ai.Message;
-import dev.baton.ai.ModelResponse;
 import dev.baton.ai.Part;
 import dev.baton.ai.Resume;
-import dev.baton.ai.Role;
-import dev.baton.ai.Tool;
 import dev.baton.ai.ToolRequestPart;
 import dev.baton.ai.ToolResponsePart;
 import dev.baton.core.ActionContext;
-import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
-import dev.baton.middleware.ToolApproval;
 import dev.baton.testing.ProgrammableModel;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -47,151 +47,27 @@ import tools.jackson.databind.JsonNode;
  */
 @Timeout(30)
 class SubAgentInterruptsTest {
-  private static final String PATH = "src/Main.java";
-
   @TempDir Path dir;
 
-  private final List<Baton> instances = new CopyOnWriteArrayList<>();
+  private final List<SubAgentTeam> teams = new CopyOnWriteArrayList<>();
 
   @AfterEach
   void close() {
-    instances.forEach(Baton::close);
+    teams.forEach(SubAgentTeam::close);
   }
 
-  /**
-   * One instance of the team: an orchestrator delegating to {@code coder}, whose {@code write_file}
-   * is held by ToolApproval. Both sub-agent and orchestrator keep their sessions in the stores
-   * given, so that another instance on the same stores carries on.
-   */
-  private final class Team {
-    final Baton baton = Baton.builder().experimental().build();
-    final ProgrammableModel orchestratorModel = ProgrammableModel.define(baton.registry(), "orch");
-    final ProgrammableModel coderModel = ProgrammableModel.define(baton.registry(), "coder-model");
-    final List<JsonNode> writes = new CopyOnWriteArrayList<>();
-    final Tool<JsonNode, JsonNode> askUser;
-    final Agent coder;
-    final Agent orchestrator;
-
-    Team(SessionStore coderStore, SessionStore orchestratorStore, boolean forward) {
-      instances.add(baton);
-      var writeFile =
-          baton.defineJsonTool(
-              "write_file",
-              "Writes a file.",
-              null,
-              null,
-              (ctx, in) -> {
-                writes.add(in);
-                return Json.nodes().stringNode("written");
-              });
-      askUser =
-          baton.defineJsonTool(
-              "ask_user",
-              "Asks the user.",
-              null,
-              null,
-              (ctx, in) -> {
-                throw ctx.interrupt(Map.of("question", in.path("question").asString()));
-              });
-      coder =
-          baton.defineAgent(
-              "coder",
-              InlinePrompt.builder()
-                  .model("coder-model")
-                  .system("You write code.")
-                  .tools(writeFile, askUser)
-                  .use(ToolApproval.allowing("ask_user"))
-                  .build(),
-              AgentOptions.builder().sessionStore(coderStore).description("Writes code.").build());
-      orchestrator =
-          baton.defineAgent(
-              "orchestrator",
-              InlinePrompt.builder()
-                  .model("orch")
-                  .system("Delegate.")
-                  .use(Agents.builder().agents(coder.ref()).forwardInterrupts(forward).build())
-                  .build(),
-              AgentOptions.builder().sessionStore(orchestratorStore).build());
-    }
-
-    /** The orchestrator delegates; the coder asks to write the file; the turn ends held. */
-    AgentOutput heldWrite(ActionContext context) {
-      orchestratorModel.respond(calls(delegate("d1", "Write the main class")));
-      coderModel.respond(
-          calls(Part.toolRequest("write_file", "w1", Json.object().put("path", PATH))));
-      return orchestrator.run(
-          context, AgentInput.text("Build it"), AgentInit.NEW, StreamCallback.discard());
-    }
-
-    AgentOutput resume(ActionContext context, String snapshotId, Resume resume) {
-      return orchestrator.run(
-          context,
-          AgentInput.resume(resume),
-          AgentInit.ofSnapshot(snapshotId),
-          StreamCallback.discard());
-    }
-
-    /** The outputs of the tool responses the orchestrator's model was sent last, by ref. */
-    JsonNode delegationOutput(String ref) {
-      List<Message> messages = orchestratorModel.lastRequest().messages();
-      return messages.get(messages.size() - 1).toolResponses().stream()
-          .filter(p -> ref.equals(p.toolResponse().ref()))
-          .findFirst()
-          .orElseThrow()
-          .toolResponse()
-          .output();
-    }
+  private SubAgentTeam track(SubAgentTeam team) {
+    teams.add(team);
+    return team;
   }
 
-  private Team inMemory() {
-    return new Team(InMemorySessionStore.create(), InMemorySessionStore.create(), true);
-  }
-
-  private static ModelResponse calls(ToolRequestPart... calls) {
-    return ModelResponse.of(new Message(Role.MODEL, List.of(calls)), FinishReason.STOP);
-  }
-
-  private static ToolRequestPart delegate(String ref, String task) {
-    return Part.toolRequest("delegate_to_coder", ref, Json.object().put("task", task));
-  }
-
-  private static ToolRequestPart held(AgentOutput output) {
-    assertThat(output.finishReason()).isEqualTo(AgentFinishReason.INTERRUPTED);
-    List<ToolRequestPart> interrupts =
-        output.message().toolRequests().stream()
-            .filter(p -> p.metadata() != null && p.metadata().has("interrupt"))
-            .toList();
-    assertThat(interrupts).hasSize(1);
-    return interrupts.get(0);
-  }
-
-  private static Resume approve(ToolRequestPart held) {
-    return Resume.restart(
-        new ToolRequestPart(
-            held.toolRequest(),
-            Json.object().set("resumed", Json.object().put("toolApproved", true))));
-  }
-
-  private static Resume answer(ToolRequestPart held, Object output) {
-    return Resume.respond(
-        Part.toolResponse(
-            held.toolRequest().name(), held.toolRequest().ref(), Json.toTree(output)));
-  }
-
-  /** The status a turn failed with, whether the agent threw it or reported it. */
-  private static Status failure(Supplier<AgentOutput> turn) {
-    try {
-      AgentOutput output = turn.get();
-      assertThat(output.isFailed()).as("the turn failed").isTrue();
-      return output.error().statusCode();
-    } catch (BatonException e) {
-      return e.status();
-    }
+  private SubAgentTeam inMemory() {
+    return track(SubAgentTeam.inMemory());
   }
 
   @Test
   void theSystemPromptNamesTheSubAgentsThatForwardTheirQuestions() {
-    Team team = inMemory();
+    SubAgentTeam team = inMemory();
     Agent helper =
         team.baton.defineAgent(
             "helper", InlinePrompt.builder().model("coder-model").build(), AgentOptions.DEFAULTS);
@@ -222,7 +98,7 @@ class SubAgentInterruptsTest {
 
   @Test
   void aHeldApprovalEndsTheOrchestratorsTurnWithAWrappedInterrupt() {
-    Team team = inMemory();
+    SubAgentTeam team = inMemory();
 
     AgentOutput output = team.heldWrite(team.baton.context());
 
@@ -257,7 +133,7 @@ class SubAgentInterruptsTest {
 
   @Test
   void approvingTheWrappedInterruptRunsTheHeldCallAndReturnsTheSubAgentsResult() {
-    Team team = inMemory();
+    SubAgentTeam team = inMemory();
     AgentOutput asked = team.heldWrite(team.baton.context());
     team.coderModel.respondText("Wrote " + PATH);
     team.orchestratorModel.respondText("The coder wrote it.");
@@ -280,7 +156,7 @@ class SubAgentInterruptsTest {
 
   @Test
   void aSubAgentTurnThatHeldSeveralCallsIsOneInterruptAnsweredAsAWhole() {
-    Team team = inMemory();
+    SubAgentTeam team = inMemory();
     team.orchestratorModel.respond(calls(delegate("d1", "Write two files")));
     team.coderModel.respond(
         calls(
@@ -305,7 +181,7 @@ class SubAgentInterruptsTest {
 
   @Test
   void aSecondQuestionAfterTheAnswerIsReportedAsText() {
-    Team team = inMemory();
+    SubAgentTeam team = inMemory();
     AgentOutput asked = team.heldWrite(team.baton.context());
     team.coderModel.respond(
         calls(Part.toolRequest("write_file", "w2", Json.object().put("path", "README.md"))));
@@ -323,7 +199,7 @@ class SubAgentInterruptsTest {
 
   @Test
   void aRefusalReachesTheSubAgentAsToolApprovalsRefusal() {
-    Team team = inMemory();
+    SubAgentTeam team = inMemory();
     AgentOutput asked = team.heldWrite(team.baton.context());
     team.coderModel.respondText("Understood, I did not write it.");
     team.orchestratorModel.respondText("The user declined.");
@@ -345,7 +221,7 @@ class SubAgentInterruptsTest {
 
   @Test
   void aToolsOwnQuestionIsForwardedAndItsAnswerReachesTheTool() {
-    Team team = inMemory();
+    SubAgentTeam team = inMemory();
     team.orchestratorModel.respond(calls(delegate("d1", "Write the main class")));
     team.coderModel.respond(
         calls(Part.toolRequest("ask_user", "q1", Json.object().put("question", "Which package?"))));
@@ -377,20 +253,22 @@ class SubAgentInterruptsTest {
   void anOrchestratorRecreatedOnTheSameFileStoresRoutesTheAnswer() {
     Path coderDir = dir.resolve("coder");
     Path orchestratorDir = dir.resolve("orchestrator");
-    Team before =
-        new Team(
-            FileSessionStore.builder(coderDir).build(),
-            FileSessionStore.builder(orchestratorDir).build(),
-            true);
+    SubAgentTeam before =
+        track(
+            new SubAgentTeam(
+                FileSessionStore.builder(coderDir).build(),
+                FileSessionStore.builder(orchestratorDir).build(),
+                true));
     AgentOutput asked = before.heldWrite(before.baton.context());
     ToolRequestPart held = held(asked);
     before.baton.close();
 
-    Team after =
-        new Team(
-            FileSessionStore.builder(coderDir).build(),
-            FileSessionStore.builder(orchestratorDir).build(),
-            true);
+    SubAgentTeam after =
+        track(
+            new SubAgentTeam(
+                FileSessionStore.builder(coderDir).build(),
+                FileSessionStore.builder(orchestratorDir).build(),
+                true));
     after.coderModel.respondText("Wrote " + PATH);
     after.orchestratorModel.respondText("The coder wrote it.");
     AgentOutput done = after.resume(after.baton.context(), asked.snapshotId(), approve(held));
@@ -402,7 +280,7 @@ class SubAgentInterruptsTest {
 
   @Test
   void anAnswerToAnUnknownInterruptIsRefusedAndChangesNothing() {
-    Team team = inMemory();
+    SubAgentTeam team = inMemory();
     AgentOutput asked = team.heldWrite(team.baton.context());
     ToolRequestPart held = held(asked);
     ToolRequestPart unknown =
@@ -423,7 +301,7 @@ class SubAgentInterruptsTest {
 
   @Test
   void anAlreadyAnsweredInterruptIsRefusedAndChangesNothing() {
-    Team team = inMemory();
+    SubAgentTeam team = inMemory();
     AgentOutput asked = team.heldWrite(team.baton.context());
     ToolRequestPart held = held(asked);
     team.coderModel.respondText("Wrote " + PATH);
@@ -446,7 +324,7 @@ class SubAgentInterruptsTest {
 
   @Test
   void anotherPrincipalCannotAnswerTheInterrupt() {
-    Team team = inMemory();
+    SubAgentTeam team = inMemory();
     ActionContext alice = team.baton.context().withAuth(Map.of(ActionContext.PRINCIPAL, "alice"));
     ActionContext bob = team.baton.context().withAuth(Map.of(ActionContext.PRINCIPAL, "bob"));
     AgentOutput asked = team.heldWrite(alice);
@@ -464,7 +342,7 @@ class SubAgentInterruptsTest {
 
   @Test
   void aSubAgentSessionThatMovedOnRefusesTheAnswerAndChangesNothing() {
-    Team team = inMemory();
+    SubAgentTeam team = inMemory();
     AgentOutput asked = team.heldWrite(team.baton.context());
     ToolRequestPart held = held(asked);
     // Someone answers the coder directly, behind the orchestrator's back.
@@ -489,7 +367,7 @@ class SubAgentInterruptsTest {
 
   @Test
   void aClientManagedSubAgentKeepsTheSeedsDeadEnd() {
-    Team team = inMemory();
+    SubAgentTeam team = inMemory();
     Agent asker =
         team.baton.defineAgent(
             "asker",
@@ -518,7 +396,7 @@ class SubAgentInterruptsTest {
 
   @Test
   void aQuestionTwoLevelsDownReachesTheTopAndItsAnswerGoesBackDown() {
-    Team team = inMemory();
+    SubAgentTeam team = inMemory();
     ProgrammableModel managerModel =
         ProgrammableModel.define(team.baton.registry(), "manager-model");
     Agent manager =
@@ -583,24 +461,5 @@ class SubAgentInterruptsTest {
                 .path("response")
                 .asString())
         .isEqualTo("Wrote " + PATH);
-  }
-
-  private static String taskSnapshot(ToolRequestPart held) {
-    return held.metadata()
-        .path("interrupt")
-        .path(Agents.SUB_AGENT)
-        .path("taskId")
-        .asString()
-        .substring("coder:".length());
-  }
-
-  /** The coder's held turn is still its session's latest, and nothing ran. */
-  private static void assertUntouched(Team team, ToolRequestPart held) {
-    String coderSnapshot = taskSnapshot(held);
-    var row = team.coder.snapshots().get(coderSnapshot);
-    assertThat(team.coder.snapshots().latest(row.sessionId()).snapshotId())
-        .isEqualTo(coderSnapshot);
-    assertThat(team.writes).isEmpty();
-    assertThat(team.coderModel.calls()).isEqualTo(1);
   }
 }

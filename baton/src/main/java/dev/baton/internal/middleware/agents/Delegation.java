@@ -57,6 +57,11 @@ public final class Delegation {
   private static final ContextKey<Delegation> KEY =
       ContextKey.of("baton.agents.delegation", Delegation.class);
 
+  // Set on a delegation call that restarts an interrupted one (the tool's own context drops the
+  // restart data): such a call cannot pause again, so its sub-agent's question is reported as text.
+  private static final ContextKey<Boolean> RESTARTED =
+      ContextKey.of("baton.agents.restarted", Boolean.class);
+
   private final DelegationSetup setup;
   private final Agents config;
   private final Registry registry;
@@ -152,7 +157,10 @@ public final class Delegation {
                 return ToolResult.output(Json.nodes().nullNode());
               }
               try {
-                return next.apply(ctx.with(KEY, this), params);
+                ActionContext delegating = ctx.with(KEY, this);
+                return next.apply(
+                    ToolContext.of(ctx).isResumed() ? delegating.with(RESTARTED, true) : delegating,
+                    params);
               } catch (BatonException e) {
                 // Our tools turn every failure into text; what escapes is a call the tool's
                 // schema refused. The model made it, so the model gets to fix it.
@@ -201,7 +209,7 @@ public final class Delegation {
           label);
     }
     // A background task never gets forwarded history: it runs in its own server-side session.
-    return launch(context, target, AgentInput.text(task), AgentInit.NEW, invocation, label);
+    return launch(context, target, AgentInput.text(task), AgentInit.NEW, invocation, label, true);
   }
 
   /**
@@ -248,7 +256,8 @@ public final class Delegation {
             AgentInput.resume(resume),
             AgentInit.ofSnapshot(turn.row().snapshotId()),
             invocations.incrementAndGet(),
-            label);
+            label,
+            false);
     return new Result(
         "The user answered the question of task "
             + TaskId.of(turn.agent().name(), turn.row().snapshotId())
@@ -276,14 +285,23 @@ public final class Delegation {
     Instant started = Timing.of(context).now();
     AgentOutput output;
     try {
-      output = target.run(context.withRegistry(registry), input, init, StreamCallback.discard());
+      output =
+          target.run(
+              context.without(RESTARTED).withRegistry(registry),
+              input,
+              init,
+              StreamCallback.discard());
     } catch (RuntimeException e) {
       return failure(context, target.name(), e, label);
     }
     if (output.finishReason() == AgentFinishReason.INTERRUPTED
         && config.forwardInterrupts()
         && InterruptForwarding.canForward(target)) {
-      ObjectNode wrapped = forward ? InterruptForwarding.wrap(target.name(), output) : null;
+      // A restarted delegation (the orchestrator's own approval let it run) cannot pause again:
+      // the generate loop fails a restarted call that interrupts. Its question is reported as
+      // text, as without forwarding.
+      boolean canAsk = forward && !context.get(RESTARTED).orElse(false);
+      ObjectNode wrapped = canAsk ? InterruptForwarding.wrap(target.name(), output) : null;
       if (wrapped != null) {
         throw new ToolInterrupt(wrapped);
       }
@@ -307,7 +325,11 @@ public final class Delegation {
 
   /**
    * Starts a sub-agent in the background. A refusal to detach ({@code FAILED_PRECONDITION}) gives
-   * the slot back; a run that settled at once is folded like a synchronous one.
+   * back the slot the launch reserved, if it reserved one; a run that settled at once is folded
+   * like a synchronous one.
+   *
+   * @param reserved whether the launch holds a delegation slot ({@link #reserve}); an answer to a
+   *     forwarded question resumes a delegation that already counted, and holds none
    */
   Result launch(
       ActionContext context,
@@ -315,14 +337,15 @@ public final class Delegation {
       AgentInput input,
       AgentInit init,
       int invocation,
-      @Nullable String label) {
+      @Nullable String label,
+      boolean reserved) {
     String agent = target.name();
     Instant started = Timing.of(context).now();
     AgentOutput output;
     try {
       output =
           target.run(
-              context.withRegistry(registry),
+              context.without(RESTARTED).withRegistry(registry),
               input.withDetach(true),
               init,
               StreamCallback.discard());
@@ -350,7 +373,9 @@ public final class Delegation {
     if (output.isFailed()
         && output.error() != null
         && output.error().statusCode() == Status.FAILED_PRECONDITION) {
-      refund();
+      if (reserved) {
+        refund();
+      }
       String hint =
           target.metadata() == null
               ? " If this agent lacks a session store that supports background work, delegate to"

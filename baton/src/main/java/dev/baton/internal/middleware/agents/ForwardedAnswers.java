@@ -145,10 +145,20 @@ final class ForwardedAnswers {
           InterruptForwarding.read(
               context, delegation.registry(), delegation.agentNames(), a.routing()));
     }
+    // Every turn is claimed before any runs: a claim another answer holds refuses the whole resume.
+    List<Held> claimed = new ArrayList<>();
+    try {
+      for (int i = 0; i < answered.size(); i++) {
+        claimed.add(held.get(i).claim(context, Objects.toString(answered.get(i).call().ref(), "")));
+      }
+    } catch (RuntimeException e) {
+      claimed.forEach(turn -> turn.release(context));
+      throw e;
+    }
     Map<String, JsonNode> outputs = new HashMap<>();
     for (int i = 0; i < answered.size(); i++) {
       Answered a = answered.get(i);
-      Held turn = held.get(i);
+      Held turn = claimed.get(i);
       // A delegation's label is on its call; a background task's on the routing of its report.
       JsonNode label =
           a.background()

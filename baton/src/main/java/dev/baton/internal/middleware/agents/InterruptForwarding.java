@@ -5,6 +5,8 @@ import dev.baton.agent.AgentFinishReason;
 import dev.baton.agent.AgentMetadata;
 import dev.baton.agent.AgentOutput;
 import dev.baton.agent.SessionSnapshot;
+import dev.baton.agent.SessionState;
+import dev.baton.agent.SessionStore;
 import dev.baton.agent.SnapshotStatus;
 import dev.baton.agent.StateManagement;
 import dev.baton.ai.Message;
@@ -19,7 +21,9 @@ import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.Registry;
 import dev.baton.internal.agent.AgentLookup;
+import dev.baton.internal.agent.LocalAgent;
 import dev.baton.internal.agent.RemoteAgent;
+import dev.baton.internal.core.RandomIds;
 import dev.baton.middleware.agents.Agents;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -44,6 +48,12 @@ import tools.jackson.databind.node.ObjectNode;
  * the answer. Stateless; thread-safe.
  */
 final class InterruptForwarding {
+  /**
+   * The key of the claim an answer puts on the held turn's last message before it resumes the turn,
+   * so that a second answer (a concurrent retry) finds the turn taken and runs nothing.
+   */
+  static final String CLAIM = "baton.forwardedAnswer";
+
   private InterruptForwarding() {}
 
   /**
@@ -180,6 +190,78 @@ final class InterruptForwarding {
           ? Resume.restart(restarts.toArray(ToolRequestPart[]::new))
           : Resume.respond(responds.toArray(ToolResponsePart[]::new));
     }
+
+    /**
+     * Claims the turn for one answer, atomically in the sub-agent's store: the first answer to
+     * claim it resumes it, any other finds the claim and changes nothing.
+     *
+     * @param call the orchestrator's call the answer is for, recorded with the claim
+     * @return the claimed turn, whose {@link #release} gives it back
+     * @throws BatonException {@code FAILED_PRECONDITION} when another answer claimed it first
+     */
+    Held claim(ActionContext context, String call) {
+      ObjectNode claim = Json.object().put("call", call).put("id", RandomIds.uuid());
+      SessionSnapshot claimed =
+          store(agent)
+              .saveSnapshot(
+                  context,
+                  row.snapshotId(),
+                  current ->
+                      current == null || claimOf(current) != null ? null : mark(current, claim));
+      if (claimed == null) {
+        throw BatonException.failedPrecondition(
+            "sub-agent task %s is already being answered",
+            TaskId.of(agent.name(), row.snapshotId()));
+      }
+      return new Held(agent, claimed, calls);
+    }
+
+    /**
+     * Gives the claimed turn back when its answer will not run it (the claim of a sibling answer
+     * was refused), so that a retry can answer it again.
+     */
+    void release(ActionContext context) {
+      JsonNode ours = claimOf(row);
+      store(agent)
+          .saveSnapshot(
+              context,
+              row.snapshotId(),
+              current ->
+                  current == null || ours == null || !ours.equals(claimOf(current))
+                      ? null
+                      : mark(current, null));
+    }
+  }
+
+  private static SessionStore store(Agent agent) {
+    SessionStore store = agent instanceof LocalAgent local ? local.store() : null;
+    if (store == null) {
+      throw BatonException.failedPrecondition(
+          "sub-agent %s keeps no sessions, so its question cannot be answered", agent.name());
+    }
+    return store;
+  }
+
+  /** The claim on a held turn, or null when no answer has claimed it. */
+  private static @Nullable JsonNode claimOf(SessionSnapshot row) {
+    Message last = lastMessage(row);
+    JsonNode claim = last == null || last.metadata() == null ? null : last.metadata().get(CLAIM);
+    return claim == null || claim.isNull() ? null : claim;
+  }
+
+  /** The row with the claim set on (or, for null, removed from) its last message. */
+  private static SessionSnapshot mark(SessionSnapshot row, @Nullable ObjectNode claim) {
+    SessionState state = Objects.requireNonNull(row.state());
+    List<Message> messages = new ArrayList<>(state.messages());
+    Message last = messages.get(messages.size() - 1);
+    ObjectNode metadata = last.metadata() == null ? Json.object() : last.metadata().deepCopy();
+    if (claim == null) {
+      metadata.remove(CLAIM);
+    } else {
+      metadata.set(CLAIM, claim);
+    }
+    messages.set(messages.size() - 1, last.withMetadata(metadata.isEmpty() ? null : metadata));
+    return row.withState(state.withMessages(messages));
   }
 
   /**
@@ -189,7 +271,8 @@ final class InterruptForwarding {
    *
    * @throws BatonException {@code INVALID_ARGUMENT} for a task ID that names no configured agent,
    *     {@code NOT_FOUND} for a snapshot the caller cannot read, {@code FAILED_PRECONDITION} for a
-   *     turn that did not end interrupted or a session that has moved on since
+   *     turn that did not end interrupted, that another answer claimed ({@link Held#claim}), or
+   *     whose session has moved on since
    */
   static Held read(
       ActionContext context, Registry registry, Collection<String> agents, JsonNode routing) {
@@ -205,6 +288,9 @@ final class InterruptForwarding {
         || calls.isEmpty()) {
       throw BatonException.failedPrecondition(
           "sub-agent task %s did not stop on an interrupt, so there is nothing to answer", id);
+    }
+    if (claimOf(row) != null) {
+      throw BatonException.failedPrecondition("sub-agent task %s is already being answered", id);
     }
     SessionSnapshot latest =
         row.sessionId() == null ? null : agent.snapshots(context).latest(row.sessionId());

@@ -167,7 +167,7 @@ final class TaskContinuation {
       default -> throw new IllegalStateException("unexpected status " + row.status());
     }
     return background
-        ? delegation.launch(context, agent, input, init, invocation, label)
+        ? delegation.launch(context, agent, input, init, invocation, label, true)
         : delegation.run(context, agent, input, init, invocation, label);
   }
 

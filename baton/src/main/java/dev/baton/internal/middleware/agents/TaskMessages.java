@@ -1,5 +1,6 @@
 package dev.baton.internal.middleware.agents;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -93,7 +94,8 @@ final class TaskMessages {
   /**
    * One background task as the check, wait and abort tools report it. {@code interrupt} is the
    * wrapped interrupt of a task that stopped on a question, which ends the orchestrator's turn
-   * before the report reaches its model.
+   * before the report reaches its model; it is never written out, so the report's JSON and its
+   * schema stay as they are without forwarded interrupts.
    */
   record Report(
       String taskId,
@@ -103,7 +105,7 @@ final class TaskMessages {
       @Nullable String response,
       @Nullable List<ArtifactReport> artifacts,
       @Nullable String error,
-      @Nullable JsonNode interrupt) {
+      @JsonIgnore @Nullable JsonNode interrupt) {
 
     static final String INTERRUPTED = "interrupted";
 

@@ -1,0 +1,287 @@
+package dev.baton.middleware.agents;
+
+import static dev.baton.middleware.agents.SubAgentTeam.PATH;
+import static dev.baton.middleware.agents.SubAgentTeam.approve;
+import static dev.baton.middleware.agents.SubAgentTeam.calls;
+import static dev.baton.middleware.agents.SubAgentTeam.delegate;
+import static dev.baton.middleware.agents.SubAgentTeam.failure;
+import static dev.baton.middleware.agents.SubAgentTeam.held;
+import static dev.baton.middleware.agents.SubAgentTeam.taskSnapshot;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.agent.Agent;
+import dev.baton.agent.AgentFinishReason;
+import dev.baton.agent.AgentInit;
+import dev.baton.agent.AgentInput;
+import dev.baton.agent.AgentOptions;
+import dev.baton.agent.AgentOutput;
+import dev.baton.agent.SessionSnapshot;
+import dev.baton.agent.SessionStore;
+import dev.baton.agent.store.InMemorySessionStore;
+import dev.baton.ai.InlinePrompt;
+import dev.baton.ai.Part;
+import dev.baton.ai.ToolRequestPart;
+import dev.baton.core.ActionContext;
+import dev.baton.core.Json;
+import dev.baton.core.Status;
+import dev.baton.core.StreamCallback;
+import dev.baton.middleware.ToolApproval;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The guards around answering a forwarded sub-agent interrupt: one answer per held turn, a
+ * restarted delegation that cannot pause again, the caller's principal, and the option off.
+ */
+@Timeout(30)
+class ForwardedAnswerGuardsTest {
+  private final List<SubAgentTeam> teams = new CopyOnWriteArrayList<>();
+
+  @AfterEach
+  void close() {
+    teams.forEach(SubAgentTeam::close);
+  }
+
+  private SubAgentTeam team(boolean forward) {
+    SubAgentTeam team =
+        new SubAgentTeam(InMemorySessionStore.create(), InMemorySessionStore.create(), forward);
+    teams.add(team);
+    return team;
+  }
+
+  @Test
+  void aSecondAnswerWhileTheFirstRunsIsRefusedAndTheSubAgentRunsOnce() throws Exception {
+    SubAgentTeam team = team(true);
+    AgentOutput asked = team.heldWrite(team.baton.context());
+    ToolRequestPart held = held(asked);
+    CountDownLatch writing = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    AtomicBoolean firstWrite = new AtomicBoolean(true);
+    team.onWrite =
+        () -> {
+          if (!firstWrite.getAndSet(false)) {
+            return;
+          }
+          writing.countDown();
+          try {
+            release.await(20, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        };
+    team.coderModel.respondText("Wrote " + PATH);
+    team.orchestratorModel.respondText("The coder wrote it.");
+    CompletableFuture<AgentOutput> first =
+        CompletableFuture.supplyAsync(
+            () -> team.resume(team.baton.context(), asked.snapshotId(), approve(held)));
+    assertThat(writing.await(20, TimeUnit.SECONDS)).as("the first answer runs the write").isTrue();
+
+    // A retry of the same answer, while the first one is inside the sub-agent's held call.
+    Status second =
+        failure(() -> team.resume(team.baton.context(), asked.snapshotId(), approve(held)));
+    release.countDown();
+
+    assertThat(second).isEqualTo(Status.FAILED_PRECONDITION);
+    assertThat(first.get(20, TimeUnit.SECONDS).finishReason()).isEqualTo(AgentFinishReason.STOP);
+    assertThat(team.writes).hasSize(1);
+    assertThat(team.delegationOutput("d1").path("response").asString()).isEqualTo("Wrote " + PATH);
+  }
+
+  @Test
+  void aSubAgentQuestionInADelegationTheOrchestratorApprovedIsReportedAsText() {
+    SubAgentTeam team = team(true);
+    Agent lead =
+        team.baton.defineAgent(
+            "lead",
+            InlinePrompt.builder()
+                .model("orch")
+                .use(ToolApproval.allowing())
+                .use(Agents.builder().agents(team.coder.ref()).forwardInterrupts(true).build())
+                .build(),
+            AgentOptions.builder().sessionStore(InMemorySessionStore.create()).build());
+    team.orchestratorModel.respond(calls(delegate("d1", "Write the main class")));
+    AgentOutput approval = lead.runText("Build it");
+    ToolRequestPart delegation = held(approval);
+    assertThat(delegation.toolRequest().name()).isEqualTo("delegate_to_coder");
+    team.coderModel.respond(
+        calls(Part.toolRequest("write_file", "w1", Json.object().put("path", PATH))));
+    team.orchestratorModel.respondText("The coder needs approval.");
+
+    AgentOutput approved =
+        lead.run(
+            team.baton.context(),
+            AgentInput.resume(approve(delegation)),
+            AgentInit.ofSnapshot(approval.snapshotId()),
+            StreamCallback.discard());
+
+    assertThat(approved.finishReason())
+        .as(String.valueOf(approved.error()))
+        .isEqualTo(AgentFinishReason.STOP);
+    assertThat(team.delegationOutput("d1").path("response").asString())
+        .startsWith("Sub-agent \"coder\" interrupted for additional input");
+    assertThat(team.writes).isEmpty();
+  }
+
+  @Test
+  void anotherPrincipalsAnswerThroughAClientManagedOrchestratorIsNotFound() {
+    SubAgentTeam team = team(true);
+    Agent lead =
+        team.baton.defineAgent(
+            "lead",
+            InlinePrompt.builder()
+                .model("orch")
+                .use(Agents.builder().agents(team.coder.ref()).forwardInterrupts(true).build())
+                .build(),
+            AgentOptions.DEFAULTS);
+    ActionContext alice = team.baton.context().withAuth(Map.of(ActionContext.PRINCIPAL, "alice"));
+    ActionContext bob = team.baton.context().withAuth(Map.of(ActionContext.PRINCIPAL, "bob"));
+    team.orchestratorModel.respond(calls(delegate("d1", "Write the main class")));
+    team.coderModel.respond(
+        calls(Part.toolRequest("write_file", "w1", Json.object().put("path", PATH))));
+    AgentOutput asked =
+        lead.run(alice, AgentInput.text("Build it"), AgentInit.NEW, StreamCallback.discard());
+    ToolRequestPart held = held(asked);
+    int orchestratorCalls = team.orchestratorModel.calls();
+
+    // Bob holds alice's conversation (the client keeps it) and answers her sub-agent's question.
+    Status status =
+        failure(
+            () ->
+                lead.run(
+                    bob,
+                    AgentInput.resume(approve(held)),
+                    AgentInit.ofState(asked.state()),
+                    StreamCallback.discard()));
+
+    assertThat(status).isEqualTo(Status.NOT_FOUND);
+    assertThat(team.writes).isEmpty();
+    assertThat(team.orchestratorModel.calls()).isEqualTo(orchestratorCalls);
+    String coderSnapshot = taskSnapshot(held);
+    var row = team.coder.snapshots(alice).get(coderSnapshot);
+    assertThat(team.coder.snapshots(alice).latest(row.sessionId()).snapshotId())
+        .isEqualTo(coderSnapshot);
+  }
+
+  @Test
+  void withTheOptionOffAHeldSubAgentIsReportedAsTextAndTheTurnGoesOn() {
+    SubAgentTeam team = team(false);
+    team.orchestratorModel.respond(calls(delegate("d1", "Write the main class")));
+    team.orchestratorModel.respondText("The coder needs approval.");
+    team.coderModel.respond(
+        calls(Part.toolRequest("write_file", "w1", Json.object().put("path", PATH))));
+
+    AgentOutput output = team.orchestrator.runText("Build it");
+
+    assertThat(output.finishReason()).isEqualTo(AgentFinishReason.STOP);
+    assertThat(team.delegationOutput("d1").path("response").asString())
+        .startsWith("Sub-agent \"coder\" interrupted for additional input");
+    assertThat(team.writes).isEmpty();
+  }
+
+  @Test
+  void anAnswerWhoseBackgroundResumeIsRefusedGivesBackNoSlotItNeverTook() {
+    SessionStore coderRows = InMemorySessionStore.create();
+    SessionStore leadRows = InMemorySessionStore.create();
+    SubAgentTeam asking = team(coderRows);
+    Agent lead = limitedLead(asking, leadRows);
+    asking.orchestratorModel.respond(
+        calls(
+            Part.toolRequest(
+                "delegate_to_coder",
+                "d1",
+                Json.object().put("task", "Write the main class").put("background", true))));
+    asking.orchestratorModel.respondText("Started.");
+    asking.coderModel.respond(
+        calls(Part.toolRequest("write_file", "w1", Json.object().put("path", PATH))));
+    AgentOutput started = lead.runText("Build it");
+    String taskId = asking.delegationOutput("d1").path("taskId").asString();
+    asking.coder.snapshots().waitFor(taskId.substring("coder:".length()));
+    asking.orchestratorModel.respond(
+        calls(
+            Part.toolRequest(
+                "check_background_tasks",
+                "c1",
+                Json.object().set("taskIds", Json.nodes().arrayNode().add(taskId)))));
+    AgentOutput asked =
+        lead.run(
+            asking.baton.context(),
+            AgentInput.text("How is it going?"),
+            AgentInit.ofSnapshot(started.snapshotId()),
+            StreamCallback.discard());
+    ToolRequestPart held = held(asked);
+
+    // Another instance answers, whose coder store cannot run work in the background: the resumed
+    // task's launch is refused. Its model then delegates twice, against a limit of one.
+    SubAgentTeam answering = team(new ForegroundOnly(coderRows));
+    Agent sameLead = limitedLead(answering, leadRows);
+    answering.orchestratorModel.respond(
+        calls(delegate("d2", "Write a test"), delegate("d3", "Write another test")));
+    answering.coderModel.respondText("Wrote a test.");
+    answering.coderModel.respondText("Wrote another test.");
+    answering.orchestratorModel.respondText("Done.");
+    sameLead.run(
+        answering.baton.context(),
+        AgentInput.resume(approve(held)),
+        AgentInit.ofSnapshot(asked.snapshotId()),
+        StreamCallback.discard());
+
+    assertThat(answering.delegationOutput("d2").path("response").asString())
+        .isEqualTo("Wrote a test.");
+    assertThat(answering.delegationOutput("d3").path("response").asString())
+        .startsWith("Delegation limit reached (1)");
+  }
+
+  private SubAgentTeam team(SessionStore coderRows) {
+    SubAgentTeam team = new SubAgentTeam(coderRows, InMemorySessionStore.create(), true);
+    teams.add(team);
+    return team;
+  }
+
+  /** An orchestrator that delegates to the team's coder in the background, once per call. */
+  private static Agent limitedLead(SubAgentTeam team, SessionStore rows) {
+    return team.baton.defineAgent(
+        "lead",
+        InlinePrompt.builder()
+            .model("orch")
+            .use(
+                Agents.builder()
+                    .agents(team.coder.ref())
+                    .async(true)
+                    .maxDelegations(1)
+                    .forwardInterrupts(true)
+                    .build())
+            .build(),
+        AgentOptions.builder().sessionStore(rows).build());
+  }
+
+  /** The rows of another store, without its support for background work. */
+  private record ForegroundOnly(SessionStore rows) implements SessionStore {
+    @Override
+    public @Nullable SessionSnapshot getSnapshot(ActionContext context, String snapshotId) {
+      return rows.getSnapshot(context, snapshotId);
+    }
+
+    @Override
+    public @Nullable SessionSnapshot getLatestSnapshot(ActionContext context, String sessionId) {
+      return rows.getLatestSnapshot(context, sessionId);
+    }
+
+    @Override
+    public @Nullable SessionSnapshot saveSnapshot(
+        ActionContext context,
+        @Nullable String snapshotId,
+        UnaryOperator<@Nullable SessionSnapshot> update) {
+      return rows.saveSnapshot(context, snapshotId, update);
+    }
+  }
+}

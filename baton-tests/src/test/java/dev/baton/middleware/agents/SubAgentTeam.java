@@ -1,0 +1,202 @@
+package dev.baton.middleware.agents;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.Baton;
+import dev.baton.agent.Agent;
+import dev.baton.agent.AgentFinishReason;
+import dev.baton.agent.AgentInit;
+import dev.baton.agent.AgentInput;
+import dev.baton.agent.AgentOptions;
+import dev.baton.agent.AgentOutput;
+import dev.baton.agent.SessionStore;
+import dev.baton.agent.store.InMemorySessionStore;
+import dev.baton.ai.FinishReason;
+import dev.baton.ai.InlinePrompt;
+import dev.baton.ai.Message;
+import dev.baton.ai.ModelResponse;
+import dev.baton.ai.Part;
+import dev.baton.ai.Resume;
+import dev.baton.ai.Role;
+import dev.baton.ai.Tool;
+import dev.baton.ai.ToolRequestPart;
+import dev.baton.core.ActionContext;
+import dev.baton.core.BatonException;
+import dev.baton.core.Json;
+import dev.baton.core.Status;
+import dev.baton.core.StreamCallback;
+import dev.baton.middleware.ToolApproval;
+import dev.baton.testing.ProgrammableModel;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * One instance of the team the forwarded-interrupt tests use: an orchestrator delegating to {@code
+ * coder}, whose {@code write_file} is held by ToolApproval. Both sub-agent and orchestrator keep
+ * their sessions in the stores given, so that another instance on the same stores carries on. The
+ * static helpers build the calls, answers and checks those tests share.
+ */
+final class SubAgentTeam implements AutoCloseable {
+  static final String PATH = "src/Main.java";
+
+  final Baton baton = Baton.builder().experimental().build();
+  final ProgrammableModel orchestratorModel = ProgrammableModel.define(baton.registry(), "orch");
+  final ProgrammableModel coderModel = ProgrammableModel.define(baton.registry(), "coder-model");
+  final List<JsonNode> writes = new CopyOnWriteArrayList<>();
+
+  /** Runs inside {@code write_file} after the write is recorded: a test holds a write here. */
+  volatile Runnable onWrite = () -> {};
+
+  final Tool<JsonNode, JsonNode> askUser;
+  final Agent coder;
+  final Agent orchestrator;
+
+  /**
+   * @param forward whether the orchestrator forwards the coder's interrupts
+   */
+  SubAgentTeam(SessionStore coderStore, SessionStore orchestratorStore, boolean forward) {
+    var writeFile =
+        baton.defineJsonTool(
+            "write_file",
+            "Writes a file.",
+            null,
+            null,
+            (ctx, in) -> {
+              writes.add(in);
+              onWrite.run();
+              return Json.nodes().stringNode("written");
+            });
+    askUser =
+        baton.defineJsonTool(
+            "ask_user",
+            "Asks the user.",
+            null,
+            null,
+            (ctx, in) -> {
+              throw ctx.interrupt(Map.of("question", in.path("question").asString()));
+            });
+    coder =
+        baton.defineAgent(
+            "coder",
+            InlinePrompt.builder()
+                .model("coder-model")
+                .system("You write code.")
+                .tools(writeFile, askUser)
+                .use(ToolApproval.allowing("ask_user"))
+                .build(),
+            AgentOptions.builder().sessionStore(coderStore).description("Writes code.").build());
+    orchestrator =
+        baton.defineAgent(
+            "orchestrator",
+            InlinePrompt.builder()
+                .model("orch")
+                .system("Delegate.")
+                .use(Agents.builder().agents(coder.ref()).forwardInterrupts(forward).build())
+                .build(),
+            AgentOptions.builder().sessionStore(orchestratorStore).build());
+  }
+
+  /** A team on in-memory stores, forwarding the coder's interrupts. */
+  static SubAgentTeam inMemory() {
+    return new SubAgentTeam(InMemorySessionStore.create(), InMemorySessionStore.create(), true);
+  }
+
+  /** The orchestrator delegates; the coder asks to write the file; the turn ends held. */
+  AgentOutput heldWrite(ActionContext context) {
+    orchestratorModel.respond(calls(delegate("d1", "Write the main class")));
+    coderModel.respond(
+        calls(Part.toolRequest("write_file", "w1", Json.object().put("path", PATH))));
+    return orchestrator.run(
+        context, AgentInput.text("Build it"), AgentInit.NEW, StreamCallback.discard());
+  }
+
+  AgentOutput resume(ActionContext context, String snapshotId, Resume resume) {
+    return orchestrator.run(
+        context,
+        AgentInput.resume(resume),
+        AgentInit.ofSnapshot(snapshotId),
+        StreamCallback.discard());
+  }
+
+  /** The outputs of the tool responses the orchestrator's model was sent last, by ref. */
+  JsonNode delegationOutput(String ref) {
+    List<Message> messages = orchestratorModel.lastRequest().messages();
+    return messages.get(messages.size() - 1).toolResponses().stream()
+        .filter(p -> ref.equals(p.toolResponse().ref()))
+        .findFirst()
+        .orElseThrow()
+        .toolResponse()
+        .output();
+  }
+
+  @Override
+  public void close() {
+    baton.close();
+  }
+
+  static ModelResponse calls(ToolRequestPart... calls) {
+    return ModelResponse.of(new Message(Role.MODEL, List.of(calls)), FinishReason.STOP);
+  }
+
+  static ToolRequestPart delegate(String ref, String task) {
+    return Part.toolRequest("delegate_to_coder", ref, Json.object().put("task", task));
+  }
+
+  /** The one interrupted call of an interrupted turn. */
+  static ToolRequestPart held(AgentOutput output) {
+    assertThat(output.finishReason()).isEqualTo(AgentFinishReason.INTERRUPTED);
+    List<ToolRequestPart> interrupts =
+        output.message().toolRequests().stream()
+            .filter(p -> p.metadata() != null && p.metadata().has("interrupt"))
+            .toList();
+    assertThat(interrupts).hasSize(1);
+    return interrupts.get(0);
+  }
+
+  static Resume approve(ToolRequestPart held) {
+    return Resume.restart(
+        new ToolRequestPart(
+            held.toolRequest(),
+            Json.object().set("resumed", Json.object().put("toolApproved", true))));
+  }
+
+  static Resume answer(ToolRequestPart held, Object output) {
+    return Resume.respond(
+        Part.toolResponse(
+            held.toolRequest().name(), held.toolRequest().ref(), Json.toTree(output)));
+  }
+
+  /** The status a turn failed with, whether the agent threw it or reported it. */
+  static Status failure(Supplier<AgentOutput> turn) {
+    try {
+      AgentOutput output = turn.get();
+      assertThat(output.isFailed()).as("the turn failed").isTrue();
+      return output.error().statusCode();
+    } catch (BatonException e) {
+      return e.status();
+    }
+  }
+
+  /** The coder's snapshot ID a wrapped interrupt routes to. */
+  static String taskSnapshot(ToolRequestPart held) {
+    return held.metadata()
+        .path("interrupt")
+        .path(Agents.SUB_AGENT)
+        .path("taskId")
+        .asString()
+        .substring("coder:".length());
+  }
+
+  /** The coder's held turn is still its session's latest, and nothing ran. */
+  static void assertUntouched(SubAgentTeam team, ToolRequestPart held) {
+    String coderSnapshot = taskSnapshot(held);
+    var row = team.coder.snapshots().get(coderSnapshot);
+    assertThat(team.coder.snapshots().latest(row.sessionId()).snapshotId())
+        .isEqualTo(coderSnapshot);
+    assertThat(team.writes).isEmpty();
+    assertThat(team.coderModel.calls()).isEqualTo(1);
+  }
+}

@@ -11,8 +11,11 @@ import java.util.ArrayList;
 import java.util.List;
 import tools.jackson.databind.JsonNode;
 
-/** A plain HTTP client for the server's tests, and readers of what the server answers. */
-final class TestHttp {
+/**
+ * A plain HTTP client for the tests of the wire protocol's bindings, and readers of what they
+ * answer. Public for the bindings' tests in other modules.
+ */
+public final class TestHttp {
   static final HttpClient CLIENT =
       HttpClient.newBuilder()
           .version(HttpClient.Version.HTTP_1_1)
@@ -22,13 +25,19 @@ final class TestHttp {
   private TestHttp() {}
 
   /** An answer: its status, content type and body. */
-  record Answer(int status, String contentType, String body) {
-    JsonNode json() {
+  public record Answer(int status, String contentType, String body) {
+    /** The body, parsed. */
+    public JsonNode json() {
       return Json.parse(body);
     }
 
+    /** What the route answered: the envelope's {@code result}. */
+    public JsonNode result() {
+      return json().get("result");
+    }
+
     /** The {@code data:} (or JS-style {@code error:}) frames of an SSE body, parsed. */
-    List<JsonNode> frames() {
+    public List<JsonNode> frames() {
       List<JsonNode> frames = new ArrayList<>();
       for (String block : body.split("\n\n")) {
         for (String line : block.split("\n")) {
@@ -40,13 +49,15 @@ final class TestHttp {
       return frames;
     }
 
-    JsonNode lastFrame() {
+    /** The last frame of an SSE body. */
+    public JsonNode lastFrame() {
       List<JsonNode> frames = frames();
       return frames.get(frames.size() - 1);
     }
   }
 
-  static Answer post(URI url, String body, String... headers) {
+  /** POSTs {@code body} as JSON with the header name-value pairs given. */
+  public static Answer post(URI url, String body, String... headers) {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(url)
             .timeout(Duration.ofSeconds(30))
@@ -70,18 +81,20 @@ final class TestHttp {
     }
   }
 
-  static Answer post(URI url, JsonNode body, String... headers) {
+  /** POSTs {@code body} as JSON with the header name-value pairs given. */
+  public static Answer post(URI url, JsonNode body, String... headers) {
     return post(url, Json.write(body), headers);
   }
 
   /** {@code {"data": <data>}} with an optional init. */
-  static JsonNode envelope(Object data, Object init) {
+  public static JsonNode envelope(Object data, Object init) {
     return Json.object()
         .<tools.jackson.databind.node.ObjectNode>set("data", Json.toTree(data))
         .set("init", Json.toTree(init));
   }
 
-  static JsonNode envelope(Object data) {
+  /** {@code {"data": <data>}}. */
+  public static JsonNode envelope(Object data) {
     return Json.object().set("data", Json.toTree(data));
   }
 }

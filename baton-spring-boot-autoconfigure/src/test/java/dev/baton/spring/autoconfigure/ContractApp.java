@@ -8,8 +8,6 @@ import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.SpringApplication;
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.web.server.WebServer;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -20,18 +18,9 @@ import org.springframework.context.annotation.PropertySource;
  * and context providers become the application's beans, served by the auto-configuration under
  * {@code /baton}. One application per test, since the contract gives each test a fresh instance.
  */
-@SpringBootConfiguration(proxyBeanMethods = false)
+@WithoutSecurityOrJdbc
 // No OTLP export: the test machine has no collector on localhost.
 @PropertySource("classpath:dev/baton/spring/autoconfigure/test-application.properties")
-@EnableAutoConfiguration(
-    excludeName = {
-      "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
-      "org.springframework.boot.security.autoconfigure.SecurityAutoConfiguration",
-      "org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration",
-      "org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterAutoConfiguration",
-      "org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration",
-      "org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration"
-    })
 class ContractApp {
   /** The running application of one test, and where it serves. */
   static final class Running {

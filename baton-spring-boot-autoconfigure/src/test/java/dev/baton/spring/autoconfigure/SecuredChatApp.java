@@ -1,18 +1,13 @@
 package dev.baton.spring.autoconfigure;
 
-import dev.baton.Baton;
-import dev.baton.agent.Agent;
-import dev.baton.agent.AgentOptions;
-import dev.baton.agent.SessionStore;
-import dev.baton.ai.InlinePrompt;
 import dev.baton.core.ActionContext;
 import dev.baton.server.ContextProvider;
-import dev.baton.testing.ProgrammableModel;
 import java.util.HashMap;
 import java.util.Map;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.PropertySource;
 import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
@@ -32,6 +27,7 @@ import org.springframework.security.web.SecurityFilterChain;
 @PropertySource("classpath:dev/baton/spring/autoconfigure/test-application.properties")
 @EnableAutoConfiguration(
     excludeName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
+@Import(ChatBeans.class)
 class SecuredChatApp {
   @Bean
   SecurityFilterChain security(HttpSecurity http) {
@@ -62,23 +58,5 @@ class SecuredChatApp {
       }
       return auth;
     };
-  }
-
-  @Bean
-  ProgrammableModel model(Baton baton) {
-    return ProgrammableModel.define(baton.registry(), "model");
-  }
-
-  @Bean
-  Agent chat(Baton baton, SessionStore store, ProgrammableModel model) {
-    return baton.defineAgent(
-        "chat",
-        InlinePrompt.builder().model(model.name()).build(),
-        AgentOptions.builder().sessionStore(store).build());
-  }
-
-  @Bean
-  Object whoami(Baton baton) {
-    return baton.defineFlow("whoami", String.class, Map.class, (ctx, in) -> ctx.auth());
   }
 }

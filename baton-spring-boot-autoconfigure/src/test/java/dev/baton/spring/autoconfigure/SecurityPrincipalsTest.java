@@ -1,15 +1,16 @@
 package dev.baton.spring.autoconfigure;
 
-import static dev.baton.spring.autoconfigure.WireHttp.basic;
-import static dev.baton.spring.autoconfigure.WireHttp.envelope;
-import static dev.baton.spring.autoconfigure.WireHttp.post;
+import static dev.baton.server.TestHttp.envelope;
+import static dev.baton.server.TestHttp.post;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.ai.Message;
 import dev.baton.core.Json;
-import dev.baton.spring.autoconfigure.WireHttp.Answer;
+import dev.baton.server.TestHttp.Answer;
 import dev.baton.testing.ProgrammableModel;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -111,5 +112,13 @@ class SecurityPrincipalsTest {
     assertThat(post(url("/baton/agents/chat"), envelope(HELLO)).status()).isEqualTo(401);
     assertThat(post(url("/baton/agents/chat"), envelope(HELLO), basic("alice", "wrong")).status())
         .isEqualTo(401);
+  }
+
+  /** The header pair of HTTP Basic credentials. */
+  private static String[] basic(String user, String password) {
+    String token =
+        Base64.getEncoder()
+            .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+    return new String[] {"Authorization", "Basic " + token};
   }
 }

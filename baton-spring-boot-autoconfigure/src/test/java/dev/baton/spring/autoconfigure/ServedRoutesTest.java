@@ -1,11 +1,11 @@
 package dev.baton.spring.autoconfigure;
 
-import static dev.baton.spring.autoconfigure.WireHttp.envelope;
-import static dev.baton.spring.autoconfigure.WireHttp.post;
+import static dev.baton.server.TestHttp.envelope;
+import static dev.baton.server.TestHttp.post;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.ai.Message;
-import dev.baton.spring.autoconfigure.WireHttp.Answer;
+import dev.baton.server.TestHttp.Answer;
 import dev.baton.testing.ProgrammableModel;
 import java.net.URI;
 import java.util.Map;

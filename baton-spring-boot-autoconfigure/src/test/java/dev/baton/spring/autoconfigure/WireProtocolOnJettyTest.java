@@ -2,11 +2,6 @@ package dev.baton.spring.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.baton.Baton;
-import dev.baton.server.ContextProvider;
-import dev.baton.server.WireProtocolContract;
-import java.net.URI;
-import java.util.List;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.junit.jupiter.api.Tag;
@@ -18,19 +13,7 @@ import org.springframework.boot.jetty.JettyWebServer;
  * {@code jetty}, it runs in a test execution of its own whose class path has Jetty and no Tomcat.
  */
 @Tag("jetty")
-class WireProtocolOnJettyTest extends WireProtocolContract {
-  private final ContractApp.Running app = new ContractApp.Running();
-
-  @Override
-  protected URI serve(Baton baton, List<ContextProvider> providers) {
-    return app.start(baton, providers, MAX_REQUEST_BYTES, KEEP_ALIVE_INTERVAL);
-  }
-
-  @Override
-  protected void stopServing() {
-    app.stop();
-  }
-
+class WireProtocolOnJettyTest extends SpringBootWireProtocolContract {
   @Test
   void theApplicationRunsOnJetty() {
     assertThat(app.webServer()).isInstanceOf(JettyWebServer.class);

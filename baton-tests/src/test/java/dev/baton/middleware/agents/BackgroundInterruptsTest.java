@@ -1,38 +1,33 @@
 package dev.baton.middleware.agents;
 
+import static dev.baton.middleware.agents.SubAgentTeam.approve;
+import static dev.baton.middleware.agents.SubAgentTeam.calls;
+import static dev.baton.middleware.agents.SubAgentTeam.failure;
+import static dev.baton.middleware.agents.SubAgentTeam.held;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.Baton;
-import dev.baton.agent.Agent;
 import dev.baton.agent.AgentFinishReason;
 import dev.baton.agent.AgentInit;
 import dev.baton.agent.AgentInput;
-import dev.baton.agent.AgentOptions;
 import dev.baton.agent.AgentOutput;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionStore;
 import dev.baton.agent.store.FileSessionStore;
 import dev.baton.agent.store.InMemorySessionStore;
-import dev.baton.ai.FinishReason;
-import dev.baton.ai.InlinePrompt;
 import dev.baton.ai.Message;
-import dev.baton.ai.ModelResponse;
 import dev.baton.ai.Part;
 import dev.baton.ai.Resume;
-import dev.baton.ai.Role;
 import dev.baton.ai.ToolRequestPart;
 import dev.baton.core.ActionContext;
-import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
 import dev.baton.middleware.ToolApproval;
-import dev.baton.testing.ProgrammableModel;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -49,7 +44,7 @@ import tools.jackson.databind.node.ObjectNode;
  */
 @Timeout(30)
 class BackgroundInterruptsTest {
-  private static final String PATH = "src/Main.java";
+  private static final String PATH = SubAgentTeam.PATH;
   private static final String CHECK = "check_background_tasks";
 
   @TempDir Path dir;
@@ -62,54 +57,20 @@ class BackgroundInterruptsTest {
   }
 
   /**
-   * One instance of the team: an orchestrator that delegates in the background to {@code coder},
-   * whose {@code write_file} is held by ToolApproval. Both keep their sessions in the stores given.
+   * One instance of the team, delegating in the background; both agents keep their sessions in the
+   * stores given.
    */
-  private final class Team {
-    final Baton baton = Baton.builder().experimental().build();
-    final ProgrammableModel orchestratorModel = ProgrammableModel.define(baton.registry(), "orch");
-    final ProgrammableModel coderModel = ProgrammableModel.define(baton.registry(), "coder-model");
-    final List<JsonNode> writes = new CopyOnWriteArrayList<>();
-    final Agent coder;
-    final Agent orchestrator;
+  private final class Team extends SubAgentTeam {
     // Who the orchestrator's turns run as.
     ActionContext as = baton.context();
 
     Team(SessionStore coderStore, SessionStore orchestratorStore, boolean forward, boolean notify) {
+      super(
+          coderStore,
+          orchestratorStore,
+          ToolApproval.allowing("ask_user"),
+          delegation -> delegation.async(true).notifySettled(notify).forwardInterrupts(forward));
       instances.add(baton);
-      var writeFile =
-          baton.defineJsonTool(
-              "write_file",
-              "Writes a file.",
-              null,
-              null,
-              (ctx, in) -> {
-                writes.add(in);
-                return Json.nodes().stringNode("written");
-              });
-      coder =
-          baton.defineAgent(
-              "coder",
-              InlinePrompt.builder()
-                  .model("coder-model")
-                  .tools(writeFile)
-                  .use(ToolApproval.allowing())
-                  .build(),
-              AgentOptions.builder().sessionStore(coderStore).build());
-      orchestrator =
-          baton.defineAgent(
-              "orchestrator",
-              InlinePrompt.builder()
-                  .model("orch")
-                  .use(
-                      Agents.builder()
-                          .agents(coder.ref())
-                          .async(true)
-                          .notifySettled(notify)
-                          .forwardInterrupts(forward)
-                          .build())
-                  .build(),
-              AgentOptions.builder().sessionStore(orchestratorStore).build());
     }
 
     /**
@@ -194,10 +155,6 @@ class BackgroundInterruptsTest {
     return new Team(InMemorySessionStore.create(), InMemorySessionStore.create(), true, notify);
   }
 
-  private static ModelResponse calls(ToolRequestPart... calls) {
-    return ModelResponse.of(new Message(Role.MODEL, List.of(calls)), FinishReason.STOP);
-  }
-
   private static ObjectNode ids(String taskId) {
     ObjectNode input = Json.object();
     ArrayNode list = input.putArray("taskIds");
@@ -205,36 +162,8 @@ class BackgroundInterruptsTest {
     return input;
   }
 
-  private static ToolRequestPart held(AgentOutput output) {
-    assertThat(output.finishReason()).isEqualTo(AgentFinishReason.INTERRUPTED);
-    List<ToolRequestPart> interrupts =
-        output.message().toolRequests().stream()
-            .filter(p -> p.metadata() != null && p.metadata().has("interrupt"))
-            .toList();
-    assertThat(interrupts).hasSize(1);
-    return interrupts.get(0);
-  }
-
-  private static Resume approve(ToolRequestPart held) {
-    return Resume.restart(
-        new ToolRequestPart(
-            held.toolRequest(),
-            Json.object().set("resumed", Json.object().put("toolApproved", true))));
-  }
-
   private static JsonNode routing(ToolRequestPart held) {
     return held.metadata().path("interrupt").path(Agents.SUB_AGENT);
-  }
-
-  /** The status a turn failed with, whether the agent threw it or reported it. */
-  private static Status failure(Supplier<AgentOutput> turn) {
-    try {
-      AgentOutput output = turn.get();
-      assertThat(output.isFailed()).as("the turn failed").isTrue();
-      return output.error().statusCode();
-    } catch (BatonException e) {
-      return e.status();
-    }
   }
 
   /** The coder's session's latest row, by a snapshot of that session. */

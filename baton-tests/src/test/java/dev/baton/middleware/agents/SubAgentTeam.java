@@ -14,6 +14,7 @@ import dev.baton.agent.store.InMemorySessionStore;
 import dev.baton.ai.FinishReason;
 import dev.baton.ai.InlinePrompt;
 import dev.baton.ai.Message;
+import dev.baton.ai.Middleware;
 import dev.baton.ai.ModelResponse;
 import dev.baton.ai.Part;
 import dev.baton.ai.Resume;
@@ -31,15 +32,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import tools.jackson.databind.JsonNode;
 
 /**
  * One instance of the team the forwarded-interrupt tests use: an orchestrator delegating to {@code
  * coder}, whose {@code write_file} is held by ToolApproval. Both sub-agent and orchestrator keep
  * their sessions in the stores given, so that another instance on the same stores carries on. The
- * static helpers build the calls, answers and checks those tests share.
+ * static helpers build the calls, answers and checks those tests share. Variants of the team (a
+ * Budget hold, background delegation) pass their own coder hold and delegation options.
  */
-final class SubAgentTeam implements AutoCloseable {
+class SubAgentTeam implements AutoCloseable {
   static final String PATH = "src/Main.java";
 
   final Baton baton = Baton.builder().experimental().build();
@@ -58,6 +61,24 @@ final class SubAgentTeam implements AutoCloseable {
    * @param forward whether the orchestrator forwards the coder's interrupts
    */
   SubAgentTeam(SessionStore coderStore, SessionStore orchestratorStore, boolean forward) {
+    this(
+        coderStore,
+        orchestratorStore,
+        ToolApproval.allowing("ask_user"),
+        delegation -> delegation.forwardInterrupts(forward));
+  }
+
+  /**
+   * @param coderHold the coder's middleware that holds its {@code write_file}
+   * @param delegation sets the orchestrator's delegation options, on a builder that has the coder
+   * @param orchestratorMiddleware more middleware for the orchestrator, after the delegation
+   */
+  SubAgentTeam(
+      SessionStore coderStore,
+      SessionStore orchestratorStore,
+      Middleware coderHold,
+      UnaryOperator<Agents.Builder> delegation,
+      Middleware... orchestratorMiddleware) {
     var writeFile =
         baton.defineJsonTool(
             "write_file",
@@ -85,17 +106,21 @@ final class SubAgentTeam implements AutoCloseable {
                 .model("coder-model")
                 .system("You write code.")
                 .tools(writeFile, askUser)
-                .use(ToolApproval.allowing("ask_user"))
+                .use(coderHold)
                 .build(),
             AgentOptions.builder().sessionStore(coderStore).description("Writes code.").build());
+    var prompt =
+        InlinePrompt.builder()
+            .model("orch")
+            .system("Delegate.")
+            .use(delegation.apply(Agents.builder().agents(coder.ref())).build());
+    for (Middleware middleware : orchestratorMiddleware) {
+      prompt.use(middleware);
+    }
     orchestrator =
         baton.defineAgent(
             "orchestrator",
-            InlinePrompt.builder()
-                .model("orch")
-                .system("Delegate.")
-                .use(Agents.builder().agents(coder.ref()).forwardInterrupts(forward).build())
-                .build(),
+            prompt.build(),
             AgentOptions.builder().sessionStore(orchestratorStore).build());
   }
 

@@ -219,23 +219,7 @@ public abstract class WireProtocolContract {
 
   @Test
   void theCompanionsReadWaitForAndAbortADetachedTurn() throws Exception {
-    CountDownLatch entered = new CountDownLatch(1);
-    model()
-        .step()
-        .signalOnEntry(entered)
-        .blockUntil(new CountDownLatch(1))
-        .respond(ModelResponse.of(Message.model("never"), FinishReason.STOP));
-
-    JsonNode detached =
-        TestHttp.post(
-                url("/agents/chat"),
-                TestHttp.envelope(Json.toTree(AgentInput.text("go").withDetach(true))),
-                ALICE)
-            .json()
-            .get("result");
-    assertThat(detached.get("finishReason").stringValue()).isEqualTo("detached");
-    assertThat(entered.await(10, TimeUnit.SECONDS)).as("the detached run started").isTrue();
-    JsonNode id = TestHttp.envelope(Map.of("snapshotId", detached.get("snapshotId").stringValue()));
+    JsonNode id = detachBlockedTurn();
 
     TestHttp.Answer pending = TestHttp.post(url("/agents/chat/getSnapshot"), id, ALICE);
     assertThat(pending.json().at("/result/status").stringValue()).isEqualTo("pending");
@@ -248,22 +232,7 @@ public abstract class WireProtocolContract {
 
   @Test
   void anotherPrincipalCanNeitherAbortNorWaitForADetachedTurn() throws Exception {
-    CountDownLatch entered = new CountDownLatch(1);
-    model()
-        .step()
-        .signalOnEntry(entered)
-        .blockUntil(new CountDownLatch(1))
-        .respond(ModelResponse.of(Message.model("never"), FinishReason.STOP));
-    String snapshot =
-        TestHttp.post(
-                url("/agents/chat"),
-                TestHttp.envelope(Json.toTree(AgentInput.text("go").withDetach(true))),
-                ALICE)
-            .json()
-            .at("/result/snapshotId")
-            .stringValue();
-    assertThat(entered.await(10, TimeUnit.SECONDS)).as("the detached run started").isTrue();
-    JsonNode id = TestHttp.envelope(Map.of("snapshotId", snapshot));
+    JsonNode id = detachBlockedTurn();
 
     assertError(TestHttp.post(url("/agents/chat/abort"), id, BOB), 404, "NOT_FOUND");
     assertError(TestHttp.post(url("/agents/chat/waitForSnapshot"), id, BOB), 404, "NOT_FOUND");
@@ -273,6 +242,29 @@ public abstract class WireProtocolContract {
         .as("bob's abort left alice's run going")
         .isEqualTo("pending");
     assertThat(TestHttp.post(url("/agents/chat/abort"), id, ALICE).status()).isEqualTo(200);
+  }
+
+  /**
+   * Alice detaches a turn whose model call blocks for good, and waits until it runs; returns the
+   * companions' envelope naming its snapshot.
+   */
+  private JsonNode detachBlockedTurn() throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    model()
+        .step()
+        .signalOnEntry(entered)
+        .blockUntil(new CountDownLatch(1))
+        .respond(ModelResponse.of(Message.model("never"), FinishReason.STOP));
+    JsonNode detached =
+        TestHttp.post(
+                url("/agents/chat"),
+                TestHttp.envelope(Json.toTree(AgentInput.text("go").withDetach(true))),
+                ALICE)
+            .json()
+            .get("result");
+    assertThat(detached.get("finishReason").stringValue()).isEqualTo("detached");
+    assertThat(entered.await(10, TimeUnit.SECONDS)).as("the detached run started").isTrue();
+    return TestHttp.envelope(Map.of("snapshotId", detached.get("snapshotId").stringValue()));
   }
 
   @Test

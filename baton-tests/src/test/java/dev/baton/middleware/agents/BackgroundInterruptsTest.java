@@ -4,6 +4,7 @@ import static dev.baton.middleware.agents.SubAgentTeam.approve;
 import static dev.baton.middleware.agents.SubAgentTeam.calls;
 import static dev.baton.middleware.agents.SubAgentTeam.failure;
 import static dev.baton.middleware.agents.SubAgentTeam.held;
+import static dev.baton.middleware.agents.SubAgentTeam.interrupts;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
@@ -284,10 +285,7 @@ class BackgroundInterruptsTest {
 
     AgentOutput checked = team.calling(CHECK, task.taskId(), task.snapshotId());
 
-    List<ToolRequestPart> held =
-        checked.message().toolRequests().stream()
-            .filter(p -> p.metadata() != null && p.metadata().has("interrupt"))
-            .toList();
+    List<ToolRequestPart> held = interrupts(checked);
     assertThat(held).extracting(p -> p.toolRequest().ref()).containsExactly("c1/w1", "c1/w2");
     assertThat(held)
         .extracting(

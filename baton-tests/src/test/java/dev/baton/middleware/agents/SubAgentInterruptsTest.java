@@ -8,6 +8,7 @@ import static dev.baton.middleware.agents.SubAgentTeam.calls;
 import static dev.baton.middleware.agents.SubAgentTeam.delegate;
 import static dev.baton.middleware.agents.SubAgentTeam.failure;
 import static dev.baton.middleware.agents.SubAgentTeam.held;
+import static dev.baton.middleware.agents.SubAgentTeam.interrupts;
 import static dev.baton.middleware.agents.SubAgentTeam.taskSnapshot;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
@@ -337,14 +338,6 @@ class SubAgentInterruptsTest {
             .use(Agents.builder().agents(manager.ref()).forwardInterrupts(true).build())
             .build(),
         AgentOptions.builder().sessionStore(InMemorySessionStore.create()).build());
-  }
-
-  /** The interrupted calls of an interrupted turn, in order. */
-  private static List<ToolRequestPart> interrupts(AgentOutput output) {
-    assertThat(output.finishReason()).isEqualTo(AgentFinishReason.INTERRUPTED);
-    return output.message().toolRequests().stream()
-        .filter(p -> p.metadata() != null && p.metadata().has("interrupt"))
-        .toList();
   }
 
   private static String taskId(ToolRequestPart held) {

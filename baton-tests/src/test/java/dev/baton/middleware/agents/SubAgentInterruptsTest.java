@@ -311,6 +311,71 @@ class SubAgentInterruptsTest {
         .containsExactly(tuple("m1", "The coder shipped both."));
   }
 
+  @Test
+  void aSecondQuestionTwoLevelsDownPausesEveryLevelAgainAndEachSeesOneResult() {
+    SubAgentTeam team = inMemory();
+    ProgrammableModel managerModel =
+        ProgrammableModel.define(team.baton.registry(), "manager-model");
+    Agent lead = twoLevels(team, managerModel);
+    team.orchestratorModel.respond(
+        calls(Part.toolRequest("delegate_to_manager", "m1", Json.object().put("task", "ship"))));
+    managerModel.respond(calls(delegate("d1", "Write the main class")));
+    team.coderModel.respond(
+        calls(Part.toolRequest("write_file", "w1", Json.object().put("path", PATH))));
+    AgentOutput asked = lead.runText("Ship it");
+    team.coderModel.respond(
+        calls(Part.toolRequest("write_file", "w2", Json.object().put("path", "README.md"))));
+
+    AgentOutput again =
+        lead.run(
+            team.baton.context(),
+            AgentInput.resume(approve(held(asked))),
+            AgentInit.ofSnapshot(asked.snapshotId()),
+            StreamCallback.discard());
+
+    ToolRequestPart question = held(again);
+    assertThat(question.toolRequest().ref()).isEqualTo("m1");
+    JsonNode inner =
+        question
+            .metadata()
+            .path("interrupt")
+            .path(Agents.SUB_AGENT)
+            .path("interrupts")
+            .get(0)
+            .path("metadata")
+            .path("interrupt")
+            .path(Agents.SUB_AGENT);
+    assertThat(inner.path("interrupts").get(0).path("toolRequest").path("ref").asString())
+        .isEqualTo("w2");
+    assertThat(managerModel.calls()).isEqualTo(1);
+
+    team.coderModel.respondText("Wrote both");
+    managerModel.respondText("The coder shipped both.");
+    team.orchestratorModel.respondText("Shipped.");
+    AgentOutput done =
+        lead.run(
+            team.baton.context(),
+            AgentInput.resume(approve(question)),
+            AgentInit.ofSnapshot(again.snapshotId()),
+            StreamCallback.discard());
+
+    assertThat(done.text()).isEqualTo("Shipped.");
+    assertThat(team.writes)
+        .extracting(w -> w.path("path").asString())
+        .containsExactly(PATH, "README.md");
+    assertThat(
+            managerModel.lastRequest().messages().stream().flatMap(m -> m.toolResponses().stream()))
+        .extracting(
+            p -> p.toolResponse().ref(), p -> p.toolResponse().output().path("response").asString())
+        .containsExactly(tuple("d1", "Wrote both"));
+    assertThat(
+            team.orchestratorModel.lastRequest().messages().stream()
+                .flatMap(m -> m.toolResponses().stream()))
+        .extracting(
+            p -> p.toolResponse().ref(), p -> p.toolResponse().output().path("response").asString())
+        .containsExactly(tuple("m1", "The coder shipped both."));
+  }
+
   /** The orchestrator delegates; the coder asks to write two files at once. */
   private static AgentOutput heldTwoWrites(SubAgentTeam team) {
     team.orchestratorModel.respond(calls(delegate("d1", "Write two files")));

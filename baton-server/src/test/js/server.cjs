@@ -10,8 +10,9 @@
 // {"question": "File <title>?"} until it is restarted, and then returns "filed <title> (<the
 // restart's resumed data>)"; once the tool has answered (run or responded to), the model says
 // "clerk: " and the tool's output. Routes: POST /agents/researcher, /agents/researcher/getSnapshot,
-// /agents/researcher/abort, /agents/scribe, /agents/clerk, /agents/clerk/getSnapshot. The server
-// prints "LISTENING <port>" once it listens on a free loopback port.
+// /agents/researcher/abort, /agents/scribe, /agents/clerk, /agents/clerk/getSnapshot,
+// /agents/clerk/abort. The server prints "LISTENING <port>" once it listens on a free loopback
+// port.
 //
 // genkit/beta and @genkit-ai/express are both loaded as CommonJS: loading genkit as ESM beside
 // the CommonJS plugin gives two GenkitError classes, and every init error becomes a 500.
@@ -123,6 +124,7 @@ app.post('/agents/researcher/abort', expressHandler(researcher.abortAgentAction)
 app.post('/agents/scribe', expressHandler(scribe));
 app.post('/agents/clerk', expressHandler(clerk));
 app.post('/agents/clerk/getSnapshot', expressHandler(clerk.getSnapshotDataAction));
+app.post('/agents/clerk/abort', expressHandler(clerk.abortAgentAction));
 
 const server = app.listen(0, '127.0.0.1', () => {
   console.log('LISTENING ' + server.address().port);

@@ -31,6 +31,7 @@ import dev.baton.core.StreamCallback;
 import dev.baton.middleware.agents.Agents;
 import dev.baton.testing.ProgrammableModel;
 import java.net.URI;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AutoClose;
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Forwarded interrupts of a sub-agent served by Genkit JS (npm {@code genkit@1.42.0}, the {@code
@@ -58,6 +60,8 @@ class JsSubAgentInterruptsTest {
           RemoteAgentOptions.builder()
               .description("Files reports.")
               .stateManagement(StateManagement.SERVER)
+              .abortable(true)
+              .waitPollInterval(Duration.ofMillis(50))
               .build());
   final Agent orchestrator =
       client.defineAgent(
@@ -65,7 +69,7 @@ class JsSubAgentInterruptsTest {
           InlinePrompt.builder()
               .model("orch")
               .system("Delegate.")
-              .use(Agents.builder().agents(clerk.ref()).forwardInterrupts(true).build())
+              .use(Agents.builder().agents(clerk.ref()).async(true).forwardInterrupts(true).build())
               .build(),
           AgentOptions.builder().sessionStore(InMemorySessionStore.create()).build());
 
@@ -159,5 +163,49 @@ class JsSubAgentInterruptsTest {
     assertThat(again).isEqualTo(Status.FAILED_PRECONDITION);
     assertThat(orch.calls()).isEqualTo(orchestratorCalls);
     assertThat(clerk.snapshots().latest(heldRow.sessionId()).snapshotId()).isEqualTo(latest);
+  }
+
+  /**
+   * In the background Genkit JS cannot be answered: it writes a detached turn's row as its own
+   * parent, so its session has no latest row to prove the question still open, and the check
+   * reports the task as the seed does, a question that is a dead end.
+   */
+  @Test
+  void aGenkitJsBackgroundTaskThatStopsOnAQuestionIsReportedAsText() {
+    orch.respond(
+        calls(
+            Part.toolRequest(
+                "delegate_to_clerk",
+                "d1",
+                Json.object().put("task", "the audit").put("background", true))));
+    orch.respondText("Started.");
+    AgentOutput started = orchestrator.runText("File the audit");
+    String taskId = toolOutput(orch, "d1").path("taskId").asString();
+    String task = taskId.substring("clerk:".length());
+    SessionSnapshot row = clerk.snapshots().waitFor(task);
+    assertThat(row.finishReason()).as(js.output()).isEqualTo(AgentFinishReason.INTERRUPTED);
+    assertThat(row.parentId()).isEqualTo(task);
+
+    orch.respond(calls(Part.toolRequest("check_background_tasks", "c1", taskIds(taskId))));
+    orch.respondText("The clerk needs more.");
+    AgentOutput checked =
+        orchestrator.run(
+            client.context(),
+            AgentInput.text("Is it filed?"),
+            AgentInit.ofSnapshot(started.snapshotId()),
+            StreamCallback.discard());
+
+    assertThat(checked.finishReason()).isEqualTo(AgentFinishReason.STOP);
+    JsonNode report = toolOutput(orch, "c1").path("tasks").get(0);
+    assertThat(report.path("status").asString()).isEqualTo("failed");
+    assertThat(report.path("error").asString())
+        .startsWith("The sub-agent interrupted for additional input");
+    assertThat(report.has("interrupt")).isFalse();
+  }
+
+  private static JsonNode taskIds(String taskId) {
+    ObjectNode input = Json.object();
+    input.putArray("taskIds").add(taskId);
+    return input;
   }
 }

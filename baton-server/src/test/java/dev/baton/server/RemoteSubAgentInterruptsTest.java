@@ -203,6 +203,37 @@ class RemoteSubAgentInterruptsTest {
     assertThat(orch.calls()).isEqualTo(orchestratorCalls);
   }
 
+  /** Baton cannot ask a server how it keeps sessions: a remote agent that declared nothing. */
+  @Test
+  void aRemoteSubAgentThatDeclaredNoStateManagementKeepsTheSeedsDeadEnd() {
+    Agent undeclared =
+        client.defineRemoteAgent(
+            "helper", served.url("/agents/coder"), RemoteAgentOptions.builder().build());
+    Agent lead =
+        client.defineAgent(
+            "lead",
+            InlinePrompt.builder()
+                .model("orch")
+                .use(Agents.builder().agents(undeclared.ref()).forwardInterrupts(true).build())
+                .build(),
+            AgentOptions.DEFAULTS);
+    orch.respond(
+        calls(
+            Part.toolRequest(
+                "delegate_to_helper", "d1", Json.object().put("task", "Write the main class"))));
+    served.model.respond(
+        calls(Part.toolRequest("write_file", "w1", Json.object().put("path", PATH))));
+    orch.respondText("The helper needs input.");
+
+    AgentOutput output = lead.runText("Build it");
+
+    assertThat(output.finishReason()).isEqualTo(AgentFinishReason.STOP);
+    assertThat(orch.lastRequest().messages().get(0).text()).doesNotContain("your turn pauses");
+    assertThat(toolOutput(orch, "d1").path("response").asString())
+        .startsWith("Sub-agent \"helper\" interrupted for additional input");
+    assertThat(writes).isEmpty();
+  }
+
   /**
    * In the background: the remote task stops on its hold, the wait that finds it asks its question,
    * and the approval resumes the task in the background on its server, under a fresh task ID.
@@ -252,7 +283,7 @@ class RemoteSubAgentInterruptsTest {
     assertThat(fresh).startsWith("coder:").isNotEqualTo(taskId);
     SessionSnapshot done = coder.snapshots().waitFor(fresh.substring("coder:".length()));
     assertThat(done.finishReason()).isEqualTo(AgentFinishReason.STOP);
-    assertThat(done.parentId()).isEqualTo(task);
+    assertThat(done.sessionId()).isEqualTo(coder.snapshots().get(task).sessionId());
     assertThat(writes).extracting(w -> w.path("path").asString()).containsExactly(PATH);
   }
 

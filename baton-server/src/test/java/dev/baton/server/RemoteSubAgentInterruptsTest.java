@@ -132,7 +132,7 @@ class RemoteSubAgentInterruptsTest {
 
     assertThat(orch.lastRequest().messages().get(0).text())
         .as("the system prompt names the remote coder as one that forwards")
-        .contains("the sub-agent then finishes its task: delegate_to_coder.");
+        .contains("the sub-agent goes on: delegate_to_coder.");
     ToolRequestPart held = held(asked);
     assertThat(held.toolRequest().name()).isEqualTo("delegate_to_coder");
     assertThat(held.metadata().path("interrupt").path("toolApproval").path("tool").asString())

@@ -20,6 +20,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -32,9 +34,13 @@ import tools.jackson.databind.JsonNode;
  * instead of delegating again. Before the first model call, {@link #route} checks every answered
  * sub-agent turn, so a bad answer changes nothing, then resumes each in its own session and puts
  * its result in place of the answer. A held check or wait asked a background task's question: that
- * task resumes in the background, and its launch result takes the answer's place. Thread-safe.
+ * task resumes in the background, and its launch result takes the answer's place. A retry of an
+ * answer whose sub-agent already answered folds that answer instead of running the sub-agent again
+ * ({@link InterruptForwarding#read}). Thread-safe.
  */
 final class ForwardedAnswers {
+  private static final Logger log = LoggerFactory.getLogger(ForwardedAnswers.class);
+
   /**
    * A held call the resume answers: with restart data, or with a response's output. A held check or
    * wait ({@code background}) asked for a background task, which resumes in the background.
@@ -140,41 +146,75 @@ final class ForwardedAnswers {
       return results;
     }
     List<Held> held = new ArrayList<>();
+    List<AnswerClaim> claims = new ArrayList<>();
     for (Answered a : answered) {
+      AnswerClaim claim = AnswerClaim.of(context, a.call().ref(), a.restart(), a.output());
+      claims.add(claim);
       held.add(
           InterruptForwarding.read(
-              context, delegation.registry(), delegation.agentNames(), a.routing()));
+              context, delegation.registry(), delegation.agentNames(), a.routing(), claim));
     }
     // Every turn is claimed before any runs: a claim another answer holds refuses the whole resume.
-    List<Held> claimed = new ArrayList<>();
+    // A turn an earlier attempt of the same answer resumed needs no claim: it is folded, not run.
+    List<Held> turns = new ArrayList<>();
     try {
       for (int i = 0; i < answered.size(); i++) {
-        claimed.add(held.get(i).claim(context, Objects.toString(answered.get(i).call().ref(), "")));
+        Held turn = held.get(i);
+        turns.add(turn.answeredBy() != null ? turn : turn.claim(context, claims.get(i)));
       }
     } catch (RuntimeException e) {
-      claimed.forEach(turn -> turn.release(context));
+      turns.stream().filter(turn -> turn.answeredBy() == null).forEach(t -> t.release(context));
       throw e;
     }
     Map<String, JsonNode> outputs = new HashMap<>();
-    for (int i = 0; i < answered.size(); i++) {
-      Answered a = answered.get(i);
-      Held turn = claimed.get(i);
-      // A delegation's label is on its call; a background task's on the routing of its report.
-      JsonNode label =
-          a.background()
-              ? a.routing().get("name")
-              : a.call().input() == null ? null : a.call().input().get("name");
-      String name = label != null && label.isString() ? label.asString() : null;
-      Resume resume = turn.answer(a.restart(), a.output());
-      outputs.put(
-          key(a.call()),
-          Json.toTree(
-              a.background()
-                  ? delegation.answerInBackground(context, turn, resume, name)
-                  : delegation.answer(context, turn, resume, name)));
+    try {
+      for (int i = 0; i < answered.size(); i++) {
+        outputs.put(
+            key(answered.get(i).call()),
+            answer(context, delegation, answered.get(i), turns.get(i)));
+      }
+    } finally {
+      // A turn whose resume left its session where it was (refused, or failed before its turn
+      // saved a row) is given back, so that a retry can answer it.
+      turns.stream()
+          .filter(turn -> turn.answeredBy() == null)
+          .forEach(turn -> releaseIfUnanswered(context, turn));
     }
     results = Map.copyOf(outputs);
     return results;
+  }
+
+  /** Resumes one answered turn, or folds what an earlier attempt of the answer resumed it into. */
+  private static JsonNode answer(
+      ActionContext context, Delegation delegation, Answered a, Held turn) {
+    // A delegation's label is on its call; a background task's on the routing of its report.
+    JsonNode label =
+        a.background()
+            ? a.routing().get("name")
+            : a.call().input() == null ? null : a.call().input().get("name");
+    String name = label != null && label.isString() ? label.asString() : null;
+    if (turn.answeredBy() != null) {
+      return Json.toTree(
+          a.background()
+              ? delegation.answeredInBackground(turn, name)
+              : delegation.answered(context, turn, name));
+    }
+    Resume resume = turn.answer(a.restart(), a.output());
+    return Json.toTree(
+        a.background()
+            ? delegation.answerInBackground(context, turn, resume, name)
+            : delegation.answer(context, turn, resume, name));
+  }
+
+  private static void releaseIfUnanswered(ActionContext context, Held turn) {
+    try {
+      turn.releaseIfUnanswered(context);
+    } catch (RuntimeException e) {
+      log.warn(
+          "the claim on sub-agent task {} could not be given back; later answers are refused",
+          TaskId.of(turn.agent().name(), turn.row().snapshotId()),
+          e);
+    }
   }
 
   /** The conversation with the delegations' outputs in its last tool message replaced. */

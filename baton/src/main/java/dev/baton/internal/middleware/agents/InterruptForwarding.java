@@ -57,15 +57,15 @@ final class InterruptForwarding {
   private InterruptForwarding() {}
 
   /**
-   * Whether a run of the agent can forward its interrupts: a local agent with a session store,
-   * whose interrupted turn is a snapshot this process can resume. A remote agent, or one whose
-   * session the client keeps, reports an interrupt as text.
+   * Whether a run of the agent can forward its interrupts: a server-managed agent, whose
+   * interrupted turn is a snapshot that a resume turn answers, local (with a session store) or
+   * remote (declared server-managed: Baton cannot ask a server how it keeps sessions). An agent
+   * whose session the client keeps, or a remote one that declared nothing, reports an interrupt as
+   * text.
    */
   static boolean canForward(Agent target) {
     AgentMetadata metadata = target.metadata();
-    return !(target instanceof RemoteAgent)
-        && metadata != null
-        && metadata.stateManagement() == StateManagement.SERVER;
+    return metadata != null && metadata.stateManagement() == StateManagement.SERVER;
   }
 
   /**
@@ -193,21 +193,24 @@ final class InterruptForwarding {
 
     /**
      * Claims the turn for one answer, atomically in the sub-agent's store: the first answer to
-     * claim it resumes it, any other finds the claim and changes nothing.
+     * claim it resumes it, any other finds the claim and changes nothing. A remote sub-agent's turn
+     * cannot be claimed ({@link #claimStore}) and is returned as it is.
      *
      * @param call the orchestrator's call the answer is for, recorded with the claim
      * @return the claimed turn, whose {@link #release} gives it back
      * @throws BatonException {@code FAILED_PRECONDITION} when another answer claimed it first
      */
     Held claim(ActionContext context, String call) {
+      SessionStore store = claimStore(agent);
+      if (store == null) {
+        return this;
+      }
       ObjectNode claim = Json.object().put("call", call).put("id", RandomIds.uuid());
       SessionSnapshot claimed =
-          store(agent)
-              .saveSnapshot(
-                  context,
-                  row.snapshotId(),
-                  current ->
-                      current == null || claimOf(current) != null ? null : mark(current, claim));
+          store.saveSnapshot(
+              context,
+              row.snapshotId(),
+              current -> current == null || claimOf(current) != null ? null : mark(current, claim));
       if (claimed == null) {
         throw BatonException.failedPrecondition(
             "sub-agent task %s is already being answered",
@@ -221,19 +224,31 @@ final class InterruptForwarding {
      * was refused), so that a retry can answer it again.
      */
     void release(ActionContext context) {
+      SessionStore store = claimStore(agent);
       JsonNode ours = claimOf(row);
-      store(agent)
-          .saveSnapshot(
-              context,
-              row.snapshotId(),
-              current ->
-                  current == null || ours == null || !ours.equals(claimOf(current))
-                      ? null
-                      : mark(current, null));
+      if (store == null || ours == null) {
+        return;
+      }
+      store.saveSnapshot(
+          context,
+          row.snapshotId(),
+          current ->
+              current == null || !ours.equals(claimOf(current)) ? null : mark(current, null));
     }
   }
 
-  private static SessionStore store(Agent agent) {
+  /**
+   * Where an answer claims a held turn: the local sub-agent's session store. Null for a remote
+   * sub-agent, whose store only its server writes: the wire has no conditional write, so its turn
+   * is answered unclaimed. What still refuses a second answer is the check that the held turn is
+   * its session's latest ({@link #read}); neither Baton's server nor Genkit JS refuses a resume of
+   * an older snapshot, so two answers that both read the turn before either resumed turn ends run
+   * it twice, on two branches of its session.
+   */
+  private static @Nullable SessionStore claimStore(Agent agent) {
+    if (agent instanceof RemoteAgent) {
+      return null;
+    }
     SessionStore store = agent instanceof LocalAgent local ? local.store() : null;
     if (store == null) {
       throw BatonException.failedPrecondition(

@@ -4,10 +4,13 @@ import dev.baton.agent.TurnContext;
 import dev.baton.core.ActionContext;
 import dev.baton.core.Json;
 import dev.baton.internal.core.RandomIds;
+import dev.baton.internal.middleware.agents.InterruptForwarding.Answer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.Map;
+import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -24,29 +27,31 @@ import tools.jackson.databind.node.ObjectNode;
  * @param call the orchestrator's call the answer is for
  * @param snapshot the orchestrator's snapshot the answer resumed; "" for a client-managed
  *     orchestrator, whose retries are not recognised
- * @param answer a digest of the caller's answer (its restart data or response output)
+ * @param answer a digest of the caller's answers (each held call's restart data or response output)
  */
 record AnswerClaim(String id, String call, String snapshot, String answer) {
 
   /**
-   * A fresh claim for the answer a resume gives to one call.
+   * A fresh claim for the answers a resume gives to one call's sub-agent turn.
    *
-   * @param restart the caller's restart data, or null for a response
-   * @param output the caller's response output, when {@code restart} is null
+   * @param answers the answers, by the sub-agent's held call's ref
    */
-  static AnswerClaim of(
-      ActionContext context,
-      @Nullable String call,
-      @Nullable JsonNode restart,
-      @Nullable JsonNode output) {
+  static AnswerClaim of(ActionContext context, @Nullable String call, Map<String, Answer> answers) {
     String snapshot = context.get(TurnContext.KEY).map(TurnContext::parentSnapshotId).orElse("");
-    ObjectNode answer = Json.object();
-    if (restart != null) {
-      answer.set("restart", restart);
-    } else {
-      answer.set("output", output == null ? Json.nodes().nullNode() : output);
-    }
-    return new AnswerClaim(RandomIds.uuid(), call == null ? "" : call, snapshot, digest(answer));
+    // By ref, in order, so that the digest does not depend on the order the resume lists them in.
+    ObjectNode digested = Json.object();
+    new TreeMap<>(answers)
+        .forEach(
+            (ref, answer) -> {
+              ObjectNode entry = digested.putObject(ref);
+              if (answer.restart() != null) {
+                entry.set("restart", answer.restart());
+              } else {
+                entry.set(
+                    "output", answer.output() == null ? Json.nodes().nullNode() : answer.output());
+              }
+            });
+    return new AnswerClaim(RandomIds.uuid(), call == null ? "" : call, snapshot, digest(digested));
   }
 
   /** The claim stored on a held turn, or null when it is not one of ours. */

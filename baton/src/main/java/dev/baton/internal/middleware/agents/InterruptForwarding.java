@@ -29,8 +29,11 @@ import dev.baton.internal.agent.RemoteAgent;
 import dev.baton.middleware.agents.Agents;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -115,21 +118,34 @@ final class InterruptForwarding {
     if (taskId == null || held.isEmpty()) {
       return null;
     }
+    ObjectNode routing = Json.object();
+    routing.put("agent", agent);
+    routing.put("taskId", taskId);
+    return wrapper(routing, held.stream().<JsonNode>map(Json::toTree).toList());
+  }
+
+  /**
+   * The wrapper of held calls: the first call's own interrupt data (when it is an object) and,
+   * under {@link Agents#SUB_AGENT}, the routing with the calls as {@code interrupts}.
+   *
+   * @param routing the routing's other fields (agent, task ID, label), copied
+   * @param calls the held tool request parts, as JSON; at least one
+   */
+  static ObjectNode wrapper(JsonNode routing, List<JsonNode> calls) {
     ObjectNode data = Json.object();
-    JsonNode question = Objects.requireNonNull(held.get(0).metadata()).get("interrupt");
+    JsonNode question = calls.get(0).path("metadata").get("interrupt");
     if (question instanceof ObjectNode fields) {
       // A forwarded interrupt of a deeper level carries its own routing, which ours replaces.
       fields.properties().stream()
           .filter(field -> !field.getKey().equals(Agents.SUB_AGENT))
           .forEach(field -> data.set(field.getKey(), field.getValue().deepCopy()));
     }
-    ObjectNode routing = data.putObject(Agents.SUB_AGENT);
-    routing.put("agent", agent);
-    routing.put("taskId", taskId);
-    ArrayNode parts = routing.putArray("interrupts");
-    for (ToolRequestPart part : held) {
-      parts.add(Json.toTree(part));
-    }
+    ObjectNode copy = data.putObject(Agents.SUB_AGENT);
+    routing.properties().stream()
+        .filter(field -> !field.getKey().equals("interrupts"))
+        .forEach(field -> copy.set(field.getKey(), field.getValue().deepCopy()));
+    ArrayNode parts = copy.putArray("interrupts");
+    calls.forEach(call -> parts.add(call.deepCopy()));
     return data;
   }
 
@@ -161,6 +177,14 @@ final class InterruptForwarding {
   }
 
   /**
+   * The caller's answer to one held call.
+   *
+   * @param restart the restart data, or null for a response
+   * @param output the response's output, when {@code restart} is null
+   */
+  record Answer(@Nullable JsonNode restart, @Nullable JsonNode output) {}
+
+  /**
    * A sub-agent's interrupted turn as it stands in its session, ready to be answered, or already
    * answered by an earlier attempt of the same answer.
    *
@@ -178,28 +202,44 @@ final class InterruptForwarding {
       @Nullable SessionSnapshot answeredBy) {
 
     /**
-     * The sub-agent's resume for the caller's answer, applied to every held call: a restart runs
-     * them with the caller's data as {@code metadata.resumed}, a response stands in for each.
+     * The sub-agent's resume for the caller's answers, one per held call: a restart runs the call
+     * with the caller's data as {@code metadata.resumed}, a response stands in for it.
      *
-     * @param restart the caller's restart data, or null for a response
-     * @param output the caller's response output, when {@code restart} is null
+     * @param answers the answers by the held call's ref
+     * @throws BatonException {@code INVALID_ARGUMENT} when a held call has no answer, or an answer
+     *     names a call the turn does not hold
      */
-    Resume answer(@Nullable JsonNode restart, @Nullable JsonNode output) {
+    Resume answer(Map<String, Answer> answers) {
+      String task = TaskId.of(agent.name(), row.snapshotId());
       List<ToolRequestPart> restarts = new ArrayList<>();
       List<ToolResponsePart> responds = new ArrayList<>();
+      Set<String> held = new HashSet<>();
       for (ToolRequestPart call : calls) {
         ToolRequest request = call.toolRequest();
-        if (restart != null) {
+        held.add(String.valueOf(request.ref()));
+        Answer answer = answers.get(String.valueOf(request.ref()));
+        if (answer == null) {
+          throw BatonException.invalidArgument(
+              "the resume leaves the question of sub-agent task %s on its call \"%s\" (ref: %s)"
+                  + " unanswered: answer every held call of the task",
+              task, request.name(), request.ref());
+        }
+        if (answer.restart() != null) {
           ObjectNode metadata = Json.object();
-          metadata.set("resumed", restart.deepCopy());
+          metadata.set("resumed", answer.restart().deepCopy());
           restarts.add(new ToolRequestPart(request, metadata));
         } else {
-          responds.add(Part.toolResponse(request.name(), request.ref(), output));
+          responds.add(Part.toolResponse(request.name(), request.ref(), answer.output()));
         }
       }
-      return restart != null
-          ? Resume.restart(restarts.toArray(ToolRequestPart[]::new))
-          : Resume.respond(responds.toArray(ToolResponsePart[]::new));
+      for (String ref : answers.keySet()) {
+        if (!held.contains(ref)) {
+          throw BatonException.invalidArgument(
+              "the resume answers a call (ref: %s) that sub-agent task %s does not hold",
+              ref, task);
+        }
+      }
+      return new Resume(responds, restarts, null);
     }
 
     /**

@@ -145,6 +145,33 @@ class A2aServerTest {
   }
 
   @Test
+  void resubscribingToARunningTaskStreamsItToItsEnd() throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    served.model.step().signalOnEntry(entered).blockUntil(release).respondText("Finally.");
+    JsonNode params = send("Take your time", null, null);
+    params.withObject("configuration").put("blocking", false);
+    String id = served.result("message/send", params).path("id").asString();
+    entered.await();
+    tools.jackson.databind.node.ObjectNode request =
+        Json.object().put("jsonrpc", "2.0").put("id", "r1").put("method", "tasks/resubscribe");
+    request.set("params", Json.object().put("id", id));
+
+    java.util.concurrent.CompletableFuture<TestHttp.Answer> stream =
+        java.util.concurrent.CompletableFuture.supplyAsync(
+            () -> TestHttp.post(served.url(), request, "Accept", "text/event-stream"));
+    release.countDown();
+
+    List<JsonNode> frames = stream.get().frames();
+    assertThat(frames.getFirst().path("result").path("id").asString()).isEqualTo(id);
+    JsonNode last = frames.getLast().path("result");
+    assertThat(last.path("final").asBoolean()).isTrue();
+    assertThat(last.path("status").path("state").asString()).isEqualTo("completed");
+    assertThat(last.path("status").path("message").path("parts").get(0).path("text").asString())
+        .isEqualTo("Finally.");
+  }
+
+  @Test
   void anotherPrincipalsTaskIsUnknown() throws Exception {
     served.close();
     try (ServedA2a guarded =

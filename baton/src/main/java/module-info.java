@@ -38,6 +38,7 @@ module dev.baton {
   exports dev.baton.internal.ai to
       dev.baton.googleai;
   exports dev.baton.internal.core to
+      dev.baton.a2a,
       dev.baton.mcp,
       dev.baton.store.postgres,
       dev.baton.devtools,
@@ -46,9 +47,11 @@ module dev.baton {
   exports dev.baton.internal.store to
       dev.baton.store.postgres;
   exports dev.baton.internal.agent to
+      dev.baton.a2a,
       dev.baton.testing,
       dev.baton.server;
   exports dev.baton.internal.http to
+      dev.baton.a2a,
       dev.baton.anthropic,
       dev.baton.googleai,
       dev.baton.openai,

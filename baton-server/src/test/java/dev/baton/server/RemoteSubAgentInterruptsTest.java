@@ -181,6 +181,41 @@ class RemoteSubAgentInterruptsTest {
   }
 
   /**
+   * The remote coder's snapshot is read with the orchestrator's own credentials, which prove
+   * nothing about the caller: a conversation the client keeps could name any held snapshot there.
+   */
+  @Test
+  void aClientManagedOrchestratorCannotAnswerARemoteSubAgentsQuestion() {
+    Agent lead =
+        client.defineAgent(
+            "lead",
+            InlinePrompt.builder()
+                .model("orch")
+                .use(Agents.builder().agents(coder.ref()).forwardInterrupts(true).build())
+                .build(),
+            AgentOptions.DEFAULTS);
+    AgentOutput asked = heldWrite(lead);
+    ToolRequestPart held = held(asked);
+    int coderCalls = served.model.calls();
+
+    Status status =
+        failure(
+            () ->
+                lead.run(
+                    client.context(),
+                    AgentInput.resume(approve(held)),
+                    AgentInit.ofState(asked.state()),
+                    StreamCallback.discard()));
+
+    assertThat(status).isEqualTo(Status.FAILED_PRECONDITION);
+    assertThat(writes).isEmpty();
+    assertThat(served.model.calls()).isEqualTo(coderCalls);
+    SessionSnapshot heldRow = servedCoder().snapshots().get(taskSnapshot(held));
+    assertThat(servedCoder().snapshots().latest(heldRow.sessionId()).snapshotId())
+        .isEqualTo(heldRow.snapshotId());
+  }
+
+  /**
    * A remote session cannot be claimed; what refuses a second answer is the held snapshot no longer
    * being its session's latest on the coder's server.
    */

@@ -1,0 +1,105 @@
+// The session view: the snapshot chain as a tree, and the chosen snapshot in full.
+
+import { get } from './api.js';
+import { h, replace, route } from './dom.js';
+import { ago, spend, sum, when } from './format.js';
+import { snapshotView } from './snapshot.js';
+import { abortButton, badge } from './status.js';
+
+/**
+ * Renders session `sessionId` of `agent`, with snapshot `chosen` open (the newest when none);
+ * answers a refresh function that reloads the chain and the open snapshot in place.
+ */
+export async function sessionView(view, agent, sessionId, chosen) {
+  const chain = h('ol', { class: 'chain', testid: 'chain' });
+  const heading = h('div', { class: 'summary' });
+  const detail = h('section', { class: 'detail', testid: 'snapshot' });
+  replace(
+    view,
+    h('p', { class: 'crumbs' }, h('a', { href: '#/' }, 'Sessions'), ' / ', agent),
+    h('h1', {}, 'Session ', h('code', { testid: 'session-id' }, sessionId)),
+    heading,
+    h('div', { class: 'split' }, h('section', { class: 'tree' }, h('h2', {}, 'Snapshots'), chain), detail),
+  );
+  const load = async () => {
+    const session = await get(['agents', agent, 'sessions', sessionId].map(encodeURIComponent).join('/'));
+    const snapshots = session.snapshots;
+    const open = chosen ?? newest(snapshots)?.snapshotId;
+    replace(
+      heading,
+      h('span', {}, `${snapshots.length} turns`),
+      h('span', { testid: 'session-spend' }, `Spend: ${spend(sum(snapshots.map((s) => s.spend)))}`),
+    );
+    replace(chain, treeRows(snapshots).map(({ snapshot, depth, branch }) => node(agent, sessionId, snapshot, depth, branch, open)));
+    if (open) {
+      await snapshotView(detail, agent, open);
+    } else {
+      replace(detail, h('p', { class: 'empty' }, 'No snapshots.'));
+    }
+  };
+  await load();
+  return load;
+}
+
+function newest(snapshots) {
+  return snapshots.reduce((a, b) => (a && a.createdAt >= b.createdAt ? a : b), null);
+}
+
+/**
+ * The chain in reading order, oldest first: a snapshot's first continuation follows it at the
+ * same depth, and every other continuation (a branch) is indented under it. Iterative, so a
+ * session of thousands of turns neither nests thousands of elements nor overflows the stack.
+ */
+export function treeRows(snapshots) {
+  const ids = new Set(snapshots.map((s) => s.snapshotId));
+  const children = new Map();
+  const roots = [];
+  for (const snapshot of [...snapshots].sort((a, b) => compare(a.createdAt, b.createdAt))) {
+    if (snapshot.parentId && ids.has(snapshot.parentId)) {
+      if (!children.has(snapshot.parentId)) {
+        children.set(snapshot.parentId, []);
+      }
+      children.get(snapshot.parentId).push(snapshot);
+    } else {
+      roots.push(snapshot);
+    }
+  }
+  const rows = [];
+  const stack = roots.reverse().map((snapshot) => ({ snapshot, depth: 0, branch: false }));
+  while (stack.length) {
+    const row = stack.pop();
+    rows.push(row);
+    const next = children.get(row.snapshot.snapshotId) ?? [];
+    // Pushed in reverse so that the main line (the first continuation) comes out last: every
+    // branch is read before the line goes on.
+    for (let i = next.length - 1; i >= 0; i--) {
+      stack.push({ snapshot: next[i], depth: row.depth + (i > 0 ? 1 : 0), branch: i > 0 });
+    }
+  }
+  return rows;
+}
+
+function compare(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function node(agent, sessionId, snapshot, depth, branch, open) {
+  const { snapshotId } = snapshot;
+  const item = h(
+    'li',
+    {
+      class: `node${snapshotId === open ? ' open' : ''}${branch ? ' branch' : ''}`,
+      testid: 'snapshot-node',
+      data: { snapshotId },
+    },
+    h('a', { href: route(['agents', agent, 'sessions', sessionId], { snapshot: snapshotId }), class: 'id' }, snapshotId),
+    badge(agent, snapshotId, snapshot.status, snapshot.expired),
+    h('span', { class: 'finish' }, snapshot.finishReason ?? ''),
+    h('span', { class: 'time', title: when(snapshot.updatedAt) }, ago(snapshot.updatedAt)),
+    snapshot.error && h('span', { class: 'error' }, `${snapshot.error.status}: ${snapshot.error.message}`),
+    abortButton(agent, snapshotId, snapshot.expired ? 'expired' : snapshot.status),
+  );
+  // Through the CSSOM: the console's content security policy refuses inline style attributes.
+  item.style.setProperty('--depth', depth);
+  return item;
+}

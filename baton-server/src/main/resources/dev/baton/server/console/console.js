@@ -68,7 +68,7 @@ function live() {
   let pending = null;
   events(
     (event) => {
-      showStatus(event.agent, event.snapshotId, event.expired ? 'expired' : event.status);
+      showStatus(event.agent, event.snapshotId, event.status);
       // A burst of events (a fan-out of background tasks) reloads the view once.
       clearTimeout(pending);
       pending = setTimeout(() => refresh?.().catch(showFailure), 250);

@@ -24,7 +24,8 @@ export async function sessionView(view, agent, sessionId, chosen) {
   const load = async () => {
     const session = await get(['agents', agent, 'sessions', sessionId].map(encodeURIComponent).join('/'));
     const snapshots = session.snapshots;
-    const open = chosen ?? newest(snapshots)?.snapshotId;
+    // The chain comes oldest first, so its last row is the session's latest.
+    const open = chosen ?? snapshots.at(-1)?.snapshotId;
     replace(
       heading,
       h('span', {}, `${snapshots.length} turns`),
@@ -41,20 +42,17 @@ export async function sessionView(view, agent, sessionId, chosen) {
   return load;
 }
 
-function newest(snapshots) {
-  return snapshots.reduce((a, b) => (a && a.createdAt >= b.createdAt ? a : b), null);
-}
-
 /**
  * The chain in reading order, oldest first: a snapshot's first continuation follows it at the
- * same depth, and every other continuation (a branch) is indented under it. Iterative, so a
+ * same depth, after every other continuation (a branch), which is indented under it. Iterative, so a
  * session of thousands of turns neither nests thousands of elements nor overflows the stack.
  */
 export function treeRows(snapshots) {
   const ids = new Set(snapshots.map((s) => s.snapshotId));
   const children = new Map();
   const roots = [];
-  for (const snapshot of [...snapshots].sort((a, b) => compare(a.createdAt, b.createdAt))) {
+  // A stable sort: rows created in the same millisecond keep the server's order.
+  for (const snapshot of [...snapshots].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt))) {
     if (snapshot.parentId && ids.has(snapshot.parentId)) {
       if (!children.has(snapshot.parentId)) {
         children.set(snapshot.parentId, []);
@@ -70,17 +68,17 @@ export function treeRows(snapshots) {
     const row = stack.pop();
     rows.push(row);
     const next = children.get(row.snapshot.snapshotId) ?? [];
-    // Pushed in reverse so that the main line (the first continuation) comes out last: every
-    // branch is read before the line goes on.
-    for (let i = next.length - 1; i >= 0; i--) {
-      stack.push({ snapshot: next[i], depth: row.depth + (i > 0 ? 1 : 0), branch: i > 0 });
+    // The main line (the first continuation) is pushed first, so it comes out last: the
+    // branches show right under the snapshot they fork from, oldest first, and then the line
+    // goes on.
+    if (next.length) {
+      stack.push({ snapshot: next[0], depth: row.depth, branch: false });
+    }
+    for (let i = next.length - 1; i > 0; i--) {
+      stack.push({ snapshot: next[i], depth: row.depth + 1, branch: true });
     }
   }
   return rows;
-}
-
-function compare(a, b) {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function node(agent, sessionId, snapshot, depth, branch, open) {
@@ -88,7 +86,7 @@ function node(agent, sessionId, snapshot, depth, branch, open) {
   const item = h(
     'li',
     {
-      class: `node${snapshotId === open ? ' open' : ''}${branch ? ' branch' : ''}`,
+      class: `node${snapshotId === open ? ' open' : ''}${depth > 0 ? ' branch' : ''}${branch ? ' fork' : ''}`,
       testid: 'snapshot-node',
       data: { snapshotId },
     },

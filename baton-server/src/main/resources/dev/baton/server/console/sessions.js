@@ -6,7 +6,8 @@ import { h, link, replace, route } from './dom.js';
 import { ago, spend, when } from './format.js';
 import { abortButton, badge } from './status.js';
 
-const STATUSES = ['pending', 'completed', 'failed', 'aborted', 'expired'];
+// The stored statuses the list filters by; an expired task is stored pending.
+const STATUSES = ['pending', 'completed', 'failed', 'aborted'];
 const PAGE_SIZE = 50;
 
 /**

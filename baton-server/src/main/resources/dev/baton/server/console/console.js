@@ -56,7 +56,13 @@ function showFailure(failure) {
       'div',
       { class: 'failure', testid: notFound ? 'not-found' : 'failure' },
       h('h1', {}, notFound ? 'Not found' : 'Something went wrong'),
-      h('p', {}, failure instanceof ApiError ? `${failure.status}: ${failure.message}` : String(failure.message ?? failure)),
+      h(
+        'p',
+        {},
+        failure instanceof ApiError
+          ? `${failure.status}: ${failure.message}`
+          : String(failure.message ?? failure),
+      ),
       h('p', {}, h('a', { href: '#/' }, 'Back to the sessions')),
     ),
   );
@@ -92,7 +98,9 @@ async function start() {
   }
   replace(
     principal,
-    about.loopbackOnly ? h('span', { class: 'tag warn' }, 'loopback only') : ['Signed in as ', h('strong', {}, about.principal ?? 'anonymous')],
+    about.loopbackOnly
+      ? h('span', { class: 'tag warn' }, 'loopback only')
+      : ['Signed in as ', h('strong', {}, about.principal ?? 'anonymous')],
   );
   live();
   window.addEventListener('hashchange', () => render(about));

@@ -17,7 +17,10 @@ export async function delegationsView(container, agent, snapshotId) {
         : h('p', { class: 'empty', testid: 'no-delegations' }, 'This turn delegated nothing.'),
     );
   } catch (failure) {
-    replace(container, h('p', { class: 'error' }, `${failure.status ?? 'ERROR'}: ${failure.message}`));
+    replace(
+      container,
+      h('p', { class: 'error' }, `${failure.status ?? 'ERROR'}: ${failure.message}`),
+    );
   }
 }
 
@@ -41,7 +44,8 @@ function task(node) {
       node.background && h('span', { class: 'tag', testid: 'background' }, 'background'),
       h('span', { class: 'time', title: when(node.startedAt) }, duration(node.durationMs)),
       h('span', { class: 'spend' }, spend(node.spend)),
-      node.remoteUrl && h('span', { class: 'remote', testid: 'remote' }, 'remote ', h('code', {}, node.remoteUrl)),
+      node.remoteUrl &&
+        h('span', { class: 'remote', testid: 'remote' }, 'remote ', h('code', {}, node.remoteUrl)),
     ),
     node.children?.length > 0 && h('ul', {}, node.children.map(task)),
   );

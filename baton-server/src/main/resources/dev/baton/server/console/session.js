@@ -2,9 +2,12 @@
 
 import { get } from './api.js';
 import { h, replace, route } from './dom.js';
-import { ago, spend, sum, when } from './format.js';
+import { ago, spend, when } from './format.js';
 import { snapshotView } from './snapshot.js';
 import { abortButton, badge } from './status.js';
+
+/** How many rows of a long chain show (from the open one on) before the reader asks for all. */
+const RECENT_SNAPSHOTS = 100;
 
 /**
  * Renders session `sessionId` of `agent`, with snapshot `chosen` open (the newest when none);
@@ -19,21 +22,47 @@ export async function sessionView(view, agent, sessionId, chosen) {
     h('p', { class: 'crumbs' }, h('a', { href: '#/' }, 'Sessions'), ' / ', agent),
     h('h1', {}, 'Session ', h('code', { testid: 'session-id' }, sessionId)),
     heading,
-    h('div', { class: 'split' }, h('section', { class: 'tree' }, h('h2', {}, 'Snapshots'), chain), detail),
+    h(
+      'div',
+      { class: 'split' },
+      h('section', { class: 'tree' }, h('h2', {}, 'Snapshots'), chain),
+      detail,
+    ),
   );
+  let shown = null;
   const load = async () => {
-    const session = await get(['agents', agent, 'sessions', sessionId].map(encodeURIComponent).join('/'));
+    const session = await get(
+      ['agents', agent, 'sessions', sessionId].map(encodeURIComponent).join('/'),
+    );
+    // A live reload that finds the chain unchanged keeps what the reader opened.
+    const json = JSON.stringify(session);
+    if (json === shown) {
+      return;
+    }
+    shown = json;
     const snapshots = session.snapshots;
     // The chain comes oldest first, so its last row is the session's latest.
     const open = chosen ?? snapshots.at(-1)?.snapshotId;
+    // The snapshot loads while the chain renders.
+    const opened = open ? snapshotView(detail, agent, open) : null;
     replace(
       heading,
-      h('span', {}, `${snapshots.length} turns`),
-      h('span', { testid: 'session-spend' }, `Spend: ${spend(sum(snapshots.map((s) => s.spend)))}`),
+      h(
+        'span',
+        { testid: 'turns' },
+        `${snapshots.length} ${snapshots.length === 1 ? 'turn' : 'turns'}`,
+      ),
+      // A snapshot's spend is its session's usage up to it, so the latest's is the session's.
+      h('span', { testid: 'session-spend' }, `Spend: ${spend(snapshots.at(-1)?.spend)}`),
     );
-    replace(chain, treeRows(snapshots).map(({ snapshot, depth, branch }) => node(agent, sessionId, snapshot, depth, branch, open)));
-    if (open) {
-      await snapshotView(detail, agent, open);
+    const rows = treeRows(snapshots);
+    const openAt = rows.findIndex((row) => row.snapshot.snapshotId === open);
+    const recent = Math.max(0, rows.length - RECENT_SNAPSHOTS);
+    showChain(chain, rows, openAt < 0 ? recent : Math.min(openAt, recent), (row) =>
+      node(agent, sessionId, row.snapshot, row.depth, row.branch, open),
+    );
+    if (opened) {
+      await opened;
     } else {
       replace(detail, h('p', { class: 'empty' }, 'No snapshots.'));
     }
@@ -52,7 +81,9 @@ export function treeRows(snapshots) {
   const children = new Map();
   const roots = [];
   // A stable sort: rows created in the same millisecond keep the server's order.
-  for (const snapshot of [...snapshots].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt))) {
+  for (const snapshot of [...snapshots].sort(
+    (a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt),
+  )) {
     if (snapshot.parentId && ids.has(snapshot.parentId)) {
       if (!children.has(snapshot.parentId)) {
         children.set(snapshot.parentId, []);
@@ -81,6 +112,27 @@ export function treeRows(snapshots) {
   return rows;
 }
 
+function showChain(chain, rows, from, render) {
+  replace(
+    chain,
+    from > 0 &&
+      h(
+        'li',
+        { class: 'more' },
+        h(
+          'button',
+          {
+            type: 'button',
+            testid: 'all-snapshots',
+            onclick: () => showChain(chain, rows, 0, render),
+          },
+          `Show ${from} earlier snapshots`,
+        ),
+      ),
+    rows.slice(from).map(render),
+  );
+}
+
 function node(agent, sessionId, snapshot, depth, branch, open) {
   const { snapshotId } = snapshot;
   const item = h(
@@ -90,11 +142,19 @@ function node(agent, sessionId, snapshot, depth, branch, open) {
       testid: 'snapshot-node',
       data: { snapshotId },
     },
-    h('a', { href: route(['agents', agent, 'sessions', sessionId], { snapshot: snapshotId }), class: 'id' }, snapshotId),
+    h(
+      'a',
+      {
+        href: route(['agents', agent, 'sessions', sessionId], { snapshot: snapshotId }),
+        class: 'id',
+      },
+      snapshotId,
+    ),
     badge(agent, snapshotId, snapshot.status, snapshot.expired),
     h('span', { class: 'finish' }, snapshot.finishReason ?? ''),
     h('span', { class: 'time', title: when(snapshot.updatedAt) }, ago(snapshot.updatedAt)),
-    snapshot.error && h('span', { class: 'error' }, `${snapshot.error.status}: ${snapshot.error.message}`),
+    snapshot.error &&
+      h('span', { class: 'error' }, `${snapshot.error.status}: ${snapshot.error.message}`),
     abortButton(agent, snapshotId, snapshot.expired ? 'expired' : snapshot.status),
   );
   // Through the CSSOM: the console's content security policy refuses inline style attributes.

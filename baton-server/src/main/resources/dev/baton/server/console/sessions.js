@@ -27,12 +27,19 @@ export async function sessionsView(view, query, info) {
       h(
         'thead',
         {},
-        h('tr', {}, ['Agent', 'Session', 'Status', 'Finish', 'Turns', 'Last activity', 'Spend', ''].map((name) => h('th', {}, name))),
+        h(
+          'tr',
+          {},
+          ['Agent', 'Session', 'Status', 'Finish', 'Turns', 'Last activity', 'Spend', ''].map(
+            (name) => h('th', {}, name),
+          ),
+        ),
       ),
       table,
     ),
     pager,
   );
+  let shown = null;
   const load = async () => {
     const page = await get('sessions', {
       agent: query.agent,
@@ -40,6 +47,12 @@ export async function sessionsView(view, query, info) {
       limit: PAGE_SIZE,
       pageToken: query.pageToken,
     });
+    // A live reload that finds the page unchanged leaves the rows (and the reader's place) alone.
+    const json = JSON.stringify(page);
+    if (json === shown) {
+      return;
+    }
+    shown = json;
     replace(table, page.sessions.length ? page.sessions.map(row) : empty());
     replace(pager, pagerLinks(query, page.nextPageToken));
   };
@@ -55,9 +68,12 @@ function filters(query, agents) {
   };
   agent.addEventListener('change', apply);
   status.addEventListener('change', apply);
-  return h('form', { class: 'filters', testid: 'filters', onsubmit: (e) => e.preventDefault() },
+  return h(
+    'form',
+    { class: 'filters', testid: 'filters', onsubmit: (e) => e.preventDefault() },
     h('label', {}, 'Agent ', agent),
-    h('label', {}, 'Status ', status));
+    h('label', {}, 'Status ', status),
+  );
 }
 
 function select(name, any, values, chosen) {
@@ -81,7 +97,12 @@ function row(session) {
       'td',
       { class: 'finish' },
       session.finishReason ?? '—',
-      session.error && h('div', { class: 'error', testid: 'session-error', title: session.error.message }, `${session.error.status}: ${session.error.message}`),
+      session.error &&
+        h(
+          'div',
+          { class: 'error', testid: 'session-error', title: session.error.message },
+          `${session.error.status}: ${session.error.message}`,
+        ),
     ),
     h('td', { class: 'num', testid: 'turns' }, session.turns),
     h('td', { title: when(session.updatedAt) }, ago(session.updatedAt)),
@@ -91,7 +112,11 @@ function row(session) {
 }
 
 function empty() {
-  return h('tr', {}, h('td', { colspan: 8, class: 'empty', testid: 'no-sessions' }, 'No sessions.'));
+  return h(
+    'tr',
+    {},
+    h('td', { colspan: 8, class: 'empty', testid: 'no-sessions' }, 'No sessions.'),
+  );
 }
 
 function pagerLinks(query, nextPageToken) {
@@ -100,7 +125,14 @@ function pagerLinks(query, nextPageToken) {
     nextPageToken &&
       h(
         'a',
-        { href: route(['sessions'], { agent: query.agent, status: query.status, pageToken: nextPageToken }), testid: 'next-page' },
+        {
+          href: route(['sessions'], {
+            agent: query.agent,
+            status: query.status,
+            pageToken: nextPageToken,
+          }),
+          testid: 'next-page',
+        },
         'Older »',
       ),
   ];

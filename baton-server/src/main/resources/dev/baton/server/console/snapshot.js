@@ -18,11 +18,16 @@ export async function snapshotView(detail, agent, snapshotId) {
     detail,
     h('h2', {}, 'Snapshot ', h('code', { testid: 'snapshot-id' }, snapshotId)),
     summary(agent, snapshot),
+    section('Delegations', delegations),
+    section('Spend', spendView(snapshot.usage, snapshot.spend)),
     section('Messages', messages(snapshot.messages ?? [])),
     section('Artifacts', artifacts(snapshot.artifacts ?? [])),
-    section('Custom state', snapshot.custom == null ? h('p', { class: 'empty' }, 'None.') : h('div', { testid: 'custom' }, json(snapshot.custom))),
-    section('Spend', spendView(snapshot.usage, snapshot.spend)),
-    section('Delegations', delegations),
+    section(
+      'Custom state',
+      snapshot.custom == null
+        ? h('p', { class: 'empty' }, 'None.')
+        : h('div', { testid: 'custom' }, json(snapshot.custom)),
+    ),
   );
   // The delegation tree is a separate read: the snapshot shows while it loads.
   delegationsView(delegations, agent, snapshotId);
@@ -34,18 +39,33 @@ function section(title, ...content) {
 
 function summary(agent, snapshot) {
   const rows = [
-    ['Status', badge(agent, snapshot.snapshotId, snapshot.status, snapshot.expired), abortButton(agent, snapshot.snapshotId, snapshot.expired ? 'expired' : snapshot.status)],
+    [
+      'Status',
+      badge(agent, snapshot.snapshotId, snapshot.status, snapshot.expired),
+      abortButton(agent, snapshot.snapshotId, snapshot.expired ? 'expired' : snapshot.status),
+    ],
     ['Finish reason', snapshot.finishReason ?? '—'],
     ['Parent', snapshot.parentId ?? '—'],
     ['Created', when(snapshot.createdAt)],
     ['Updated', when(snapshot.updatedAt)],
     ['Heartbeat', when(snapshot.heartbeatAt)],
-    ['Spend', spend(snapshot.spend)],
+    ['Session spend', spend(snapshot.spend)],
   ];
   if (snapshot.error) {
-    rows.splice(2, 0, ['Error', h('span', { class: 'error', testid: 'snapshot-error' }, `${snapshot.error.status}: ${snapshot.error.message}`)]);
+    rows.splice(2, 0, [
+      'Error',
+      h(
+        'span',
+        { class: 'error', testid: 'snapshot-error' },
+        `${snapshot.error.status}: ${snapshot.error.message}`,
+      ),
+    ]);
   }
-  return h('dl', { class: 'facts' }, rows.map(([name, ...value]) => [h('dt', {}, name), h('dd', {}, ...value)]));
+  return h(
+    'dl',
+    { class: 'facts' },
+    rows.map(([name, ...value]) => [h('dt', {}, name), h('dd', {}, ...value)]),
+  );
 }
 
 function messages(list) {
@@ -54,7 +74,15 @@ function messages(list) {
     replace(
       container,
       from > 0 &&
-        h('li', { class: 'more' }, h('button', { type: 'button', testid: 'all-messages', onclick: () => show(0) }, `Show ${from} earlier messages`)),
+        h(
+          'li',
+          { class: 'more' },
+          h(
+            'button',
+            { type: 'button', testid: 'all-messages', onclick: () => show(0) },
+            `Show ${from} earlier messages`,
+          ),
+        ),
       list.slice(from).map(message),
     );
   };
@@ -77,17 +105,32 @@ export function part(p) {
     return h('p', { class: 'text', testid: 'text' }, p.text);
   }
   if (p.toolRequest) {
-    return collapsed('tool-request', `Tool call ${p.toolRequest.name}`, p.toolRequest.ref, p.toolRequest.input);
+    return collapsed(
+      'tool-request',
+      `Tool call ${p.toolRequest.name}`,
+      p.toolRequest.ref,
+      p.toolRequest.input,
+    );
   }
   if (p.toolResponse) {
-    return collapsed('tool-response', `Tool response ${p.toolResponse.name}`, p.toolResponse.ref, p.toolResponse.output);
+    return collapsed(
+      'tool-response',
+      `Tool response ${p.toolResponse.name}`,
+      p.toolResponse.ref,
+      p.toolResponse.output,
+    );
   }
   if (p.reasoning != null) {
     return collapsed('reasoning', 'Reasoning', null, p.reasoning);
   }
   if (p.media) {
     // Named, not loaded: the console fetches nothing a message points at.
-    return h('p', { class: 'media' }, `Media ${p.media.contentType ?? ''} `, h('code', {}, shorten(p.media.url ?? '')));
+    return h(
+      'p',
+      { class: 'media' },
+      `Media ${p.media.contentType ?? ''} `,
+      h('code', {}, shorten(p.media.url ?? '')),
+    );
   }
   return collapsed('data', 'Data', null, p);
 }

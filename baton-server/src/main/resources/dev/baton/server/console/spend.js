@@ -25,8 +25,14 @@ function usageNode(node) {
       'div',
       { class: 'task' },
       h('strong', {}, node.agent ?? '?'),
-      node.finishReason ? h('span', { class: 'finish' }, node.finishReason) : h('span', { class: 'tag' }, 'running'),
-      h('span', { class: 'spend', title: 'this turn’s own calls' }, `own ${spend(node.usage ?? sum(node.calls ?? []))}`),
+      node.finishReason
+        ? h('span', { class: 'finish' }, node.finishReason)
+        : h('span', { class: 'tag' }, 'running'),
+      h(
+        'span',
+        { class: 'spend', title: 'this turn’s own calls' },
+        `own ${spend(node.usage ?? sum(node.calls ?? []))}`,
+      ),
       h('span', { class: 'spend' }, `total ${spend(node.total)}`),
     ),
     node.children?.length > 0 && h('ul', {}, node.children.map(usageNode)),
@@ -48,11 +54,26 @@ function byAgentAndModel(tree) {
     }
     stack.push(...(node.children ?? []));
   }
-  const rows = [...totals.values()].sort((a, b) => (totalOf(sum(b.usages)) ?? 0) - (totalOf(sum(a.usages)) ?? 0));
+  const rows = [...totals.values()].sort(
+    (a, b) => (totalOf(sum(b.usages)) ?? 0) - (totalOf(sum(a.usages)) ?? 0),
+  );
+  // Usage names its model only where the model reported it; without any, the column is noise.
+  const models = rows.some((row) => row.model !== '—');
+  const headings = ['Agent', models && 'Model', 'Calls', 'Input', 'Output', 'Total'].filter(
+    Boolean,
+  );
   return h(
     'table',
     { class: 'grid compact', testid: 'spend-by-agent' },
-    h('thead', {}, h('tr', {}, ['Agent', 'Model', 'Calls', 'Input', 'Output', 'Total'].map((name) => h('th', {}, name)))),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        headings.map((name) => h('th', {}, name)),
+      ),
+    ),
     h(
       'tbody',
       {},
@@ -62,7 +83,7 @@ function byAgentAndModel(tree) {
           'tr',
           {},
           h('td', {}, row.agent ?? '?'),
-          h('td', {}, row.model),
+          models && h('td', {}, row.model),
           h('td', { class: 'num' }, row.calls),
           h('td', { class: 'num' }, tokens(total.inputTokens)),
           h('td', { class: 'num' }, tokens(total.outputTokens)),

@@ -60,12 +60,24 @@ function confirmAbort(agent, snapshotId) {
     'dialog',
     { class: 'confirm', testid: 'abort-dialog' },
     h('h2', {}, 'Abort this task?'),
-    h('p', {}, 'The task ', h('code', {}, snapshotId), ' of ', h('code', {}, agent), ' stops at its next step and settles as aborted. This cannot be undone.'),
+    h(
+      'p',
+      {},
+      'The task ',
+      h('code', {}, snapshotId),
+      ' of ',
+      h('code', {}, agent),
+      ' stops at its next step and settles as aborted. This cannot be undone.',
+    ),
     error,
     h(
       'div',
       { class: 'actions' },
-      h('button', { type: 'button', testid: 'abort-cancel', onclick: () => dialog.close() }, 'Keep running'),
+      h(
+        'button',
+        { type: 'button', testid: 'abort-cancel', onclick: () => dialog.close() },
+        'Keep running',
+      ),
       h(
         'button',
         {

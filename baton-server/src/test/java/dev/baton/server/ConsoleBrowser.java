@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -116,7 +117,12 @@ final class ConsoleBrowser implements AutoCloseable {
 
   /** Waits until {@code condition} holds (a WebDriverWait, never a sleep). */
   <T> T until(Function<? super WebDriver, T> condition, String what) {
-    return new WebDriverWait(driver, PATIENCE).withMessage(what).until(condition);
+    // The console re-renders a view when a live event arrives, so an element found a moment ago
+    // may have been replaced: the condition is tried again.
+    return new WebDriverWait(driver, PATIENCE)
+        .withMessage(what)
+        .ignoring(StaleElementReferenceException.class)
+        .until(condition);
   }
 
   /** Runs a script in the page and answers its value. */

@@ -41,8 +41,13 @@ public final class SessionListing {
   public record Position(Instant updatedAt, String sessionId) {
     /** Whether {@code summary} sorts after this position, so belongs to the page after it. */
     public boolean precedes(SessionSummary summary) {
-      int byTime = summary.updatedAt().compareTo(updatedAt);
-      return byTime != 0 ? byTime < 0 : summary.sessionId().compareTo(sessionId) < 0;
+      return precedes(summary.updatedAt(), summary.sessionId());
+    }
+
+    /** Whether a session last updated at {@code at} sorts after this position. */
+    public boolean precedes(Instant at, String id) {
+      int byTime = at.compareTo(updatedAt);
+      return byTime != 0 ? byTime < 0 : id.compareTo(sessionId) < 0;
     }
 
     /** The page token that starts the page after this position. */

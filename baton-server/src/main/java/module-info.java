@@ -12,12 +12,15 @@ module dev.baton.server {
   requires static jakarta.servlet;
 
   exports dev.baton.server;
-  // The MCP transport authenticates and reports failures by the same rules, and the Spring Boot
-  // auto-configuration serves the same protocol on the application's servlet container.
+  // The MCP transport and the A2A binding authenticate and report failures by the same rules, and
+  // the Spring Boot auto-configuration serves the same protocol on the application's servlet
+  // container.
   exports dev.baton.server.internal to
+      dev.baton.a2a,
       dev.baton.mcp,
       dev.baton.spring.autoconfigure;
   exports dev.baton.server.internal.protocol to
+      dev.baton.a2a,
       dev.baton.mcp,
       dev.baton.spring.autoconfigure;
   exports dev.baton.server.internal.servlet to

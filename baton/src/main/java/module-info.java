@@ -38,6 +38,7 @@ module dev.baton {
   exports dev.baton.internal.ai to
       dev.baton.googleai;
   exports dev.baton.internal.core to
+      dev.baton.a2a,
       dev.baton.mcp,
       dev.baton.store.postgres,
       dev.baton.devtools,
@@ -49,6 +50,7 @@ module dev.baton {
       dev.baton.testing,
       dev.baton.server;
   exports dev.baton.internal.http to
+      dev.baton.a2a,
       dev.baton.anthropic,
       dev.baton.googleai,
       dev.baton.openai,

@@ -4,7 +4,9 @@ import static dev.baton.middleware.agents.SubAgentTeam.approve;
 import static dev.baton.middleware.agents.SubAgentTeam.calls;
 import static dev.baton.middleware.agents.SubAgentTeam.failure;
 import static dev.baton.middleware.agents.SubAgentTeam.held;
+import static dev.baton.middleware.agents.SubAgentTeam.interrupts;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.baton.Baton;
 import dev.baton.agent.AgentFinishReason;
@@ -78,6 +80,11 @@ class BackgroundInterruptsTest {
      * stops on its held write; returns once the task has settled.
      */
     Launched launched() {
+      return launched(Part.toolRequest("write_file", "w1", Json.object().put("path", PATH)));
+    }
+
+    /** As {@link #launched()}, with the coder's task stopping on the calls given. */
+    Launched launched(ToolRequestPart... held) {
       orchestratorModel.respond(
           calls(
               Part.toolRequest(
@@ -88,8 +95,7 @@ class BackgroundInterruptsTest {
                       .put("name", "main")
                       .put("background", true))));
       orchestratorModel.respondText("Started.");
-      coderModel.respond(
-          calls(Part.toolRequest("write_file", "w1", Json.object().put("path", PATH))));
+      coderModel.respond(calls(held));
       AgentOutput started =
           orchestrator.run(
               as, AgentInput.text("Build it"), AgentInit.NEW, StreamCallback.discard());
@@ -267,6 +273,47 @@ class BackgroundInterruptsTest {
     assertThat(routing.path("interrupts").get(0).path("toolRequest").path("ref").asString())
         .isEqualTo("w2");
     assertThat(team.writes).extracting(w -> w.path("path").asString()).containsExactly(PATH);
+  }
+
+  @Test
+  void aTaskThatHeldSeveralCallsAsksOncePerCallAndResumesOnceAllAreAnswered() {
+    Team team = inMemory(false);
+    Launched task =
+        team.launched(
+            Part.toolRequest("write_file", "w1", Json.object().put("path", PATH)),
+            Part.toolRequest("write_file", "w2", Json.object().put("path", "README.md")));
+
+    AgentOutput checked = team.calling(CHECK, task.taskId(), task.snapshotId());
+
+    List<ToolRequestPart> held = interrupts(checked);
+    assertThat(held).extracting(p -> p.toolRequest().ref()).containsExactly("c1/w1", "c1/w2");
+    assertThat(held)
+        .extracting(
+            p -> routing(p).path("taskId").asString(), p -> routing(p).path("name").asString())
+        .containsOnly(tuple(task.taskId(), "main"));
+    assertThat(held).extracting(p -> routing(p).path("interrupts").size()).containsExactly(1, 1);
+    team.coderModel.respondText("Wrote both");
+    team.orchestratorModel.respondText("The coder goes on.");
+
+    team.resume(
+        checked.snapshotId(),
+        Resume.restart(
+            approve(held.get(0)).restart().get(0), approve(held.get(1)).restart().get(0)));
+
+    // The model saw its one check, answered by the resumed task's launch.
+    List<String> checks =
+        team.orchestratorModel.lastRequest().messages().stream()
+            .flatMap(m -> m.toolResponses().stream())
+            .filter(p -> p.toolResponse().name().equals(CHECK))
+            .map(p -> p.toolResponse().ref())
+            .toList();
+    assertThat(checks).containsExactly("c1");
+    String fresh = team.toolOutput("c1").path("taskId").asString();
+    assertThat(team.settle(fresh).finishReason()).isEqualTo(AgentFinishReason.STOP);
+    assertThat(team.writes)
+        .extracting(w -> w.path("path").asString())
+        .containsExactlyInAnyOrder(PATH, "README.md");
+    assertThat(team.coderModel.calls()).isEqualTo(2);
   }
 
   @Test

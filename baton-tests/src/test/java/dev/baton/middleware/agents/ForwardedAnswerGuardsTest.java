@@ -6,6 +6,7 @@ import static dev.baton.middleware.agents.SubAgentTeam.calls;
 import static dev.baton.middleware.agents.SubAgentTeam.delegate;
 import static dev.baton.middleware.agents.SubAgentTeam.failure;
 import static dev.baton.middleware.agents.SubAgentTeam.held;
+import static dev.baton.middleware.agents.SubAgentTeam.interrupts;
 import static dev.baton.middleware.agents.SubAgentTeam.taskSnapshot;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -19,13 +20,16 @@ import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionStore;
 import dev.baton.agent.store.InMemorySessionStore;
 import dev.baton.ai.InlinePrompt;
+import dev.baton.ai.Message;
 import dev.baton.ai.Part;
+import dev.baton.ai.Resume;
 import dev.baton.ai.ToolRequestPart;
 import dev.baton.core.ActionContext;
 import dev.baton.core.Json;
 import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
 import dev.baton.middleware.ToolApproval;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -38,6 +42,7 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The guards around answering a forwarded sub-agent interrupt: one answer per held turn, a
@@ -170,6 +175,76 @@ class ForwardedAnswerGuardsTest {
     var row = team.coder.snapshots(alice).get(coderSnapshot);
     assertThat(team.coder.snapshots(alice).latest(row.sessionId()).snapshotId())
         .isEqualTo(coderSnapshot);
+  }
+
+  @Test
+  void aClientHistoryWhosePartsLeaveAHeldCallUnansweredIsRefusedBeforeTheSubAgentRuns() {
+    SubAgentTeam team = team(true);
+    Agent lead =
+        team.baton.defineAgent(
+            "lead",
+            InlinePrompt.builder()
+                .model("orch")
+                .use(Agents.builder().agents(team.coder.ref()).forwardInterrupts(true).build())
+                .build(),
+            AgentOptions.DEFAULTS);
+    team.orchestratorModel.respond(calls(delegate("d1", "Write two files")));
+    team.coderModel.respond(
+        calls(
+            Part.toolRequest("write_file", "w1", Json.object().put("path", PATH)),
+            Part.toolRequest("write_file", "w2", Json.object().put("path", "README.md"))));
+    AgentOutput asked = lead.runText("Build it");
+    // The client keeps the conversation, and points the second part at the first held call.
+    List<Message> messages = new ArrayList<>(asked.state().messages());
+    Message interrupted = messages.remove(messages.size() - 1);
+    List<Part> parts = new ArrayList<>();
+    List<ToolRequestPart> answered = new ArrayList<>();
+    for (Part part : interrupted.content()) {
+      if (part instanceof ToolRequestPart request) {
+        ObjectNode metadata = request.metadata();
+        ((ObjectNode)
+                metadata
+                    .path("interrupt")
+                    .path(Agents.SUB_AGENT)
+                    .path("interrupts")
+                    .get(0)
+                    .path("toolRequest"))
+            .put("ref", "w1");
+        ToolRequestPart tampered = request.withMetadata(metadata);
+        parts.add(tampered);
+        answered.addAll(approve(tampered).restart());
+      } else {
+        parts.add(part);
+      }
+    }
+    messages.add(interrupted.withContent(parts));
+    int coderCalls = team.coderModel.calls();
+
+    Status status =
+        failure(
+            () ->
+                lead.run(
+                    team.baton.context(),
+                    AgentInput.resume(new Resume(List.of(), answered, null)),
+                    AgentInit.ofState(asked.state().withMessages(messages)),
+                    StreamCallback.discard()));
+
+    assertThat(status).isEqualTo(Status.INVALID_ARGUMENT);
+    assertThat(team.writes).isEmpty();
+    assertThat(team.coderModel.calls()).isEqualTo(coderCalls);
+    // Not claimed either: the honest history's answers resume the coder's turn.
+    team.coderModel.respondText("Wrote both");
+    team.orchestratorModel.respondText("Done.");
+    List<ToolRequestPart> honest = new ArrayList<>();
+    interrupts(asked).forEach(part -> honest.addAll(approve(part).restart()));
+    AgentOutput done =
+        lead.run(
+            team.baton.context(),
+            AgentInput.resume(new Resume(List.of(), honest, null)),
+            AgentInit.ofState(asked.state()),
+            StreamCallback.discard());
+    assertThat(done.text()).isEqualTo("Done.");
+    assertThat(team.writes).hasSize(2);
   }
 
   @Test

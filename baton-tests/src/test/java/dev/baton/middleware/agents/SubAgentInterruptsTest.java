@@ -8,8 +8,10 @@ import static dev.baton.middleware.agents.SubAgentTeam.calls;
 import static dev.baton.middleware.agents.SubAgentTeam.delegate;
 import static dev.baton.middleware.agents.SubAgentTeam.failure;
 import static dev.baton.middleware.agents.SubAgentTeam.held;
+import static dev.baton.middleware.agents.SubAgentTeam.interrupts;
 import static dev.baton.middleware.agents.SubAgentTeam.taskSnapshot;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.baton.agent.Agent;
 import dev.baton.agent.AgentFinishReason;
@@ -155,46 +157,279 @@ class SubAgentInterruptsTest {
   }
 
   @Test
-  void aSubAgentTurnThatHeldSeveralCallsIsOneInterruptAnsweredAsAWhole() {
+  void aSubAgentTurnThatHeldSeveralCallsIsOneInterruptPerCallEachAnsweredOnItsOwn() {
     SubAgentTeam team = inMemory();
+    AgentOutput asked = heldTwoWrites(team);
+
+    List<ToolRequestPart> held = interrupts(asked);
+    assertThat(held)
+        .extracting(p -> p.toolRequest().name(), p -> p.toolRequest().ref())
+        .containsExactly(tuple("delegate_to_coder", "d1/w1"), tuple("delegate_to_coder", "d1/w2"));
+    for (int i = 0; i < 2; i++) {
+      JsonNode interrupt = held.get(i).metadata().path("interrupt");
+      // Each wraps its own call, rendered as the coder's own hold.
+      assertThat(interrupt.path("toolApproval").path("tool").asString()).isEqualTo("write_file");
+      JsonNode routing = interrupt.path(Agents.SUB_AGENT);
+      assertThat(routing.path("taskId").asString()).isEqualTo(taskId(held.get(0)));
+      assertThat(routing.path("interrupts"))
+          .extracting(p -> p.path("toolRequest").path("ref").asString())
+          .containsExactly("w" + (i + 1));
+    }
+    team.coderModel.respondText("Wrote one");
+    team.orchestratorModel.respondText("Done.");
+
+    // The caller approves the first write and refuses the second, with the ordinary resume API.
+    ToolRequestPart first = held.get(0);
+    ToolRequestPart second = held.get(1);
+    AgentOutput done =
+        team.resume(
+            team.baton.context(),
+            asked.snapshotId(),
+            new Resume(
+                List.of(
+                    Part.toolResponse(
+                        second.toolRequest().name(),
+                        second.toolRequest().ref(),
+                        Json.nodes().stringNode("not the README"))),
+                approve(first).restart(),
+                null));
+
+    assertThat(done.text()).isEqualTo("Done.");
+    assertThat(team.writes).extracting(w -> w.path("path").asString()).containsExactly(PATH);
+    // One resume of the coder's turn, with an answer per held call.
+    assertThat(team.coderModel.calls()).isEqualTo(2);
+    List<Message> coderSaw = team.coderModel.lastRequest().messages();
+    assertThat(coderSaw.get(coderSaw.size() - 1).toolResponses())
+        .extracting(p -> p.toolResponse().ref(), p -> p.toolResponse().output().asString())
+        .containsExactly(tuple("w1", "written"), tuple("w2", "not the README"));
+    // The orchestrator's model sees its own call and one result, and so does its saved history.
+    assertOneDelegation(team.orchestratorModel.lastRequest().messages(), "d1", "Wrote one");
+    assertOneDelegation(
+        team.orchestrator.snapshots().get(done.snapshotId()).state().messages(), "d1", "Wrote one");
+  }
+
+  @Test
+  void aResumeThatLeavesAHeldCallUnansweredIsRefusedAndChangesNothing() {
+    SubAgentTeam team = inMemory();
+    AgentOutput asked = heldTwoWrites(team);
+    ToolRequestPart first = interrupts(asked).get(0);
+
+    Status status =
+        failure(() -> team.resume(team.baton.context(), asked.snapshotId(), approve(first)));
+
+    assertThat(status).isEqualTo(Status.INVALID_ARGUMENT);
+    assertUntouched(team, first);
+  }
+
+  @Test
+  void aSecondQuestionAfterTheAnswerEndsTheResumedTurnInterruptedAgain() {
+    SubAgentTeam team = inMemory();
+    AgentOutput asked = team.heldWrite(team.baton.context());
+    team.coderModel.respond(
+        calls(Part.toolRequest("write_file", "w2", Json.object().put("path", "README.md"))));
+    int orchestratorCalls = team.orchestratorModel.calls();
+
+    AgentOutput again = team.resume(team.baton.context(), asked.snapshotId(), approve(held(asked)));
+
+    // The coder wrote the first file and asks to write the second, on the same delegation call,
+    // before the orchestrator's model runs.
+    ToolRequestPart question = held(again);
+    assertThat(question.toolRequest().name()).isEqualTo("delegate_to_coder");
+    assertThat(question.toolRequest().ref()).isEqualTo("d1");
+    JsonNode routing = question.metadata().path("interrupt").path(Agents.SUB_AGENT);
+    assertThat(routing.path("taskId").asString()).isNotEqualTo(taskId(held(asked)));
+    assertThat(routing.path("interrupts").get(0).path("toolRequest").path("ref").asString())
+        .isEqualTo("w2");
+    assertThat(team.writes).extracting(w -> w.path("path").asString()).containsExactly(PATH);
+    assertThat(team.orchestratorModel.calls()).isEqualTo(orchestratorCalls);
+
+    team.coderModel.respondText("Wrote both");
+    team.orchestratorModel.respondText("The coder wrote both.");
+    AgentOutput done = team.resume(team.baton.context(), again.snapshotId(), approve(question));
+
+    assertThat(done.text()).isEqualTo("The coder wrote both.");
+    assertThat(team.writes)
+        .extracting(w -> w.path("path").asString())
+        .containsExactly(PATH, "README.md");
+    assertOneDelegation(team.orchestratorModel.lastRequest().messages(), "d1", "Wrote both");
+    assertOneDelegation(
+        team.orchestrator.snapshots().get(done.snapshotId()).state().messages(),
+        "d1",
+        "Wrote both");
+  }
+
+  @Test
+  void severalHeldCallsTwoLevelsDownComposeTheirRefs() {
+    SubAgentTeam team = inMemory();
+    ProgrammableModel managerModel =
+        ProgrammableModel.define(team.baton.registry(), "manager-model");
+    Agent lead = twoLevels(team, managerModel);
+    team.orchestratorModel.respond(
+        calls(Part.toolRequest("delegate_to_manager", "m1", Json.object().put("task", "ship"))));
+    managerModel.respond(calls(delegate("d1", "Write two files")));
+    team.coderModel.respond(
+        calls(
+            Part.toolRequest("write_file", "w1", Json.object().put("path", PATH)),
+            Part.toolRequest("write_file", "w2", Json.object().put("path", "README.md"))));
+
+    AgentOutput asked = lead.runText("Ship it");
+
+    List<ToolRequestPart> held = interrupts(asked);
+    assertThat(held).extracting(p -> p.toolRequest().ref()).containsExactly("m1/d1/w1", "m1/d1/w2");
+    assertThat(held)
+        .extracting(
+            p -> p.metadata().path("interrupt").path("toolApproval").path("tool").asString())
+        .containsExactly("write_file", "write_file");
+    team.coderModel.respondText("Wrote both");
+    managerModel.respondText("The coder shipped both.");
+    team.orchestratorModel.respondText("Shipped.");
+
+    AgentOutput done =
+        lead.run(
+            team.baton.context(),
+            AgentInput.resume(
+                Resume.restart(
+                    approve(held.get(0)).restart().get(0), approve(held.get(1)).restart().get(0))),
+            AgentInit.ofSnapshot(asked.snapshotId()),
+            StreamCallback.discard());
+
+    assertThat(done.text()).isEqualTo("Shipped.");
+    assertThat(team.writes)
+        .extracting(w -> w.path("path").asString())
+        .containsExactlyInAnyOrder(PATH, "README.md");
+    // Each level's model saw the one call it made, answered once.
+    assertThat(
+            managerModel.lastRequest().messages().stream().flatMap(m -> m.toolResponses().stream()))
+        .extracting(
+            p -> p.toolResponse().ref(), p -> p.toolResponse().output().path("response").asString())
+        .containsExactly(tuple("d1", "Wrote both"));
+    assertThat(
+            team.orchestratorModel.lastRequest().messages().stream()
+                .flatMap(m -> m.toolResponses().stream()))
+        .extracting(
+            p -> p.toolResponse().ref(), p -> p.toolResponse().output().path("response").asString())
+        .containsExactly(tuple("m1", "The coder shipped both."));
+  }
+
+  @Test
+  void aSecondQuestionTwoLevelsDownPausesEveryLevelAgainAndEachSeesOneResult() {
+    SubAgentTeam team = inMemory();
+    ProgrammableModel managerModel =
+        ProgrammableModel.define(team.baton.registry(), "manager-model");
+    Agent lead = twoLevels(team, managerModel);
+    team.orchestratorModel.respond(
+        calls(Part.toolRequest("delegate_to_manager", "m1", Json.object().put("task", "ship"))));
+    managerModel.respond(calls(delegate("d1", "Write the main class")));
+    team.coderModel.respond(
+        calls(Part.toolRequest("write_file", "w1", Json.object().put("path", PATH))));
+    AgentOutput asked = lead.runText("Ship it");
+    team.coderModel.respond(
+        calls(Part.toolRequest("write_file", "w2", Json.object().put("path", "README.md"))));
+
+    AgentOutput again =
+        lead.run(
+            team.baton.context(),
+            AgentInput.resume(approve(held(asked))),
+            AgentInit.ofSnapshot(asked.snapshotId()),
+            StreamCallback.discard());
+
+    ToolRequestPart question = held(again);
+    assertThat(question.toolRequest().ref()).isEqualTo("m1");
+    JsonNode inner =
+        question
+            .metadata()
+            .path("interrupt")
+            .path(Agents.SUB_AGENT)
+            .path("interrupts")
+            .get(0)
+            .path("metadata")
+            .path("interrupt")
+            .path(Agents.SUB_AGENT);
+    assertThat(inner.path("interrupts").get(0).path("toolRequest").path("ref").asString())
+        .isEqualTo("w2");
+    assertThat(managerModel.calls()).isEqualTo(1);
+
+    team.coderModel.respondText("Wrote both");
+    managerModel.respondText("The coder shipped both.");
+    team.orchestratorModel.respondText("Shipped.");
+    AgentOutput done =
+        lead.run(
+            team.baton.context(),
+            AgentInput.resume(approve(question)),
+            AgentInit.ofSnapshot(again.snapshotId()),
+            StreamCallback.discard());
+
+    assertThat(done.text()).isEqualTo("Shipped.");
+    assertThat(team.writes)
+        .extracting(w -> w.path("path").asString())
+        .containsExactly(PATH, "README.md");
+    assertThat(
+            managerModel.lastRequest().messages().stream().flatMap(m -> m.toolResponses().stream()))
+        .extracting(
+            p -> p.toolResponse().ref(), p -> p.toolResponse().output().path("response").asString())
+        .containsExactly(tuple("d1", "Wrote both"));
+    assertThat(
+            team.orchestratorModel.lastRequest().messages().stream()
+                .flatMap(m -> m.toolResponses().stream()))
+        .extracting(
+            p -> p.toolResponse().ref(), p -> p.toolResponse().output().path("response").asString())
+        .containsExactly(tuple("m1", "The coder shipped both."));
+  }
+
+  /** The orchestrator delegates; the coder asks to write two files at once. */
+  private static AgentOutput heldTwoWrites(SubAgentTeam team) {
     team.orchestratorModel.respond(calls(delegate("d1", "Write two files")));
     team.coderModel.respond(
         calls(
             Part.toolRequest("write_file", "w1", Json.object().put("path", PATH)),
             Part.toolRequest("write_file", "w2", Json.object().put("path", "README.md"))));
-    AgentOutput asked = team.orchestrator.runText("Build it");
-
-    ToolRequestPart held = held(asked);
-    assertThat(held.metadata().path("interrupt").path(Agents.SUB_AGENT).path("interrupts"))
-        .extracting(p -> p.path("toolRequest").path("ref").asString())
-        .containsExactly("w1", "w2");
-    team.coderModel.respondText("Wrote both");
-    team.orchestratorModel.respondText("Done.");
-
-    team.resume(team.baton.context(), asked.snapshotId(), approve(held));
-
-    assertThat(team.writes)
-        .extracting(w -> w.path("path").asString())
-        .containsExactlyInAnyOrder(PATH, "README.md");
-    assertThat(team.delegationOutput("d1").path("response").asString()).isEqualTo("Wrote both");
+    return team.orchestrator.runText("Build it");
   }
 
-  @Test
-  void aSecondQuestionAfterTheAnswerIsReportedAsText() {
-    SubAgentTeam team = inMemory();
-    AgentOutput asked = team.heldWrite(team.baton.context());
-    team.coderModel.respond(
-        calls(Part.toolRequest("write_file", "w2", Json.object().put("path", "README.md"))));
-    team.orchestratorModel.respondText("The coder needs another approval.");
+  /** A lead that delegates to a manager, which delegates to the team's coder; both forward. */
+  private static Agent twoLevels(SubAgentTeam team, ProgrammableModel managerModel) {
+    Agent manager =
+        team.baton.defineAgent(
+            "manager",
+            InlinePrompt.builder()
+                .model(managerModel.name())
+                .use(Agents.builder().agents(team.coder.ref()).forwardInterrupts(true).build())
+                .build(),
+            AgentOptions.builder().sessionStore(InMemorySessionStore.create()).build());
+    return team.baton.defineAgent(
+        "lead",
+        InlinePrompt.builder()
+            .model("orch")
+            .use(Agents.builder().agents(manager.ref()).forwardInterrupts(true).build())
+            .build(),
+        AgentOptions.builder().sessionStore(InMemorySessionStore.create()).build());
+  }
 
-    AgentOutput done = team.resume(team.baton.context(), asked.snapshotId(), approve(held(asked)));
+  private static String taskId(ToolRequestPart held) {
+    return held.metadata().path("interrupt").path(Agents.SUB_AGENT).path("taskId").asString();
+  }
 
-    assertThat(done.finishReason()).isEqualTo(AgentFinishReason.STOP);
-    assertThat(team.writes).extracting(w -> w.path("path").asString()).containsExactly(PATH);
-    assertThat(team.delegationOutput("d1").path("response").asString())
-        .isEqualTo(
-            "Sub-agent \"coder\" asked for more input after its question was answered, which"
-                + " cannot be forwarded again; try delegating a more self-contained task.");
+  /**
+   * The conversation holds the delegation call the model made, once, and one response to it with
+   * the sub-agent's result.
+   */
+  private static void assertOneDelegation(List<Message> messages, String ref, String response) {
+    List<ToolRequestPart> calls =
+        messages.stream()
+            .flatMap(m -> m.toolRequests().stream())
+            .filter(p -> p.toolRequest().name().equals("delegate_to_coder"))
+            .toList();
+    assertThat(calls).extracting(p -> p.toolRequest().ref()).containsExactly(ref);
+    List<ToolResponsePart> responses =
+        messages.stream()
+            .flatMap(m -> m.toolResponses().stream())
+            .filter(p -> p.toolResponse().name().equals("delegate_to_coder"))
+            .toList();
+    assertThat(responses).extracting(p -> p.toolResponse().ref()).containsExactly(ref);
+    assertThat(responses.get(0).toolResponse().output().path("response").asString())
+        .isEqualTo(response);
+    assertThat(messages)
+        .noneMatch(m -> m.metadata() != null && m.metadata().has("baton.askedAgain"));
   }
 
   @Test
@@ -399,22 +634,7 @@ class SubAgentInterruptsTest {
     SubAgentTeam team = inMemory();
     ProgrammableModel managerModel =
         ProgrammableModel.define(team.baton.registry(), "manager-model");
-    Agent manager =
-        team.baton.defineAgent(
-            "manager",
-            InlinePrompt.builder()
-                .model("manager-model")
-                .use(Agents.builder().agents(team.coder.ref()).forwardInterrupts(true).build())
-                .build(),
-            AgentOptions.builder().sessionStore(InMemorySessionStore.create()).build());
-    Agent lead =
-        team.baton.defineAgent(
-            "lead",
-            InlinePrompt.builder()
-                .model("orch")
-                .use(Agents.builder().agents(manager.ref()).forwardInterrupts(true).build())
-                .build(),
-            AgentOptions.builder().sessionStore(InMemorySessionStore.create()).build());
+    Agent lead = twoLevels(team, managerModel);
     team.orchestratorModel.respond(
         calls(Part.toolRequest("delegate_to_manager", "m1", Json.object().put("task", "ship"))));
     managerModel.respond(calls(delegate("d1", "Write the main class")));

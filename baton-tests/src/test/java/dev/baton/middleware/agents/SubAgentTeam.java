@@ -172,13 +172,17 @@ class SubAgentTeam implements AutoCloseable {
 
   /** The one interrupted call of an interrupted turn. */
   static ToolRequestPart held(AgentOutput output) {
-    assertThat(output.finishReason()).isEqualTo(AgentFinishReason.INTERRUPTED);
-    List<ToolRequestPart> interrupts =
-        output.message().toolRequests().stream()
-            .filter(p -> p.metadata() != null && p.metadata().has("interrupt"))
-            .toList();
+    List<ToolRequestPart> interrupts = interrupts(output);
     assertThat(interrupts).hasSize(1);
     return interrupts.get(0);
+  }
+
+  /** The interrupted calls of an interrupted turn, in order. */
+  static List<ToolRequestPart> interrupts(AgentOutput output) {
+    assertThat(output.finishReason()).isEqualTo(AgentFinishReason.INTERRUPTED);
+    return output.message().toolRequests().stream()
+        .filter(p -> p.metadata() != null && p.metadata().has("interrupt"))
+        .toList();
   }
 
   static Resume approve(ToolRequestPart held) {

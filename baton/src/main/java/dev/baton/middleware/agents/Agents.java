@@ -61,16 +61,17 @@ import org.jspecify.annotations.Nullable;
  * @param notifySettled Baton's extension, off by default: when a background task of the
  *     conversation settles between the orchestrator's turns, the next turn's request carries a
  *     short notice naming it and its status, once per task, so the model need not poll
- * @param forwardInterrupts Baton's extension, off by default: a local server-managed sub-agent
- *     whose synchronous run ends on interrupts (a tool approval, a tool's own question) ends the
- *     orchestrator's turn interrupted too, with one interrupt per held delegation that wraps the
- *     sub-agent's (see {@link #SUB_AGENT}). The caller answers it with the ordinary resume API on
- *     the orchestrator; the answer goes into the sub-agent's session, its turn resumes there, and
- *     its result becomes the delegation's. With {@link #async}, a background task that stops on
- *     interrupts reports {@code interrupted}: the check, wait or settle notice that finds it ends
- *     the orchestrator's turn with the same wrapper, and the answer resumes the task in the
- *     background under a fresh task ID in the same session. Off, or for another sub-agent, an
- *     interrupt is reported as text, a dead end
+ * @param forwardInterrupts Baton's extension, off by default: a server-managed sub-agent (local, or
+ *     remote and declared server-managed) whose synchronous run ends on interrupts (a tool
+ *     approval, a tool's own question) ends the orchestrator's turn interrupted too, with one
+ *     interrupt per held sub-agent call, each wrapping the sub-agent's (see {@link #SUB_AGENT}).
+ *     The caller answers each with the ordinary resume API on the orchestrator; the answers go into
+ *     the sub-agent's session, its turn resumes there, and its result becomes the delegation's, or,
+ *     when it asks again, the orchestrator's resumed turn ends interrupted on the new question.
+ *     With {@link #async}, a background task that stops on interrupts reports {@code interrupted}:
+ *     the check, wait or settle notice that finds it ends the orchestrator's turn with the same
+ *     wrapper, and the answer resumes the task in the background under a fresh task ID in the same
+ *     session. Off, or for another sub-agent, an interrupt is reported as text, a dead end
  */
 public record Agents(
     @JsonPropertyDescription("Sub-agents available for delegation. At least one is required.")
@@ -110,8 +111,8 @@ public record Agents(
         @Defaulted
         boolean notifySettled,
     @JsonPropertyDescription(
-            "Lets a local server-managed sub-agent's interrupts (a tool approval, a question) pause"
-                + " the orchestrator's turn, to be answered through the orchestrator's resume.")
+            "Lets a server-managed sub-agent's interrupts (a tool approval, a question) pause the"
+                + " orchestrator's turn, to be answered through the orchestrator's resume.")
         @Defaulted
         boolean forwardInterrupts)
     implements Middleware {
@@ -121,9 +122,10 @@ public record Agents(
 
   /**
    * The key of a forwarded interrupt's data under which the sub-agent's interrupts ride: {@code
-   * {"agent": …, "taskId": …, "interrupts": [<held tool request parts>]}}. The data's other fields
-   * are the first held call's own interrupt data, so a client that knows nothing of delegation
-   * renders the sub-agent's question.
+   * {"agent": …, "taskId": …, "interrupts": [<the held tool request part>]}}. The data's other
+   * fields are the held call's own interrupt data, so a client that knows nothing of delegation
+   * renders the sub-agent's question. A delegation whose sub-agent holds several calls is one
+   * interrupted part per held call, with the ref {@code <delegation ref>/<held call ref>}.
    */
   public static final String SUB_AGENT = "subAgent";
 
@@ -230,8 +232,9 @@ public record Agents(
     }
 
     /**
-     * Lets a local server-managed sub-agent's interrupts pause the orchestrator's turn, to be
-     * answered through its resume (see {@link Agents#forwardInterrupts}).
+     * Lets a server-managed sub-agent's interrupts (local, or remote and declared server-managed)
+     * pause the orchestrator's turn, to be answered through its resume (see {@link
+     * Agents#forwardInterrupts}).
      */
     public Builder forwardInterrupts(boolean forwardInterrupts) {
       this.forwardInterrupts = forwardInterrupts;

@@ -16,6 +16,7 @@ import dev.baton.ai.Resume;
 import dev.baton.ai.Role;
 import dev.baton.ai.TextPart;
 import dev.baton.ai.ToolContext;
+import dev.baton.ai.ToolRequest;
 import dev.baton.ai.ToolResult;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
@@ -25,6 +26,7 @@ import dev.baton.core.Registry;
 import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
 import dev.baton.internal.agent.AgentLookup;
+import dev.baton.internal.ai.GenerateRun;
 import dev.baton.internal.ai.ToolInterrupt;
 import dev.baton.internal.core.Timing;
 import dev.baton.internal.middleware.agents.InterruptForwarding.Held;
@@ -38,6 +40,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -61,6 +64,11 @@ public final class Delegation {
   // restart data): such a call cannot pause again, so its sub-agent's question is reported as text.
   private static final ContextKey<Boolean> RESTARTED =
       ContextKey.of("baton.agents.restarted", Boolean.class);
+
+  // Set on the first model call of a resume whose sub-agent asked again, which the middleware
+  // answers itself (ForwardedAnswers#askAgain); the delegation that set it is the one that answers.
+  private static final ContextKey<Delegation> ASKING =
+      ContextKey.of("baton.agents.askingAgain", Delegation.class);
 
   private final DelegationSetup setup;
   private final Agents config;
@@ -111,10 +119,16 @@ public final class Delegation {
   /** Checks the configuration and starts a generate call's delegation (see {@link Agents}). */
   public static Hooks hooks(Agents config, ActionContext context) {
     DelegationSetup setup = DelegationSetup.of(config, context);
-    return new Delegation(setup, ForwardedAnswers.of(setup, context)).hooks();
+    return new Delegation(setup, ForwardedAnswers.of(setup, context)).hooks(context);
   }
 
-  private Hooks hooks() {
+  private Hooks hooks(ActionContext context) {
+    if (config.forwardInterrupts()) {
+      GenerateRun.of(context)
+          .ifPresent(
+              run ->
+                  run.amendFinalMessage(message -> PerCallInterrupts.split(message, setup::owns)));
+    }
     return Hooks.builder()
         .tools(setup.tools())
         .wrapGenerate(
@@ -134,7 +148,7 @@ public final class Delegation {
                 noticed = notice.params();
               }
               return next.apply(
-                  ctx,
+                  answers.asksAgain() && params.iteration() == 0 ? ctx.with(ASKING, this) : ctx,
                   noticed.withRequest(
                       SystemText.inject(noticed.request(), setup.marker(), setup.instructions())));
             })
@@ -144,6 +158,11 @@ public final class Delegation {
         .wrapModel(
             (ctx, params, next) -> {
               scope.see(params.request().messages());
+              // A sub-agent asked again after its answer: its call is held again, not the model's
+              // to answer (see ForwardedAnswers).
+              if (ctx.get(ASKING).orElse(null) == this) {
+                return answers.askAgain(params.request());
+              }
               return next.apply(ctx, params);
             })
         .wrapTool(
@@ -151,10 +170,14 @@ public final class Delegation {
               if (!setup.owns(params.tool().name())) {
                 return next.apply(ctx, params);
               }
-              if (ToolContext.of(ctx).isResumed()
-                  && answers.holds(params.request().toolRequest())) {
+              ToolRequest call = params.request().toolRequest();
+              if (ToolContext.of(ctx).isResumed() && answers.holds(call)) {
                 // Answered before the first model call, by the sub-agent (see ForwardedAnswers).
                 return ToolResult.output(Json.nodes().nullNode());
+              }
+              JsonNode question = ToolContext.of(ctx).isResumed() ? null : answers.question(call);
+              if (question != null) {
+                return ToolResult.interrupt(question);
               }
               try {
                 ActionContext delegating = ctx.with(KEY, this);
@@ -213,23 +236,10 @@ public final class Delegation {
   }
 
   /**
-   * Runs a sub-agent to its end and folds its output. A run that leaves a task records it in the
-   * conversation's scope.
-   */
-  Result run(
-      ActionContext context,
-      Agent target,
-      AgentInput input,
-      AgentInit init,
-      int invocation,
-      @Nullable String label) {
-    return run(context, target, input, init, invocation, label, config.forwardInterrupts());
-  }
-
-  /**
-   * Resumes a sub-agent's interrupted turn with the caller's answer to its forwarded interrupt, and
-   * folds its output like a delegation's. A turn that asks again is reported as text: the
-   * orchestrator's resumed turn cannot pause a second time on it.
+   * Resumes a sub-agent's interrupted turn with the caller's answers to its forwarded interrupts,
+   * and folds its output like a delegation's.
+   *
+   * @throws ToolInterrupt with the new wrapper, when the resumed turn asks again
    */
   Result answer(ActionContext context, Held turn, Resume resume, @Nullable String label) {
     return run(
@@ -238,8 +248,7 @@ public final class Delegation {
         AgentInput.resume(resume),
         AgentInit.ofSnapshot(turn.row().snapshotId()),
         invocations.incrementAndGet(),
-        label,
-        false);
+        label);
   }
 
   /**
@@ -273,15 +282,16 @@ public final class Delegation {
    * Runs a sub-agent to its end and folds its output. A run that leaves a task records it in the
    * conversation's scope; a run that ends on interrupts, when they can be forwarded, interrupts the
    * delegation's call with the wrapped interrupt ({@link InterruptForwarding#wrap}).
+   *
+   * @throws ToolInterrupt with the wrapped interrupt
    */
-  private Result run(
+  Result run(
       ActionContext context,
       Agent target,
       AgentInput input,
       AgentInit init,
       int invocation,
-      @Nullable String label,
-      boolean forward) {
+      @Nullable String label) {
     Instant started = Timing.of(context).now();
     AgentOutput output;
     try {
@@ -300,18 +310,12 @@ public final class Delegation {
       // A restarted delegation (the orchestrator's own approval let it run) cannot pause again:
       // the generate loop fails a restarted call that interrupts. Its question is reported as
       // text, as without forwarding.
-      boolean canAsk = forward && !context.get(RESTARTED).orElse(false);
-      ObjectNode wrapped = canAsk ? InterruptForwarding.wrap(target.name(), output) : null;
+      ObjectNode wrapped =
+          context.get(RESTARTED).orElse(false)
+              ? null
+              : InterruptForwarding.wrap(target.name(), output);
       if (wrapped != null) {
         throw new ToolInterrupt(wrapped);
-      }
-      if (!forward) {
-        return Result.text(
-            "Sub-agent \""
-                + target.name()
-                + "\" asked for more input after its question was answered, which cannot be"
-                + " forwarded again; try delegating a more self-contained task.",
-            label);
       }
     }
     try {

@@ -205,7 +205,7 @@ final class DelegationSetup {
     }
   }
 
-  /** Whether an agent forwards its interrupts: a local, server-managed agent. */
+  /** Whether an agent forwards its interrupts: a server-managed one, local or remote. */
   private boolean canForward(AgentRef ref) {
     try {
       return InterruptForwarding.canForward(AgentLookup.find(registry, ref.name()));

@@ -1,8 +1,11 @@
 package dev.baton.internal.middleware.agents;
 
+import dev.baton.ai.FinishReason;
 import dev.baton.ai.GenerateOptions;
 import dev.baton.ai.GenerateParams;
 import dev.baton.ai.Message;
+import dev.baton.ai.ModelRequest;
+import dev.baton.ai.ModelResponse;
 import dev.baton.ai.Part;
 import dev.baton.ai.Resume;
 import dev.baton.ai.Role;
@@ -13,9 +16,14 @@ import dev.baton.ai.ToolResponsePart;
 import dev.baton.core.ActionContext;
 import dev.baton.core.Json;
 import dev.baton.internal.ai.GenerateRun;
+import dev.baton.internal.ai.Metadata;
+import dev.baton.internal.ai.ToolInterrupt;
+import dev.baton.internal.middleware.agents.InterruptForwarding.Answer;
 import dev.baton.internal.middleware.agents.InterruptForwarding.Held;
+import dev.baton.internal.middleware.agents.TaskMessages.Result;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -27,34 +35,54 @@ import tools.jackson.databind.JsonNode;
  * call. The wrappers come from the conversation the call resumes (the orchestrator's session), the
  * answers from the call's resume: nothing survives from the turn that asked.
  *
- * <p>The generate loop applies a resume before any model call: a response stands in for the
- * delegation's output, and a restart of a held delegation answers a placeholder ({@link #holds})
- * instead of delegating again. Before the first model call, {@link #route} checks every answered
- * sub-agent turn, so a bad answer changes nothing, then resumes each in its own session and puts
- * its result in place of the answer. A held check or wait asked a background task's question: that
- * task resumes in the background, and its launch result takes the answer's place. Thread-safe.
+ * <p>The generate loop applies a resume before any model call, and checks it first: a response
+ * stands in for the held part's output, and a restart of a held part answers a placeholder ({@link
+ * #holds}) instead of delegating again. The parts of one held call ({@link PerCallInterrupts})
+ * answer one sub-agent turn together. Before the first model call, {@link #route} checks every
+ * answered turn, so a bad answer changes nothing, then resumes each in its own session and puts its
+ * result in place of the answers, as the one response to the call the model made. A held check or
+ * wait asked a background task's question: that task resumes in the background, and its launch
+ * result takes the answers' place.
+ *
+ * <p>A resumed turn that asks again keeps the call held: the first model call of the resume is
+ * answered by the middleware with the same call again ({@link #askAgain}), whose tool call ends the
+ * orchestrator's turn interrupted on the new question ({@link #question}). The next resume drops
+ * that repeated call and its answer from the conversation, so the model sees one call and one
+ * result. Thread-safe.
  */
 final class ForwardedAnswers {
   /**
-   * A held call the resume answers: with restart data, or with a response's output. A held check or
-   * wait ({@code background}) asked for a background task, which resumes in the background.
+   * The key, on the metadata of a model message the middleware made, that marks it as a call held
+   * again because its sub-agent asked again after an answer.
    */
-  private record Answered(
-      ToolRequest call,
-      JsonNode routing,
-      @Nullable JsonNode restart,
-      @Nullable JsonNode output,
-      boolean background) {}
+  static final String ASKED_AGAIN = "baton.askedAgain";
 
-  private static final ForwardedAnswers NONE = new ForwardedAnswers(List.of());
+  /**
+   * The answered parts that stand for one held call the model made: one sub-agent turn, resumed
+   * once with an answer per held call. A held check or wait ({@code background}) asked for a
+   * background task, which resumes in the background.
+   *
+   * @param call the call the model made
+   * @param routing the routing of its wrappers
+   * @param answers the answers, by the sub-agent's held call's ref
+   */
+  private record Turn(
+      ToolRequest call, JsonNode routing, boolean background, Map<String, Answer> answers) {}
 
-  private final List<Answered> answered;
-  // What the sub-agents answered, by call: computed once, applied to every attempt of the first
-  // model call (a retrying middleware may call it again).
+  private static final ForwardedAnswers NONE = new ForwardedAnswers(List.of(), List.of());
+
+  private final List<Turn> turns;
+  // The held parts the resume restarts, which answer a placeholder rather than run again.
+  private final List<ToolRequest> restarted;
+  // What the sub-agents answered, by call, and the new questions of those that asked again:
+  // computed once, applied to every attempt of the first model call (a retrying middleware may call
+  // it again).
   private @Nullable Map<String, JsonNode> results;
+  private Map<String, JsonNode> questions = Map.of();
 
-  private ForwardedAnswers(List<Answered> answered) {
-    this.answered = answered;
+  private ForwardedAnswers(List<Turn> turns, List<ToolRequest> restarted) {
+    this.turns = turns;
+    this.restarted = restarted;
   }
 
   /** The forwarded interrupts the generate call's resume answers, when forwarding is on. */
@@ -71,7 +99,8 @@ final class ForwardedAnswers {
     if (asked == null) {
       return NONE;
     }
-    List<Answered> answered = new ArrayList<>();
+    Map<String, Turn> turns = new LinkedHashMap<>();
+    List<ToolRequest> restarted = new ArrayList<>();
     for (ToolRequestPart part : asked.toolRequests()) {
       ToolRequest call = part.toolRequest();
       JsonNode routing =
@@ -80,53 +109,60 @@ final class ForwardedAnswers {
       if (routing == null || !setup.owns(call.name())) {
         continue;
       }
-      boolean background = BackgroundTasks.reports(setup.config(), call.name());
       ToolRequestPart restart = restartOf(resume, call);
       ToolResponsePart respond = respondOf(resume, call);
+      Answer answer;
       // As the generate loop reads a resume: a response wins over a restart of the same call.
       if (respond != null) {
         JsonNode output = respond.toolResponse().output();
-        answered.add(
-            new Answered(
-                call,
-                routing,
-                null,
-                output == null ? Json.nodes().nullNode() : output,
-                background));
+        answer = new Answer(null, output == null ? Json.nodes().nullNode() : output);
       } else if (restart != null) {
         JsonNode data = restart.metadata() == null ? null : restart.metadata().get("resumed");
-        answered.add(
-            new Answered(
-                call,
-                routing,
-                data == null ? Json.nodes().booleanNode(true) : data,
-                null,
-                background));
+        answer = new Answer(data == null ? Json.nodes().booleanNode(true) : data, null);
+        restarted.add(call);
+      } else {
+        // Unanswered: the generate loop refuses the resume before anything runs.
+        continue;
       }
-      // Unanswered: the generate loop refuses the resume before anything runs.
+      ToolRequest origin = PerCallInterrupts.origin(part);
+      Turn turn =
+          turns.computeIfAbsent(
+              key(origin.name(), origin.ref()),
+              k ->
+                  new Turn(
+                      origin,
+                      routing,
+                      BackgroundTasks.reports(setup.config(), call.name()),
+                      new LinkedHashMap<>()));
+      // The answer is the held calls' the part's wrapper lists: one, unless it was never split.
+      for (JsonNode held : routing.path("interrupts")) {
+        turn.answers().put(held.path("toolRequest").path("ref").asString(""), answer);
+      }
     }
-    return answered.isEmpty() ? NONE : new ForwardedAnswers(List.copyOf(answered));
+    return turns.isEmpty()
+        ? NONE
+        : new ForwardedAnswers(List.copyOf(turns.values()), List.copyOf(restarted));
   }
 
   /** Whether the generate call answers forwarded interrupts. */
   boolean answering() {
-    return !answered.isEmpty();
+    return !turns.isEmpty();
   }
 
-  /** Whether a restarted call is a held delegation, check or wait, which {@link #route} answers. */
+  /** Whether a restarted call is a held part, which {@link #route} answers. */
   boolean holds(ToolRequest call) {
-    return answered.stream().anyMatch(a -> a.restart() != null && same(a.call(), call));
+    return restarted.stream().anyMatch(held -> same(held, call));
   }
 
   /**
    * Before the first model call of a resume: checks every answered sub-agent turn, then resumes
-   * each with its answer and puts the result in the conversation as the delegation's output.
+   * each with its answers and puts the result in the conversation as the call's output.
    *
-   * @throws dev.baton.core.BatonException as {@link InterruptForwarding#read} does, before any
-   *     sub-agent runs
+   * @throws dev.baton.core.BatonException as {@link InterruptForwarding#read} and {@link
+   *     Held#answer} do, before any sub-agent runs
    */
   GenerateParams route(ActionContext context, GenerateParams params, Delegation delegation) {
-    if (answered.isEmpty() || params.iteration() != 0) {
+    if (turns.isEmpty() || params.iteration() != 0) {
       return params;
     }
     Map<String, JsonNode> outputs = resolve(context, delegation);
@@ -135,69 +171,122 @@ final class ForwardedAnswers {
         .withRequest(params.request().withMessages(answer(params.request().messages(), outputs)));
   }
 
+  /** Whether a sub-agent asked again after its answer, so that the call stays held. */
+  synchronized boolean asksAgain() {
+    return !questions.isEmpty();
+  }
+
+  /**
+   * The model response the middleware gives in place of the first model call when sub-agents asked
+   * again: the calls the model made for them, once more, marked {@value #ASKED_AGAIN}.
+   */
+  synchronized ModelResponse askAgain(ModelRequest request) {
+    List<Part> calls = new ArrayList<>();
+    for (Turn turn : turns) {
+      if (questions.containsKey(key(turn.call().name(), turn.call().ref()))) {
+        calls.add(new ToolRequestPart(turn.call(), null));
+      }
+    }
+    Message again =
+        new Message(Role.MODEL, calls).withMetadata(Metadata.withFlag(null, ASKED_AGAIN));
+    return ModelResponse.of(again, FinishReason.STOP).withRequest(request);
+  }
+
+  /** The new question of a call {@link #askAgain} made, or null for any other call. */
+  synchronized @Nullable JsonNode question(ToolRequest call) {
+    return questions.get(key(call.name(), call.ref()));
+  }
+
   private synchronized Map<String, JsonNode> resolve(ActionContext context, Delegation delegation) {
     if (results != null) {
       return results;
     }
     List<Held> held = new ArrayList<>();
-    for (Answered a : answered) {
+    for (Turn turn : turns) {
       held.add(
           InterruptForwarding.read(
-              context, delegation.registry(), delegation.agentNames(), a.routing()));
+              context, delegation.registry(), delegation.agentNames(), turn.routing()));
+    }
+    List<Resume> resumes = new ArrayList<>();
+    for (int i = 0; i < turns.size(); i++) {
+      resumes.add(held.get(i).answer(turns.get(i).answers()));
     }
     // Every turn is claimed before any runs: a claim another answer holds refuses the whole resume.
     List<Held> claimed = new ArrayList<>();
     try {
-      for (int i = 0; i < answered.size(); i++) {
-        claimed.add(held.get(i).claim(context, Objects.toString(answered.get(i).call().ref(), "")));
+      for (int i = 0; i < turns.size(); i++) {
+        claimed.add(held.get(i).claim(context, Objects.toString(turns.get(i).call().ref(), "")));
       }
     } catch (RuntimeException e) {
       claimed.forEach(turn -> turn.release(context));
       throw e;
     }
     Map<String, JsonNode> outputs = new HashMap<>();
-    for (int i = 0; i < answered.size(); i++) {
-      Answered a = answered.get(i);
-      Held turn = claimed.get(i);
+    Map<String, JsonNode> asked = new HashMap<>();
+    for (int i = 0; i < turns.size(); i++) {
+      Turn turn = turns.get(i);
+      Held answered = claimed.get(i);
       // A delegation's label is on its call; a background task's on the routing of its report.
       JsonNode label =
-          a.background()
-              ? a.routing().get("name")
-              : a.call().input() == null ? null : a.call().input().get("name");
+          turn.background()
+              ? turn.routing().get("name")
+              : turn.call().input() == null ? null : turn.call().input().get("name");
       String name = label != null && label.isString() ? label.asString() : null;
-      Resume resume = turn.answer(a.restart(), a.output());
-      outputs.put(
-          key(a.call()),
-          Json.toTree(
-              a.background()
-                  ? delegation.answerInBackground(context, turn, resume, name)
-                  : delegation.answer(context, turn, resume, name)));
+      String key = key(turn.call().name(), turn.call().ref());
+      Result result;
+      if (turn.background()) {
+        result = delegation.answerInBackground(context, answered, resumes.get(i), name);
+      } else {
+        try {
+          result = delegation.answer(context, answered, resumes.get(i), name);
+        } catch (ToolInterrupt again) {
+          asked.put(key, again.data());
+          result =
+              Result.text(
+                  "Sub-agent \""
+                      + answered.agent().name()
+                      + "\" asked again after its question was answered; the turn pauses until"
+                      + " the user answers.",
+                  name);
+        }
+      }
+      outputs.put(key, Json.toTree(result));
     }
+    questions = Map.copyOf(asked);
     results = Map.copyOf(outputs);
     return results;
   }
 
-  /** The conversation with the delegations' outputs in its last tool message replaced. */
+  /**
+   * The conversation with the answered parts joined into the calls the model made, and their
+   * results in place of the answers. A call held again ({@value #ASKED_AGAIN}) is dropped with its
+   * answer, and its result goes to the tool message of the resume before it.
+   */
   private static List<Message> answer(List<Message> messages, Map<String, JsonNode> outputs) {
-    int last = messages.size() - 1;
-    if (last < 0 || messages.get(last).role() != Role.TOOL) {
-      return messages;
+    List<Message> joined = PerCallInterrupts.join(messages);
+    int last = joined.size() - 1;
+    if (last >= 2
+        && Metadata.isTrue(joined.get(last - 1).metadata(), ASKED_AGAIN)
+        && joined.get(last - 2).role() == Role.TOOL) {
+      joined = joined.subList(0, last - 1);
+      last -= 2;
     }
-    Message tool = messages.get(last);
+    if (last < 0 || joined.get(last).role() != Role.TOOL) {
+      return joined;
+    }
+    Message tool = joined.get(last);
     List<Part> content = new ArrayList<>();
     for (Part part : tool.content()) {
-      JsonNode output =
-          part instanceof ToolResponsePart response
-              ? outputs.get(key(response.toolResponse()))
-              : null;
-      if (output != null) {
-        ToolResponse response = ((ToolResponsePart) part).toolResponse();
-        content.add(Part.toolResponse(response.name(), response.ref(), output));
-      } else {
+      if (!(part instanceof ToolResponsePart responsePart)) {
         content.add(part);
+        continue;
       }
+      ToolResponse response = responsePart.toolResponse();
+      JsonNode output = outputs.get(key(response.name(), response.ref()));
+      content.add(
+          output == null ? part : Part.toolResponse(response.name(), response.ref(), output));
     }
-    List<Message> answered = new ArrayList<>(messages.subList(0, last));
+    List<Message> answered = new ArrayList<>(joined.subList(0, last));
     answered.add(tool.withContent(content));
     return answered;
   }
@@ -232,11 +321,7 @@ final class ForwardedAnswers {
     return a.name().equals(b.name()) && Objects.equals(a.ref(), b.ref());
   }
 
-  private static String key(ToolRequest call) {
-    return call.name() + "\u0000" + call.ref();
-  }
-
-  private static String key(ToolResponse response) {
-    return response.name() + "\u0000" + response.ref();
+  private static String key(String name, @Nullable String ref) {
+    return name + "\u0000" + ref;
   }
 }

@@ -27,8 +27,11 @@ import dev.baton.internal.core.RandomIds;
 import dev.baton.middleware.agents.Agents;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -57,15 +60,15 @@ final class InterruptForwarding {
   private InterruptForwarding() {}
 
   /**
-   * Whether a run of the agent can forward its interrupts: a local agent with a session store,
-   * whose interrupted turn is a snapshot this process can resume. A remote agent, or one whose
-   * session the client keeps, reports an interrupt as text.
+   * Whether a run of the agent can forward its interrupts: a server-managed agent, whose
+   * interrupted turn is a snapshot that a resume turn answers, local (with a session store) or
+   * remote (declared server-managed: Baton cannot ask a server how it keeps sessions). An agent
+   * whose session the client keeps, or a remote one that declared nothing, reports an interrupt as
+   * text.
    */
   static boolean canForward(Agent target) {
     AgentMetadata metadata = target.metadata();
-    return !(target instanceof RemoteAgent)
-        && metadata != null
-        && metadata.stateManagement() == StateManagement.SERVER;
+    return metadata != null && metadata.stateManagement() == StateManagement.SERVER;
   }
 
   /**
@@ -112,21 +115,34 @@ final class InterruptForwarding {
     if (taskId == null || held.isEmpty()) {
       return null;
     }
+    ObjectNode routing = Json.object();
+    routing.put("agent", agent);
+    routing.put("taskId", taskId);
+    return wrapper(routing, held.stream().<JsonNode>map(Json::toTree).toList());
+  }
+
+  /**
+   * The wrapper of held calls: the first call's own interrupt data (when it is an object) and,
+   * under {@link Agents#SUB_AGENT}, the routing with the calls as {@code interrupts}.
+   *
+   * @param routing the routing's other fields (agent, task ID, label), copied
+   * @param calls the held tool request parts, as JSON; at least one
+   */
+  static ObjectNode wrapper(JsonNode routing, List<JsonNode> calls) {
     ObjectNode data = Json.object();
-    JsonNode question = Objects.requireNonNull(held.get(0).metadata()).get("interrupt");
+    JsonNode question = calls.get(0).path("metadata").get("interrupt");
     if (question instanceof ObjectNode fields) {
       // A forwarded interrupt of a deeper level carries its own routing, which ours replaces.
       fields.properties().stream()
           .filter(field -> !field.getKey().equals(Agents.SUB_AGENT))
           .forEach(field -> data.set(field.getKey(), field.getValue().deepCopy()));
     }
-    ObjectNode routing = data.putObject(Agents.SUB_AGENT);
-    routing.put("agent", agent);
-    routing.put("taskId", taskId);
-    ArrayNode parts = routing.putArray("interrupts");
-    for (ToolRequestPart part : held) {
-      parts.add(Json.toTree(part));
-    }
+    ObjectNode copy = data.putObject(Agents.SUB_AGENT);
+    routing.properties().stream()
+        .filter(field -> !field.getKey().equals("interrupts"))
+        .forEach(field -> copy.set(field.getKey(), field.getValue().deepCopy()));
+    ArrayNode parts = copy.putArray("interrupts");
+    calls.forEach(call -> parts.add(call.deepCopy()));
     return data;
   }
 
@@ -158,6 +174,14 @@ final class InterruptForwarding {
   }
 
   /**
+   * The caller's answer to one held call.
+   *
+   * @param restart the restart data, or null for a response
+   * @param output the response's output, when {@code restart} is null
+   */
+  record Answer(@Nullable JsonNode restart, @Nullable JsonNode output) {}
+
+  /**
    * A sub-agent's interrupted turn as it stands in its session, ready to be answered.
    *
    * @param agent the sub-agent
@@ -167,47 +191,66 @@ final class InterruptForwarding {
   record Held(Agent agent, SessionSnapshot row, List<ToolRequestPart> calls) {
 
     /**
-     * The sub-agent's resume for the caller's answer, applied to every held call: a restart runs
-     * them with the caller's data as {@code metadata.resumed}, a response stands in for each.
+     * The sub-agent's resume for the caller's answers, one per held call: a restart runs the call
+     * with the caller's data as {@code metadata.resumed}, a response stands in for it.
      *
-     * @param restart the caller's restart data, or null for a response
-     * @param output the caller's response output, when {@code restart} is null
+     * @param answers the answers by the held call's ref
+     * @throws BatonException {@code INVALID_ARGUMENT} when a held call has no answer, or an answer
+     *     names a call the turn does not hold
      */
-    Resume answer(@Nullable JsonNode restart, @Nullable JsonNode output) {
+    Resume answer(Map<String, Answer> answers) {
+      String task = TaskId.of(agent.name(), row.snapshotId());
       List<ToolRequestPart> restarts = new ArrayList<>();
       List<ToolResponsePart> responds = new ArrayList<>();
+      Set<String> held = new HashSet<>();
       for (ToolRequestPart call : calls) {
         ToolRequest request = call.toolRequest();
-        if (restart != null) {
+        held.add(String.valueOf(request.ref()));
+        Answer answer = answers.get(String.valueOf(request.ref()));
+        if (answer == null) {
+          throw BatonException.invalidArgument(
+              "the resume leaves the question of sub-agent task %s on its call \"%s\" (ref: %s)"
+                  + " unanswered: answer every held call of the task",
+              task, request.name(), request.ref());
+        }
+        if (answer.restart() != null) {
           ObjectNode metadata = Json.object();
-          metadata.set("resumed", restart.deepCopy());
+          metadata.set("resumed", answer.restart().deepCopy());
           restarts.add(new ToolRequestPart(request, metadata));
         } else {
-          responds.add(Part.toolResponse(request.name(), request.ref(), output));
+          responds.add(Part.toolResponse(request.name(), request.ref(), answer.output()));
         }
       }
-      return restart != null
-          ? Resume.restart(restarts.toArray(ToolRequestPart[]::new))
-          : Resume.respond(responds.toArray(ToolResponsePart[]::new));
+      for (String ref : answers.keySet()) {
+        if (!held.contains(ref)) {
+          throw BatonException.invalidArgument(
+              "the resume answers a call (ref: %s) that sub-agent task %s does not hold",
+              ref, task);
+        }
+      }
+      return new Resume(responds, restarts, null);
     }
 
     /**
      * Claims the turn for one answer, atomically in the sub-agent's store: the first answer to
-     * claim it resumes it, any other finds the claim and changes nothing.
+     * claim it resumes it, any other finds the claim and changes nothing. A remote sub-agent's turn
+     * cannot be claimed ({@link #claimStore}) and is returned as it is.
      *
      * @param call the orchestrator's call the answer is for, recorded with the claim
      * @return the claimed turn, whose {@link #release} gives it back
      * @throws BatonException {@code FAILED_PRECONDITION} when another answer claimed it first
      */
     Held claim(ActionContext context, String call) {
+      SessionStore store = claimStore(agent);
+      if (store == null) {
+        return this;
+      }
       ObjectNode claim = Json.object().put("call", call).put("id", RandomIds.uuid());
       SessionSnapshot claimed =
-          store(agent)
-              .saveSnapshot(
-                  context,
-                  row.snapshotId(),
-                  current ->
-                      current == null || claimOf(current) != null ? null : mark(current, claim));
+          store.saveSnapshot(
+              context,
+              row.snapshotId(),
+              current -> current == null || claimOf(current) != null ? null : mark(current, claim));
       if (claimed == null) {
         throw BatonException.failedPrecondition(
             "sub-agent task %s is already being answered",
@@ -221,19 +264,31 @@ final class InterruptForwarding {
      * was refused), so that a retry can answer it again.
      */
     void release(ActionContext context) {
+      SessionStore store = claimStore(agent);
       JsonNode ours = claimOf(row);
-      store(agent)
-          .saveSnapshot(
-              context,
-              row.snapshotId(),
-              current ->
-                  current == null || ours == null || !ours.equals(claimOf(current))
-                      ? null
-                      : mark(current, null));
+      if (store == null || ours == null) {
+        return;
+      }
+      store.saveSnapshot(
+          context,
+          row.snapshotId(),
+          current ->
+              current == null || !ours.equals(claimOf(current)) ? null : mark(current, null));
     }
   }
 
-  private static SessionStore store(Agent agent) {
+  /**
+   * Where an answer claims a held turn: the local sub-agent's session store. Null for a remote
+   * sub-agent, whose store only its server writes: the wire has no conditional write, so its turn
+   * is answered unclaimed. What still refuses a second answer is the check that the held turn is
+   * its session's latest ({@link #read}); neither Baton's server nor Genkit JS refuses a resume of
+   * an older snapshot, so two answers that both read the turn before either resumed turn ends run
+   * it twice, on two branches of its session.
+   */
+  private static @Nullable SessionStore claimStore(Agent agent) {
+    if (agent instanceof RemoteAgent) {
+      return null;
+    }
     SessionStore store = agent instanceof LocalAgent local ? local.store() : null;
     if (store == null) {
       throw BatonException.failedPrecondition(

@@ -1,0 +1,314 @@
+package dev.baton.a2a.internal.server;
+
+import dev.baton.Baton;
+import dev.baton.a2a.internal.wire.AgentCard;
+import dev.baton.a2a.internal.wire.Artifact;
+import dev.baton.a2a.internal.wire.Event;
+import dev.baton.a2a.internal.wire.JsonRpcError;
+import dev.baton.a2a.internal.wire.JsonRpcResponse;
+import dev.baton.a2a.internal.wire.Message;
+import dev.baton.a2a.internal.wire.MessageSendParams;
+import dev.baton.a2a.internal.wire.Task;
+import dev.baton.a2a.internal.wire.TaskArtifactUpdateEvent;
+import dev.baton.a2a.internal.wire.TaskIdParams;
+import dev.baton.a2a.internal.wire.TaskQueryParams;
+import dev.baton.a2a.internal.wire.TaskState;
+import dev.baton.a2a.internal.wire.TaskStatusUpdateEvent;
+import dev.baton.agent.Agent;
+import dev.baton.core.ActionContext;
+import dev.baton.core.BatonException;
+import dev.baton.core.Cancellation;
+import dev.baton.core.Json;
+import dev.baton.server.ContextProvider;
+import dev.baton.server.RequestData;
+import dev.baton.server.internal.protocol.AuthContexts;
+import dev.baton.server.internal.protocol.Failures;
+import dev.baton.server.internal.protocol.RequestBody;
+import dev.baton.server.internal.protocol.Transport;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A served agent's A2A endpoint: its card, and its JSON-RPC methods over the protocol core's
+ * transport, with the core's request limits, auth contexts and error rules. Every error is a
+ * JSON-RPC error whose message a remote client may read; nothing else reaches the wire.
+ *
+ * <p>Thread-safe: a request's state lives on its own thread.
+ */
+public final class JsonRpcEndpoint {
+  private final Baton baton;
+  private final String agentName;
+  private final List<ContextProvider> providers;
+  private final RequestBody body;
+  private final Failures failures;
+
+  public JsonRpcEndpoint(
+      Baton baton,
+      String agentName,
+      List<ContextProvider> providers,
+      long maxRequestBytes,
+      boolean exposeErrorMessages) {
+    this.baton = baton;
+    this.agentName = agentName;
+    this.providers = List.copyOf(providers);
+    this.body = new RequestBody(maxRequestBytes);
+    this.failures = new Failures(exposeErrorMessages);
+  }
+
+  /** Answers a request for the agent's card, which lives at {@code url}. */
+  public void card(Transport transport, String url) {
+    try {
+      AgentCard card = TaskMapping.card(agent(), agentName, url);
+      answer(transport, 200, Json.writeBytes(card));
+    } catch (Refused refused) {
+      answer(transport, refused.httpStatus, Json.writeBytes(refused.error));
+    } catch (Throwable failure) {
+      BatonException error = failures.classify(failure);
+      answer(transport, error.status().httpStatus(), Json.writeBytes(failures.body(error)));
+    }
+  }
+
+  /** Answers one JSON-RPC request. */
+  public void call(Transport transport) {
+    JsonNode id = null;
+    try {
+      Agent agent = agent();
+      Map<String, Object> auth = auth(transport);
+      ObjectNode request = read(transport);
+      id = request.get("id");
+      String method = method(request);
+      JsonNode params = request.get("params");
+      Cancellation cancellation = Cancellation.create();
+      ActionContext context = baton.context().withCancellation(cancellation).withAuth(auth);
+      AgentTasks tasks = new AgentTasks(agent, context);
+      switch (method) {
+        case "message/send" ->
+            answer(transport, id, send(tasks, read(params, MessageSendParams.class)));
+        case "message/stream" -> {
+          MessageSendParams send = read(params, MessageSendParams.class);
+          String taskId = tasks.start(validated(send.message()));
+          stream(transport, id, tasks, taskId, cancellation);
+        }
+        case "tasks/get" ->
+            answer(transport, id, tasks.get(taskId(read(params, TaskQueryParams.class).id())));
+        case "tasks/cancel" ->
+            answer(transport, id, tasks.cancel(taskId(read(params, TaskIdParams.class).id())));
+        case "tasks/resubscribe" -> {
+          String taskId = taskId(read(params, TaskIdParams.class).id());
+          tasks.get(taskId);
+          stream(transport, id, tasks, taskId, cancellation);
+        }
+        case "tasks/pushNotificationConfig/set",
+            "tasks/pushNotificationConfig/get",
+            "tasks/pushNotificationConfig/list",
+            "tasks/pushNotificationConfig/delete" ->
+            throw new RpcFailure(
+                JsonRpcError.PUSH_NOTIFICATION_NOT_SUPPORTED,
+                "push notifications are not supported");
+        case "agent/getAuthenticatedExtendedCard" ->
+            throw new RpcFailure(
+                JsonRpcError.AUTHENTICATED_EXTENDED_CARD_NOT_CONFIGURED,
+                "the agent has no authenticated extended card");
+        default -> throw new RpcFailure(JsonRpcError.METHOD_NOT_FOUND, "method not found");
+      }
+    } catch (Refused refused) {
+      answer(transport, refused.httpStatus, response(JsonRpcResponse.failure(null, refused.error)));
+    } catch (Throwable failure) {
+      if (transport.isCommitted()) {
+        transport.complete(failure, true);
+        return;
+      }
+      answer(transport, 200, response(JsonRpcResponse.failure(validId(id), rpcError(failure))));
+    }
+  }
+
+  private Event send(AgentTasks tasks, MessageSendParams params) {
+    String taskId = tasks.start(validated(params.message()));
+    return params.blocking() ? tasks.await(taskId) : tasks.get(taskId);
+  }
+
+  /**
+   * Streams a task: as it stands, then, once it has settled, its artifacts and its final status.
+   * The client going away ends the wait, never the task.
+   */
+  private void stream(
+      Transport transport,
+      @Nullable JsonNode id,
+      AgentTasks tasks,
+      String taskId,
+      Cancellation cancellation)
+      throws IOException {
+    EventStream events = EventStream.open(transport, id);
+    try {
+      transport.watchClient(cancellation::cancel);
+      Task task = tasks.get(taskId);
+      events.send(task);
+      if (task.status().state() == TaskState.WORKING) {
+        task = tasks.await(taskId);
+      }
+      for (Artifact artifact : task.artifacts() == null ? List.<Artifact>of() : task.artifacts()) {
+        events.send(
+            new TaskArtifactUpdateEvent(taskId, task.contextId(), artifact, false, true, null));
+      }
+      boolean closeConnection = transport.stopWatching();
+      events.last(new TaskStatusUpdateEvent(taskId, task.contextId(), task.status(), true, null));
+      transport.complete(null, closeConnection);
+    } catch (IOException gone) {
+      transport.stopWatching();
+      transport.complete(gone, true);
+    } catch (Throwable failure) {
+      boolean closeConnection = transport.stopWatching();
+      events.error(rpcError(failure));
+      transport.complete(null, closeConnection);
+    }
+  }
+
+  /** The served agent; one not (or no longer) defined answers 404. */
+  private Agent agent() {
+    try {
+      return baton.agent(agentName);
+    } catch (BatonException unknown) {
+      throw new Refused(404, JsonRpcError.of(JsonRpcError.INVALID_REQUEST, "no such agent"));
+    }
+  }
+
+  private Map<String, Object> auth(Transport transport) {
+    if (providers.isEmpty()) {
+      return Map.of();
+    }
+    Map<String, String> headers = new HashMap<>();
+    transport.forEachRequestHeader((name, value) -> AuthContexts.addHeader(headers, name, value));
+    try {
+      return AuthContexts.of(providers, RequestData.of(transport.method(), headers));
+    } catch (Throwable failure) {
+      BatonException error = failures.classify(failure);
+      throw new Refused(
+          error.status().httpStatus(),
+          JsonRpcError.of(JsonRpcError.INVALID_REQUEST, failures.wire(error).message()));
+    }
+  }
+
+  private ObjectNode read(Transport transport) {
+    try {
+      return body.read(transport);
+    } catch (BatonException error) {
+      if (RequestBody.isTooLarge(error)) {
+        throw new RpcFailure(JsonRpcError.INVALID_REQUEST, "the request is too large");
+      }
+      throw error.getMessage() != null && error.getMessage().contains("not valid JSON")
+          ? new RpcFailure(JsonRpcError.PARSE_ERROR, "the request is not valid JSON")
+          : new RpcFailure(
+              JsonRpcError.INVALID_REQUEST, "the request must be one JSON-RPC request object");
+    }
+  }
+
+  private static String method(ObjectNode request) {
+    JsonNode version = request.get("jsonrpc");
+    JsonNode method = request.get("method");
+    JsonNode id = request.get("id");
+    if (version == null
+        || !"2.0".equals(version.stringValue(null))
+        || method == null
+        || !method.isString()
+        || id == null
+        || validId(id) == null) {
+      throw new RpcFailure(
+          JsonRpcError.INVALID_REQUEST,
+          "a request needs \"jsonrpc\": \"2.0\", a string \"method\" and a string or number \"id\"");
+    }
+    return method.stringValue();
+  }
+
+  private static @Nullable JsonNode validId(@Nullable JsonNode id) {
+    return id != null && (id.isString() || id.isIntegralNumber()) ? id : null;
+  }
+
+  private static <T> T read(@Nullable JsonNode params, Class<T> type) {
+    if (params == null || !params.isObject()) {
+      throw BatonException.invalidArgument("params must be an object");
+    }
+    return Json.convert(params, type);
+  }
+
+  private static String taskId(@Nullable String id) {
+    if (id == null) {
+      throw BatonException.invalidArgument("params need the task's \"id\"");
+    }
+    return id;
+  }
+
+  private static Message validated(@Nullable Message message) {
+    if (message == null
+        || message.parts() == null
+        || message.messageId() == null
+        || message.role() != Message.Role.USER) {
+      throw BatonException.invalidArgument(
+          "params need a \"message\" from the user with a \"messageId\" and \"parts\"");
+    }
+    return message;
+  }
+
+  private JsonRpcError rpcError(Throwable failure) {
+    if (failure instanceof RpcFailure rpc) {
+      return rpc.error;
+    }
+    BatonException error = failures.classify(failure);
+    String message = failures.wire(error).message();
+    int code =
+        switch (error) {
+          case AgentTasks.NotCancelable ignored -> JsonRpcError.TASK_NOT_CANCELABLE;
+          case AgentTasks.NotContinuable ignored -> JsonRpcError.INVALID_REQUEST;
+          default ->
+              switch (error.status()) {
+                case NOT_FOUND -> JsonRpcError.TASK_NOT_FOUND;
+                case INVALID_ARGUMENT -> JsonRpcError.INVALID_PARAMS;
+                case FAILED_PRECONDITION, UNIMPLEMENTED -> JsonRpcError.UNSUPPORTED_OPERATION;
+                default -> JsonRpcError.INTERNAL_ERROR;
+              };
+        };
+    return JsonRpcError.of(code, code == JsonRpcError.TASK_NOT_FOUND ? "task not found" : message);
+  }
+
+  private void answer(Transport transport, @Nullable JsonNode id, Event result) {
+    answer(transport, 200, response(JsonRpcResponse.success(id, Json.toTree(result))));
+  }
+
+  private static void answer(Transport transport, int status, byte[] json) {
+    transport.setStatus(status);
+    transport.setHeader("Content-Type", "application/json");
+    transport.finish(json);
+  }
+
+  private static byte[] response(JsonRpcResponse response) {
+    return Json.writeBytes(response);
+  }
+
+  /** A failure with its own JSON-RPC code. */
+  private static final class RpcFailure extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    private final transient JsonRpcError error;
+
+    RpcFailure(int code, String message) {
+      super(message, null, false, false);
+      this.error = JsonRpcError.of(code, message);
+    }
+  }
+
+  /** A request its context providers refused: an HTTP status besides the JSON-RPC error. */
+  private static final class Refused extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    private final int httpStatus;
+    private final transient JsonRpcError error;
+
+    Refused(int httpStatus, JsonRpcError error) {
+      super(error.message(), null, false, false);
+      this.httpStatus = httpStatus;
+      this.error = error;
+    }
+  }
+}

@@ -1,0 +1,283 @@
+package dev.baton.a2a.internal.server;
+
+import dev.baton.a2a.internal.wire.AgentCard;
+import dev.baton.a2a.internal.wire.Artifact;
+import dev.baton.a2a.internal.wire.DataPart;
+import dev.baton.a2a.internal.wire.FileContent;
+import dev.baton.a2a.internal.wire.FilePart;
+import dev.baton.a2a.internal.wire.Message;
+import dev.baton.a2a.internal.wire.Part;
+import dev.baton.a2a.internal.wire.Task;
+import dev.baton.a2a.internal.wire.TaskState;
+import dev.baton.a2a.internal.wire.TaskStatus;
+import dev.baton.a2a.internal.wire.TextPart;
+import dev.baton.agent.Agent;
+import dev.baton.agent.AgentFinishReason;
+import dev.baton.agent.SessionSnapshot;
+import dev.baton.agent.SnapshotStatus;
+import dev.baton.ai.MediaPart;
+import dev.baton.ai.Role;
+import dev.baton.ai.ToolRequestPart;
+import dev.baton.core.BatonException;
+import dev.baton.core.ErrorInfo;
+import dev.baton.core.Json;
+import dev.baton.core.Status;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A2A 0.3 in Baton's terms, in one place, so that another version of the protocol is another
+ * mapping rather than a rewrite:
+ *
+ * <ul>
+ *   <li>a {@code contextId} is a Baton session ID, and a task ID the ID of the snapshot its turn
+ *       writes (a turn runs detached, so the ID exists from its start);
+ *   <li>a task's state is its snapshot's: {@code pending} is {@code working}, {@code aborted} is
+ *       {@code canceled}, {@code failed} and {@code expired} are {@code failed}, and a completed
+ *       turn that ended on an interrupt is {@code input-required};
+ *   <li>parts map kind for kind: text to text, a file to media (inline bytes as a {@code data:}
+ *       URL), data to data; Baton's tool requests, tool responses and reasoning stay inside Baton,
+ *       except an interrupt, which the client sees as a data part {@code {"interrupt": {"name",
+ *       "input", "data"}}} naming what the agent asks;
+ *   <li>a task's artifacts are its session's, each named by its Baton name.
+ * </ul>
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class TaskMapping {
+  private TaskMapping() {}
+
+  /** The A2A state of a snapshot as clients see it. */
+  public static TaskState state(SessionSnapshot snapshot) {
+    return switch (snapshot.statusOrCompleted()) {
+      case PENDING -> TaskState.WORKING;
+      case ABORTED -> TaskState.CANCELED;
+      case FAILED, EXPIRED -> TaskState.FAILED;
+      case COMPLETED ->
+          snapshot.finishReason() == AgentFinishReason.INTERRUPTED
+              ? TaskState.INPUT_REQUIRED
+              : snapshot.finishReason() == AgentFinishReason.FAILED
+                  ? TaskState.FAILED
+                  : snapshot.finishReason() == AgentFinishReason.ABORTED
+                      ? TaskState.CANCELED
+                      : TaskState.COMPLETED;
+    };
+  }
+
+  /**
+   * The task a snapshot stands for. A running task carries no message yet; a settled one carries
+   * the turn's last model message, or for a failed one the error's public message.
+   */
+  public static Task task(SessionSnapshot snapshot) {
+    TaskState state = state(snapshot);
+    String taskId = snapshot.snapshotId();
+    // Every stored snapshot names its session; the fallback only satisfies the type.
+    String contextId = Objects.requireNonNullElse(snapshot.sessionId(), "");
+    Message message = null;
+    if (state == TaskState.FAILED) {
+      message = agentText(taskId, contextId, failureText(snapshot.error()));
+    } else if (snapshot.status() != SnapshotStatus.PENDING) {
+      message = lastModelMessage(taskId, contextId, snapshot);
+    }
+    List<Artifact> artifacts = new ArrayList<>();
+    if (snapshot.state() != null) {
+      List<dev.baton.agent.Artifact> batonArtifacts = snapshot.state().artifacts();
+      for (int i = 0; i < batonArtifacts.size(); i++) {
+        artifacts.add(artifact(batonArtifacts.get(i), i));
+      }
+    }
+    return new Task(
+        taskId,
+        contextId,
+        new TaskStatus(state, message, snapshot.updatedAt()),
+        artifacts,
+        null,
+        null);
+  }
+
+  /**
+   * A Baton artifact as an A2A one: its name is its ID, since Baton names an artifact uniquely in
+   * its session; an unnamed one is known by its place.
+   */
+  private static Artifact artifact(dev.baton.agent.Artifact artifact, int index) {
+    String id = artifact.name() == null ? "artifact-" + index : artifact.name();
+    return new Artifact(id, artifact.name(), null, parts(artifact.parts()), null, null);
+  }
+
+  /** A client's message as a Baton user message. */
+  public static dev.baton.ai.Message userMessage(Message message) {
+    List<dev.baton.ai.Part> content = new ArrayList<>();
+    for (Part part : message.parts()) {
+      content.add(batonPart(part));
+    }
+    if (content.isEmpty()) {
+      throw BatonException.invalidArgument("the message has no parts");
+    }
+    return new dev.baton.ai.Message(Role.USER, content);
+  }
+
+  /**
+   * What answers an interrupt: a message's one data part as it is, otherwise its text, as a JSON
+   * string.
+   */
+  public static JsonNode interruptAnswer(Message message) {
+    if (message.parts().size() == 1 && message.parts().getFirst() instanceof DataPart data) {
+      return data.data();
+    }
+    StringBuilder text = new StringBuilder();
+    for (Part part : message.parts()) {
+      if (part instanceof TextPart t) {
+        text.append(t.text());
+      }
+    }
+    return Json.nodes().stringNode(text.toString());
+  }
+
+  /** The interrupted tool requests of a turn that ended on an interrupt, in order. */
+  public static List<ToolRequestPart> interrupts(SessionSnapshot snapshot) {
+    dev.baton.ai.Message last = lastModel(snapshot);
+    return last == null
+        ? List.of()
+        : last.toolRequests().stream().filter(TaskMapping::isInterrupt).toList();
+  }
+
+  /** The card of a served agent at {@code url}. */
+  public static AgentCard card(Agent agent, String name, String url) {
+    String description =
+        agent.description() == null || agent.description().isEmpty() ? name : agent.description();
+    List<String> modes = List.of("text/plain", "application/json");
+    return new AgentCard(
+        AgentCard.PROTOCOL_VERSION,
+        name,
+        description,
+        url,
+        AgentCard.JSONRPC_TRANSPORT,
+        "1.0.0",
+        new AgentCard.Capabilities(true, false, false, null),
+        modes,
+        modes,
+        List.of(new AgentCard.Skill(name, name, description, List.of("baton"), null, null, null)),
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null);
+  }
+
+  private static dev.baton.ai.Part batonPart(Part part) {
+    return switch (part) {
+      case TextPart text -> new dev.baton.ai.TextPart(text.text(), text.metadata());
+      case DataPart data -> new dev.baton.ai.DataPart(data.data(), data.metadata());
+      case FilePart file -> new MediaPart(media(file.file()), file.metadata());
+    };
+  }
+
+  private static dev.baton.ai.Media media(FileContent file) {
+    if ((file.bytes() == null) == (file.uri() == null)) {
+      throw BatonException.invalidArgument("a file part needs exactly one of bytes and uri");
+    }
+    if (file.uri() != null) {
+      return new dev.baton.ai.Media(file.uri(), file.mimeType());
+    }
+    String type = file.mimeType() == null ? "application/octet-stream" : file.mimeType();
+    return new dev.baton.ai.Media("data:" + type + ";base64," + file.bytes(), file.mimeType());
+  }
+
+  private static List<Part> parts(List<dev.baton.ai.Part> parts) {
+    List<Part> out = new ArrayList<>();
+    for (dev.baton.ai.Part part : parts) {
+      Part mapped = a2aPart(part);
+      if (mapped != null) {
+        out.add(mapped);
+      }
+    }
+    return out;
+  }
+
+  private static @Nullable Part a2aPart(dev.baton.ai.Part part) {
+    return switch (part) {
+      case dev.baton.ai.TextPart text -> new TextPart(text.text(), null);
+      case dev.baton.ai.DataPart data ->
+          new DataPart(
+              data.data() instanceof ObjectNode object
+                  ? object
+                  : (ObjectNode) Json.toTree(Map.of("value", data.data())),
+              null);
+      case MediaPart media -> new FilePart(file(media.media()), null);
+      case ToolRequestPart request when isInterrupt(request) ->
+          new DataPart(interrupt(request), null);
+      default -> null;
+    };
+  }
+
+  private static FileContent file(dev.baton.ai.Media media) {
+    String url = media.url();
+    int comma = url.indexOf(',');
+    if (url.startsWith("data:") && comma > 0 && url.substring(0, comma).endsWith(";base64")) {
+      return FileContent.ofBytes(media.contentType(), url.substring(comma + 1));
+    }
+    return FileContent.ofUri(media.contentType(), url);
+  }
+
+  private static ObjectNode interrupt(ToolRequestPart request) {
+    ObjectNode interrupt = Json.object();
+    interrupt.put("name", request.toolRequest().name());
+    interrupt.set("input", request.toolRequest().input());
+    ObjectNode metadata = request.metadata();
+    interrupt.set("data", metadata == null ? null : metadata.get("interrupt"));
+    ObjectNode part = Json.object();
+    part.set("interrupt", interrupt);
+    return part;
+  }
+
+  private static boolean isInterrupt(ToolRequestPart request) {
+    ObjectNode metadata = request.metadata();
+    return metadata != null && metadata.has("interrupt");
+  }
+
+  private static @Nullable Message lastModelMessage(
+      String taskId, String contextId, SessionSnapshot snapshot) {
+    dev.baton.ai.Message last = lastModel(snapshot);
+    return last == null
+        ? null
+        : Message.fromAgent(taskId, parts(last.content()), taskId, contextId);
+  }
+
+  private static dev.baton.ai.@Nullable Message lastModel(SessionSnapshot snapshot) {
+    if (snapshot.state() == null) {
+      return null;
+    }
+    List<dev.baton.ai.Message> messages = snapshot.state().messages();
+    for (int i = messages.size() - 1; i >= 0; i--) {
+      if (messages.get(i).role() == Role.MODEL) {
+        return messages.get(i);
+      }
+      if (messages.get(i).role() == Role.USER) {
+        return null;
+      }
+    }
+    return null;
+  }
+
+  private static Message agentText(String taskId, String contextId, String text) {
+    return Message.fromAgent(taskId, List.of(new TextPart(text, null)), taskId, contextId);
+  }
+
+  /** A failure's message when it is meant for clients, else its status's generic text. */
+  private static String failureText(@Nullable ErrorInfo error) {
+    if (error == null) {
+      return "the task failed";
+    }
+    Status status = Status.fromName(error.status()).orElse(Status.UNKNOWN);
+    return status == Status.INTERNAL || status == Status.UNKNOWN
+        ? BatonException.genericMessage(status)
+        : error.message();
+  }
+}

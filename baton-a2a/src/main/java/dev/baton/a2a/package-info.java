@@ -1,0 +1,47 @@
+/**
+ * The Agent2Agent protocol for Baton: Baton agents served as A2A agents, and A2A agents as Baton
+ * sub-agents.
+ *
+ * <h2>Version</h2>
+ *
+ * <p>The module speaks A2A 0.3 ({@code protocolVersion} {@code 0.3.0}) over JSON-RPC 2.0 and HTTP.
+ * The Java SDK ({@code io.github.a2asdk} 0.3.2.Final) declares 0.3.0; the JavaScript SDK
+ * ({@code @a2a-js/sdk} 1.3.0) declares 1.0 and reaches 0.3 agents through its opt-in v0.3 layer
+ * ({@code legacyCompat}). The Java SDK's spec types are Jackson 2 classes, so Baton keeps its own
+ * records of the 0.3 JSON on its Jackson 3 mapper; the interop tests prove them against both SDKs'
+ * clients. A2A 1.0 renames the methods ({@code SendMessage}, {@code GetTask}, ...), moves to
+ * proto-JSON shapes (parts as a {@code oneof}, {@code TASK_STATE_*} enums, events without {@code
+ * kind}) and lists interfaces with their versions on the card; a 1.0 binding would be a second
+ * mapping beside the 0.3 one, over the same agent operations.
+ *
+ * <h2>Serving an agent</h2>
+ *
+ * <p>{@link dev.baton.a2a.A2aHandler} serves agents at {@code /a2a/<name>}: the agent card at
+ * {@code /a2a/<name>/.well-known/agent-card.json}, and {@code message/send}, {@code
+ * message/stream}, {@code tasks/get}, {@code tasks/cancel} and {@code tasks/resubscribe}.
+ *
+ * <ul>
+ *   <li>A {@code contextId} is a Baton session; a task is one detached turn, its ID the ID of the
+ *       snapshot the turn writes.
+ *   <li>A task is {@code working} while its turn runs, {@code completed} when it ends, {@code
+ *       failed} when it fails (with the error's public message), {@code canceled} once aborted
+ *       ({@code tasks/cancel} is Baton's abort), and {@code input-required} when the turn ended on
+ *       an interrupt: the status message names each interrupt as a data part {@code {"interrupt":
+ *       {"name", "input", "data"}}}, and the next message with that {@code taskId} answers it
+ *       through the resume path (its one data part, or else its text, is the tool's answer).
+ *   <li>Parts map kind for kind: text, file (a Baton media part; inline bytes as a {@code data:}
+ *       URL) and data. Baton's artifacts are the task's artifacts, streamed as {@code
+ *       artifact-update} events.
+ *   <li>The handler's context providers authenticate requests as a {@code BatonHandler}'s do;
+ *       another principal's task or context answers as unknown.
+ *   <li>Errors are A2A's JSON-RPC codes (parse error, invalid request, method not found, invalid
+ *       params, task not found, task not cancelable, ...), with public messages only.
+ * </ul>
+ *
+ * <p>The full mapping table, the error table and what 1.0 would change are in the repository's
+ * {@code docs/a2a.md}.
+ */
+@NullMarked
+package dev.baton.a2a;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,91 @@
+package dev.baton.a2a;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.core.Json;
+import dev.baton.server.TestHttp;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/** Requests A2A's JSON-RPC refuses: each a spec error with nothing internal on the wire. */
+class A2aBadInputTest {
+  private final ServedA2a served = new ServedA2a().serve(b -> b.maxRequestBytes(2048));
+
+  @AfterEach
+  void close() throws Exception {
+    served.close();
+  }
+
+  private JsonNode post(String body) {
+    TestHttp.Answer answer = TestHttp.post(served.url(), body);
+    assertThat(answer.status()).isEqualTo(200);
+    assertThat(answer.body()).doesNotContain("Exception", "at dev.", "tools.jackson");
+    JsonNode json = answer.json();
+    assertThat(json.path("jsonrpc").asString()).isEqualTo("2.0");
+    assertThat(json.has("result")).isFalse();
+    return json;
+  }
+
+  @Test
+  void malformedJsonIsAParseError() {
+    JsonNode answer = post("{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": ");
+    assertThat(answer.path("error").path("code").asInt()).isEqualTo(-32700);
+    assertThat(answer.get("id").isNull()).isTrue();
+  }
+
+  @Test
+  void aBatchOrAnEnvelopeWithoutMethodOrVersionIsAnInvalidRequest() {
+    assertThat(post("[]").path("error").path("code").asInt()).isEqualTo(-32600);
+    assertThat(post("{\"id\": 1, \"method\": \"tasks/get\"}").path("error").path("code").asInt())
+        .isEqualTo(-32600);
+    assertThat(post("{\"jsonrpc\": \"2.0\", \"id\": 1}").path("error").path("code").asInt())
+        .isEqualTo(-32600);
+  }
+
+  @Test
+  void anUnknownMethodIsMethodNotFoundWithItsId() {
+    JsonNode answer = post("{\"jsonrpc\": \"2.0\", \"id\": \"x\", \"method\": \"tasks/explode\"}");
+    assertThat(answer.path("error").path("code").asInt()).isEqualTo(-32601);
+    assertThat(answer.path("id").asString()).isEqualTo("x");
+  }
+
+  @Test
+  void anOversizedMessageIsAnInvalidRequest() {
+    String big = "x".repeat(4096);
+    JsonNode answer =
+        post(
+            Json.write(
+                Json.object()
+                    .put("jsonrpc", "2.0")
+                    .put("id", 1)
+                    .put("method", "message/send")
+                    .set("params", ServedA2a.send(big, null, null))));
+    assertThat(answer.path("error").path("code").asInt()).isEqualTo(-32600);
+  }
+
+  @Test
+  void badParamsAreInvalidParamsAndAnUnknownTaskIsTaskNotFound() {
+    assertThat(served.call("message/send", Json.object()).path("error").path("code").asInt())
+        .isEqualTo(-32602);
+    assertThat(
+            served
+                .call("message/send", Json.object().set("message", Json.object().put("role", 5)))
+                .path("error")
+                .path("code")
+                .asInt())
+        .isEqualTo(-32602);
+    assertThat(served.call("tasks/get", Json.object()).path("error").path("code").asInt())
+        .isEqualTo(-32602);
+    JsonNode unknown = served.call("tasks/get", Json.object().put("id", "nope"));
+    assertThat(unknown.path("error").path("code").asInt()).isEqualTo(-32001);
+    assertThat(unknown.path("error").path("message").asString()).isEqualTo("task not found");
+  }
+
+  @Test
+  void pushNotificationsAreNotSupported() {
+    JsonNode answer =
+        served.call("tasks/pushNotificationConfig/set", Json.object().put("taskId", "t"));
+    assertThat(answer.path("error").path("code").asInt()).isEqualTo(-32003);
+  }
+}

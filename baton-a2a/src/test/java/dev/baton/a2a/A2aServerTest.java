@@ -1,0 +1,196 @@
+package dev.baton.a2a;
+
+import static dev.baton.a2a.ServedA2a.send;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.core.Json;
+import dev.baton.server.TestHttp;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/** A Baton agent served over A2A, driven by raw JSON-RPC: the methods and the task mapping. */
+class A2aServerTest {
+  private final ServedA2a served = new ServedA2a().serve();
+
+  @AfterEach
+  void close() throws Exception {
+    served.close();
+  }
+
+  @Test
+  void theCardNamesTheAgentItsUrlAndStreaming() throws Exception {
+    URI card = URI.create(served.url() + "/.well-known/agent-card.json");
+    HttpResponse<String> response =
+        HttpClient.newHttpClient()
+            .send(HttpRequest.newBuilder(card).build(), HttpResponse.BodyHandlers.ofString());
+
+    JsonNode json = Json.parse(response.body());
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(json.path("protocolVersion").asString()).isEqualTo("0.3.0");
+    assertThat(json.path("name").asString()).isEqualTo("researcher");
+    assertThat(json.path("description").asString())
+        .isEqualTo("Finds facts and writes research notes.");
+    assertThat(json.path("url").asString()).isEqualTo(served.url().toString());
+    assertThat(json.path("preferredTransport").asString()).isEqualTo("JSONRPC");
+    assertThat(json.path("capabilities").path("streaming").asBoolean()).isTrue();
+    assertThat(json.path("skills").get(0).path("id").asString()).isEqualTo("researcher");
+  }
+
+  @Test
+  void aSentMessageIsACompletedTaskAndTheNextOneInItsContextContinuesTheSession() {
+    served.model.respondText("Binary search needs sorted input.").respondText("Yes, uniform.");
+
+    JsonNode first = served.result("message/send", send("What limits binary search?", null, null));
+    assertThat(first.path("kind").asString()).isEqualTo("task");
+    assertThat(first.path("status").path("state").asString()).isEqualTo("completed");
+    assertThat(first.path("status").path("message").path("parts").get(0).path("text").asString())
+        .isEqualTo("Binary search needs sorted input.");
+    String contextId = first.path("contextId").asString();
+
+    JsonNode second = served.result("message/send", send("Uniform keys too?", contextId, null));
+    assertThat(second.path("contextId").asString()).isEqualTo(contextId);
+    assertThat(second.path("id").asString()).isNotEqualTo(first.path("id").asString());
+    assertThat(served.model.lastRequest().messages())
+        .extracting(m -> m.text())
+        .contains("What limits binary search?", "Binary search needs sorted input.");
+
+    JsonNode got = served.result("tasks/get", Json.object().put("id", first.path("id").asString()));
+    assertThat(got.path("status").path("state").asString()).isEqualTo("completed");
+  }
+
+  @Test
+  void aNonBlockingSendIsWorkingUntilItsTurnEndsAndTasksGetSeesItEnd() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    served.model.step().blockUntil(release).respondText("Done.");
+    JsonNode params = send("Research slowly", null, null);
+    params.withObject("configuration").put("blocking", false);
+
+    JsonNode task = served.result("message/send", params);
+    assertThat(task.path("status").path("state").asString()).isEqualTo("working");
+    release.countDown();
+
+    String id = task.path("id").asString();
+    org.awaitility.Awaitility.await()
+        .until(
+            () ->
+                served
+                    .result("tasks/get", Json.object().put("id", id))
+                    .path("status")
+                    .path("state")
+                    .asString()
+                    .equals("completed"));
+  }
+
+  @Test
+  void aCanceledTaskIsBatonsAbort() throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch never = new CountDownLatch(1);
+    served.model.step().signalOnEntry(entered).blockUntil(never).respondText("unreached");
+    JsonNode params = send("Research forever", null, null);
+    params.withObject("configuration").put("blocking", false);
+    String id = served.result("message/send", params).path("id").asString();
+    entered.await();
+
+    JsonNode canceled = served.result("tasks/cancel", Json.object().put("id", id));
+    assertThat(canceled.path("status").path("state").asString()).isEqualTo("canceled");
+    JsonNode again = served.call("tasks/cancel", Json.object().put("id", id));
+    assertThat(again.path("error").path("code").asInt()).isEqualTo(-32002);
+  }
+
+  @Test
+  void anInterruptIsInputRequiredAndTheNextMessageInTheTaskAnswersIt() {
+    served.modelAsksForApproval();
+    served.model.respondText("Published.");
+
+    JsonNode asked = served.result("message/send", send("Publish the notes", null, null));
+    assertThat(asked.path("status").path("state").asString()).isEqualTo("input-required");
+    JsonNode question = asked.path("status").path("message").path("parts").get(0).path("data");
+    assertThat(question.path("interrupt").path("name").asString()).isEqualTo("approve");
+    assertThat(question.path("interrupt").path("data").path("question").asString())
+        .isEqualTo("May I proceed?");
+
+    JsonNode done =
+        served.result(
+            "message/send",
+            send("yes", asked.path("contextId").asString(), asked.path("id").asString()));
+    assertThat(done.path("status").path("state").asString()).isEqualTo("completed");
+    assertThat(done.path("status").path("message").path("parts").get(0).path("text").asString())
+        .isEqualTo("Published.");
+  }
+
+  @Test
+  void aStreamSendsTheTaskThenItsFinalStatus() {
+    served.model.respondText("Streamed answer.");
+    JsonNode request =
+        Json.object().put("jsonrpc", "2.0").put("id", "s1").put("method", "message/stream");
+    ((tools.jackson.databind.node.ObjectNode) request).set("params", send("Stream it", null, null));
+
+    TestHttp.Answer answer = TestHttp.post(served.url(), request, "Accept", "text/event-stream");
+
+    assertThat(answer.contentType()).startsWith("text/event-stream");
+    List<JsonNode> frames = answer.frames();
+    assertThat(frames).allSatisfy(f -> assertThat(f.path("id").asString()).isEqualTo("s1"));
+    assertThat(frames.getFirst().path("result").path("kind").asString()).isEqualTo("task");
+    JsonNode last = frames.getLast().path("result");
+    assertThat(last.path("kind").asString()).isEqualTo("status-update");
+    assertThat(last.path("final").asBoolean()).isTrue();
+    assertThat(last.path("status").path("state").asString()).isEqualTo("completed");
+  }
+
+  @Test
+  void resubscribingToARunningTaskStreamsItToItsEnd() throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    served.model.step().signalOnEntry(entered).blockUntil(release).respondText("Finally.");
+    JsonNode params = send("Take your time", null, null);
+    params.withObject("configuration").put("blocking", false);
+    String id = served.result("message/send", params).path("id").asString();
+    entered.await();
+    tools.jackson.databind.node.ObjectNode request =
+        Json.object().put("jsonrpc", "2.0").put("id", "r1").put("method", "tasks/resubscribe");
+    request.set("params", Json.object().put("id", id));
+
+    java.util.concurrent.CompletableFuture<TestHttp.Answer> stream =
+        java.util.concurrent.CompletableFuture.supplyAsync(
+            () -> TestHttp.post(served.url(), request, "Accept", "text/event-stream"));
+    release.countDown();
+
+    List<JsonNode> frames = stream.get().frames();
+    assertThat(frames.getFirst().path("result").path("id").asString()).isEqualTo(id);
+    JsonNode last = frames.getLast().path("result");
+    assertThat(last.path("final").asBoolean()).isTrue();
+    assertThat(last.path("status").path("state").asString()).isEqualTo("completed");
+    assertThat(last.path("status").path("message").path("parts").get(0).path("text").asString())
+        .isEqualTo("Finally.");
+  }
+
+  @Test
+  void anotherPrincipalsTaskIsUnknown() throws Exception {
+    served.close();
+    try (ServedA2a guarded =
+        new ServedA2a()
+            .serve(
+                b ->
+                    b.contextProvider(
+                        request -> java.util.Map.of("principal", request.header("x-user"))))) {
+      guarded.model.respondText("Mine.");
+      String id =
+          guarded
+              .result("message/send", send("Hi", null, null), "x-user", "alice")
+              .path("id")
+              .asString();
+
+      JsonNode asBob = guarded.call("tasks/get", Json.object().put("id", id), "x-user", "bob");
+      assertThat(asBob.path("error").path("code").asInt()).isEqualTo(-32001);
+      JsonNode asAlice = guarded.call("tasks/get", Json.object().put("id", id), "x-user", "alice");
+      assertThat(asAlice.path("result").path("id").asString()).isEqualTo(id);
+    }
+  }
+}

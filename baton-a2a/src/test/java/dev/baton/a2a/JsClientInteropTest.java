@@ -1,0 +1,104 @@
+package dev.baton.a2a;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.core.Json;
+import dev.baton.server.NodeFixture;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The A2A JavaScript SDK's client ({@code @a2a-js/sdk}, through its v0.3 compatibility layer)
+ * against a Baton agent served over A2A: send, a multi-turn context, get, stream, cancel and an
+ * input-required round.
+ */
+class JsClientInteropTest {
+  private final ServedA2a served = new ServedA2a().serve();
+
+  @BeforeAll
+  static void node() {
+    NodeFixture.require();
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    served.close();
+  }
+
+  private JsonNode run(String scenario) {
+    NodeFixture.Run run =
+        NodeFixture.node(
+            "interop-client.js", List.of(scenario, served.url().toString()), Duration.ofMinutes(1));
+    assertThat(run.exit()).as(run.stdout() + run.stderr()).isZero();
+    String[] lines = run.stdout().strip().split("\n");
+    return Json.parse(lines[lines.length - 1]);
+  }
+
+  @Test
+  void sendContinuesTheContextAndGetReadsTheTask() {
+    served.model.respondText("It needs sorted input.").respondText("Uniform keys help too.");
+
+    JsonNode out = run("send");
+
+    assertThat(out.path("first").path("state").asString()).isEqualTo("TASK_STATE_COMPLETED");
+    assertThat(out.path("first").path("text").asString()).isEqualTo("It needs sorted input.");
+    assertThat(out.path("second").path("contextId").asString())
+        .isEqualTo(out.path("first").path("contextId").asString());
+    assertThat(out.path("second").path("text").asString()).isEqualTo("Uniform keys help too.");
+    assertThat(out.path("got").path("id").asString())
+        .isEqualTo(out.path("first").path("id").asString());
+    assertThat(out.path("got").path("state").asString()).isEqualTo("TASK_STATE_COMPLETED");
+  }
+
+  @Test
+  void aStreamEndsOnTheCompletedStatus() {
+    served.model.respondText("Streamed.");
+
+    JsonNode out = run("stream");
+
+    assertThat(out.path("events").size()).isGreaterThanOrEqualTo(2);
+    assertThat(out.path("lastState").asString()).isEqualTo("TASK_STATE_COMPLETED");
+    assertThat(out.path("lastText").asString()).isEqualTo("Streamed.");
+  }
+
+  @Test
+  void cancelAbortsARunningTask() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    served.model.step().blockUntil(release).respondText("unreached");
+    try {
+      JsonNode out = run("cancel");
+
+      assertThat(out.path("started").path("state").asString()).isEqualTo("TASK_STATE_WORKING");
+      assertThat(out.path("canceled").path("state").asString()).isEqualTo("TASK_STATE_CANCELED");
+      assertThat(out.path("got").path("state").asString()).isEqualTo("TASK_STATE_CANCELED");
+    } finally {
+      release.countDown();
+    }
+  }
+
+  @Test
+  void anInputRequiredRoundIsAnsweredByTheNextMessage() {
+    served.modelAsksForApproval();
+    served.model.respondText("Published.");
+
+    JsonNode out = run("input-required");
+
+    assertThat(out.path("asked").path("state").asString()).isEqualTo("TASK_STATE_INPUT_REQUIRED");
+    assertThat(out.path("asked").path("text").asString()).contains("May I proceed?");
+    assertThat(out.path("done").path("state").asString()).isEqualTo("TASK_STATE_COMPLETED");
+    assertThat(out.path("done").path("text").asString()).isEqualTo("Published.");
+  }
+
+  @Test
+  void anUnknownTaskIsTheSdksTaskNotFound() {
+    JsonNode out = run("unknown-task");
+
+    assertThat(out.path("error").asString()).isNotEmpty();
+    assertThat(out.path("message").asString()).containsIgnoringCase("not found");
+  }
+}

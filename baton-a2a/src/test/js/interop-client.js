@@ -1,0 +1,116 @@
+// The A2A JavaScript SDK's client against a Baton agent served over A2A 0.3. The SDK speaks A2A
+// 1.0 natively and reaches 0.3 servers through its compatibility layer, which reads the card's
+// protocolVersion and picks the v0.3 JSON-RPC transport.
+//
+// Usage: node interop-client.js <scenario> <agent base URL>
+// Prints one JSON line with what the scenario saw; the Java test asserts on it.
+import {
+  ClientFactory,
+  ClientFactoryOptions,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+} from '@a2a-js/sdk/client';
+import { Role, TaskState } from '@a2a-js/sdk';
+
+const [scenario, baseUrl] = process.argv.slice(2);
+
+const factory = new ClientFactory(
+  ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+    transports: [new JsonRpcTransportFactory({ legacyCompat: { enabled: true } })],
+    cardResolver: new DefaultAgentCardResolver({ legacyCompat: { enabled: true } }),
+  }),
+);
+// The SDK resolves the well-known path against the origin, so a card under a path is named whole.
+const client = await factory.createFromUrl(`${baseUrl}/.well-known/agent-card.json`, '');
+
+let ids = 0;
+function message(text, contextId = '', taskId = '') {
+  return {
+    messageId: `js-${++ids}`,
+    contextId,
+    taskId,
+    role: Role.ROLE_USER,
+    parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: '' }],
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  };
+}
+
+function request(msg, returnImmediately = false) {
+  return {
+    tenant: '',
+    message: msg,
+    configuration: {
+      acceptedOutputModes: ['text/plain'],
+      taskPushNotificationConfig: undefined,
+      returnImmediately,
+    },
+    metadata: undefined,
+  };
+}
+
+const stateName = (state) => TaskState[state];
+const text = (msg) =>
+  (msg?.parts ?? [])
+    .map((p) => (p.content?.$case === 'text' ? p.content.value : JSON.stringify(p.content?.value)))
+    .join('');
+const summary = (task) => ({
+  id: task.id,
+  contextId: task.contextId,
+  state: stateName(task.status?.state),
+  text: text(task.status?.message),
+});
+
+const out = {};
+switch (scenario) {
+  case 'send': {
+    const first = await client.sendMessage(request(message('What limits binary search?')));
+    out.first = summary(first);
+    const second = await client.sendMessage(
+      request(message('And uniform keys?', first.contextId)),
+    );
+    out.second = summary(second);
+    out.got = summary(await client.getTask({ tenant: '', id: first.id }));
+    break;
+  }
+  case 'stream': {
+    out.events = [];
+    for await (const event of client.sendMessageStream(request(message('Stream it')))) {
+      out.events.push(event.kind ?? event.payload?.$case ?? Object.keys(event).join(','));
+      const task = event.payload?.value ?? event;
+      if (task.status) {
+        out.lastState = stateName(task.status.state);
+        out.lastText = text(task.status.message);
+      }
+    }
+    break;
+  }
+  case 'cancel': {
+    const started = await client.sendMessage(request(message('Research forever'), true));
+    out.started = summary(started);
+    out.canceled = summary(await client.cancelTask({ tenant: '', id: started.id, metadata: undefined }));
+    out.got = summary(await client.getTask({ tenant: '', id: started.id }));
+    break;
+  }
+  case 'input-required': {
+    const asked = await client.sendMessage(request(message('Publish the notes')));
+    out.asked = summary(asked);
+    const done = await client.sendMessage(request(message('yes', asked.contextId, asked.id)));
+    out.done = summary(done);
+    break;
+  }
+  case 'unknown-task': {
+    try {
+      await client.getTask({ tenant: '', id: 'no-such-task' });
+      out.error = null;
+    } catch (error) {
+      out.error = error.constructor.name;
+      out.message = String(error.message);
+    }
+    break;
+  }
+  default:
+    throw new Error(`unknown scenario ${scenario}`);
+}
+console.log(JSON.stringify(out));

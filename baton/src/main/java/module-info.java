@@ -47,6 +47,7 @@ module dev.baton {
   exports dev.baton.internal.store to
       dev.baton.store.postgres;
   exports dev.baton.internal.agent to
+      dev.baton.a2a,
       dev.baton.testing,
       dev.baton.server;
   exports dev.baton.internal.http to

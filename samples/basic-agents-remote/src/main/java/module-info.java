@@ -2,5 +2,6 @@
 module dev.baton.samples.agentsremote {
   requires dev.baton;
   requires dev.baton.server;
+  requires dev.baton.a2a;
   requires dev.baton.googleai;
 }

@@ -38,7 +38,25 @@
  *       params, task not found, task not cancelable, ...), with public messages only.
  * </ul>
  *
- * <p>The full mapping table, the error table and what 1.0 would change are in the repository's
+ * <h2>Calling an A2A agent</h2>
+ *
+ * <p>{@link dev.baton.a2a.A2aAgents#define} reads an A2A agent's card and registers it as a Baton
+ * {@link dev.baton.agent.Agent}, which the Agents middleware delegates to like any other:
+ *
+ * <ul>
+ *   <li>a turn is {@code message/send}, blocking for a synchronous delegation, not blocking for a
+ *       background one, whose running task is the pending snapshot; the task ID is {@code
+ *       <agent>:<A2A task ID>};
+ *   <li>check and wait read the task with {@code tasks/get}, an abort is {@code tasks/cancel}, and
+ *       {@code continue_task} sends a new message in the task's context (answering the task when it
+ *       is {@code input-required});
+ *   <li>a {@code failed} task reports failed with the agent's message, an agent that cannot be
+ *       reached {@code UNAVAILABLE}, a task the agent does not know {@code NOT_FOUND} (reported as
+ *       {@code unknown});
+ *   <li>the card's JSON-RPC interface is followed only on the origin the card was read from.
+ * </ul>
+ *
+ * <p>The full mapping tables, the error tables and what 1.0 would change are in the repository's
  * {@code docs/a2a.md}.
  */
 @NullMarked

@@ -33,6 +33,11 @@ public record Artifact(
     return metadata == null ? null : metadata.deepCopy();
   }
 
+  /** An artifact of the given parts, without metadata. */
+  public static Artifact of(@Nullable String name, List<Part> parts) {
+    return new Artifact(name, parts, null);
+  }
+
   /** A text artifact. */
   public static Artifact text(String name, String text) {
     return new Artifact(name, List.of(Part.text(text)), null);

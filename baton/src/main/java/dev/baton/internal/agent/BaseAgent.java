@@ -24,11 +24,11 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * What a local and a remote agent share: the conveniences that run in a root context, the JSON
- * entry point, and the snapshot operations bound to a context. Each kind implements the four
+ * What local, remote and bridged agents share: the conveniences that run in a root context, the
+ * JSON entry point, and the snapshot operations bound to a context. Each kind implements the four
  * snapshot operations with an explicit context, once.
  */
-abstract sealed class BaseAgent implements Agent permits LocalAgent, RemoteAgent {
+abstract sealed class BaseAgent implements Agent permits LocalAgent, RemoteAgent, BridgedAgent {
   private final String name;
   private final Registry registry;
 

@@ -18,7 +18,6 @@ import dev.baton.core.Action;
 import dev.baton.core.ActionContext;
 import dev.baton.core.ActionDescriptor;
 import dev.baton.core.BatonException;
-import dev.baton.core.Cancellation;
 import dev.baton.core.Json;
 import dev.baton.core.Registry;
 import dev.baton.core.Status;
@@ -26,7 +25,6 @@ import dev.baton.core.StreamCallback;
 import dev.baton.internal.agent.CompanionRequests.GetSnapshotRequest;
 import dev.baton.internal.core.DefaultRegistry;
 import dev.baton.internal.core.Lazy;
-import dev.baton.internal.core.Lifecycle;
 import dev.baton.internal.core.Timing;
 import java.net.URI;
 import java.util.LinkedHashMap;
@@ -132,30 +130,14 @@ public final class RemoteAgent extends BaseAgent {
       AgentInit init,
       StreamCallback<AgentStreamChunk> stream) {
     Objects.requireNonNull(input, "input");
-    Cancellation turn = context.cancellation().child();
-    Lifecycle.Tracked admitted;
     try {
-      admitted = lifecycle().admit(turn::cancel);
-    } catch (BatonException closed) {
-      turn.release();
-      throw closed;
-    }
-    try {
-      return calls.turn(context.withCancellation(turn), url, input, init, stream);
+      return TrackedTurn.run(registry, context, turn -> calls.turn(turn, url, input, init, stream));
     } catch (BatonException e) {
       if (input.isDetach() && e.status() == Status.FAILED_PRECONDITION) {
         return refusedDetach(init, e);
       }
       throw e;
-    } finally {
-      admitted.close();
-      turn.release();
     }
-  }
-
-  /** What owns this agent's turns and threads: its Baton instance's lifecycle. */
-  Lifecycle lifecycle() {
-    return DefaultRegistry.lifecycle(registry);
   }
 
   /**
@@ -180,7 +162,8 @@ public final class RemoteAgent extends BaseAgent {
    */
   @Override
   public AgentConnection connect(ActionContext context, AgentInit init) {
-    return new Connection(new RemoteInvocation(this, context, init));
+    return new Connection(
+        new RemoteInvocation(this, TrackedTurn.lifecycle(registry), context, init));
   }
 
   // ---- snapshots -------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 package dev.baton.internal.agent;
 
+import dev.baton.agent.Agent;
 import dev.baton.agent.AgentFinishReason;
 import dev.baton.agent.AgentInit;
 import dev.baton.agent.AgentInput;
@@ -9,6 +10,7 @@ import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Cancellation;
 import dev.baton.core.StreamCallback;
+import dev.baton.internal.core.Lifecycle;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -17,11 +19,12 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A connection's invocation of a remote agent. Genkit's HTTP protocol takes one input per request,
- * so each input becomes one turn request, sent on a worker thread once the previous turn has
- * answered, with the init that resumes where that turn left off: its snapshot (server-managed) or
- * its state (client-managed). The invocation settles when the input is closed and every input has
- * run, or at the first turn that fails, detaches, or throws.
+ * A connection's invocation of an agent served by another process (Genkit's HTTP protocol, or
+ * another agent protocol). Those protocols take one input per request, so each input becomes one
+ * turn request, sent on a worker thread once the previous turn has answered, with the init that
+ * resumes where that turn left off: its snapshot (server-managed) or its state (client-managed).
+ * The invocation settles when the input is closed and every input has run, or at the first turn
+ * that fails, detaches, or throws.
  *
  * <p>A pure detach input makes the latest input not yet sent go in the background; with none
  * waiting it is refused, since a request already sent cannot be detached.
@@ -35,7 +38,7 @@ final class RemoteInvocation implements Connection.Source {
 
   private record Settled() implements Event {}
 
-  private final RemoteAgent agent;
+  private final Agent agent;
   private final ActionContext context;
   private final Cancellation.Registration cancelLink;
   private final LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
@@ -49,13 +52,13 @@ final class RemoteInvocation implements Connection.Source {
   private @Nullable AgentOutput output;
   private @Nullable RuntimeException failure;
 
-  RemoteInvocation(RemoteAgent agent, ActionContext context, AgentInit init) {
+  RemoteInvocation(Agent agent, Lifecycle lifecycle, ActionContext context, AgentInit init) {
     this.agent = agent;
     this.context = context;
     this.init = init;
     // A client that goes away without closing the input must not leave the worker waiting.
     this.cancelLink = context.cancellation().onCancel(this::closeInput);
-    agent.lifecycle().start("baton-remote-" + agent.name(), this::runTurns);
+    lifecycle.start("baton-remote-" + agent.name(), this::runTurns);
   }
 
   @Override

@@ -22,8 +22,10 @@ import org.jspecify.annotations.Nullable;
  * background, over HTTP; a line is printed as each task starts and settles. The researcher runs on
  * a Baton server this process starts on a free port, unless {@code BATON_RESEARCHER_URL} names one
  * (the basic-agents-server sample serves one at {@code http://127.0.0.1:8080/agents/researcher}).
- * The model is Gemini when {@code GEMINI_API_KEY} is set, a scripted demo model otherwise. {@code
- * /quit} or end of input ends the chat.
+ * With {@code BATON_PROTOCOL=a2a} the orchestrator reaches the researcher over A2A instead, through
+ * its agent card; {@code BATON_RESEARCHER_URL} then names the card of any A2A agent. The model is
+ * Gemini when {@code GEMINI_API_KEY} is set, a scripted demo model otherwise. {@code /quit} or end
+ * of input ends the chat.
  */
 public final class BasicAgentsRemote {
   private BasicAgentsRemote() {}
@@ -38,17 +40,27 @@ public final class BasicAgentsRemote {
     boolean demo = key == null;
     String model =
         demo ? DemoModel.NAME : env.getOrDefault("BATON_MODEL", "googleai/gemini-flash-latest");
+    boolean a2a = "a2a".equalsIgnoreCase(env.getOrDefault("BATON_PROTOCOL", ""));
     String url = env.get("BATON_RESEARCHER_URL");
     BatonServer researcherServer = null;
     if (url == null || url.isBlank()) {
       researcherServer = Orchestration.serveResearcher(baton(demo, key), model);
-      url = researcherServer.uri() + "/agents/researcher";
+      url =
+          researcherServer.uri()
+              + (a2a ? "/a2a/researcher/.well-known/agent-card.json" : "/agents/researcher");
       out.println("Started the researcher's own Baton server at " + url);
     }
     try {
-      Agent orchestrator =
-          Orchestration.orchestrator(baton(demo, key), model, URI.create(url), out);
-      out.println("Baton basic-agents-remote: an orchestrator with a remote researcher at " + url);
+      Baton baton = baton(demo, key);
+      Agent researcher =
+          a2a
+              ? Orchestration.a2aResearcher(baton, URI.create(url))
+              : Orchestration.remoteResearcher(baton, URI.create(url));
+      Agent orchestrator = Orchestration.orchestrator(baton, model, researcher, out);
+      out.println(
+          "Baton basic-agents-remote: an orchestrator with a"
+              + (a2a ? "n A2A researcher whose card is at " : " remote researcher at ")
+              + url);
       out.println(
           "Model: " + (demo ? "scripted demo model (set GEMINI_API_KEY for Gemini)" : model));
       out.println(

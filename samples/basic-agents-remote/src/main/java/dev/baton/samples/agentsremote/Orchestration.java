@@ -1,6 +1,8 @@
 package dev.baton.samples.agentsremote;
 
 import dev.baton.Baton;
+import dev.baton.a2a.A2aAgents;
+import dev.baton.a2a.A2aHandler;
 import dev.baton.agent.Agent;
 import dev.baton.agent.AgentOptions;
 import dev.baton.agent.RemoteAgentOptions;
@@ -19,7 +21,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Genkit's sample arrangement: a researcher served over HTTP, registered here with {@code
- * defineRemoteAgent}, and an orchestrator that delegates to it in the background.
+ * defineRemoteAgent} (Genkit's protocol) or {@code A2aAgents.define} (A2A), and an orchestrator
+ * that delegates to it in the background.
  */
 final class Orchestration {
   static final String RESEARCHER_SYSTEM =
@@ -32,7 +35,9 @@ final class Orchestration {
 
   /**
    * Serves a researcher of its own on a free loopback port, as a separate Baton instance would in
-   * another process, and returns the server; its agent is at {@code /agents/researcher}.
+   * another process, and returns the server: over Genkit's protocol at {@code /agents/researcher},
+   * and over A2A at {@code /a2a/researcher} (its card at {@code
+   * /a2a/researcher/.well-known/agent-card.json}).
    */
   static BatonServer serveResearcher(Baton baton, String model) {
     baton.defineAgent(
@@ -43,20 +48,34 @@ final class Orchestration {
             .sessionStore(InMemorySessionStore.create())
             .build());
     return BatonServer.start(
-        BatonHandler.builder(baton).agents("researcher").build(), "127.0.0.1", 0);
+        "127.0.0.1",
+        0,
+        BatonHandler.builder(baton).agents("researcher").build(),
+        A2aHandler.builder(baton).agents("researcher").build());
   }
 
-  /** Registers the remote researcher and defines the orchestrator over it. */
-  static Agent orchestrator(Baton baton, String model, URI researcherUrl, PrintStream out) {
-    Agent researcher =
-        baton.defineRemoteAgent(
-            "researcher",
-            researcherUrl,
-            RemoteAgentOptions.builder()
-                .description("Researches one question and answers in a few sentences.")
-                .stateManagement(StateManagement.SERVER)
-                .abortable(true)
-                .build());
+  /** Registers the researcher served at {@code url} over Genkit's protocol. */
+  static Agent remoteResearcher(Baton baton, URI url) {
+    return baton.defineRemoteAgent(
+        "researcher",
+        url,
+        RemoteAgentOptions.builder()
+            .description("Researches one question and answers in a few sentences.")
+            .stateManagement(StateManagement.SERVER)
+            .abortable(true)
+            .build());
+  }
+
+  /**
+   * Registers the A2A agent whose card is at {@code cardUrl} as the researcher: its card says what
+   * it does.
+   */
+  static Agent a2aResearcher(Baton baton, URI cardUrl) {
+    return A2aAgents.define(baton, "researcher", cardUrl);
+  }
+
+  /** Defines the orchestrator over the researcher. */
+  static Agent orchestrator(Baton baton, String model, Agent researcher, PrintStream out) {
     return baton.defineAgent(
         "orchestrator",
         InlinePrompt.builder()

@@ -37,4 +37,27 @@ class BasicAgentsRemoteTest {
         .contains("- Findings on \"why do storms form?\"")
         .contains("- Findings on \"And what about wind?\"");
   }
+
+  @Test
+  void inA2aModeTheDemoDelegatesEachPartInTheBackgroundOverA2a() throws Exception {
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    byte[] input =
+        "Why are tides high and why do storms form?\n/quit\n".getBytes(StandardCharsets.UTF_8);
+
+    int exit =
+        BasicAgentsRemote.run(
+            new ByteArrayInputStream(input),
+            new PrintStream(captured, true, StandardCharsets.UTF_8),
+            Map.of("BATON_PROTOCOL", "a2a"));
+
+    String text = captured.toString(StandardCharsets.UTF_8);
+    assertThat(exit).as(text).isZero();
+    assertThat(text)
+        .containsPattern(
+            "an A2A researcher whose card is at http://127\\.0\\.0\\.1:[0-9]+/a2a/researcher/")
+        .containsPattern("  \\.\\. task researcher:[0-9a-f-]+ pending")
+        .containsPattern("  <- task researcher:[0-9a-f-]+ completed")
+        .contains("- Findings on \"Why are tides high\"")
+        .contains("- Findings on \"why do storms form?\"");
+  }
 }

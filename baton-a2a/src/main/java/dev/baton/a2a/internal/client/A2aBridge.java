@@ -1,0 +1,225 @@
+package dev.baton.a2a.internal.client;
+
+import dev.baton.a2a.internal.wire.Event;
+import dev.baton.a2a.internal.wire.Message;
+import dev.baton.a2a.internal.wire.MessageSendParams;
+import dev.baton.a2a.internal.wire.Task;
+import dev.baton.a2a.internal.wire.TaskIdParams;
+import dev.baton.a2a.internal.wire.TaskQueryParams;
+import dev.baton.a2a.internal.wire.TaskState;
+import dev.baton.agent.AgentInit;
+import dev.baton.agent.AgentInput;
+import dev.baton.agent.AgentOutput;
+import dev.baton.agent.AgentStreamChunk;
+import dev.baton.agent.SessionSnapshot;
+import dev.baton.agent.SnapshotStatus;
+import dev.baton.core.ActionContext;
+import dev.baton.core.BatonException;
+import dev.baton.core.Status;
+import dev.baton.core.StreamCallback;
+import dev.baton.internal.agent.AgentBridge;
+import dev.baton.internal.core.Timing;
+import java.net.URI;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * An A2A 0.3 agent's JSON-RPC methods as the operations of a Baton agent:
+ *
+ * <ul>
+ *   <li>a turn is {@code message/send}: blocking, or not for a detach, whose running task is the
+ *       pending snapshot; a fresh session starts a new context, a session ID names the context to
+ *       continue, and a snapshot ID names a task whose context the message continues (answering the
+ *       task itself when it waits for input, following it otherwise);
+ *   <li>a snapshot read is {@code tasks/get}, a wait reads the task every poll interval until it
+ *       settles, and an abort is {@code tasks/cancel};
+ *   <li>a session's latest snapshot is the last task this agent started in that context: A2A 0.3
+ *       cannot list a context's tasks, so a context this process did not use has none.
+ * </ul>
+ *
+ * <p>A2A agents keep their own contexts and ask for input through their tasks, so a client-managed
+ * state and the answers to a turn's interrupts are refused ({@code FAILED_PRECONDITION}). A
+ * re-attempt of a failed or canceled task sends its last user message again, in its context.
+ *
+ * <p>Thread-safe.
+ */
+final class A2aBridge implements AgentBridge {
+  // Enough for every conversation a process keeps going; the oldest context is forgotten first.
+  private static final int REMEMBERED_CONTEXTS = 10_000;
+
+  private final String who;
+  private final URI endpoint;
+  private final JsonRpcCalls calls;
+  private final Duration pollInterval;
+  private final Timing timing;
+  // Guarded by itself.
+  private final Map<String, String> latestTasks =
+      new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
+          return size() > REMEMBERED_CONTEXTS;
+        }
+      };
+
+  A2aBridge(String who, URI endpoint, JsonRpcCalls calls, Duration pollInterval, Timing timing) {
+    this.who = who;
+    this.endpoint = endpoint;
+    this.calls = calls;
+    this.pollInterval = pollInterval;
+    this.timing = timing;
+  }
+
+  @Override
+  public AgentOutput turn(
+      ActionContext context,
+      AgentInput input,
+      AgentInit init,
+      StreamCallback<AgentStreamChunk> stream) {
+    if (init.state() != null) {
+      throw BatonException.failedPrecondition(
+          "%s keeps its own contexts: it takes no client-managed state", who);
+    }
+    if (input.resume() != null) {
+      throw BatonException.failedPrecondition(
+          "%s asks for input through its tasks: answer it with a message, not a resume", who);
+    }
+    String contextId = init.sessionId();
+    String taskId = null;
+    String followed = null;
+    Task previous = null;
+    if (init.snapshotId() != null) {
+      previous = task(context, init.snapshotId());
+      contextId = previous.contextId();
+      if (previous.status().state() == TaskState.INPUT_REQUIRED) {
+        taskId = previous.id();
+      } else {
+        followed = previous.id();
+      }
+    }
+    dev.baton.ai.Message message = input.isRetry() ? retried(previous) : input.message();
+    if (message == null) {
+      throw BatonException.invalidArgument("a turn of %s needs a message", who);
+    }
+    MessageSendParams params =
+        new MessageSendParams(
+            TaskTranslation.a2a(message, contextId, taskId, followed),
+            new MessageSendParams.Configuration(null, null, !input.isDetach(), null),
+            null);
+    Event answer = calls.call(context, endpoint, "message/send", params, Event.class);
+    return switch (answer) {
+      case Message direct -> TaskTranslation.output(direct, contextId);
+      case Task task -> {
+        Task started = checked("message/send", task);
+        remember(started);
+        // A server may answer a blocking send before its task settles.
+        yield TaskTranslation.output(
+            input.isDetach() || TaskTranslation.isSettled(started)
+                ? started
+                : settled(context, started.id()));
+      }
+      default ->
+          throw new BatonException(
+              Status.UNAVAILABLE, who + " answered message/send with an event, not a task");
+    };
+  }
+
+  private dev.baton.ai.Message retried(@Nullable Task task) {
+    dev.baton.ai.Message last = task == null ? null : TaskTranslation.lastUserMessage(task);
+    if (last == null) {
+      throw BatonException.failedPrecondition(
+          "%s: there is no task whose message could be sent again", who);
+    }
+    return last;
+  }
+
+  @Override
+  public SessionSnapshot get(ActionContext context, String snapshotId) {
+    return TaskTranslation.snapshot(task(context, snapshotId), timing.now());
+  }
+
+  @Override
+  public @Nullable SessionSnapshot latest(ActionContext context, String sessionId) {
+    String taskId;
+    synchronized (latestTasks) {
+      taskId = latestTasks.get(sessionId);
+    }
+    return taskId == null ? null : get(context, taskId);
+  }
+
+  @Override
+  public SessionSnapshot waitFor(ActionContext context, String snapshotId) {
+    return TaskTranslation.snapshot(settled(context, snapshotId), timing.now());
+  }
+
+  @Override
+  public @Nullable SnapshotStatus abort(ActionContext context, String snapshotId) {
+    Task task;
+    try {
+      task =
+          checked(
+              "tasks/cancel",
+              calls.call(
+                  context,
+                  endpoint,
+                  "tasks/cancel",
+                  new TaskIdParams(snapshotId, null),
+                  Task.class));
+    } catch (BatonException e) {
+      switch (e.status()) {
+        case NOT_FOUND -> {
+          return null;
+        }
+        // The task settled before the cancel: the abort is a no-op.
+        case FAILED_PRECONDITION -> task = task(context, snapshotId);
+        default -> throw e;
+      }
+    }
+    return TaskTranslation.snapshot(task, timing.now()).statusOrCompleted();
+  }
+
+  /** Reads the task every poll interval until it settles. */
+  private Task settled(ActionContext context, String taskId) {
+    while (true) {
+      Task task = task(context, taskId);
+      if (TaskTranslation.isSettled(task)) {
+        return task;
+      }
+      timing.pause(context.cancellation(), pollInterval);
+    }
+  }
+
+  /**
+   * @throws BatonException {@code NOT_FOUND} for a task the agent does not know
+   */
+  private Task task(ActionContext context, String taskId) {
+    return checked(
+        "tasks/get",
+        calls.call(
+            context, endpoint, "tasks/get", new TaskQueryParams(taskId, null, null), Task.class));
+  }
+
+  /** The task, once it has what Baton reads of every task: its ID, context and state. */
+  private Task checked(String method, Task task) {
+    if (isBlank(task.id())
+        || isBlank(task.contextId())
+        || task.status() == null
+        || task.status().state() == null) {
+      throw new BatonException(
+          Status.UNAVAILABLE,
+          who + " answered " + method + " with a task without its ID, context or state");
+    }
+    return task;
+  }
+
+  private static boolean isBlank(@Nullable String text) {
+    return text == null || text.isBlank();
+  }
+
+  private void remember(Task task) {
+    synchronized (latestTasks) {
+      latestTasks.put(task.contextId(), task.id());
+    }
+  }
+}

@@ -108,17 +108,15 @@ public abstract sealed class SessionListingContract extends HostileInputContract
 
     assertThat(summary)
         .isEqualTo(
-            new SessionSummary(
-                "sess-1",
-                "t3",
-                FAILED,
-                AgentFinishReason.STOP,
-                ErrorInfo.of(Status.INTERNAL, "the model went away"),
-                at(3),
-                3,
-                at(1),
-                at(4),
-                spent));
+            SessionSummary.builder("sess-1", "t3", at(1))
+                .status(FAILED)
+                .finishReason(AgentFinishReason.STOP)
+                .error(ErrorInfo.of(Status.INTERNAL, "the model went away"))
+                .heartbeatAt(at(3))
+                .turns(3)
+                .updatedAt(at(4))
+                .spend(spent)
+                .build());
   }
 
   @Test

@@ -76,8 +76,9 @@ public interface AgentSnapshots {
    * a row.
    *
    * @throws BatonException {@code FAILED_PRECONDITION} for an agent without a session store and for
-   *     a remote agent; {@code INVALID_ARGUMENT} for a malformed page token; {@code UNIMPLEMENTED}
-   *     when the store cannot list its sessions
+   *     one served by another process (remote, or bridged from another protocol); {@code
+   *     INVALID_ARGUMENT} for a malformed page token; {@code UNIMPLEMENTED} when the store cannot
+   *     list its sessions
    */
   SessionPage sessions(SessionQuery query);
 }

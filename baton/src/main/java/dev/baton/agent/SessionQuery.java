@@ -8,7 +8,8 @@ import org.jspecify.annotations.Nullable;
  * newest first by {@link SessionSummary#updatedAt()}, then by session ID, greatest first.
  *
  * <pre>{@code
- * SessionPage page = store.listSessions(ctx, SessionQuery.firstPage().withStatus(PENDING));
+ * SessionQuery query = SessionQuery.firstPage().withStatus(PENDING);
+ * SessionPage page = store.listSessions(ctx, query);
  * while (page.nextPageToken() != null) {
  *   page = store.listSessions(ctx, query.withPageToken(page.nextPageToken()));
  * }
@@ -18,9 +19,10 @@ import org.jspecify.annotations.Nullable;
  * size ({@value #DEFAULT_LIMIT}), one above {@value #MAX_LIMIT} is taken as {@value #MAX_LIMIT},
  * and a negative one is {@code INVALID_ARGUMENT}. A page token is opaque: pass the one a page
  * returned, with the same filters; a token that is not one a store returned is {@code
- * INVALID_ARGUMENT}. Tokens mark a position in the order, not an offset, so sessions saved between
- * two pages neither repeat nor shift the rest: a session saved again after its page moves to the
- * front, past the pages already read.
+ * INVALID_ARGUMENT}. Tokens mark a position in the order, not an offset, so saves between two pages
+ * shift nothing: every session that did not change while a client paged is listed once, and one
+ * saved meanwhile moves to the front, ahead of the pages still to read, so it is never listed twice
+ * (a new first page shows it).
  *
  * @param status only sessions whose latest snapshot has this status as stored, or null for all (a
  *     store keeps a dead worker's row {@code pending}; an agent's view reads it {@code expired})

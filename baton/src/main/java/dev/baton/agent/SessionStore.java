@@ -80,8 +80,8 @@ public interface SessionStore {
    * conversation, so a page costs about as much however long its sessions are.
    *
    * <p>Paging is by position in that order, not by offset ({@link SessionQuery}): a session saved
-   * while a client pages moves to the front, and the pages after the token neither repeat it nor
-   * skip another.
+   * while a client pages moves to the front, ahead of the token, so later pages never repeat it,
+   * and no session that did not change is skipped.
    *
    * <p>Sessions are scoped as the store's reads are. A store that keys rows by tenant from the
    * context lists the context's tenant's sessions only. An agent lists through its principal's view

@@ -34,4 +34,105 @@ public record SessionSummary(
     int turns,
     Instant createdAt,
     Instant updatedAt,
-    @Nullable GenerationUsage spend) {}
+    @Nullable GenerationUsage spend) {
+
+  /**
+   * A summary of a session whose latest snapshot has this ID, begun at {@code createdAt}: one
+   * {@code completed} snapshot, last updated when it began, until the rest is set.
+   */
+  public static Builder builder(String sessionId, String latestSnapshotId, Instant createdAt) {
+    return new Builder(sessionId, latestSnapshotId, createdAt);
+  }
+
+  /** A builder holding this summary's fields. */
+  public Builder toBuilder() {
+    return new Builder(sessionId, latestSnapshotId, createdAt)
+        .status(status)
+        .finishReason(finishReason)
+        .error(error)
+        .heartbeatAt(heartbeatAt)
+        .turns(turns)
+        .updatedAt(updatedAt)
+        .spend(spend);
+  }
+
+  /** Collects a summary's fields. Not thread-safe. */
+  public static final class Builder {
+    private String sessionId;
+    private String latestSnapshotId;
+    private final Instant createdAt;
+    private SnapshotStatus status = SnapshotStatus.COMPLETED;
+    private @Nullable AgentFinishReason finishReason;
+    private @Nullable ErrorInfo error;
+    private @Nullable Instant heartbeatAt;
+    private int turns = 1;
+    private Instant updatedAt;
+    private @Nullable GenerationUsage spend;
+
+    private Builder(String sessionId, String latestSnapshotId, Instant createdAt) {
+      this.sessionId = sessionId;
+      this.latestSnapshotId = latestSnapshotId;
+      this.createdAt = createdAt;
+      this.updatedAt = createdAt;
+    }
+
+    public Builder sessionId(String sessionId) {
+      this.sessionId = sessionId;
+      return this;
+    }
+
+    public Builder latestSnapshotId(String latestSnapshotId) {
+      this.latestSnapshotId = latestSnapshotId;
+      return this;
+    }
+
+    public Builder status(SnapshotStatus status) {
+      this.status = status;
+      return this;
+    }
+
+    public Builder finishReason(@Nullable AgentFinishReason finishReason) {
+      this.finishReason = finishReason;
+      return this;
+    }
+
+    public Builder error(@Nullable ErrorInfo error) {
+      this.error = error;
+      return this;
+    }
+
+    public Builder heartbeatAt(@Nullable Instant heartbeatAt) {
+      this.heartbeatAt = heartbeatAt;
+      return this;
+    }
+
+    public Builder turns(int turns) {
+      this.turns = turns;
+      return this;
+    }
+
+    public Builder updatedAt(Instant updatedAt) {
+      this.updatedAt = updatedAt;
+      return this;
+    }
+
+    public Builder spend(@Nullable GenerationUsage spend) {
+      this.spend = spend;
+      return this;
+    }
+
+    public SessionSummary build() {
+      return new SessionSummary(
+          sessionId,
+          latestSnapshotId,
+          status,
+          finishReason,
+          error,
+          heartbeatAt,
+          turns,
+          createdAt,
+          updatedAt,
+          spend);
+    }
+  }
+}

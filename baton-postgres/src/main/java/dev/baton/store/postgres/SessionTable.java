@@ -79,19 +79,21 @@ final class SessionTable {
     String snapshotId = result.getString("snapshot_id");
     String error = result.getString("error");
     String usage = result.getString("usage");
-    return new SessionSummary(
-        result.getString("session_id"),
-        snapshotId,
-        SnapshotTable.status(result.getString("status"), snapshotId),
-        SnapshotTable.finishReason(result.getString("finish_reason")),
-        error == null ? null : SnapshotTable.decode(error, ErrorInfo.class, snapshotId),
-        SnapshotTable.instant(result, "heartbeat_at"),
-        result.getInt("turns"),
-        required(SnapshotTable.instant(result, "created_at")),
-        required(SnapshotTable.instant(result, "updated_at")),
-        usage == null || usage.equals("null")
-            ? null
-            : SnapshotTable.decode(usage, GenerationUsage.class, snapshotId));
+    return SessionSummary.builder(
+            result.getString("session_id"),
+            snapshotId,
+            required(SnapshotTable.instant(result, "created_at")))
+        .status(SnapshotTable.status(result.getString("status"), snapshotId))
+        .finishReason(SnapshotTable.finishReason(result.getString("finish_reason")))
+        .error(error == null ? null : SnapshotTable.decode(error, ErrorInfo.class, snapshotId))
+        .heartbeatAt(SnapshotTable.instant(result, "heartbeat_at"))
+        .turns(result.getInt("turns"))
+        .updatedAt(required(SnapshotTable.instant(result, "updated_at")))
+        .spend(
+            usage == null || usage.equals("null")
+                ? null
+                : SnapshotTable.decode(usage, GenerationUsage.class, snapshotId))
+        .build();
   }
 
   // The columns are NOT NULL.

@@ -156,17 +156,15 @@ final class SessionLister {
       // Rewritten, deleted or damaged since its header was read: listed with what the header told.
       log.debug("listing session {} without its latest row's details", tally.sessionId, e);
     }
-    return new SessionSummary(
-        tally.sessionId,
-        tally.latestId,
-        tally.latestStatus,
-        finishReason,
-        error,
-        heartbeatAt,
-        tally.turns,
-        tally.createdAt,
-        tally.updatedAt,
-        spend);
+    return SessionSummary.builder(tally.sessionId, tally.latestId, tally.createdAt)
+        .status(tally.latestStatus)
+        .finishReason(finishReason)
+        .error(error)
+        .heartbeatAt(heartbeatAt)
+        .turns(tally.turns)
+        .updatedAt(tally.updatedAt)
+        .spend(spend)
+        .build();
   }
 
   /** The {@code usage} of the state object the parser is at, skipping the rest of it. */

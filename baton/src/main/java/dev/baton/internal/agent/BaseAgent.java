@@ -72,7 +72,14 @@ abstract sealed class BaseAgent implements Agent permits LocalAgent, RemoteAgent
 
   abstract @Nullable SnapshotStatus abort(ActionContext context, String snapshotId);
 
-  abstract SessionPage listSessions(ActionContext context, SessionQuery query);
+  /**
+   * The agent's sessions. An agent served by another process (remote or bridged) keeps them in that
+   * process's store, and no protocol route lists them: {@code FAILED_PRECONDITION}.
+   */
+  SessionPage listSessions(ActionContext context, SessionQuery query) {
+    throw BatonException.failedPrecondition(
+        "agent \"%s\" is served by another process, which lists its sessions", name());
+  }
 
   /** The abort companion: an abort of a snapshot that does not exist is {@code NOT_FOUND}. */
   final AbortResponse abortAction(ActionContext context, AbortRequest request) {

@@ -155,8 +155,13 @@ class PrincipalScopedStore implements SessionStore {
       SessionPage page =
           store.listSessions(
               context, query.withSessionIdPrefix(prefix + (wanted == null ? "" : wanted)));
+      // Filtered again: a user's store that ignored the prefix must not show another's sessions.
       return new SessionPage(
-          page.sessions().stream().map(s -> unprefixed(prefix, s)).toList(), page.nextPageToken());
+          page.sessions().stream()
+              .filter(s -> s.sessionId().startsWith(prefix))
+              .map(s -> unprefixed(prefix, s))
+              .toList(),
+          page.nextPageToken());
     }
     List<SessionSummary> kept = new ArrayList<>();
     SessionQuery next = query;
@@ -171,17 +176,10 @@ class PrincipalScopedStore implements SessionStore {
   }
 
   private static SessionSummary unprefixed(String prefix, SessionSummary summary) {
-    return new SessionSummary(
-        summary.sessionId().substring(prefix.length()),
-        Objects.requireNonNull(strip(prefix, summary.latestSnapshotId())),
-        summary.status(),
-        summary.finishReason(),
-        summary.error(),
-        summary.heartbeatAt(),
-        summary.turns(),
-        summary.createdAt(),
-        summary.updatedAt(),
-        summary.spend());
+    return summary.toBuilder()
+        .sessionId(summary.sessionId().substring(prefix.length()))
+        .latestSnapshotId(Objects.requireNonNull(strip(prefix, summary.latestSnapshotId())))
+        .build();
   }
 
   /**

@@ -8,8 +8,6 @@ import dev.baton.agent.AgentOptions;
 import dev.baton.agent.AgentOutput;
 import dev.baton.agent.AgentStreamChunk;
 import dev.baton.agent.RemoteAgentOptions;
-import dev.baton.agent.SessionPage;
-import dev.baton.agent.SessionQuery;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionState;
 import dev.baton.agent.SnapshotStatus;
@@ -207,16 +205,6 @@ public final class RemoteAgent extends BaseAgent {
       }
     }
     return poll(context, snapshotId);
-  }
-
-  /**
-   * A remote agent's sessions live in its server's store, and the wire protocol has no route that
-   * lists them: {@code FAILED_PRECONDITION}.
-   */
-  @Override
-  SessionPage listSessions(ActionContext context, SessionQuery query) {
-    throw BatonException.failedPrecondition(
-        "remote agent \"%s\": its sessions are listed by its own server", name());
   }
 
   /**

@@ -235,17 +235,10 @@ final class SnapshotReads {
             .finishReason(summary.finishReason())
             .build()
             .shaped(timing.now(), options.heartbeatTimeout());
-    return new SessionSummary(
-        summary.sessionId(),
-        summary.latestSnapshotId(),
-        latest.statusOrCompleted(),
-        latest.finishReason(),
-        summary.error(),
-        summary.heartbeatAt(),
-        summary.turns(),
-        summary.createdAt(),
-        summary.updatedAt(),
-        summary.spend());
+    return summary.toBuilder()
+        .status(latest.statusOrCompleted())
+        .finishReason(latest.finishReason())
+        .build();
   }
 
   private static @Nullable String emptyToNull(@Nullable String value) {

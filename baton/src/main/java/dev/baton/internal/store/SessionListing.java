@@ -92,17 +92,16 @@ public final class SessionListing {
    */
   public static SessionSummary summary(
       SessionSnapshot latest, int turns, Instant createdAt, Instant updatedAt) {
-    return new SessionSummary(
-        String.valueOf(latest.sessionId()),
-        latest.snapshotId(),
-        latest.statusOrCompleted(),
-        latest.finishReason(),
-        latest.error(),
-        latest.heartbeatAt(),
-        turns,
-        createdAt,
-        updatedAt,
-        latest.state() == null ? null : latest.state().usage());
+    return SessionSummary.builder(
+            String.valueOf(latest.sessionId()), latest.snapshotId(), createdAt)
+        .status(latest.statusOrCompleted())
+        .finishReason(latest.finishReason())
+        .error(latest.error())
+        .heartbeatAt(latest.heartbeatAt())
+        .turns(turns)
+        .updatedAt(updatedAt)
+        .spend(latest.state() == null ? null : latest.state().usage())
+        .build();
   }
 
   /** When a row last changed: its {@code updatedAt}, or its {@code createdAt} without one. */

@@ -51,6 +51,9 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Thread-safe.
  */
 public final class Console {
+  /** Where the page's files are, within the console's path. */
+  private static final String ASSETS = "/assets/";
+
   /** How many rows a session's chain shows at most. */
   private static final int MAX_CHAIN = 10_000;
 
@@ -113,12 +116,13 @@ public final class Console {
         transport.setStatus(308);
         transport.setHeader("Location", path.substring(path.lastIndexOf('/') + 1) + "/");
         transport.finish(new byte[0]);
-      } else if (rest.equals("/") || rest.startsWith("/assets/")) {
+      } else if (rest.equals("/") || rest.startsWith(ASSETS)) {
         if (!allows(transport, "GET")) {
           return;
         }
         requireLoopbackWithoutCallers(transport, boundAuth);
-        Assets.Asset asset = assets.get(rest.equals("/") ? "index.html" : rest.substring(8));
+        Assets.Asset asset =
+            assets.get(rest.equals("/") ? "index.html" : rest.substring(ASSETS.length()));
         answers.file(transport, asset.contentType(), asset.bytes());
       } else if (rest.startsWith("/api/")) {
         api(

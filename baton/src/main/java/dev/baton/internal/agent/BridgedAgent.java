@@ -6,8 +6,6 @@ import dev.baton.agent.AgentInput;
 import dev.baton.agent.AgentMetadata;
 import dev.baton.agent.AgentOutput;
 import dev.baton.agent.AgentStreamChunk;
-import dev.baton.agent.SessionPage;
-import dev.baton.agent.SessionQuery;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SnapshotStatus;
 import dev.baton.agent.StateManagement;
@@ -103,16 +101,6 @@ public final class BridgedAgent extends BaseAgent {
   @Override
   @Nullable SnapshotStatus abort(ActionContext context, String snapshotId) {
     return bridge.abort(context, requireId(snapshotId));
-  }
-
-  /**
-   * A bridged agent's sessions live with the agent across the bridge, which lists none: {@code
-   * FAILED_PRECONDITION}, as for a remote agent.
-   */
-  @Override
-  SessionPage listSessions(ActionContext context, SessionQuery query) {
-    throw BatonException.failedPrecondition(
-        "bridged agent \"%s\": its sessions are listed by its own server", name());
   }
 
   private SessionSnapshot getSnapshotAction(ActionContext context, GetSnapshotRequest request) {

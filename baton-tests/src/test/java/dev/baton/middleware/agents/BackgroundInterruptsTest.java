@@ -1,5 +1,6 @@
 package dev.baton.middleware.agents;
 
+import static dev.baton.middleware.agents.SubAgentTeam.answer;
 import static dev.baton.middleware.agents.SubAgentTeam.approve;
 import static dev.baton.middleware.agents.SubAgentTeam.calls;
 import static dev.baton.middleware.agents.SubAgentTeam.failure;
@@ -22,6 +23,7 @@ import dev.baton.ai.Part;
 import dev.baton.ai.Resume;
 import dev.baton.ai.ToolRequestPart;
 import dev.baton.core.ActionContext;
+import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
@@ -409,16 +411,43 @@ class BackgroundInterruptsTest {
     team.settle(fresh);
     int coderCalls = team.coderModel.calls();
 
-    // Once more on the turn that answered it, and on the held turn itself, whose task has moved
-    // on.
+    // Once more on the turn that answered it, and otherwise on the held turn itself, whose task
+    // has moved on (the same answer again is a retry, which reports the task it resumed).
     Status again = failure(() -> team.resume(resumed.snapshotId(), approve(held)));
-    Status replay = failure(() -> team.resume(checked.snapshotId(), approve(held)));
+    Status replay = failure(() -> team.resume(checked.snapshotId(), answer(held, "No.")));
 
     assertThat(again).isEqualTo(Status.INVALID_ARGUMENT);
     assertThat(replay).isEqualTo(Status.FAILED_PRECONDITION);
     assertThat(team.writes).hasSize(1);
     assertThat(team.coderModel.calls()).isEqualTo(coderCalls);
     assertThat(latestOf(team, task.taskId())).isEqualTo(fresh.substring("coder:".length()));
+  }
+
+  @Test
+  void aRetryAfterTheOrchestratorFailedReportsTheTaskItResumedWithoutResumingItAgain() {
+    Team team = inMemory(false);
+    Launched task = team.launched();
+    AgentOutput checked = team.calling(CHECK, task.taskId(), task.snapshotId());
+    ToolRequestPart held = held(checked);
+    team.coderModel.respondText("Wrote " + PATH);
+    team.orchestratorModel.step().fail(BatonException.of(Status.UNAVAILABLE, "the model is down"));
+    assertThat(failure(() -> team.resume(checked.snapshotId(), approve(held))))
+        .isEqualTo(Status.UNAVAILABLE);
+    String fresh = "coder:" + latestOf(team, task.taskId());
+    team.settle(fresh);
+    int coderCalls = team.coderModel.calls();
+
+    team.orchestratorModel.respondText("The coder goes on.");
+    AgentOutput retried = team.resume(checked.snapshotId(), approve(held));
+
+    assertThat(retried.finishReason()).isEqualTo(AgentFinishReason.STOP);
+    JsonNode output = team.toolOutput("c1");
+    assertThat(output.path("taskId").asString()).isEqualTo(fresh);
+    assertThat(output.path("response").asString())
+        .startsWith("The user answered the question of task " + task.taskId() + ".");
+    assertThat(team.writes).hasSize(1);
+    assertThat(team.coderModel.calls()).isEqualTo(coderCalls);
+    assertThat("coder:" + latestOf(team, task.taskId())).isEqualTo(fresh);
   }
 
   @Test

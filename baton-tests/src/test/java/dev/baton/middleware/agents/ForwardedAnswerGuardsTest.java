@@ -264,7 +264,7 @@ class ForwardedAnswerGuardsTest {
   }
 
   @Test
-  void anAnswerWhoseBackgroundResumeIsRefusedGivesBackNoSlotItNeverTook() {
+  void anAnswerWhoseBackgroundResumeIsRefusedGivesBackNoSlotItNeverTookNorTheQuestion() {
     SessionStore coderRows = InMemorySessionStore.create();
     SessionStore leadRows = InMemorySessionStore.create();
     SubAgentTeam asking = team(coderRows);
@@ -314,6 +314,18 @@ class ForwardedAnswerGuardsTest {
         .isEqualTo("Wrote a test.");
     assertThat(answering.delegationOutput("d3").path("response").asString())
         .startsWith("Delegation limit reached (1)");
+
+    // The refused launch left the task's question unanswered and gave its claim back: the first
+    // instance answers it.
+    asking.orchestratorModel.respondText("The coder goes on.");
+    lead.run(
+        asking.baton.context(),
+        AgentInput.resume(approve(held)),
+        AgentInit.ofSnapshot(asked.snapshotId()),
+        StreamCallback.discard());
+    assertThat(asking.delegationOutput("c1").path("response").asString())
+        .startsWith("The user answered the question of task " + taskId + ".");
+    assertThat(asking.delegationOutput("c1").path("status").asString()).isEqualTo("pending");
   }
 
   private SubAgentTeam team(SessionStore coderRows) {

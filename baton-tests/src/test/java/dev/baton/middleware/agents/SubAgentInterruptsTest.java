@@ -544,12 +544,12 @@ class SubAgentInterruptsTest {
     AgentOutput done = team.resume(team.baton.context(), asked.snapshotId(), approve(held));
     int coderCalls = team.coderModel.calls();
 
-    // Once more on the turn that answered it, and on the held turn itself, whose coder has moved
-    // on.
+    // Once more on the turn that answered it, and otherwise on the held turn itself, whose coder
+    // has moved on (the same answer again is a retry, which folds what the coder answered).
     Status again =
         failure(() -> team.resume(team.baton.context(), done.snapshotId(), approve(held)));
     Status replay =
-        failure(() -> team.resume(team.baton.context(), asked.snapshotId(), approve(held)));
+        failure(() -> team.resume(team.baton.context(), asked.snapshotId(), answer(held, "No.")));
 
     assertThat(again).isEqualTo(Status.INVALID_ARGUMENT);
     assertThat(replay).isEqualTo(Status.FAILED_PRECONDITION);

@@ -6,6 +6,7 @@ import dev.baton.agent.AgentInit;
 import dev.baton.agent.AgentInput;
 import dev.baton.agent.AgentMetadata;
 import dev.baton.agent.AgentOutput;
+import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionState;
 import dev.baton.agent.StateManagement;
 import dev.baton.ai.GenerateParams;
@@ -252,13 +253,31 @@ public final class Delegation {
   }
 
   /**
+   * Folds the sub-agent turn an earlier attempt of the same answer resumed ({@link
+   * Held#answeredBy}) as {@link #answer} folded it then, without running the sub-agent again.
+   *
+   * @throws ToolInterrupt with the new wrapper, when that turn asked again
+   */
+  Result answered(ActionContext context, Held turn, @Nullable String label) {
+    SessionSnapshot resumed = Objects.requireNonNull(turn.answeredBy());
+    return settle(
+        context,
+        turn.agent(),
+        turn.answeredOutput(),
+        invocations.incrementAndGet(),
+        label,
+        resumed.createdAt());
+  }
+
+  /**
    * Resumes a background task's interrupted turn with the caller's answer, in the background again:
    * as {@code continue_task} does, the resumed turn is a fresh task in the same session, whose ID
    * the result carries.
    */
   Result answerInBackground(
       ActionContext context, Held turn, Resume resume, @Nullable String label) {
-    Result launched =
+    return answeredQuestion(
+        turn,
         launch(
             context,
             turn.agent(),
@@ -266,7 +285,19 @@ public final class Delegation {
             AgentInit.ofSnapshot(turn.row().snapshotId()),
             invocations.incrementAndGet(),
             label,
-            false);
+            false));
+  }
+
+  /**
+   * The launch result of the background task an earlier attempt of the same answer resumed ({@link
+   * Held#answeredBy}), without launching it again.
+   */
+  Result answeredInBackground(Held turn, @Nullable String label) {
+    SessionSnapshot resumed = Objects.requireNonNull(turn.answeredBy());
+    return answeredQuestion(turn, started(turn.agent().name(), resumed.snapshotId(), label));
+  }
+
+  private static Result answeredQuestion(Held turn, Result launched) {
     return new Result(
         "The user answered the question of task "
             + TaskId.of(turn.agent().name(), turn.row().snapshotId())
@@ -304,6 +335,22 @@ public final class Delegation {
     } catch (RuntimeException e) {
       return failure(context, target.name(), e, label);
     }
+    return settle(context, target, output, invocation, label, started);
+  }
+
+  /**
+   * Folds a sub-agent's output, or interrupts the delegation's call with its wrapped interrupt (see
+   * {@link #run}).
+   *
+   * @param started when the call that produced {@code output} started
+   */
+  private Result settle(
+      ActionContext context,
+      Agent target,
+      AgentOutput output,
+      int invocation,
+      @Nullable String label,
+      Instant started) {
     if (output.finishReason() == AgentFinishReason.INTERRUPTED
         && config.forwardInterrupts()
         && InterruptForwarding.canForward(target)) {
@@ -357,22 +404,7 @@ public final class Delegation {
       return failure(context, agent, e, label);
     }
     if (output.finishReason() == AgentFinishReason.DETACHED && output.snapshotId() != null) {
-      String taskId = agent + ":" + output.snapshotId();
-      scope.mint(taskId, label);
-      return new Result(
-          "Background task "
-              + taskId
-              + " started for agent \""
-              + agent
-              + "\". Collect the result with "
-              + DelegationSetup.sharedToolName(config, BackgroundTasks.CHECK)
-              + " or "
-              + DelegationSetup.sharedToolName(config, BackgroundTasks.WAIT)
-              + ".",
-          null,
-          taskId,
-          "pending",
-          label);
+      return started(agent, output.snapshotId(), label);
     }
     if (output.isFailed()
         && output.error() != null
@@ -391,6 +423,26 @@ public final class Delegation {
     Result result = results.fold(context, target, invocation, output, label, started);
     mint(result);
     return result;
+  }
+
+  /** A background task that started, brought into the conversation's scope. */
+  private Result started(String agent, String snapshotId, @Nullable String label) {
+    String taskId = agent + ":" + snapshotId;
+    scope.mint(taskId, label);
+    return new Result(
+        "Background task "
+            + taskId
+            + " started for agent \""
+            + agent
+            + "\". Collect the result with "
+            + DelegationSetup.sharedToolName(config, BackgroundTasks.CHECK)
+            + " or "
+            + DelegationSetup.sharedToolName(config, BackgroundTasks.WAIT)
+            + ".",
+        null,
+        taskId,
+        "pending",
+        label);
   }
 
   private void mint(Result result) {

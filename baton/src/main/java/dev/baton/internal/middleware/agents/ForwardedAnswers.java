@@ -28,6 +28,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -42,7 +44,8 @@ import tools.jackson.databind.JsonNode;
  * answered turn, so a bad answer changes nothing, then resumes each in its own session and puts its
  * result in place of the answers, as the one response to the call the model made. A held check or
  * wait asked a background task's question: that task resumes in the background, and its launch
- * result takes the answers' place.
+ * result takes the answers' place. A retry of an answer whose sub-agent already answered folds that
+ * answer instead of running the sub-agent again ({@link InterruptForwarding#read}).
  *
  * <p>A resumed turn that asks again keeps the call held: the first model call of the resume is
  * answered by the middleware with the same call again ({@link #askAgain}), whose tool call ends the
@@ -51,6 +54,8 @@ import tools.jackson.databind.JsonNode;
  * result. Thread-safe.
  */
 final class ForwardedAnswers {
+  private static final Logger log = LoggerFactory.getLogger(ForwardedAnswers.class);
+
   /**
    * The key, on the metadata of a model message the middleware made, that marks it as a call held
    * again because its sub-agent asked again after an answer.
@@ -202,59 +207,102 @@ final class ForwardedAnswers {
       return results;
     }
     List<Held> held = new ArrayList<>();
+    List<AnswerClaim> claims = new ArrayList<>();
     for (Turn turn : turns) {
+      AnswerClaim claim = AnswerClaim.of(context, turn.call().ref(), turn.answers());
+      claims.add(claim);
       held.add(
           InterruptForwarding.read(
-              context, delegation.registry(), delegation.agentNames(), turn.routing()));
+              context, delegation.registry(), delegation.agentNames(), turn.routing(), claim));
     }
-    List<Resume> resumes = new ArrayList<>();
+    List<@Nullable Resume> resumes = new ArrayList<>();
     for (int i = 0; i < turns.size(); i++) {
-      resumes.add(held.get(i).answer(turns.get(i).answers()));
+      Held turn = held.get(i);
+      resumes.add(turn.answeredBy() != null ? null : turn.answer(turns.get(i).answers()));
     }
     // Every turn is claimed before any runs: a claim another answer holds refuses the whole resume.
+    // A turn an earlier attempt of the same answer resumed needs no claim: it is folded, not run.
     List<Held> claimed = new ArrayList<>();
     try {
       for (int i = 0; i < turns.size(); i++) {
-        claimed.add(held.get(i).claim(context, Objects.toString(turns.get(i).call().ref(), "")));
+        Held turn = held.get(i);
+        claimed.add(turn.answeredBy() != null ? turn : turn.claim(context, claims.get(i)));
       }
     } catch (RuntimeException e) {
-      claimed.forEach(turn -> turn.release(context));
+      claimed.stream().filter(turn -> turn.answeredBy() == null).forEach(t -> t.release(context));
       throw e;
     }
     Map<String, JsonNode> outputs = new HashMap<>();
     Map<String, JsonNode> asked = new HashMap<>();
-    for (int i = 0; i < turns.size(); i++) {
-      Turn turn = turns.get(i);
-      Held answered = claimed.get(i);
-      // A delegation's label is on its call; a background task's on the routing of its report.
-      JsonNode label =
-          turn.background()
-              ? turn.routing().get("name")
-              : turn.call().input() == null ? null : turn.call().input().get("name");
-      String name = label != null && label.isString() ? label.asString() : null;
-      String key = key(turn.call().name(), turn.call().ref());
-      Result result;
-      if (turn.background()) {
-        result = delegation.answerInBackground(context, answered, resumes.get(i), name);
-      } else {
+    try {
+      for (int i = 0; i < turns.size(); i++) {
+        Turn turn = turns.get(i);
+        String key = key(turn.call().name(), turn.call().ref());
         try {
-          result = delegation.answer(context, answered, resumes.get(i), name);
+          outputs.put(
+              key, Json.toTree(answer(context, delegation, turn, claimed.get(i), resumes.get(i))));
         } catch (ToolInterrupt again) {
           asked.put(key, again.data());
-          result =
-              Result.text(
-                  "Sub-agent \""
-                      + answered.agent().name()
-                      + "\" asked again after its question was answered; the turn pauses until"
-                      + " the user answers.",
-                  name);
+          outputs.put(
+              key,
+              Json.toTree(
+                  Result.text(
+                      "Sub-agent \""
+                          + claimed.get(i).agent().name()
+                          + "\" asked again after its question was answered; the turn pauses"
+                          + " until the user answers.",
+                      label(turn))));
         }
       }
-      outputs.put(key, Json.toTree(result));
+    } finally {
+      // A turn whose resume left its session where it was (refused, or failed before its turn
+      // saved a row) is given back, so that a retry can answer it.
+      claimed.stream()
+          .filter(turn -> turn.answeredBy() == null)
+          .forEach(turn -> releaseIfUnanswered(context, turn));
     }
     questions = Map.copyOf(asked);
     results = Map.copyOf(outputs);
     return results;
+  }
+
+  /**
+   * Resumes one answered turn, or folds what an earlier attempt of the answer resumed it into.
+   *
+   * @param resume the sub-agent's resume, or null for a turn an earlier attempt answered
+   * @throws ToolInterrupt with the new wrapper, when the synchronous turn asks again
+   */
+  private static Result answer(
+      ActionContext context, Delegation delegation, Turn turn, Held held, @Nullable Resume resume) {
+    String name = label(turn);
+    if (resume == null) {
+      return turn.background()
+          ? delegation.answeredInBackground(held, name)
+          : delegation.answered(context, held, name);
+    }
+    return turn.background()
+        ? delegation.answerInBackground(context, held, resume, name)
+        : delegation.answer(context, held, resume, name);
+  }
+
+  /** A delegation's label is on its call; a background task's on the routing of its report. */
+  private static @Nullable String label(Turn turn) {
+    JsonNode label =
+        turn.background()
+            ? turn.routing().get("name")
+            : turn.call().input() == null ? null : turn.call().input().get("name");
+    return label != null && label.isString() ? label.asString() : null;
+  }
+
+  private static void releaseIfUnanswered(ActionContext context, Held turn) {
+    try {
+      turn.releaseIfUnanswered(context);
+    } catch (RuntimeException e) {
+      log.warn(
+          "the claim on sub-agent task {} could not be given back; later answers are refused",
+          TaskId.of(turn.agent().name(), turn.row().snapshotId()),
+          e);
+    }
   }
 
   /**

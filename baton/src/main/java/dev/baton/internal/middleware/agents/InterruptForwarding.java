@@ -4,6 +4,7 @@ import dev.baton.agent.Agent;
 import dev.baton.agent.AgentFinishReason;
 import dev.baton.agent.AgentMetadata;
 import dev.baton.agent.AgentOutput;
+import dev.baton.agent.Artifact;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionState;
 import dev.baton.agent.SessionStore;
@@ -18,12 +19,13 @@ import dev.baton.ai.ToolRequestPart;
 import dev.baton.ai.ToolResponsePart;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
+import dev.baton.core.ErrorInfo;
 import dev.baton.core.Json;
 import dev.baton.core.Registry;
+import dev.baton.core.Status;
 import dev.baton.internal.agent.AgentLookup;
 import dev.baton.internal.agent.LocalAgent;
 import dev.baton.internal.agent.RemoteAgent;
-import dev.baton.internal.core.RandomIds;
 import dev.baton.middleware.agents.Agents;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -52,8 +54,9 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class InterruptForwarding {
   /**
-   * The key of the claim an answer puts on the held turn's last message before it resumes the turn,
-   * so that a second answer (a concurrent retry) finds the turn taken and runs nothing.
+   * The key of the claim ({@link AnswerClaim}) an answer puts on the held turn's last message
+   * before it resumes the turn, so that a second answer (a concurrent retry) finds the turn taken
+   * and runs nothing.
    */
   static final String CLAIM = "baton.forwardedAnswer";
 
@@ -182,13 +185,21 @@ final class InterruptForwarding {
   record Answer(@Nullable JsonNode restart, @Nullable JsonNode output) {}
 
   /**
-   * A sub-agent's interrupted turn as it stands in its session, ready to be answered.
+   * A sub-agent's interrupted turn as it stands in its session, ready to be answered, or already
+   * answered by an earlier attempt of the same answer.
    *
    * @param agent the sub-agent
    * @param row the snapshot of the interrupted turn
    * @param calls the held calls, from the snapshot
+   * @param answeredBy the row of the sub-agent's turn that an earlier attempt of the same answer
+   *     resumed the held turn into (its session's latest, a child of {@code row}), whose result
+   *     stands for the answer; null when the turn is still to be answered
    */
-  record Held(Agent agent, SessionSnapshot row, List<ToolRequestPart> calls) {
+  record Held(
+      Agent agent,
+      SessionSnapshot row,
+      List<ToolRequestPart> calls,
+      @Nullable SessionSnapshot answeredBy) {
 
     /**
      * The sub-agent's resume for the caller's answers, one per held call: a restart runs the call
@@ -232,20 +243,44 @@ final class InterruptForwarding {
     }
 
     /**
+     * The output the sub-agent's run gave when an earlier attempt of the answer resumed the turn,
+     * read back from the row that run saved ({@link #answeredBy}): a completed turn's answer, an
+     * aborted turn's progress, or a failure that names the held turn, as a failed run does.
+     */
+    AgentOutput answeredOutput() {
+      SessionSnapshot resumed = Objects.requireNonNull(answeredBy);
+      String sessionId = Objects.requireNonNull(resumed.sessionId());
+      Message message = lastMessage(resumed);
+      List<Artifact> artifacts = resumed.state() == null ? List.of() : resumed.state().artifacts();
+      ErrorInfo error =
+          resumed.error() != null
+              ? resumed.error()
+              : ErrorInfo.of(Status.UNKNOWN, "the sub-agent's turn did not finish");
+      return switch (resumed.statusOrCompleted()) {
+        case COMPLETED ->
+            AgentOutput.of(
+                sessionId, resumed.snapshotId(), resumed.finishReason(), message, artifacts);
+        case ABORTED ->
+            AgentOutput.aborted(sessionId, resumed.snapshotId(), message, artifacts, error);
+        case PENDING, FAILED, EXPIRED -> AgentOutput.failed(sessionId, row.snapshotId(), error);
+      };
+    }
+
+    /**
      * Claims the turn for one answer, atomically in the sub-agent's store: the first answer to
      * claim it resumes it, any other finds the claim and changes nothing. A remote sub-agent's turn
      * cannot be claimed ({@link #claimStore}) and is returned as it is.
      *
-     * @param call the orchestrator's call the answer is for, recorded with the claim
+     * @param answer the answer's claim, recorded on the turn
      * @return the claimed turn, whose {@link #release} gives it back
      * @throws BatonException {@code FAILED_PRECONDITION} when another answer claimed it first
      */
-    Held claim(ActionContext context, String call) {
+    Held claim(ActionContext context, AnswerClaim answer) {
       SessionStore store = claimStore(agent);
       if (store == null) {
         return this;
       }
-      ObjectNode claim = Json.object().put("call", call).put("id", RandomIds.uuid());
+      ObjectNode claim = answer.toJson();
       SessionSnapshot claimed =
           store.saveSnapshot(
               context,
@@ -256,7 +291,7 @@ final class InterruptForwarding {
             "sub-agent task %s is already being answered",
             TaskId.of(agent.name(), row.snapshotId()));
       }
-      return new Held(agent, claimed, calls);
+      return new Held(agent, claimed, calls, null);
     }
 
     /**
@@ -274,6 +309,22 @@ final class InterruptForwarding {
           row.snapshotId(),
           current ->
               current == null || !ours.equals(claimOf(current)) ? null : mark(current, null));
+    }
+
+    /**
+     * Gives the claimed turn back when its answer did not move the sub-agent's session on (the
+     * resume was refused, or failed before its turn saved a row): the held turn is still the one to
+     * answer, and a retry can answer it.
+     */
+    void releaseIfUnanswered(ActionContext context) {
+      if (claimOf(row) == null) {
+        return; // a remote sub-agent's turn, which is answered unclaimed
+      }
+      SessionSnapshot latest =
+          row.sessionId() == null ? null : agent.snapshots(context).latest(row.sessionId());
+      if (latest != null && latest.snapshotId().equals(row.snapshotId())) {
+        release(context);
+      }
     }
   }
 
@@ -322,15 +373,22 @@ final class InterruptForwarding {
   /**
    * Reads the interrupted turn a wrapper routes to and checks that it can still be answered: the
    * task names a configured agent, its snapshot exists for the caller, ended interrupted and is
-   * still its session's latest.
+   * still its session's latest. A turn an earlier attempt of the same answer claimed and resumed
+   * (its session's latest row is the resumed turn's, a child of the held one) is read as answered
+   * by that row ({@link Held#answeredBy}): the retry folds it, and the sub-agent runs once.
    *
+   * @param answer the claim the answer would put on the turn, which recognises an earlier attempt
    * @throws BatonException {@code INVALID_ARGUMENT} for a task ID that names no configured agent,
    *     {@code NOT_FOUND} for a snapshot the caller cannot read, {@code FAILED_PRECONDITION} for a
    *     turn that did not end interrupted, that another answer claimed ({@link Held#claim}), or
    *     whose session has moved on since
    */
   static Held read(
-      ActionContext context, Registry registry, Collection<String> agents, JsonNode routing) {
+      ActionContext context,
+      Registry registry,
+      Collection<String> agents,
+      JsonNode routing,
+      AnswerClaim answer) {
     String id = routing.path("taskId").asString("");
     TaskId task = TaskId.parse(id, agents);
     Agent agent = AgentLookup.find(registry, task.agent());
@@ -344,15 +402,26 @@ final class InterruptForwarding {
       throw BatonException.failedPrecondition(
           "sub-agent task %s did not stop on an interrupt, so there is nothing to answer", id);
     }
-    if (claimOf(row) != null) {
-      throw BatonException.failedPrecondition("sub-agent task %s is already being answered", id);
-    }
+    JsonNode claim = claimOf(row);
     SessionSnapshot latest =
         row.sessionId() == null ? null : agent.snapshots(context).latest(row.sessionId());
+    if (latest != null && !latest.snapshotId().equals(row.snapshotId())) {
+      AnswerClaim earlier = AnswerClaim.read(claim);
+      if (earlier != null
+          && earlier.sameAnswer(answer)
+          && row.snapshotId().equals(latest.parentId())) {
+        return new Held(agent, row, calls, latest);
+      }
+    }
     if (latest == null || !latest.snapshotId().equals(row.snapshotId())) {
       throw BatonException.failedPrecondition(
           "sub-agent task %s cannot be answered: its session has moved on since it asked", id);
     }
-    return new Held(agent, row, calls);
+    if (claim != null) {
+      // Possibly an earlier attempt of this very answer: while it runs, its sub-agent has saved
+      // nothing, so a retry cannot tell it from a live answer, and must not run the turn twice.
+      throw BatonException.failedPrecondition("sub-agent task %s is already being answered", id);
+    }
+    return new Held(agent, row, calls, null);
   }
 }

@@ -8,6 +8,8 @@ import dev.baton.agent.AgentInit;
 import dev.baton.agent.AgentInput;
 import dev.baton.agent.AgentOutput;
 import dev.baton.agent.AgentStreamChunk;
+import dev.baton.agent.TurnEnd;
+import dev.baton.ai.Resume;
 import dev.baton.ai.Role;
 import dev.baton.core.ActionContext;
 import dev.baton.core.Flow;
@@ -20,28 +22,36 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A terminal chat with one of two orchestrators, picked at start (or by the first argument, {@code
- * coordinator} or {@code commander}):
+ * A terminal chat with one of three orchestrators, picked at start (or by the first argument,
+ * {@code coordinator}, {@code commander} or {@code lead}):
  *
  * <ul>
  *   <li>the coordinator delegates to a researcher and a coder and waits for them (a line is printed
  *       as each delegation starts and ends), reads their artifacts and streams its answer;
  *   <li>the incident commander starts two slow investigators in the background, posts a status
  *       update at once, and folds their answers in as they settle (a line is printed as each task's
- *       state changes, and for every status update).
+ *       state changes, and for every status update);
+ *   <li>the lead hands coding work to a coder that writes files into a workspace ({@code
+ *       BATON_WORKSPACE}, else {@code baton-workshop} in the temporary directory), each write only
+ *       with the user's approval: the coder's question reaches the terminal through the lead
+ *       ("file_coder wants to write src/Main.java: approve? [y/n]"), and the work goes on with the
+ *       answer.
  * </ul>
  *
  * <p>A first line that picks neither is the first request, to the coordinator. {@code /quit} or end
  * of input ends the chat. Sessions are kept in memory, or in PostgreSQL when {@code
  * BATON_POSTGRES_URL} is set (see {@link Sessions}). Started by {@code genkit start -- <command>},
  * it also serves Genkit's reflection API, so the Developer UI lists, runs and traces the agents of
- * both orchestrators, and the CLI runs the {@code ask} flow ({@link #defineAskFlow}), which goes to
+ * every orchestrator, and the CLI runs the {@code ask} flow ({@link #defineAskFlow}), which goes to
  * the orchestrator named by the first argument, else to the coordinator; it serves from before the
  * question until it is stopped, after the chat ends too.
  */
@@ -70,8 +80,8 @@ public final class BasicAgents {
       return 2;
     }
     String named = args.length > 0 ? args[0] : null;
-    if (named != null && !named.equals(COORDINATOR) && !named.equals(COMMANDER)) {
-      out.println("Unknown orchestrator \"" + named + "\": pick coordinator or commander.");
+    if (named != null && !List.of(COORDINATOR, COMMANDER, LEAD).contains(named)) {
+      out.println("Unknown orchestrator \"" + named + "\": pick coordinator, commander or lead.");
       return 2;
     }
     // Lines read are echoed unless something else shows them: a terminal, or the one Genkit's CLI
@@ -81,7 +91,7 @@ public final class BasicAgents {
     Console console = new Console(out, echo);
     try (Sessions sessions = Sessions.choose(env);
         BatonTelemetry telemetry = BatonTelemetry.builder().environment(env).build()) {
-      return chat(lines, console, out, provider, sessions, telemetry, named);
+      return chat(lines, console, out, provider, sessions, telemetry, workspace(env), named);
     }
   }
 
@@ -106,31 +116,43 @@ public final class BasicAgents {
 
   private static final String COORDINATOR = "coordinator";
   private static final String COMMANDER = "commander";
+  private static final String LEAD = "lead";
+
+  /** Where the lead's coder writes: {@code BATON_WORKSPACE}, else a directory the sample names. */
+  private static Path workspace(Map<String, String> env) {
+    String named = env.get("BATON_WORKSPACE");
+    return named != null && !named.isBlank()
+        ? Path.of(named)
+        : Path.of(System.getProperty("java.io.tmpdir"), "baton-workshop");
+  }
 
   /** The orchestrator to talk to, and the first request if the user has already made it. */
   private record Choice(String orchestrator, @Nullable String firstRequest) {}
 
   /**
-   * Asks which orchestrator to talk to: the commander for "2" or its name, the coordinator for "1",
-   * its name or nothing. Any other answer is a request, typed or piped before the question was
-   * read: it goes to the coordinator as the first request rather than being lost.
+   * Asks which orchestrator to talk to: the commander for "2" or its name, the lead for "3" or its
+   * name, the coordinator for "1", its name or nothing. Any other answer is a request, typed or
+   * piped before the question was read: it goes to the coordinator as the first request rather than
+   * being lost.
    */
   private static Choice ask(BufferedReader lines, Console console) throws IOException {
     String answer =
         console.ask(
             lines,
-            "Talk to 1) the coordinator, who delegates and waits, or 2) the incident commander,"
-                + " who works in the background? [1] ");
+            "Talk to 1) the coordinator, who delegates and waits, 2) the incident commander,"
+                + " who works in the background, or 3) the lead, whose coder asks before it writes"
+                + " a file? [1] ");
     String picked = answer == null ? "" : answer.strip();
     return switch (picked) {
       case "2", COMMANDER -> new Choice(COMMANDER, null);
+      case "3", LEAD -> new Choice(LEAD, null);
       case "", "1", COORDINATOR -> new Choice(COORDINATOR, null);
       default -> new Choice(COORDINATOR, picked);
     };
   }
 
   /**
-   * Defines both orchestrators and starts the dev tools before asking which one to talk to, so that
+   * Defines the orchestrators and starts the dev tools before asking which one to talk to, so that
    * under {@code genkit start} the Developer UI and {@code genkit flow:run} find the runtime while
    * the question waits for an answer.
    *
@@ -143,6 +165,7 @@ public final class BasicAgents {
       Provider provider,
       Sessions sessions,
       BatonTelemetry telemetry,
+      Path workspace,
       @Nullable String named)
       throws IOException {
     Baton.Builder builder = Baton.builder().experimental().openTelemetry(telemetry);
@@ -158,10 +181,16 @@ public final class BasicAgents {
     Duration slowness = provider.isDemo() ? Duration.ofMillis(150) : Duration.ofSeconds(1);
     Agent commander =
         new IncidentRoom(console::line, slowness).define(baton, provider.model(), sessions.store());
-    defineAskFlow(baton, COMMANDER.equals(named) ? commander : coordinator);
+    Agent lead =
+        Workshop.define(baton, provider.model(), sessions.store(), workspace, console::line);
+    Map<String, Agent> orchestrators =
+        Map.of(COORDINATOR, coordinator, COMMANDER, commander, LEAD, lead);
+    defineAskFlow(
+        baton, named == null ? coordinator : orchestrators.getOrDefault(named, coordinator));
     out.println(
-        "Baton basic-agents: a coordinator with a researcher and a coder, and an incident"
-            + " commander with a log analyst and a deploy auditor.");
+        "Baton basic-agents: a coordinator with a researcher and a coder, an incident commander"
+            + " with a log analyst and a deploy auditor, and a lead with a coder that asks before"
+            + " it writes a file.");
     out.println("Model: " + provider.label());
     if (sessions.label() != null) {
       out.println("Sessions: " + sessions.label());
@@ -178,10 +207,13 @@ public final class BasicAgents {
           .url()
           .ifPresent(url -> out.println("Serving Genkit's reflection API at " + url + "."));
       Choice choice = named != null ? new Choice(named, null) : ask(lines, console);
-      Agent orchestrator = coordinator;
+      Agent orchestrator = orchestrators.getOrDefault(choice.orchestrator(), coordinator);
       if (choice.orchestrator().equals(COMMANDER)) {
-        orchestrator = commander;
         out.println("Try: checkout-api is throwing 500s and customers can't pay");
+      }
+      if (choice.orchestrator().equals(LEAD)) {
+        out.println("The coder writes into " + workspace.toAbsolutePath() + ".");
+        out.println("Try: a program that prints hello");
       }
       out.println("Type a request, or /quit to leave.");
       int exit = converse(lines, out, baton.context(), orchestrator, console, choice);
@@ -242,7 +274,19 @@ public final class BasicAgents {
         continue;
       }
       chat.sendText(line.strip());
-      failed = streamTurn(chat, console, choice.orchestrator(), orchestrator);
+      TurnEnd end = streamTurn(chat, console, choice.orchestrator(), orchestrator);
+      // A turn that stopped for the user's approval goes on with the answer, in the same turn.
+      while (end != null && end.finishReason() == AgentFinishReason.INTERRUPTED) {
+        // The lead keeps its sessions, so its stopped turn is a snapshot that holds the questions.
+        String stopped = Objects.requireNonNull(end.snapshotId(), "the stopped turn's snapshot");
+        Resume answer = Approvals.ask(lines, console, orchestrator.snapshots(context).get(stopped));
+        if (answer == null) {
+          break;
+        }
+        chat.sendResume(answer);
+        end = streamTurn(chat, console, choice.orchestrator(), orchestrator);
+      }
+      failed = end == null || end.finishReason() == AgentFinishReason.FAILED;
       turns++;
     }
     AgentOutput output = chat.output();
@@ -271,10 +315,10 @@ public final class BasicAgents {
   }
 
   /**
-   * Prints the turn's streamed text, then what the turn spent ({@link UsageReport}); returns
-   * whether the turn failed.
+   * Prints the turn's streamed text, then what the turn spent ({@link UsageReport}); returns how
+   * the turn ended, or null when the invocation ended without a turn end.
    */
-  private static boolean streamTurn(
+  private static @Nullable TurnEnd streamTurn(
       AgentConnection chat, Console console, String speaker, Agent agent) {
     boolean speaking = false;
     for (AgentStreamChunk chunk : chat.receive()) {
@@ -292,9 +336,9 @@ public final class BasicAgents {
       if (chunk.turnEnd() != null) {
         console.say("\n");
         UsageReport.print(console, agent, chunk.turnEnd());
-        return chunk.turnEnd().finishReason() == AgentFinishReason.FAILED;
+        return chunk.turnEnd();
       }
     }
-    return true;
+    return null;
   }
 }

@@ -102,6 +102,12 @@ public final class DemoModel {
     if (system.contains(IncidentRoom.COMMANDER_SYSTEM)) {
       return commander(talk, stream);
     }
+    if (system.contains(Workshop.LEAD_SYSTEM)) {
+      return lead(talk, stream);
+    }
+    if (system.contains(Workshop.CODER_SYSTEM)) {
+      return fileCoder(talk);
+    }
     if (system.contains(IncidentRoom.LOG_ANALYST_SYSTEM)) {
       return investigate(
           talk, "query_logs", "Failure signature for ", "No errors or warnings in the logs of ");
@@ -154,6 +160,50 @@ public final class DemoModel {
                 .orElse("nothing yet")
             + ". The coder's sketch is saved in the session as an artifact.",
         stream);
+  }
+
+  // ---- the lead and its file coder ------------------------------------------------------------
+
+  /** The file the demo's coder writes, whatever the task. */
+  static final String MAIN_FILE = "src/Main.java";
+
+  /** Hands the request to the coder, then reports what the coder said. */
+  private static ModelResponse lead(Conversation talk, StreamCallback<ModelResponseChunk> stream) {
+    if (talk.fresh()) {
+      return calls(
+          tool(
+              "delegate_to_file_coder",
+              Json.object().put("task", "Write " + MAIN_FILE + ": " + talk.task())));
+    }
+    JsonNode output = talk.lastToolResponses().get(0).output();
+    String reported = output == null ? "" : output.path("response").asString("");
+    return streamed("The coder reports: " + reported, stream);
+  }
+
+  /**
+   * Writes the one file, then says whether it was written: the tool's output when the user approved
+   * the write, the user's refusal (a response in place of the call) when not.
+   */
+  private static ModelResponse fileCoder(Conversation talk) {
+    if (talk.fresh()) {
+      return calls(
+          tool(
+              Workshop.WRITE_FILE,
+              Json.object()
+                  .put("path", MAIN_FILE)
+                  .put(
+                      "content",
+                      "// A sketch for: "
+                          + talk.task()
+                          + "\npublic class Main {\n  public static void main(String[] args) {\n"
+                          + "    System.out.println(\"Scripted demo: a real model writes the"
+                          + " code.\");\n  }\n}\n")));
+    }
+    JsonNode output = talk.lastToolResponses().get(0).output();
+    String written = output == null ? "" : output.asString("");
+    return written.startsWith("Wrote ")
+        ? text(written)
+        : text("I did not write " + MAIN_FILE + ": the user did not approve it.");
   }
 
   // ---- the incident commander -----------------------------------------------------------------

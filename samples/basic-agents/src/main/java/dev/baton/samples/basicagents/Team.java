@@ -106,7 +106,7 @@ public final class Team {
    * Prints a line as each delegation starts and ends, with how it ended: a middleware around the
    * coordinator's tools.
    */
-  private static Middleware delegationLog(Consumer<String> log) {
+  static Middleware delegationLog(Consumer<String> log) {
     return Middleware.of(
         "delegation-log",
         context ->

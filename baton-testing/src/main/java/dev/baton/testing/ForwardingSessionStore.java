@@ -1,5 +1,7 @@
 package dev.baton.testing;
 
+import dev.baton.agent.SessionPage;
+import dev.baton.agent.SessionQuery;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionStore;
 import dev.baton.agent.SnapshotSubscriber;
@@ -40,6 +42,11 @@ public abstract class ForwardingSessionStore implements SessionStore, SnapshotSu
       @Nullable String snapshotId,
       UnaryOperator<@Nullable SessionSnapshot> update) {
     return store.saveSnapshot(context, snapshotId, update);
+  }
+
+  @Override
+  public SessionPage listSessions(ActionContext context, SessionQuery query) {
+    return store.listSessions(context, query);
   }
 
   @Override

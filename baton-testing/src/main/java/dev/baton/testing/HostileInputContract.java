@@ -28,8 +28,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * The part of the {@link SessionStoreContract} about input a store must refuse or must not misread:
  * IDs that are not well-formed UTF-16, and rows damaged where the store keeps them. Store tests
- * extend {@link SessionStoreContract}, the only class that extends this one, and so run these tests
- * with the rest.
+ * extend {@link SessionStoreContract}, which extends this class through {@link
+ * SessionListingContract}, and so run these tests with the rest.
  *
  * <p><b>IDs.</b> A Java string may hold a lone surrogate, which UTF-8 cannot encode: the JDK's
  * encoders (a JDBC driver's, a file system's) write {@code ?} in its place, so <code>"s-&#92;ud800"
@@ -51,8 +51,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * that keeps nothing outside the JVM.
  */
 public abstract sealed class HostileInputContract extends StatusSubscriptionContract
-    permits SessionStoreContract {
-  /** For {@link SessionStoreContract}, the only class that extends this one. */
+    permits SessionListingContract {
+  /** For {@link SessionListingContract}, the only class that extends this one. */
   HostileInputContract() {}
 
   /** IDs that are not well-formed UTF-16: lone high and low surrogates, and a pair in reverse. */

@@ -69,6 +69,10 @@ import tools.jackson.databind.node.ObjectNode;
  *   <li>IDs: one that is not well-formed UTF-16 (a lone surrogate) is {@code INVALID_ARGUMENT} on
  *       every call, as a snapshot, session or parent ID, and reaches no other row.
  *   <li>Text: a lone surrogate in a message, the state or an error reads back as saved.
+ *   <li>Listing ({@link SessionStore#listSessions}): newest first by last update, each session
+ *       summarised from its latest row; pages that neither repeat nor skip a session when writes
+ *       land between them; the status and session ID prefix filters; a principal lists only its own
+ *       sessions; a malformed page token is {@code INVALID_ARGUMENT}.
  *   <li>When the store's test overrides {@link #damage}: a row damaged in storage is {@code
  *       DATA_LOSS} by ID and for saves over it; its session's latest is {@code DATA_LOSS} or the
  *       newest intact row.
@@ -93,11 +97,12 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>The store each test gets, the helpers, and the subscription and second-instance tests are
  * inherited from {@link StatusSubscriptionContract}, the ID and damaged-row tests from {@link
- * HostileInputContract}; extending this class runs them all.
+ * HostileInputContract}, the listing tests from {@link SessionListingContract}; extending this
+ * class runs them all.
  *
  * <p>JUnit creates an instance per test; its tests that need threads start and join their own.
  */
-public abstract non-sealed class SessionStoreContract extends HostileInputContract {
+public abstract non-sealed class SessionStoreContract extends SessionListingContract {
   /** For a store's test, which extends this class. */
   protected SessionStoreContract() {}
 

@@ -78,6 +78,15 @@ public final class SnapshotFixtures {
     return Snapshots.heartbeat(context, store, snapshotId, at);
   }
 
+  /**
+   * The store as an agent's runtime sees it: a call whose context binds a principal ({@link
+   * ActionContext#principal()}) reads, writes and lists only that principal's sessions, and a call
+   * without one only the sessions saved without one.
+   */
+  public static SessionStore principalView(SessionStore store) {
+    return Snapshots.principalView(store);
+  }
+
   /** {@code value}, which the test needs; an assertion error names {@code what} when it is null. */
   public static <T> T present(@Nullable T value, String what) {
     if (value == null) {

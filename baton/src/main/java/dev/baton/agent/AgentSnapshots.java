@@ -6,9 +6,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The snapshots of one agent, under one context: read one, read a session's latest, wait for one to
- * settle, abort a background run. These are the operations of the companions Genkit serves beside
- * an agent ({@code getSnapshot}, {@code waitForSnapshot}, {@code abort}); a remote agent calls its
- * server's.
+ * settle, abort a background run, list the sessions. These are the operations of the companions
+ * Genkit serves beside an agent ({@code getSnapshot}, {@code waitForSnapshot}, {@code abort}); a
+ * remote agent calls its server's.
  *
  * <pre>{@code
  * AgentOutput pending = agent.run(ctx, AgentInput.text("Summarise the logs").withDetach(true));
@@ -64,4 +64,21 @@ public interface AgentSnapshots {
    *     route)
    */
   @Nullable SnapshotStatus abort(String snapshotId);
+
+  /**
+   * A page of the agent's sessions, newest first by last update, as its store lists them ({@link
+   * SessionStore#listSessions}): only the context's principal's sessions (or, without a principal,
+   * only sessions started without one), each summarised from its latest snapshot shaped as {@link
+   * #get} shapes it, so a session whose worker stopped heartbeating reads {@code expired}. The
+   * status filter applies to the stored status, before shaping.
+   *
+   * <p>Agents that share a store list the same sessions: a store does not record which agent wrote
+   * a row.
+   *
+   * @throws BatonException {@code FAILED_PRECONDITION} for an agent without a session store and for
+   *     one served by another process (remote, or bridged from another protocol); {@code
+   *     INVALID_ARGUMENT} for a malformed page token; {@code UNIMPLEMENTED} when the store cannot
+   *     list its sessions
+   */
+  SessionPage sessions(SessionQuery query);
 }

@@ -2,6 +2,7 @@ package dev.baton.agent;
 
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
+import dev.baton.core.Status;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
@@ -71,4 +72,36 @@ public interface SessionStore {
       ActionContext context,
       @Nullable String snapshotId,
       UnaryOperator<@Nullable SessionSnapshot> update);
+
+  /**
+   * A page of the store's sessions, newest first by last update: by {@link
+   * SessionSummary#updatedAt()}, then by session ID, greatest first. Each summary describes the
+   * session's latest snapshot (as {@link #getLatestSnapshot} picks it) without reading its
+   * conversation, so a page costs about as much however long its sessions are.
+   *
+   * <p>Paging is by position in that order, not by offset ({@link SessionQuery}): a session saved
+   * while a client pages moves to the front, ahead of the token, so later pages never repeat it,
+   * and no session that did not change is skipped.
+   *
+   * <p>Sessions are scoped as the store's reads are. A store that keys rows by tenant from the
+   * context lists the context's tenant's sessions only. An agent lists through its principal's view
+   * ({@link AgentSnapshots#sessions}), which passes the principal's key space as the query's {@link
+   * SessionQuery#sessionIdPrefix()}, so another principal's sessions are never listed, and a call
+   * without a principal lists none of a principal's.
+   *
+   * <p>A session belongs to the store, not to an agent: rows do not record which agent wrote them.
+   * Agents that share one store therefore list the same sessions, each under its own name.
+   *
+   * <p>The default implementation lists nothing: it fails with {@code UNIMPLEMENTED}, so a store
+   * written before this method keeps working for everything else.
+   *
+   * @throws BatonException {@code INVALID_ARGUMENT} for a page token this store did not return;
+   *     {@code UNIMPLEMENTED} when the store cannot list its sessions
+   */
+  default SessionPage listSessions(ActionContext context, SessionQuery query) {
+    throw BatonException.of(
+        Status.UNIMPLEMENTED,
+        "the session store %s cannot list its sessions",
+        getClass().getName());
+  }
 }

@@ -46,6 +46,11 @@ public record Resume(
     return new Resume(List.of(), List.of(requests), null);
   }
 
+  /** Some calls answered with a response, the others restarted, in one resume. */
+  public static Resume of(List<ToolResponsePart> responses, List<ToolRequestPart> restarts) {
+    return new Resume(responses, restarts, null);
+  }
+
   public boolean isEmpty() {
     return respond.isEmpty() && restart.isEmpty();
   }

@@ -1,10 +1,13 @@
 package dev.baton.store.postgres;
 
+import dev.baton.agent.SessionPage;
+import dev.baton.agent.SessionQuery;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionStore;
 import dev.baton.agent.SnapshotSubscriber;
 import dev.baton.agent.StatusSubscription;
 import dev.baton.core.ActionContext;
+import dev.baton.internal.store.SessionListing;
 import dev.baton.internal.store.SnapshotRules;
 import java.time.Duration;
 import java.util.function.Function;
@@ -35,13 +38,17 @@ import org.jspecify.annotations.Nullable;
  * one row per snapshot, with a column for each field of the snapshot (its IDs, parent, timestamps,
  * heartbeat, status, finish reason, error as JSON, and the tenant) plus the session state without
  * its messages, as JSON; {@code baton_messages}, each message once; {@code baton_branches}, the
- * histories the messages belong to; and {@code baton_schema_version}. An index on {@code (tenant,
- * session_id, created_at DESC, ..., snapshot_id DESC)} serves {@link #getLatestSnapshot}. The store
- * creates the schema and the tables on first use, once, safely when several JVMs start together;
- * teams that manage migrations run the published script {@code dev/baton/store/postgres/schema.sql}
- * (in this jar) themselves and build the store with {@link Builder#createSchema
- * createSchema(false)}. Timestamps are stored exactly, to the nanosecond, and must lie in years 1
- * to 9999.
+ * histories the messages belong to; {@code baton_sessions}, one row per session (its snapshot
+ * count, first creation and last update), which triggers on {@code baton_snapshots} keep for {@link
+ * #listSessions}; and {@code baton_schema_version}. An index on {@code (tenant, session_id,
+ * created_at DESC, ..., snapshot_id DESC)} serves {@link #getLatestSnapshot}, and one on {@code
+ * (tenant, updated_at, ..., session_id)} the pages of {@link #listSessions}. The store creates the
+ * schema and the tables on first use, once, safely when several JVMs start together, and upgrades a
+ * schema an earlier version created (adding {@code baton_sessions}, filled from the existing rows
+ * while writes wait); teams that manage migrations run the published script {@code
+ * dev/baton/store/postgres/schema.sql} (in this jar) themselves, again after each upgrade of the
+ * library, and build the store with {@link Builder#createSchema createSchema(false)}. Timestamps
+ * are stored exactly, to the nanosecond, and must lie in years 1 to 9999.
  *
  * <p><b>Messages are stored once.</b> A snapshot row does not hold its messages: it names a history
  * branch and how many of the branch's messages are its own, and a read puts the whole state back
@@ -132,6 +139,7 @@ public final class PostgresSessionStore implements SessionStore, SnapshotSubscri
   private final Function<ActionContext, String> tenant;
   private final Schema schema;
   private final RowReader reader;
+  private final SessionTable sessions;
   private final SnapshotSaver saver;
   private final StatusFeed feed;
 
@@ -151,6 +159,7 @@ public final class PostgresSessionStore implements SessionStore, SnapshotSubscri
                     ? builder.historyCacheSize
                     : DEFAULT_HISTORY_CACHE_SIZE));
     this.reader = new RowReader(table, history);
+    this.sessions = new SessionTable(schema);
     this.saver =
         new SnapshotSaver(
             dataSource,
@@ -227,6 +236,24 @@ public final class PostgresSessionStore implements SessionStore, SnapshotSubscri
     context.cancellation().throwIfCancelled();
     schema.ensureCreated(dataSource);
     return saver.save(rowTenant, id, update);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Reads {@code baton_sessions}, which triggers on {@code baton_snapshots} keep in the
+   * transaction of every write, in index order from the token's position, joined with each
+   * session's latest row: a page costs its own sessions, however many come before it.
+   *
+   * @throws dev.baton.core.BatonException {@code INVALID_ARGUMENT} for an invalid tenant or a
+   *     malformed page token; {@code UNAVAILABLE} when the database cannot be reached
+   */
+  @Override
+  public SessionPage listSessions(ActionContext context, SessionQuery query) {
+    String rowTenant = tenantOf(context);
+    SessionListing.after(query); // a malformed token fails before a connection is taken
+    return withConnection(
+        "list sessions", context, connection -> sessions.page(connection, rowTenant, query));
   }
 
   /**

@@ -20,16 +20,21 @@ import org.jspecify.annotations.Nullable;
  * only place the DDL lives.
  *
  * <p>Creation runs at most once per instance that succeeds, on first use. It first looks for the
- * table the script writes last, so a store starting against a complete schema takes no lock and
- * changes nothing. Otherwise it runs the script in one transaction, holding a transaction-level
- * advisory lock named after the schema, so JVMs starting together create the tables once and none
- * sees them half made. Thread-safe.
+ * current version in the table the script writes last, so a store starting against a complete
+ * schema takes no lock and changes nothing; a schema of an earlier version is upgraded by the same
+ * script, which is idempotent. Otherwise it runs the script in one transaction, holding a
+ * transaction-level advisory lock named after the schema, so JVMs starting together create the
+ * tables once and none sees them half made. Thread-safe.
  */
 final class Schema {
+  /** The version the script brings a schema to, the last it writes to the version table. */
+  static final int VERSION = 2;
+
   final String name;
   final String snapshots;
   final String branches;
   final String messages;
+  final String sessions;
 
   /** The channel status changes are notified on: one per schema, so schemas never cross-talk. */
   final String channel;
@@ -48,6 +53,7 @@ final class Schema {
     this.branches = name + ".baton_branches";
     this.messages = name + ".baton_messages";
     this.versionTable = name + ".baton_schema_version";
+    this.sessions = name + ".baton_sessions";
     this.channel = "baton_status_" + name;
     this.ready = !create;
   }
@@ -95,8 +101,21 @@ final class Schema {
     }
   }
 
+  /** Whether the script ran to the end, in its current version (an older one is upgraded). */
   private boolean isComplete(Connection connection) throws SQLException {
-    return exists(connection, "SELECT to_regclass(?) IS NOT NULL", versionTable);
+    if (!exists(connection, "SELECT to_regclass(?) IS NOT NULL", versionTable)) {
+      return false;
+    }
+    try (Statement statement = connection.createStatement();
+        ResultSet result =
+            statement.executeQuery(
+                "SELECT EXISTS (SELECT 1 FROM "
+                    + versionTable
+                    + " WHERE version = "
+                    + VERSION
+                    + ")")) {
+      return result.next() && result.getBoolean(1);
+    }
   }
 
   private static boolean exists(Connection connection, String query, String name)

@@ -238,17 +238,17 @@ final class SnapshotTable {
     return new StoredRow(snapshot, branchId, historyLength);
   }
 
-  private static @Nullable OffsetDateTime micros(@Nullable Instant instant) {
+  static @Nullable OffsetDateTime micros(@Nullable Instant instant) {
     return instant == null ? null : instant.truncatedTo(ChronoUnit.MICROS).atOffset(ZoneOffset.UTC);
   }
 
   // The nanoseconds below the microsecond, which the timestamp column does not keep.
   @SuppressWarnings("JavaInstantGetSecondsGetNano")
-  private static short nanos(@Nullable Instant instant) {
+  static short nanos(@Nullable Instant instant) {
     return instant == null ? 0 : (short) (instant.getNano() % 1000);
   }
 
-  private static @Nullable Instant instant(ResultSet result, String column) throws SQLException {
+  static @Nullable Instant instant(ResultSet result, String column) throws SQLException {
     OffsetDateTime micros = result.getObject(column, OffsetDateTime.class);
     return micros == null ? null : micros.toInstant().plusNanos(result.getShort(column + "_ns"));
   }
@@ -260,7 +260,7 @@ final class SnapshotTable {
     return instant;
   }
 
-  private static SnapshotStatus status(String wireName, String snapshotId) {
+  static SnapshotStatus status(String wireName, String snapshotId) {
     try {
       return SnapshotStatus.fromWireName(wireName);
     } catch (IllegalArgumentException e) {
@@ -269,7 +269,7 @@ final class SnapshotTable {
   }
 
   /** A finish reason by its wire name; one Baton does not know reads as {@code unknown}. */
-  private static @Nullable AgentFinishReason finishReason(@Nullable String wireName) {
+  static @Nullable AgentFinishReason finishReason(@Nullable String wireName) {
     if (wireName == null) {
       return null;
     }

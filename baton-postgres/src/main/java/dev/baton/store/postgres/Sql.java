@@ -55,7 +55,7 @@ final class Sql {
   }
 
   /** The statement prepared on {@code connection} with its values bound; the caller closes it. */
-  private PreparedStatement prepare(Connection connection) throws SQLException {
+  PreparedStatement prepare(Connection connection) throws SQLException {
     PreparedStatement statement = connection.prepareStatement(text.toString());
     try {
       for (int i = 0; i < values.size(); i++) {

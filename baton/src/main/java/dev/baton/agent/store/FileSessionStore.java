@@ -1,5 +1,7 @@
 package dev.baton.agent.store;
 
+import dev.baton.agent.SessionPage;
+import dev.baton.agent.SessionQuery;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionStore;
 import dev.baton.agent.SnapshotSubscriber;
@@ -99,6 +101,10 @@ import org.slf4j.LoggerFactory;
  * Builder#pollInterval}), changes saved by other processes or instances: that is how one process
  * aborts a run another process is executing. The poller runs only while there are subscriptions, on
  * a virtual thread of its own, and both paths deliver a change once.
+ *
+ * <p><b>Listing.</b> {@link #listSessions} keeps no index: each page reads the header of every row
+ * in the folder and the latest row of each session it lists, so it suits folders of thousands of
+ * rows, not millions.
  *
  * <p>Errors: invalid IDs and prefixes are {@code INVALID_ARGUMENT}; a row file that is not a valid
  * row of its ID is {@code DATA_LOSS} when read by ID, and so is a session none of whose rows can be
@@ -219,6 +225,21 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
       throw finder.noIntactRow();
     }
     return latest;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The store keeps no index of its sessions: a page reads the header of every row file in the
+   * context's folder, taking no lock, and then the latest row of each listed session, streamed past
+   * its conversation, so a page costs one pass over the folder. Damaged row files are passed over.
+   *
+   * @throws dev.baton.core.BatonException {@code INVALID_ARGUMENT} for an unsafe prefix or a
+   *     malformed page token; {@code INTERNAL} (not public) when the folder cannot be listed
+   */
+  @Override
+  public SessionPage listSessions(ActionContext context, SessionQuery query) {
+    return SessionLister.list(directory(context), query, context.cancellation());
   }
 
   /**

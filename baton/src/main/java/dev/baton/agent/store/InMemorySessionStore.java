@@ -1,16 +1,23 @@
 package dev.baton.agent.store;
 
+import dev.baton.agent.SessionPage;
+import dev.baton.agent.SessionQuery;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionStore;
+import dev.baton.agent.SessionSummary;
 import dev.baton.agent.SnapshotSubscriber;
 import dev.baton.agent.StatusSubscription;
 import dev.baton.core.ActionContext;
 import dev.baton.internal.store.RowHeader;
+import dev.baton.internal.store.SessionListing;
 import dev.baton.internal.store.SnapshotRules;
 import dev.baton.internal.store.StatusSubscribers;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -157,6 +164,62 @@ public final class InMemorySessionStore implements SessionStore, SnapshotSubscri
     } finally {
       lock.writeLock().unlock();
     }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Summarises every session under the read lock, then sorts them: a page costs a pass over the
+   * store's rows, which suits the sizes this store is for.
+   */
+  @Override
+  public SessionPage listSessions(ActionContext context, SessionQuery query) {
+    List<SessionSummary> summaries = new ArrayList<>();
+    lock.readLock().lock();
+    try {
+      sessions.forEach(
+          (sessionId, ids) -> {
+            String prefix = query.sessionIdPrefix();
+            if (prefix == null || sessionId.startsWith(prefix)) {
+              SessionSummary summary = summarise(ids);
+              if (summary != null) {
+                summaries.add(summary);
+              }
+            }
+          });
+    } finally {
+      lock.readLock().unlock();
+    }
+    return SessionListing.page(summaries, query);
+  }
+
+  /** A session's summary from its rows, or null when it has none left. Called under the lock. */
+  private @Nullable SessionSummary summarise(Set<String> ids) {
+    SessionSnapshot latest = null;
+    Instant createdAt = null;
+    Instant updatedAt = null;
+    int turns = 0;
+    for (String id : ids) {
+      SessionSnapshot row = rows.get(id);
+      if (row == null) {
+        continue;
+      }
+      turns++;
+      if (latest == null || SnapshotRules.isMoreRecent(row, latest)) {
+        latest = row;
+      }
+      if (createdAt == null || row.createdAt().isBefore(createdAt)) {
+        createdAt = row.createdAt();
+      }
+      Instant rowUpdatedAt = SessionListing.updatedAt(row);
+      if (updatedAt == null || rowUpdatedAt.isAfter(updatedAt)) {
+        updatedAt = rowUpdatedAt;
+      }
+    }
+    return latest == null
+        ? null
+        : SessionListing.summary(
+            latest, turns, Objects.requireNonNull(createdAt), Objects.requireNonNull(updatedAt));
   }
 
   @Override

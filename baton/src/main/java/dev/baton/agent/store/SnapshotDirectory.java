@@ -63,14 +63,28 @@ record SnapshotDirectory(Path path, AtomicFiles.Sync rowSync) {
 
   /** The bit of each header field in {@link HeaderFields#mask}. */
   private static final Map<String, Integer> HEADER_BITS =
-      Map.of("snapshotId", 1, "sessionId", 2, "createdAt", 4, "parentId", 8, "status", 16);
+      Map.of(
+          "snapshotId",
+          1,
+          "sessionId",
+          2,
+          "createdAt",
+          4,
+          "parentId",
+          8,
+          "status",
+          16,
+          "updatedAt",
+          32);
 
   /** The header fields a read needs; it stops reading a row file once it holds them all. */
   enum HeaderFields {
     /** {@code snapshotId}, {@code sessionId} and {@code createdAt}: what ranks a session's rows. */
     RANK(0b111),
+    /** What ranks a row, its status and {@code updatedAt}: what lists a folder's sessions. */
+    LISTING(0b110111),
     /** Every field of {@link RowHeader}. */
-    ALL(0b11111);
+    ALL(0b111111);
 
     private final int mask;
 
@@ -183,6 +197,7 @@ record SnapshotDirectory(Path path, AtomicFiles.Sync rowSync) {
     String sessionId = null;
     String parentId = null;
     Instant createdAt = null;
+    Instant updatedAt = null;
     SnapshotStatus status = null;
     boolean intact = false;
     try (InputStream in = Files.newInputStream(rowFile);
@@ -197,6 +212,7 @@ record SnapshotDirectory(Path path, AtomicFiles.Sync rowSync) {
             case "snapshotId" -> snapshotId = parser.readValueAs(String.class);
             case "sessionId" -> sessionId = parser.readValueAs(String.class);
             case "createdAt" -> createdAt = parser.readValueAs(Instant.class);
+            case "updatedAt" -> updatedAt = parser.readValueAs(Instant.class);
             case "parentId" -> parentId = parser.readValueAs(String.class);
             case "status" -> status = parser.readValueAs(SnapshotStatus.class);
             default -> parser.skipChildren();
@@ -214,7 +230,7 @@ record SnapshotDirectory(Path path, AtomicFiles.Sync rowSync) {
       log.debug("snapshot file {} is not valid JSON", rowFile, e);
     }
     return new HeaderRead(
-        new RowHeader(snapshotId, sessionId, parentId, createdAt, status), intact);
+        new RowHeader(snapshotId, sessionId, parentId, createdAt, updatedAt, status), intact);
   }
 
   /** Whether {@code file}, found by a listing, is where the row {@code snapshotId} belongs. */

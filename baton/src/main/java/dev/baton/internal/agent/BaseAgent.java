@@ -6,6 +6,8 @@ import dev.baton.agent.AgentInput;
 import dev.baton.agent.AgentMetadata;
 import dev.baton.agent.AgentOutput;
 import dev.baton.agent.AgentSnapshots;
+import dev.baton.agent.SessionPage;
+import dev.baton.agent.SessionQuery;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SnapshotStatus;
 import dev.baton.agent.StateManagement;
@@ -70,6 +72,15 @@ abstract sealed class BaseAgent implements Agent permits LocalAgent, RemoteAgent
 
   abstract @Nullable SnapshotStatus abort(ActionContext context, String snapshotId);
 
+  /**
+   * The agent's sessions. An agent served by another process (remote or bridged) keeps them in that
+   * process's store, and no protocol route lists them: {@code FAILED_PRECONDITION}.
+   */
+  SessionPage listSessions(ActionContext context, SessionQuery query) {
+    throw BatonException.failedPrecondition(
+        "agent \"%s\" is served by another process, which lists its sessions", name());
+  }
+
   /** The abort companion: an abort of a snapshot that does not exist is {@code NOT_FOUND}. */
   final AbortResponse abortAction(ActionContext context, AbortRequest request) {
     SnapshotStatus status = abort(context, request.snapshotId());
@@ -120,7 +131,7 @@ abstract sealed class BaseAgent implements Agent permits LocalAgent, RemoteAgent
     return ActionContext.root(registry);
   }
 
-  /** The four operations under one context. */
+  /** The operations under one context. */
   private record BoundSnapshots(BaseAgent agent, ActionContext context) implements AgentSnapshots {
     @Override
     public SessionSnapshot get(String snapshotId) {
@@ -140,6 +151,11 @@ abstract sealed class BaseAgent implements Agent permits LocalAgent, RemoteAgent
     @Override
     public @Nullable SnapshotStatus abort(String snapshotId) {
       return agent.abort(context, snapshotId);
+    }
+
+    @Override
+    public SessionPage sessions(SessionQuery query) {
+      return agent.listSessions(context, query);
     }
   }
 }

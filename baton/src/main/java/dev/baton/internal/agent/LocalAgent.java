@@ -9,6 +9,8 @@ import dev.baton.agent.AgentMetadata;
 import dev.baton.agent.AgentOptions;
 import dev.baton.agent.AgentOutput;
 import dev.baton.agent.AgentStreamChunk;
+import dev.baton.agent.SessionPage;
+import dev.baton.agent.SessionQuery;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionStore;
 import dev.baton.agent.SnapshotStatus;
@@ -152,6 +154,11 @@ public final class LocalAgent extends BaseAgent {
           name());
     }
     return Snapshots.abort(context, requireStore(), snapshotId, timing.now());
+  }
+
+  @Override
+  SessionPage listSessions(ActionContext context, SessionQuery query) {
+    return requireReads().list(context, Objects.requireNonNull(query, "query"));
   }
 
   /** One rule for the abort call and the abort action: the store can reach a running worker. */

@@ -1,7 +1,10 @@
 package dev.baton.internal.agent;
 
+import dev.baton.agent.SessionPage;
+import dev.baton.agent.SessionQuery;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionStore;
+import dev.baton.agent.SessionSummary;
 import dev.baton.agent.SnapshotSubscriber;
 import dev.baton.agent.StatusSubscription;
 import dev.baton.core.ActionContext;
@@ -11,7 +14,10 @@ import dev.baton.internal.store.SnapshotRules;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -127,6 +133,53 @@ class PrincipalScopedStore implements SessionStore {
                           .build();
                     }));
     return unprefixed(prefix, saved);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>A principal's page is the wrapped store's page of the sessions under the principal's prefix,
+   * with the prefix taken out of their IDs. A call without a principal gets the sessions stored
+   * without one: the wrapped store's pages with the principals' sessions left out, read on until
+   * the page is full or the store has no more.
+   */
+  @Override
+  public SessionPage listSessions(ActionContext context, SessionQuery query) {
+    String wanted = query.sessionIdPrefix();
+    if (wanted != null) {
+      SnapshotRules.requireWellFormed("session ID prefix", wanted);
+    }
+    Optional<String> principal = context.principal();
+    if (principal.isPresent()) {
+      String prefix = prefix(principal.get());
+      SessionPage page =
+          store.listSessions(
+              context, query.withSessionIdPrefix(prefix + (wanted == null ? "" : wanted)));
+      // Filtered again: a user's store that ignored the prefix must not show another's sessions.
+      return new SessionPage(
+          page.sessions().stream()
+              .filter(s -> s.sessionId().startsWith(prefix))
+              .map(s -> unprefixed(prefix, s))
+              .toList(),
+          page.nextPageToken());
+    }
+    List<SessionSummary> kept = new ArrayList<>();
+    SessionQuery next = query;
+    while (true) {
+      SessionPage page = store.listSessions(context, next);
+      page.sessions().stream().filter(s -> !isPrefixed(s.sessionId())).forEach(kept::add);
+      if (kept.size() >= query.limit() || page.nextPageToken() == null) {
+        return new SessionPage(kept, page.nextPageToken());
+      }
+      next = next.withPageToken(page.nextPageToken()).withLimit(query.limit() - kept.size());
+    }
+  }
+
+  private static SessionSummary unprefixed(String prefix, SessionSummary summary) {
+    return summary.toBuilder()
+        .sessionId(summary.sessionId().substring(prefix.length()))
+        .latestSnapshotId(Objects.requireNonNull(strip(prefix, summary.latestSnapshotId())))
+        .build();
   }
 
   /**

@@ -1,9 +1,12 @@
 package dev.baton.internal.agent;
 
 import dev.baton.agent.AgentOptions;
+import dev.baton.agent.SessionPage;
+import dev.baton.agent.SessionQuery;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionState;
 import dev.baton.agent.SessionStore;
+import dev.baton.agent.SessionSummary;
 import dev.baton.agent.SnapshotStatus;
 import dev.baton.agent.SnapshotSubscriber;
 import dev.baton.agent.StatusSubscription;
@@ -212,6 +215,30 @@ final class SnapshotReads {
     UnaryOperator<SessionState> transform = options.stateTransform();
     SessionState view = transform == null ? state : transform.apply(state);
     return shaped.withState(view.withSessionId(row.sessionId()));
+  }
+
+  /**
+   * A page of the agent's sessions, each shaped as its latest snapshot would be: a dead worker's
+   * pending session reads {@code expired}, its aborted one settled.
+   */
+  SessionPage list(ActionContext context, SessionQuery query) {
+    SessionPage page = store.listSessions(context, query);
+    return new SessionPage(
+        page.sessions().stream().map(this::shape).toList(), page.nextPageToken());
+  }
+
+  private SessionSummary shape(SessionSummary summary) {
+    SessionSnapshot latest =
+        SessionSnapshot.builder(summary.latestSnapshotId(), summary.createdAt())
+            .heartbeatAt(summary.heartbeatAt())
+            .status(summary.status())
+            .finishReason(summary.finishReason())
+            .build()
+            .shaped(timing.now(), options.heartbeatTimeout());
+    return summary.toBuilder()
+        .status(latest.statusOrCompleted())
+        .finishReason(latest.finishReason())
+        .build();
   }
 
   private static @Nullable String emptyToNull(@Nullable String value) {

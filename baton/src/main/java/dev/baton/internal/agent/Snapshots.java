@@ -17,6 +17,14 @@ public final class Snapshots {
   private Snapshots() {}
 
   /**
+   * The store as an agent's runtime uses it: each call sees the sessions of its context's principal
+   * only. For the store contract kit, which checks that a store's listing scopes so.
+   */
+  public static SessionStore principalView(SessionStore store) {
+    return PrincipalScopedStore.wrap(store);
+  }
+
+  /**
    * Aborts a snapshot: a pending row becomes {@code aborted} with {@code updatedAt = now} (its
    * finish reason left empty until its worker finalises it); any other row is left as it is, not
    * even rewritten. Idempotent: a second abort changes nothing.

@@ -239,7 +239,7 @@ final class InterruptForwarding {
               ref, task);
         }
       }
-      return new Resume(responds, restarts, null);
+      return Resume.of(responds, restarts);
     }
 
     /**

@@ -74,6 +74,9 @@ import org.eclipse.jetty.util.component.Graceful;
  * setHeaderCacheSize(0)}), as {@link BatonServer} does. Connectors added after the start are not
  * checked.
  *
+ * <p><b>Console.</b> With {@link Builder#console}, the handler also serves the task console, a web
+ * page over the served agents' sessions, and its JSON API.
+ *
  * <p>Every request runs on a virtual thread of its own, whatever the server's thread pool.
  * Thread-safe.
  */
@@ -101,7 +104,11 @@ public final class BatonHandler extends Handler.Abstract.NonBlocking implements 
 
   @Override
   public boolean handle(Request request, Response response, Callback callback) {
-    Route route = protocol.route(Request.getPathInContext(request));
+    String path = Request.getPathInContext(request);
+    if (protocol.isConsole(path)) {
+      return protocol.serveConsole(path, new JettyTransport(request, response, callback), null);
+    }
+    Route route = protocol.route(path);
     // Not serving (the handler is not started) leaves the request to the next handler too.
     return route != null
         && protocol.serve(route, new JettyTransport(request, response, callback), null);
@@ -241,6 +248,24 @@ public final class BatonHandler extends Handler.Abstract.NonBlocking implements 
      */
     public Builder exposeErrorMessages(boolean expose) {
       protocol.exposeErrorMessages(expose);
+      return this;
+    }
+
+    /**
+     * Serves the task console at {@code path}: a web page of the served agents' sessions (local
+     * agents with a session store), their snapshot chains, delegation trees and spend, with live
+     * status updates and an abort of running tasks, and the JSON API it reads, under {@code path +
+     * "/api/"}. Off unless set. Every request goes through the context providers, and a principal
+     * sees only its own sessions; without a context provider the console answers only clients on
+     * the loopback interface. See {@code docs/console.md}.
+     *
+     * @param path an absolute path within the handler's context, such as {@code /console}:
+     *     non-empty segments, no trailing slash, outside {@code /agents} and {@code /flows}
+     * @throws IllegalArgumentException (from {@link #build}) when the path is not such a path, or a
+     *     route chosen with {@link #agentAt} or {@link #flowAt} is under it
+     */
+    public Builder console(String path) {
+      protocol.console(path);
       return this;
     }
 

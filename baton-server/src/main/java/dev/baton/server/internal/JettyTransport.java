@@ -37,6 +37,11 @@ public final class JettyTransport implements Transport {
   }
 
   @Override
+  public @Nullable String remoteAddress() {
+    return Request.getRemoteAddr(request);
+  }
+
+  @Override
   public @Nullable String query() {
     return request.getHttpURI().getQuery();
   }

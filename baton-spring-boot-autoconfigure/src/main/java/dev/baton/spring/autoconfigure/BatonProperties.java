@@ -31,6 +31,8 @@ import org.springframework.util.unit.DataSize;
  * @param anthropic The Claude plugin (baton-anthropic).
  * @param vertexai The Vertex AI plugin (baton-vertexai).
  * @param devtools Genkit's reflection API, for genkit start and the Developer UI.
+ * @param console The task console, a web page of the served agents' sessions, delegations and
+ *     spend, with live status and an abort of running tasks.
  */
 @ConfigurationProperties("baton")
 public record BatonProperties(
@@ -43,7 +45,8 @@ public record BatonProperties(
     @DefaultValue OpenAi openai,
     @DefaultValue Anthropic anthropic,
     @DefaultValue VertexAi vertexai,
-    @DefaultValue DevTools devtools) {
+    @DefaultValue DevTools devtools,
+    @DefaultValue Console console) {
 
   /** Which session store the auto-configuration creates, unless the application declares one. */
   public enum StoreType {
@@ -172,4 +175,17 @@ public record BatonProperties(
    *     start sets it.
    */
   public record DevTools(@Nullable Boolean enabled) {}
+
+  /**
+   * The task console, served beside the agents under {@code baton.server.base-path} (so at {@code
+   * /baton/console} by default). Every request goes through the same authentication as the agent
+   * routes; without it (no Spring Security user and no ContextProvider bean) only loopback clients
+   * are answered.
+   *
+   * @param enabled Whether to serve the task console. Off by default.
+   * @param path The console's path under the base path, such as /console; outside /agents and
+   *     /flows.
+   */
+  public record Console(
+      @DefaultValue("false") boolean enabled, @DefaultValue("/console") String path) {}
 }

@@ -120,8 +120,9 @@ public final class BatonServerAutoConfiguration {
   }
 
   /**
-   * The wire protocol over the {@code Baton} bean, configured by {@code baton.server.*} and the
-   * application's {@link ContextProvider} beans, started with the context and drained on its stop.
+   * The wire protocol over the {@code Baton} bean, configured by {@code baton.server.*}, {@code
+   * baton.console.*} and the application's {@link ContextProvider} beans, started with the context
+   * and drained on its stop.
    */
   @Bean
   @ConditionalOnMissingBean
@@ -149,6 +150,9 @@ public final class BatonServerAutoConfiguration {
     Boolean expose = server.exposeErrorMessages();
     if (expose != null) {
       builder.exposeErrorMessages(expose);
+    }
+    if (properties.console().enabled()) {
+      builder.console(properties.console().path());
     }
     return new WireProtocolLifecycle(builder.build(), shutdownDeadline);
   }

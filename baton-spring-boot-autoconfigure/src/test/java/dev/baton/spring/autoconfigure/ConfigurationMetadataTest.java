@@ -44,7 +44,9 @@ class ConfigurationMetadataTest {
             "baton.googleai.api-key",
             "baton.openai.base-url",
             "baton.vertexai.project",
-            "baton.server.base-path");
+            "baton.server.base-path",
+            "baton.console.enabled",
+            "baton.console.path");
     assertThat(properties)
         .allSatisfy(
             property -> {

@@ -5,21 +5,28 @@ import static dev.baton.server.TestHttp.post;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.ai.Message;
+import dev.baton.core.Json;
+import dev.baton.server.ConsoleHttp;
 import dev.baton.server.TestHttp.Answer;
 import dev.baton.testing.ProgrammableModel;
 import java.net.URI;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.SpringApplication;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.boot.web.server.context.WebServerInitializedEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.ConfigurableApplicationContext;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Which routes {@code baton.server.agents} and {@code baton.server.flows} serve, each list on its
- * own, and that they serve from the moment the web server takes requests.
+ * own, that they serve from the moment the web server takes requests, and the task console under
+ * the base path when {@code baton.console.enabled}.
  */
 @Timeout(120)
 class ServedRoutesTest {
@@ -70,6 +77,36 @@ class ServedRoutesTest {
       assertThat(turn(context, "/baton/agents/chat").status()).isEqualTo(404);
       assertThat(context.getBean(ProgrammableModel.class).calls()).isZero();
     }
+  }
+
+  @Test
+  void theConsoleIsServedUnderTheBasePathWhenEnabled() {
+    try (ConfigurableApplicationContext context = start(null, "baton.console.enabled=true")) {
+      context.getBean(ProgrammableModel.class).respondText("hi");
+      String sessionId = turn(context, "/baton/agents/chat").result().get("sessionId").asString();
+
+      JsonNode info = ConsoleHttp.get(url(context, "/baton/console/api/info")).json();
+      assertThat(info.get("agents")).isEqualTo(Json.toTree(List.of("chat")));
+      assertThat(info.get("loopbackOnly").asBoolean()).isTrue();
+      JsonNode sessions = ConsoleHttp.get(url(context, "/baton/console/api/sessions")).json();
+      assertThat(sessions.at("/sessions/0/sessionId").asString()).isEqualTo(sessionId);
+      assertThat(
+              ConsoleHttp.get(url(context, "/baton/console/api/none"))
+                  .json()
+                  .at("/error/status")
+                  .asString())
+          .isEqualTo("NOT_FOUND");
+    }
+  }
+
+  @Test
+  void theConsoleIsOffByDefault() {
+    BatonProperties properties =
+        new Binder(new MapConfigurationPropertySource(Map.of()))
+            .bindOrCreate("baton", BatonProperties.class);
+
+    assertThat(properties.console().enabled()).isFalse();
+    assertThat(properties.console().path()).isEqualTo("/console");
   }
 
   private static ConfigurableApplicationContext start(

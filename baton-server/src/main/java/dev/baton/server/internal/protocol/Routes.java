@@ -41,6 +41,24 @@ final class Routes {
     return route != null ? route : laidOut(path);
   }
 
+  /** Whether an agent of this name is served, at its default route or one of its own. */
+  boolean servesAgent(String name) {
+    if (allAgents || agents.contains(name)) {
+      return true;
+    }
+    for (Route route : chosen.values()) {
+      if (route.type() == ActionType.AGENT && route.name().equals(name)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The paths of the routes the application chose. */
+  Set<String> chosenPaths() {
+    return chosen.keySet();
+  }
+
   /** The route the default layout serves at a path, or null when it serves none there. */
   private @Nullable Route laidOut(String path) {
     Route laidOut = Route.inDefaultLayout(path);
@@ -142,7 +160,7 @@ final class Routes {
    * A chosen route is an absolute path of non-empty segments, with no query, fragment, {@code .} or
    * {@code ..}: the path a request names, decoded, within the handler's context.
    */
-  private static void checkPath(String path) {
+  static void checkPath(String path) {
     boolean valid = path.startsWith("/") && !path.contains("?") && !path.contains("#");
     for (String segment : path.substring(valid ? 1 : 0).split("/", -1)) {
       valid &= !segment.isEmpty() && !segment.equals(".") && !segment.equals("..");

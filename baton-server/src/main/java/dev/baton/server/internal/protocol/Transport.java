@@ -20,6 +20,12 @@ public interface Transport {
   /** The request's method, upper case. */
   String method();
 
+  /**
+   * The client's IP address as the connection reports it (a proxy's, behind one), or null when the
+   * server cannot tell.
+   */
+  @Nullable String remoteAddress();
+
   /** The request's raw query string, or null for none. */
   @Nullable String query();
 

@@ -2,7 +2,10 @@ package dev.baton.server.internal.protocol;
 
 import dev.baton.Baton;
 import dev.baton.core.BatonException;
+import dev.baton.core.Cancellation;
+import dev.baton.core.Status;
 import dev.baton.server.ContextProvider;
+import dev.baton.server.internal.protocol.console.Console;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,6 +43,7 @@ public final class WireProtocol {
   private final Exchange.Settings settings;
   private final Routes routes;
   private final Duration shutdownGrace;
+  private final @Nullable Console console;
   // New on every start, so that a stopped protocol can start again.
   private volatile Drain drain;
   private volatile @Nullable ScheduledExecutorService keepAlives;
@@ -60,6 +64,26 @@ public final class WireProtocol {
             new RequestBody(builder.maxRequestBytes),
             new Failures(expose),
             builder.keepAliveInterval);
+    this.console = builder.consolePath == null ? null : console(builder.consolePath);
+  }
+
+  private Console console(String path) {
+    Routes.checkPath(path);
+    String first = path.split("/", 3)[1];
+    if (first.equals("agents") || first.equals("flows")) {
+      throw new IllegalArgumentException(
+          "the console's path " + path + " is inside the default layout (/agents, /flows)");
+    }
+    Console console =
+        new Console(
+            path, baton.registry(), routes::servesAgent, settings.providers(), settings.failures());
+    for (String chosen : routes.chosenPaths()) {
+      if (console.owns(chosen)) {
+        throw new IllegalArgumentException(
+            "the route " + chosen + " is taken: the console is served at " + path);
+      }
+    }
+    return console;
   }
 
   /** A builder for the protocol of {@code baton}'s agents and flows; it mounts none until told. */
@@ -87,6 +111,55 @@ public final class WireProtocol {
     Exchange exchange = new Exchange(settings, drain, timer, route, transport, boundAuth);
     Thread.ofVirtual().name("baton-request " + route).start(exchange::run);
     return true;
+  }
+
+  /** Whether a request's path (within the binding's context) is the task console's. */
+  public boolean isConsole(String path) {
+    return console != null && console.owns(path);
+  }
+
+  /**
+   * Serves a request to the task console on a virtual thread of its own, which ends it through the
+   * transport. The console's requests are requests of the protocol: refused while it shuts down,
+   * and cancelled when it gives up on them.
+   *
+   * @param boundAuth as for {@link #serve}
+   * @return false, leaving the request untouched, when the protocol is not started or serves no
+   *     console at the path
+   */
+  public boolean serveConsole(
+      String path, Transport transport, @Nullable Map<String, ?> boundAuth) {
+    Console served = console;
+    if (served == null || !served.owns(path) || keepAlives == null) {
+      return false;
+    }
+    Drain current = drain;
+    Thread.ofVirtual()
+        .name("baton-console " + path)
+        .start(
+            () -> {
+              Cancellation cancellation = Cancellation.create();
+              if (!current.enter(cancellation)) {
+                served.refuse(
+                    transport,
+                    BatonException.of(Status.UNAVAILABLE, "the server is shutting down"));
+                return;
+              }
+              try {
+                served.serve(path, transport, boundAuth, cancellation, current::isDraining);
+              } finally {
+                current.exit(cancellation);
+              }
+            });
+    return true;
+  }
+
+  /**
+   * Answers a request to the console that the binding cannot hand it (its own authentication
+   * refused the caller, say) with the console's JSON error, on the caller's thread, and ends it.
+   */
+  public void refuseConsole(Transport transport, Throwable failure) {
+    Objects.requireNonNull(console, "no console is served").refuse(transport, failure);
   }
 
   /**
@@ -162,6 +235,7 @@ public final class WireProtocol {
     private Duration keepAliveInterval = DEFAULT_KEEP_ALIVE_INTERVAL;
     private Duration shutdownGrace = DEFAULT_SHUTDOWN_GRACE;
     private @Nullable Boolean exposeErrorMessages;
+    private @Nullable String consolePath;
 
     private Builder(Baton baton) {
       this.baton = Objects.requireNonNull(baton, "baton");
@@ -239,6 +313,12 @@ public final class WireProtocol {
     /** Whether error answers carry every error's own message (by default when in development). */
     public Builder exposeErrorMessages(boolean expose) {
       this.exposeErrorMessages = expose;
+      return this;
+    }
+
+    /** Serves the task console at {@code path}; see {@code BatonHandler.Builder.console}. */
+    public Builder console(String path) {
+      this.consolePath = Objects.requireNonNull(path, "path");
       return this;
     }
 

@@ -50,6 +50,11 @@ final class ServletTransport implements Transport, AsyncListener {
   }
 
   @Override
+  public @Nullable String remoteAddress() {
+    return request.getRemoteAddr();
+  }
+
+  @Override
   public @Nullable String query() {
     return request.getQueryString();
   }

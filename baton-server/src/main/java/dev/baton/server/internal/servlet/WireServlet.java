@@ -31,6 +31,8 @@ import org.jspecify.annotations.Nullable;
  * answer is written: until then their run goes on. Clients that need a run cancelled as soon as
  * they go should stream with keep-alives.
  *
+ * <p>The task console, when the protocol serves one, answers at its path under the same base path.
+ *
  * <p>The servlet neither starts nor stops the protocol: its owner does, starting it before the
  * container serves and shutting it down (gracefully) before the container stops. A request that
  * arrives while the protocol is not started answers 503. Thread-safe.
@@ -53,6 +55,10 @@ public final class WireServlet extends HttpServlet {
   @Override
   protected void service(HttpServletRequest request, HttpServletResponse response) {
     String path = request.getPathInfo();
+    if (path != null && protocol.isConsole(path)) {
+      serveConsole(path, request, response);
+      return;
+    }
     Route route = path == null ? null : protocol.route(path);
     @Nullable Map<String, ?> auth = null;
     Throwable refused = null;
@@ -73,6 +79,26 @@ public final class WireServlet extends HttpServlet {
       protocol.refuse(transport, refused);
     } else if (!protocol.serve(route, transport, auth)) {
       protocol.refuse(
+          transport, BatonException.of(Status.UNAVAILABLE, "the server is not serving yet"));
+    }
+  }
+
+  /** Serves the task console, with the same auth context as the agent routes. */
+  private void serveConsole(String path, HttpServletRequest request, HttpServletResponse response) {
+    @Nullable Map<String, ?> auth = null;
+    Throwable refused = null;
+    try {
+      auth = requestAuth.of(request);
+    } catch (RuntimeException e) {
+      refused = e;
+    }
+    AsyncContext async = request.startAsync();
+    async.setTimeout(0);
+    ServletTransport transport = new ServletTransport(request, response, async);
+    if (refused != null) {
+      protocol.refuseConsole(transport, refused);
+    } else if (!protocol.serveConsole(path, transport, auth)) {
+      protocol.refuseConsole(
           transport, BatonException.of(Status.UNAVAILABLE, "the server is not serving yet"));
     }
   }

@@ -12,7 +12,8 @@ import java.util.Map;
  * port) until the process is stopped; a stop (Ctrl-C) is graceful. The model is Gemini when {@code
  * GEMINI_API_KEY} is set, a scripted demo model otherwise. Sessions are kept in {@code
  * .genkit/snapshots} ({@code BATON_SNAPSHOT_DIR} picks another folder), or in PostgreSQL when
- * {@code BATON_POSTGRES_URL} is set (see {@link SessionStores}). See the README for curl examples.
+ * {@code BATON_POSTGRES_URL} is set (see {@link SessionStores}). The task console is at {@code
+ * /console/}. See the README for curl examples.
  */
 public final class BasicAgentsServer {
   private BasicAgentsServer() {}
@@ -59,7 +60,8 @@ public final class BasicAgentsServer {
     }
     ServedAgents.define(baton, model, stores);
     BatonServer server =
-        BatonServer.start(BatonHandler.builder(baton).allAgents().build(), host, port);
+        BatonServer.start(
+            BatonHandler.builder(baton).allAgents().console("/console").build(), host, port);
     out.println("Baton basic-agents-server, model " + model + ", sessions " + stores.description());
     for (String route :
         new String[] {
@@ -72,6 +74,7 @@ public final class BasicAgentsServer {
         }) {
       out.println("  POST " + server.uri() + route);
     }
+    out.println("Task console (this machine only): " + server.uri() + "/console/");
     out.println(
         "Try: curl -s "
             + server.uri()

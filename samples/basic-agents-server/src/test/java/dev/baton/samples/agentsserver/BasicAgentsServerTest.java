@@ -15,6 +15,8 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -33,6 +35,13 @@ class BasicAgentsServerTest {
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body))
                 .build(),
+            HttpResponse.BodyHandlers.ofString())
+        .body();
+  }
+
+  private String get(BatonServer server, String path) throws Exception {
+    return http.send(
+            HttpRequest.newBuilder(server.uri().resolve(path)).GET().build(),
             HttpResponse.BodyHandlers.ofString())
         .body();
   }
@@ -144,6 +153,16 @@ class BasicAgentsServerTest {
               "/agents/chat",
               "{\"data\": " + HELLO + ", \"init\": {\"snapshotId\": \"nope\"}}");
       assertThat(Json.parse(refused).get("status").stringValue()).isEqualTo("NOT_FOUND");
+
+      // The README's console: the page, and the sessions it lists, the chat's among them.
+      assertThat(printed.toString(StandardCharsets.UTF_8)).contains(server.uri() + "/console/");
+      assertThat(get(server, "/console/")).contains("<title>Baton console</title>");
+      List<String> listed = new ArrayList<>();
+      for (JsonNode row :
+          Json.parse(get(server, "/console/api/sessions?agent=chat")).get("sessions")) {
+        listed.add(row.get("sessionId").stringValue());
+      }
+      assertThat(listed).contains(session);
     }
     return printed.toString(StandardCharsets.UTF_8);
   }

@@ -1,0 +1,137 @@
+package dev.baton.server.internal.protocol.console;
+
+import dev.baton.core.BatonException;
+import dev.baton.core.Status;
+import dev.baton.server.internal.protocol.Transport;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.Locale;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Who may use the console, and which requests may write.
+ *
+ * <p><b>Loopback.</b> Without a context provider, and without a principal the server binding
+ * authenticated, nothing tells one caller from another: the console then answers only clients on
+ * the loopback interface, so that turning it on never opens a server's sessions to its network.
+ *
+ * <p><b>Cross-site requests.</b> The abort is the console's one write. A browser sends cookies and
+ * client certificates with a cross-site form post, so the abort takes either a bearer credential,
+ * which a browser never adds by itself, or the console's token in {@value #TOKEN_HEADER} from a
+ * same-origin page: a custom header that a cross-site page cannot send without a CORS preflight the
+ * console never grants, checked against the {@code Origin} and {@code Sec-Fetch-Site} headers when
+ * the browser sends them. The token is an HMAC of the principal under a key made at start, so it
+ * names no secret of the application, differs per principal, and is read only through {@code
+ * /api/info}, which a cross-site page cannot read.
+ *
+ * <p>Thread-safe.
+ */
+final class Guard {
+  static final String TOKEN_HEADER = "X-Baton-Console-Token";
+
+  private final SecretKeySpec key;
+
+  Guard() {
+    byte[] secret = new byte[32];
+    new SecureRandom().nextBytes(secret);
+    this.key = new SecretKeySpec(secret, "HmacSHA256");
+  }
+
+  /**
+   * Refuses a client that is not on the loopback interface.
+   *
+   * @throws BatonException {@code PERMISSION_DENIED} for any other client
+   */
+  static void requireLoopback(Transport transport) {
+    if (!isLoopback(transport.remoteAddress())) {
+      throw BatonException.of(
+          Status.PERMISSION_DENIED,
+          "the console answers only loopback clients: the server has no context provider");
+    }
+  }
+
+  private static boolean isLoopback(@Nullable String address) {
+    if (address == null || address.isEmpty()) {
+      return false;
+    }
+    String literal =
+        address.startsWith("[") && address.endsWith("]")
+            ? address.substring(1, address.length() - 1)
+            : address;
+    // A literal only: a name would be looked up, and a client's address is never a name.
+    if (!literal.chars().allMatch(c -> Character.digit(c, 16) >= 0 || c == '.' || c == ':')) {
+      return false;
+    }
+    try {
+      return InetAddress.getByName(literal).isLoopbackAddress();
+    } catch (UnknownHostException malformed) {
+      return false;
+    }
+  }
+
+  /** The token a principal's page sends with the abort ({@code ""} for calls without one). */
+  String token(@Nullable String principal) {
+    try {
+      Mac mac = Mac.getInstance("HmacSHA256");
+      mac.init(key);
+      byte[] tag =
+          mac.doFinal((principal == null ? "" : principal).getBytes(StandardCharsets.UTF_8));
+      return Base64.getUrlEncoder().withoutPadding().encodeToString(tag);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("every JDK has HmacSHA256", e);
+    }
+  }
+
+  /**
+   * Refuses a write that may come from another site: see the class comment.
+   *
+   * @param bearer whether a context provider read the request's bearer credential
+   * @throws BatonException {@code PERMISSION_DENIED} for a request that may be cross-site
+   */
+  void requireSameOrigin(Transport transport, @Nullable String principal, boolean bearer) {
+    if (bearer) {
+      return;
+    }
+    String sent = transport.requestHeader(TOKEN_HEADER);
+    boolean tokenMatches =
+        sent != null
+            && MessageDigest.isEqual(
+                sent.getBytes(StandardCharsets.UTF_8),
+                token(principal).getBytes(StandardCharsets.UTF_8));
+    String site = transport.requestHeader("Sec-Fetch-Site");
+    if (!tokenMatches
+        || (site != null && !site.equalsIgnoreCase("same-origin"))
+        || !originMatchesHost(transport)) {
+      throw BatonException.of(
+          Status.PERMISSION_DENIED,
+          "the console's actions need its token in %s from a page of the same origin, or a bearer"
+              + " credential",
+          TOKEN_HEADER);
+    }
+  }
+
+  /** Whether the request's {@code Origin}, when it has one, names the host it was sent to. */
+  private static boolean originMatchesHost(Transport transport) {
+    String origin = transport.requestHeader("Origin");
+    if (origin == null) {
+      return true;
+    }
+    String host = transport.requestHeader("Host");
+    try {
+      URI uri = new URI(origin);
+      return host != null
+          && uri.getRawAuthority() != null
+          && uri.getRawAuthority().toLowerCase(Locale.ROOT).equals(host.toLowerCase(Locale.ROOT));
+    } catch (java.net.URISyntaxException | RuntimeException malformed) {
+      return false;
+    }
+  }
+}

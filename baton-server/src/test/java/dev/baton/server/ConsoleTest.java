@@ -1,0 +1,526 @@
+package dev.baton.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.baton.agent.Agent;
+import dev.baton.agent.AgentInit;
+import dev.baton.agent.AgentInput;
+import dev.baton.agent.AgentOptions;
+import dev.baton.agent.AgentOutput;
+import dev.baton.agent.SessionPage;
+import dev.baton.agent.SessionQuery;
+import dev.baton.agent.SessionSnapshot;
+import dev.baton.agent.SessionStore;
+import dev.baton.agent.store.InMemorySessionStore;
+import dev.baton.ai.FinishReason;
+import dev.baton.ai.GenerationUsage;
+import dev.baton.ai.InlinePrompt;
+import dev.baton.ai.Message;
+import dev.baton.ai.ModelRequest;
+import dev.baton.ai.ModelResponse;
+import dev.baton.ai.Part;
+import dev.baton.ai.Role;
+import dev.baton.core.ActionContext;
+import dev.baton.core.BatonException;
+import dev.baton.core.Json;
+import dev.baton.core.Status;
+import dev.baton.core.StreamCallback;
+import dev.baton.middleware.agents.Agents;
+import dev.baton.server.ConsoleHttp.Answer;
+import dev.baton.server.ConsoleHttp.Events;
+import dev.baton.testing.ForwardingSessionStore;
+import dev.baton.testing.ProgrammableModel;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The task console's HTTP API on the Jetty binding: each route's answer, the principal rules of the
+ * agent routes, the loopback rule without a context provider, the cross-site checks of the abort,
+ * live status events, and clear errors that leak nothing internal.
+ */
+class ConsoleTest {
+  private static final Duration HEARTBEAT_TIMEOUT = Duration.ofMillis(500);
+
+  @AutoClose final ServedBaton served = new ServedBaton();
+  final InMemorySessionStore store = InMemorySessionStore.create();
+
+  private Agent helper() {
+    return served.agent(
+        "helper",
+        AgentOptions.builder()
+            .sessionStore(store)
+            .heartbeat(Duration.ofMillis(100), HEARTBEAT_TIMEOUT)
+            .build());
+  }
+
+  private ServedBaton serve() {
+    return served.start(b -> b.console("/console"));
+  }
+
+  private URI url(String path) {
+    return served.url("/console" + path);
+  }
+
+  private static ModelResponse say(String text, int inputTokens) {
+    return ModelResponse.of(Message.model(text), FinishReason.STOP)
+        .withUsage(GenerationUsage.builder().inputTokens(inputTokens).outputTokens(2).build());
+  }
+
+  private static ModelResponse call(String tool, JsonNode input) {
+    return ModelResponse.of(
+        new Message(Role.MODEL, List.of(Part.toolRequest(tool, "r1", input))), FinishReason.STOP);
+  }
+
+  /** The outputs of the tool responses a model request carries, oldest first. */
+  private static List<JsonNode> toolOutputs(ModelRequest request) {
+    return request.messages().stream()
+        .flatMap(message -> message.toolResponses().stream())
+        .map(part -> part.toolResponse().output())
+        .filter(java.util.Objects::nonNull)
+        .toList();
+  }
+
+  private ActionContext as(String principal) {
+    return ActionContext.root(served.baton.registry())
+        .withAuth(Map.of(ActionContext.PRINCIPAL, principal));
+  }
+
+  /** Starts a detached run whose model call waits for {@code release}: its row stays pending. */
+  private AgentOutput detachBlocked(Agent agent, ActionContext context, CountDownLatch release) {
+    served.model.step().blockUntil(release).respondText("done at last");
+    AgentOutput pending =
+        agent.run(
+            context,
+            AgentInput.text("take your time").withDetach(true),
+            AgentInit.NEW,
+            StreamCallback.discard());
+    assertThat(pending.snapshotId()).isNotNull();
+    return pending;
+  }
+
+  private String csrfToken() {
+    return ConsoleHttp.get(url("/api/info")).json().get("csrfToken").asString();
+  }
+
+  @Test
+  void infoNamesTheAgentsWithSessionsAndSaysTheConsoleIsLoopbackOnly() {
+    helper();
+    served.agent("stateless", AgentOptions.DEFAULTS);
+    serve();
+
+    Answer info = ConsoleHttp.get(url("/api/info"));
+
+    assertThat(info.status()).isEqualTo(200);
+    assertThat(info.header("Content-Type")).startsWith("application/json");
+    assertThat(info.header("X-Content-Type-Options")).isEqualTo("nosniff");
+    assertThat(info.header("Cache-Control")).isEqualTo("no-store");
+    assertThat(info.json().get("principal").isNull()).isTrue();
+    assertThat(info.json().get("loopbackOnly").asBoolean()).isTrue();
+    assertThat(info.json().get("csrfToken").asString()).hasSizeGreaterThan(20);
+    assertThat(info.json().get("agents")).isEqualTo(Json.toTree(List.of("helper")));
+  }
+
+  @Test
+  void theSessionsListIsNewestFirstWithStatusTurnsAndSpendInPages() {
+    Agent helper = helper();
+    serve();
+    served.model.respond(say("one", 10), say("two", 20), say("two again", 30));
+    AgentOutput first = helper.runText("first");
+    AgentOutput second = helper.runText("second");
+    helper.runText("again", AgentInit.ofSnapshot(second.snapshotId()));
+    served.model.step().fail(BatonException.of(Status.UNAVAILABLE, "the model is down"));
+    AgentOutput failed = helper.runText("third");
+    assertThat(failed.isFailed()).isTrue();
+
+    JsonNode page = ConsoleHttp.get(url("/api/sessions?limit=2")).json();
+
+    assertThat(page.get("sessions")).hasSize(2);
+    JsonNode newest = page.at("/sessions/0");
+    assertThat(newest.get("agent").asString()).isEqualTo("helper");
+    assertThat(newest.get("sessionId").asString()).isEqualTo(failed.sessionId());
+    assertThat(newest.get("status").asString()).isEqualTo("failed");
+    assertThat(newest.at("/error/status").asString()).isEqualTo("UNAVAILABLE");
+    JsonNode continued = page.at("/sessions/1");
+    assertThat(continued.get("sessionId").asString()).isEqualTo(second.sessionId());
+    assertThat(continued.get("status").asString()).isEqualTo("completed");
+    assertThat(continued.get("turns").asInt()).isEqualTo(2);
+    assertThat(continued.at("/spend/inputTokens").asInt()).isEqualTo(50);
+    assertThat(continued.at("/spend/totalTokens").asInt()).isEqualTo(54);
+    assertThat(Instant.parse(continued.get("updatedAt").asString()))
+        .isAfterOrEqualTo(Instant.parse(continued.get("createdAt").asString()));
+
+    String token = page.get("nextPageToken").asString();
+    JsonNode last = ConsoleHttp.get(url("/api/sessions?limit=2&pageToken=" + token)).json();
+    assertThat(last.get("sessions")).hasSize(1);
+    assertThat(last.at("/sessions/0/sessionId").asString()).isEqualTo(first.sessionId());
+    assertThat(last.get("nextPageToken").isNull()).isTrue();
+
+    JsonNode failedOnly = ConsoleHttp.get(url("/api/sessions?status=failed&agent=helper")).json();
+    assertThat(failedOnly.get("sessions")).hasSize(1);
+    assertThat(failedOnly.at("/sessions/0/sessionId").asString()).isEqualTo(failed.sessionId());
+  }
+
+  @Test
+  void aSessionIsItsChainOfSnapshotsAndASnapshotHasItsConversation() {
+    Agent helper = helper();
+    serve();
+    served.model.respond(say("hello", 10), say("<script>alert(1)</script>", 20));
+    AgentOutput first = helper.runText("hi");
+    AgentOutput second = helper.runText("more", AgentInit.ofSnapshot(first.snapshotId()));
+
+    JsonNode chain =
+        ConsoleHttp.get(url("/api/agents/helper/sessions/" + second.sessionId())).json();
+
+    assertThat(chain.get("agent").asString()).isEqualTo("helper");
+    assertThat(chain.get("snapshots")).hasSize(2);
+    assertThat(chain.at("/snapshots/0/snapshotId").asString()).isEqualTo(first.snapshotId());
+    assertThat(chain.at("/snapshots/0/parentId").isNull()).isTrue();
+    assertThat(chain.at("/snapshots/1/parentId").asString()).isEqualTo(first.snapshotId());
+    assertThat(chain.at("/snapshots/1/status").asString()).isEqualTo("completed");
+    assertThat(chain.at("/snapshots/1/expired").asBoolean()).isFalse();
+    assertThat(chain.at("/snapshots/1/spend/inputTokens").asInt()).isEqualTo(30);
+    assertThat(chain.at("/snapshots/1").has("messages")).isFalse();
+
+    JsonNode snapshot =
+        ConsoleHttp.get(url("/api/agents/helper/snapshots/" + second.snapshotId())).json();
+
+    assertThat(snapshot.get("snapshotId").asString()).isEqualTo(second.snapshotId());
+    assertThat(snapshot.get("sessionId").asString()).isEqualTo(second.sessionId());
+    assertThat(snapshot.get("messages")).hasSize(4);
+    assertThat(snapshot.at("/messages/3/content/0/text").asString())
+        .isEqualTo("<script>alert(1)</script>");
+    assertThat(snapshot.get("artifacts")).isEmpty();
+    assertThat(snapshot.get("custom").isNull()).isTrue();
+  }
+
+  @Test
+  void theDelegationTreeOfACoordinatorShowsItsTwoBackgroundTasks() {
+    Agent worker = helper();
+    Agent coordinator =
+        served.baton.defineAgent(
+            "coordinator",
+            InlinePrompt.builder()
+                .model("model")
+                .use(Agents.builder().agents(worker.ref()).async(true).build())
+                .maxTurns(10)
+                .build(),
+            AgentOptions.builder().sessionStore(InMemorySessionStore.create()).build());
+    serve();
+    List<String> taskIds = new java.util.concurrent.CopyOnWriteArrayList<>();
+    // One model for both agents: the coordinator's calls offer its tools, the worker's none.
+    served.model.fallback(
+        request -> {
+          if (request.tools().isEmpty()) {
+            return say("worked on " + ProgrammableModel.lastUserText(request), 5);
+          }
+          List<JsonNode> outputs = toolOutputs(request);
+          outputs.forEach(
+              output -> {
+                if (output.has("taskId") && !taskIds.contains(output.get("taskId").asString())) {
+                  taskIds.add(output.get("taskId").asString());
+                }
+              });
+          return switch (outputs.size()) {
+            case 0 ->
+                call(
+                    "delegate_to_helper",
+                    Json.object().put("task", "left").put("background", true));
+            case 1 ->
+                call(
+                    "delegate_to_helper",
+                    Json.object().put("task", "right").put("background", true));
+            case 2 ->
+                call(
+                    "wait_for_background_tasks",
+                    Json.object().set("taskIds", Json.toTree(taskIds)));
+            default -> say("both done", 1);
+          };
+        });
+    AgentOutput turn = coordinator.runText("split the work");
+
+    JsonNode tree =
+        ConsoleHttp.get(
+                url("/api/agents/coordinator/snapshots/" + turn.snapshotId() + "/delegations"))
+            .json();
+
+    assertThat(tree.get("taskId").asString()).isEqualTo("coordinator:" + turn.snapshotId());
+    assertThat(tree.get("agent").asString()).isEqualTo("coordinator");
+    assertThat(tree.get("children")).hasSize(2);
+    for (int i = 0; i < 2; i++) {
+      JsonNode task = tree.get("children").get(i);
+      assertThat(task.get("taskId").asString()).isEqualTo(taskIds.get(i));
+      assertThat(task.get("agent").asString()).isEqualTo("helper");
+      assertThat(task.get("background").asBoolean()).isTrue();
+      assertThat(task.get("status").asString()).isEqualTo("completed");
+      assertThat(task.at("/spend/inputTokens").asInt()).isEqualTo(5);
+      assertThat(task.get("durationMs").asLong()).isNotNegative();
+      assertThat(task.get("remoteUrl").isNull()).isTrue();
+      assertThat(task.get("children")).isEmpty();
+    }
+  }
+
+  @Test
+  void theEventStreamSendsADetachedRunPendingAndThenCompleted() {
+    Agent helper = helper();
+    serve();
+    CountDownLatch release = new CountDownLatch(1);
+    try (Events events = new Events(url("/api/events"))) {
+      AgentOutput pending =
+          detachBlocked(helper, ActionContext.root(served.baton.registry()), release);
+
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> events.sent(pending.snapshotId(), "pending"));
+      release.countDown();
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> events.sent(pending.snapshotId(), "completed"));
+    }
+  }
+
+  @Test
+  void theEventStreamSendsATaskExpiredWhenItsHeartbeatLapses() {
+    helper();
+    serve();
+    // A pending row no worker beats for: its worker died.
+    ActionContext root = ActionContext.root(served.baton.registry());
+    store.saveSnapshot(
+        root, "orphan", existing -> SessionSnapshot.pending("orphan", "lost", null, Instant.now()));
+    try (Events events = new Events(url("/api/events"))) {
+      await().atMost(Duration.ofSeconds(10)).until(() -> events.sent("orphan", "expired"));
+    }
+    JsonNode chain = ConsoleHttp.get(url("/api/agents/helper/sessions/lost")).json();
+    assertThat(chain.at("/snapshots/0/status").asString()).isEqualTo("expired");
+    assertThat(chain.at("/snapshots/0/expired").asBoolean()).isTrue();
+  }
+
+  @Test
+  void theAbortStopsAPendingTaskWhichSettlesAborted() {
+    Agent helper = helper();
+    serve();
+    AgentOutput pending =
+        detachBlocked(helper, ActionContext.root(served.baton.registry()), new CountDownLatch(1));
+    URI abort = url("/api/agents/helper/snapshots/" + pending.snapshotId() + "/abort");
+
+    Answer answer =
+        ConsoleHttp.post(
+            abort,
+            "",
+            "X-Baton-Console-Token",
+            csrfToken(),
+            "Origin",
+            "http://" + served.server().uri().getAuthority(),
+            "Sec-Fetch-Site",
+            "same-origin");
+
+    assertThat(answer.status()).isEqualTo(200);
+    assertThat(answer.json().get("snapshotId").asString()).isEqualTo(pending.snapshotId());
+    assertThat(answer.json().get("status").asString()).isEqualTo("aborted");
+    URI snapshot = url("/api/agents/helper/snapshots/" + pending.snapshotId());
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> ConsoleHttp.get(snapshot).json().get("status").asString().equals("aborted"));
+  }
+
+  @Test
+  void anAbortThatMayComeFromAnotherSiteIsRefused() {
+    Agent helper = helper();
+    serve();
+    CountDownLatch release = new CountDownLatch(1);
+    AgentOutput pending =
+        detachBlocked(helper, ActionContext.root(served.baton.registry()), release);
+    URI abort = url("/api/agents/helper/snapshots/" + pending.snapshotId() + "/abort");
+    String token = csrfToken();
+
+    List<Answer> refused =
+        List.of(
+            // A cross-site form post: no token.
+            ConsoleHttp.post(
+                abort,
+                "confirm=yes",
+                "Content-Type",
+                "application/x-www-form-urlencoded",
+                "Origin",
+                "https://evil.example",
+                "Sec-Fetch-Site",
+                "cross-site"),
+            ConsoleHttp.post(abort, "", "X-Baton-Console-Token", "forged"),
+            ConsoleHttp.post(
+                abort, "", "X-Baton-Console-Token", token, "Origin", "https://evil.example"),
+            ConsoleHttp.post(
+                abort, "", "X-Baton-Console-Token", token, "Sec-Fetch-Site", "cross-site"));
+
+    assertThat(refused)
+        .allSatisfy(
+            answer -> {
+              assertThat(answer.status()).isEqualTo(403);
+              assertThat(answer.errorStatus()).isEqualTo("PERMISSION_DENIED");
+            });
+    assertThat(helper.snapshots().get(pending.snapshotId()).status().wireName())
+        .isEqualTo("pending");
+    release.countDown();
+  }
+
+  @Test
+  void aPrincipalSeesOnlyItsOwnSessionsAndAnothersAnswerNotFound() {
+    Agent helper = helper();
+    served.start(
+        b ->
+            b.console("/console")
+                .contextProvider(
+                    ContextProviders.bearerToken(
+                        token -> Map.of(ActionContext.PRINCIPAL, token.replace("token-", "")))));
+    served.model.respond(say("for alice", 1), say("for bob", 1));
+    AgentOutput alices =
+        helper.run(as("alice"), AgentInput.text("mine"), AgentInit.NEW, StreamCallback.discard());
+    AgentOutput bobs =
+        helper.run(as("bob"), AgentInput.text("mine"), AgentInit.NEW, StreamCallback.discard());
+    String[] alice = {"Authorization", "Bearer token-alice"};
+
+    JsonNode info = ConsoleHttp.get(url("/api/info"), alice).json();
+    assertThat(info.get("principal").asString()).isEqualTo("alice");
+    assertThat(info.get("loopbackOnly").asBoolean()).isFalse();
+    JsonNode listed = ConsoleHttp.get(url("/api/sessions"), alice).json();
+    assertThat(listed.get("sessions")).hasSize(1);
+    assertThat(listed.at("/sessions/0/sessionId").asString()).isEqualTo(alices.sessionId());
+    assertThat(
+            ConsoleHttp.get(url("/api/agents/helper/snapshots/" + alices.snapshotId()), alice)
+                .status())
+        .isEqualTo(200);
+
+    for (String path :
+        List.of(
+            "/api/agents/helper/sessions/" + bobs.sessionId(),
+            "/api/agents/helper/snapshots/" + bobs.snapshotId(),
+            "/api/agents/helper/snapshots/" + bobs.snapshotId() + "/delegations")) {
+      Answer answer = ConsoleHttp.get(url(path), alice);
+      assertThat(answer.status()).as(path).isEqualTo(404);
+      assertThat(answer.errorStatus()).isEqualTo("NOT_FOUND");
+    }
+    // A bearer credential needs no console token: a browser never sends one by itself.
+    Answer abort =
+        ConsoleHttp.post(
+            url("/api/agents/helper/snapshots/" + bobs.snapshotId() + "/abort"), "", alice);
+    assertThat(abort.status()).isEqualTo(404);
+    assertThat(ConsoleHttp.get(url("/api/sessions")).status()).isEqualTo(401);
+  }
+
+  @Test
+  void withoutAContextProviderAClientOffTheLoopbackInterfaceIsRefused() throws SocketException {
+    InetAddress external = externalAddress();
+    assumeThat(external).as("a non-loopback interface").isNotNull();
+    helper();
+    BatonServer onAll =
+        BatonServer.start(
+            BatonHandler.builder(served.baton).allAgents().console("/console").build(),
+            "0.0.0.0",
+            0);
+    try {
+      URI base = URI.create("http://" + external.getHostAddress() + ":" + onAll.uri().getPort());
+      for (String path :
+          List.of("/console/api/info", "/console/", "/console/assets/test-fixture.css")) {
+        Answer answer = ConsoleHttp.get(base.resolve(path));
+        assertThat(answer.status()).as(path).isEqualTo(403);
+        assertThat(answer.errorStatus()).isEqualTo("PERMISSION_DENIED");
+      }
+    } finally {
+      onAll.close();
+    }
+  }
+
+  private static InetAddress externalAddress() throws SocketException {
+    return NetworkInterface.networkInterfaces()
+        .flatMap(NetworkInterface::inetAddresses)
+        .filter(address -> address instanceof Inet4Address && !address.isLoopbackAddress())
+        .findFirst()
+        .orElse(null);
+  }
+
+  @Test
+  void badRequestsAnswerClearGenkitErrors() {
+    helper();
+    serve();
+
+    Map<String, String> expected =
+        Map.of(
+            "/api/sessions?limit=lots", "INVALID_ARGUMENT",
+            "/api/sessions?limit=-1", "INVALID_ARGUMENT",
+            "/api/sessions?status=sleeping", "INVALID_ARGUMENT",
+            "/api/sessions?pageToken=not-a-token", "INVALID_ARGUMENT",
+            "/api/sessions?agent=nobody", "NOT_FOUND",
+            "/api/agents/helper/sessions/none", "NOT_FOUND",
+            "/api/agents/helper/snapshots/none", "NOT_FOUND",
+            "/api/agents/nobody/snapshots/x/delegations", "NOT_FOUND",
+            "/api/nothing", "NOT_FOUND",
+            "/assets/../console.js", "NOT_FOUND");
+    expected.forEach(
+        (path, status) -> {
+          Answer answer = ConsoleHttp.get(url(path));
+          assertThat(answer.status()).as(path).isEqualTo(status.equals("NOT_FOUND") ? 404 : 400);
+          assertThat(answer.errorStatus()).as(path).isEqualTo(status);
+          assertThat(answer.json().at("/error/message").asString()).as(path).isNotBlank();
+        });
+    Answer get = ConsoleHttp.get(url("/api/agents/helper/snapshots/x/abort"));
+    assertThat(get.status()).isEqualTo(405);
+    assertThat(get.header("Allow")).isEqualTo("POST");
+    assertThat(ConsoleHttp.post(url("/api/info"), "{}").status()).isEqualTo(405);
+  }
+
+  @Test
+  void aStoreFailureReachesTheClientAsItsStatusAlone() {
+    SessionStore failing =
+        new ForwardingSessionStore(store) {
+          @Override
+          public SessionPage listSessions(ActionContext context, SessionQuery query) {
+            throw new IllegalStateException("connection to db-7.internal:5432 refused");
+          }
+        };
+    served.agent("helper", AgentOptions.builder().sessionStore(failing).build());
+    serve();
+
+    Answer answer = ConsoleHttp.get(url("/api/sessions"));
+
+    assertThat(answer.status()).isEqualTo(500);
+    assertThat(answer.errorStatus()).isEqualTo("INTERNAL");
+    assertThat(answer.body()).doesNotContain("db-7", "IllegalStateException", "at dev.");
+  }
+
+  @Test
+  void theFilesOfThePageComeFromTheJarWithTheirTypeAndAStrictPolicy() {
+    helper();
+    serve();
+
+    Answer file = ConsoleHttp.get(url("/assets/test-fixture.css"));
+
+    assertThat(file.status()).isEqualTo(200);
+    assertThat(file.header("Content-Type")).isEqualTo("text/css; charset=utf-8");
+    assertThat(file.header("X-Content-Type-Options")).isEqualTo("nosniff");
+    assertThat(file.header("Content-Security-Policy")).startsWith("default-src 'self'");
+    assertThat(file.body()).contains("body { margin: 0; }");
+    Answer bare = ConsoleHttp.get(url(""));
+    assertThat(bare.status()).isEqualTo(308);
+    assertThat(bare.header("Location")).isEqualTo("console/");
+    assertThat(ConsoleHttp.get(url("/assets/module-info.class")).status()).isEqualTo(404);
+  }
+
+  @Test
+  void aHandlerWithoutAConsoleLeavesItsPathToTheNextHandler() {
+    helper();
+    served.start();
+
+    assertThat(ConsoleHttp.get(served.url("/console/api/info")).status()).isEqualTo(404);
+  }
+}

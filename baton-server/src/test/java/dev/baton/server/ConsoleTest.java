@@ -42,6 +42,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -204,6 +206,43 @@ class ConsoleTest {
         .isEqualTo("<script>alert(1)</script>");
     assertThat(snapshot.get("artifacts")).isEmpty();
     assertThat(snapshot.get("custom").isNull()).isTrue();
+  }
+
+  @Test
+  void aSessionWithABranchShowsBothBranchesFromOneReadOfItsRowsWithoutConversations() {
+    AtomicInteger rowReads = new AtomicInteger();
+    SessionStore counting =
+        new ForwardingSessionStore(store) {
+          @Override
+          public @Nullable SessionSnapshot getSnapshot(ActionContext context, String snapshotId) {
+            rowReads.incrementAndGet();
+            return super.getSnapshot(context, snapshotId);
+          }
+        };
+    Agent helper = served.agent("helper", AgentOptions.builder().sessionStore(counting).build());
+    serve();
+    served.model.respond(say("root", 10), say("left", 20), say("right", 30));
+    AgentOutput root = helper.runText("hi");
+    AgentOutput left = helper.runText("go left", AgentInit.ofSnapshot(root.snapshotId()));
+    AgentOutput right = helper.runText("go right", AgentInit.ofSnapshot(root.snapshotId()));
+    rowReads.set(0);
+
+    JsonNode session =
+        ConsoleHttp.get(url("/api/agents/helper/sessions/" + root.sessionId())).json();
+
+    assertThat(session.get("snapshots"))
+        .extracting(row -> row.get("snapshotId").asString())
+        .containsExactly(root.snapshotId(), left.snapshotId(), right.snapshotId());
+    assertThat(session.at("/snapshots/1/parentId").asString()).isEqualTo(root.snapshotId());
+    assertThat(session.at("/snapshots/2/parentId").asString()).isEqualTo(root.snapshotId());
+    assertThat(session.at("/snapshots/2/spend/inputTokens").asInt())
+        .as("each row keeps its usage")
+        .isEqualTo(40);
+    assertThat(rowReads.get()).as("no row is read whole").isZero();
+    JsonNode listed = ConsoleHttp.get(url("/api/sessions")).json();
+    assertThat(listed.at("/sessions/0/turns").asInt())
+        .as("the list counts the rows the session view shows")
+        .isEqualTo(session.get("snapshots").size());
   }
 
   @Test

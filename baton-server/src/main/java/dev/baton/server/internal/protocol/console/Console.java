@@ -10,7 +10,6 @@ import dev.baton.core.BatonException;
 import dev.baton.core.Cancellation;
 import dev.baton.core.Json;
 import dev.baton.core.Registry;
-import dev.baton.core.Status;
 import dev.baton.internal.agent.LocalAgent;
 import dev.baton.internal.core.Timing;
 import dev.baton.server.ContextProvider;
@@ -20,8 +19,6 @@ import dev.baton.server.internal.protocol.Failures;
 import dev.baton.server.internal.protocol.Transport;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -54,8 +51,8 @@ public final class Console {
   /** Where the page's files are, within the console's path. */
   private static final String ASSETS = "/assets/";
 
-  /** How many rows a session's chain shows at most. */
-  private static final int MAX_CHAIN = 10_000;
+  /** How many rows of a session the session view shows at most. */
+  private static final int MAX_ROWS = 10_000;
 
   private final String path;
   private final Registry registry;
@@ -244,40 +241,23 @@ public final class Console {
         listed, status(query.get("status")), limit(query.get("limit")), query.get("pageToken"));
   }
 
-  /** A session's chain, from its first row to its latest, following each row's parent. */
+  /**
+   * Every row of a session, oldest first, branches included, so the page can draw its tree: one
+   * store read of the rows without their conversations. A session of more rows than the page shows
+   * sends its newest.
+   */
   private static ObjectNode chain(String agent, String sessionId, AgentSnapshots snapshots) {
-    SessionSnapshot latest = snapshots.latest(sessionId);
-    if (latest == null) {
+    List<SessionSnapshot> rows = snapshots.rows(sessionId);
+    if (rows.isEmpty()) {
       throw BatonException.notFound("session \"%s\" not found", sessionId);
-    }
-    List<SessionSnapshot> rows = new ArrayList<>();
-    Set<String> seen = new HashSet<>();
-    for (SessionSnapshot row = latest;
-        row != null && rows.size() < MAX_CHAIN && seen.add(row.snapshotId());
-        row = parent(snapshots, row)) {
-      rows.add(row);
     }
     ObjectNode body = Json.object();
     body.put("agent", agent);
     body.put("sessionId", sessionId);
     ArrayNode list = body.putArray("snapshots");
-    rows.reversed().forEach(row -> list.add(Views.snapshot(row)));
+    rows.subList(Math.max(0, rows.size() - MAX_ROWS), rows.size())
+        .forEach(row -> list.add(Views.snapshot(row)));
     return body;
-  }
-
-  /** A row's parent, or null when it has none, or none the principal can still read. */
-  private static @Nullable SessionSnapshot parent(AgentSnapshots snapshots, SessionSnapshot row) {
-    if (row.parentId() == null || row.parentId().isEmpty()) {
-      return null;
-    }
-    try {
-      return snapshots.get(row.parentId());
-    } catch (BatonException e) {
-      if (e.status() == Status.NOT_FOUND) {
-        return null;
-      }
-      throw e;
-    }
   }
 
   /** The agents the console shows: the served local agents with a session store, by name. */

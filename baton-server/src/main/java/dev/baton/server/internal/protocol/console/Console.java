@@ -24,7 +24,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -65,9 +64,13 @@ public final class Console {
   private final Guard guard = new Guard();
   private final Assets assets = new Assets();
 
-  /** What a request runs as. */
+  /** What a request runs as, and what its principal was read from. */
   private record Caller(
-      ActionContext context, @Nullable String principal, boolean loopbackOnly, boolean bearer) {}
+      ActionContext context,
+      @Nullable String principal,
+      boolean loopbackOnly,
+      @Nullable Map<String, ?> boundAuth,
+      RequestData request) {}
 
   /**
    * @param path the console's path, checked by the caller
@@ -201,7 +204,7 @@ public final class Console {
               new DelegationTree(registry, caller.context(), Timing.of(caller.context()).now())
                   .of(name, snapshots, snapshots.get(id)));
       case "abort" -> {
-        guard.requireSameOrigin(transport, caller.principal(), caller.bearer());
+        guard.requireSameOrigin(transport, caller.principal(), isByBearer(caller));
         SnapshotStatus status = snapshots.abort(id);
         if (status == null) {
           throw BatonException.notFound("snapshot \"%s\" not found", id);
@@ -309,14 +312,37 @@ public final class Console {
     if (!providers.isEmpty()) {
       transport.forEachRequestHeader((name, value) -> AuthContexts.addHeader(headers, name, value));
     }
-    Map<String, Object> auth =
-        AuthContexts.of(boundAuth, providers, RequestData.of(transport.method(), headers));
+    RequestData request = RequestData.of(transport.method(), headers);
+    Map<String, Object> auth = AuthContexts.of(boundAuth, providers, request);
     ActionContext context =
         ActionContext.root(registry).withCancellation(cancellation).withAuth(auth);
-    String authorization = headers.get("authorization");
-    boolean bearer =
-        authorization != null && authorization.toLowerCase(Locale.ROOT).startsWith("bearer ");
-    return new Caller(context, context.principal().orElse(null), loopbackOnly, bearer);
+    return new Caller(context, context.principal().orElse(null), loopbackOnly, boundAuth, request);
+  }
+
+  /**
+   * Whether the caller's principal comes from its bearer credential: the context providers name it
+   * with the request's {@code Authorization: Bearer} header, and not without it. A principal from a
+   * cookie, a client certificate or the binding does not, whatever other headers the request has: a
+   * browser sends those by itself with a cross-site request.
+   */
+  private boolean isByBearer(Caller caller) {
+    String authorization = caller.request().headers().get("authorization");
+    if (caller.principal() == null
+        || authorization == null
+        || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+      return false;
+    }
+    Map<String, String> without = new LinkedHashMap<>(caller.request().headers());
+    without.remove("authorization");
+    try {
+      Map<String, Object> auth =
+          AuthContexts.of(
+              caller.boundAuth(), providers, RequestData.of(caller.request().method(), without));
+      return !caller.principal().equals(auth.get(ActionContext.PRINCIPAL));
+    } catch (BatonException refused) {
+      // Without the credential the providers refuse the request: it is what names the principal.
+      return true;
+    }
   }
 
   /**

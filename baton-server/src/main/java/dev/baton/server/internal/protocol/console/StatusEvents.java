@@ -68,7 +68,8 @@ final class StatusEvents {
   private final Cancellation cancellation;
   private final BooleanSupplier draining;
   private final Map<Task, Watched> watched = new HashMap<>();
-  // Settled tasks: a dead worker's row stays pending in its store, and is not watched again.
+  // Settled tasks still listed pending: a dead worker's row stays pending in its store, and is not
+  // watched again.
   private final Set<Task> settled = new HashSet<>();
   private final LinkedBlockingQueue<Task> changed = new LinkedBlockingQueue<>();
 
@@ -139,18 +140,24 @@ final class StatusEvents {
     }
   }
 
-  /** Watches the pending tasks not watched yet. */
+  /**
+   * Watches the pending tasks not watched yet, and forgets the settled tasks no longer listed
+   * pending, so that the stream keeps only what its stores still list.
+   */
   private void discover() throws IOException {
+    Set<Task> listed = new HashSet<>();
     for (Map.Entry<String, LocalAgent> entry : agents.entrySet()) {
       String agent = entry.getKey();
       for (SessionSummary session : pendingSessions(agent, entry.getValue())) {
         Task task = new Task(agent, session.latestSnapshotId());
+        listed.add(task);
         if (!watched.containsKey(task) && !settled.contains(task)) {
           watched.put(task, new Watched(session.sessionId(), subscribe(entry.getValue(), task)));
           check(task);
         }
       }
     }
+    settled.retainAll(listed);
   }
 
   private Iterable<SessionSummary> pendingSessions(String agent, LocalAgent local) {

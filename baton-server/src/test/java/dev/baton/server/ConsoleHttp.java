@@ -45,6 +45,10 @@ public final class ConsoleHttp {
     return send(HttpRequest.newBuilder(url).GET(), headers);
   }
 
+  public static Answer head(URI url, String... headers) {
+    return send(HttpRequest.newBuilder(url).HEAD(), headers);
+  }
+
   public static Answer post(URI url, String body, String... headers) {
     return send(
         HttpRequest.newBuilder(url).POST(HttpRequest.BodyPublishers.ofString(body)), headers);

@@ -596,6 +596,11 @@ class ConsoleTest {
     assertThat(file.header("X-Content-Type-Options")).isEqualTo("nosniff");
     assertThat(file.header("Content-Security-Policy")).startsWith("default-src 'self'");
     assertThat(file.body()).contains("body { margin: 0; }");
+    Answer head = ConsoleHttp.head(url("/assets/test-fixture.css"));
+    assertThat(head.status()).isEqualTo(200);
+    assertThat(head.header("Content-Type")).isEqualTo("text/css; charset=utf-8");
+    assertThat(head.header("Content-Length")).isEqualTo(String.valueOf(file.body().length()));
+    assertThat(head.body()).isEmpty();
     Answer bare = ConsoleHttp.get(url(""));
     assertThat(bare.status()).isEqualTo(308);
     assertThat(bare.header("Location")).isEqualTo("console/");

@@ -120,7 +120,8 @@ public final class Console {
         transport.setHeader("Location", path.substring(path.lastIndexOf('/') + 1) + "/");
         transport.finish(new byte[0]);
       } else if (rest.equals("/") || rest.startsWith(ASSETS)) {
-        if (!allows(transport, "GET")) {
+        // HEAD as GET: the server sends the headers alone.
+        if (!transport.method().equals("HEAD") && !allows(transport, "GET")) {
           return;
         }
         requireLoopbackWithoutCallers(transport, boundAuth);
@@ -152,8 +153,8 @@ public final class Console {
       @Nullable Map<String, ?> boundAuth,
       Cancellation cancellation,
       BooleanSupplier draining) {
-    String method = route.size() == 5 && route.get(4).equals("abort") ? "POST" : "GET";
-    if (!isApiRoute(route)) {
+    String method = methodOf(route);
+    if (method == null) {
       throw BatonException.notFound(
           "nothing is served at %s/api/%s", path, String.join("/", route));
     }
@@ -170,19 +171,27 @@ public final class Console {
     }
   }
 
-  private static boolean isApiRoute(List<String> route) {
+  /** The method of an API route ({@code POST} for the abort, the one write), or null for none. */
+  private static @Nullable String methodOf(List<String> route) {
     if (route.size() == 1) {
-      return Set.of("info", "sessions", "events").contains(route.getFirst());
+      return Set.of("info", "sessions", "events").contains(route.getFirst()) ? "GET" : null;
     }
     if (route.size() < 4 || !route.getFirst().equals("agents") || route.contains("")) {
-      return false;
+      return null;
     }
     return switch (route.get(2)) {
-      case "sessions" -> route.size() == 4;
+      case "sessions" -> route.size() == 4 ? "GET" : null;
       case "snapshots" ->
           route.size() == 4
-              || (route.size() == 5 && Set.of("delegations", "abort").contains(route.get(4)));
-      default -> false;
+              ? "GET"
+              : route.size() != 5
+                  ? null
+                  : switch (route.get(4)) {
+                    case "delegations" -> "GET";
+                    case "abort" -> "POST";
+                    default -> null;
+                  };
+      default -> null;
     };
   }
 
@@ -201,7 +210,8 @@ public final class Console {
           answers.json(
               transport,
               200,
-              new DelegationTree(registry, caller.context(), Timing.of(caller.context()).now())
+              new DelegationTree(
+                      registry, serves, caller.context(), Timing.of(caller.context()).now())
                   .of(name, snapshots, snapshots.get(id)));
       case "abort" -> {
         guard.requireSameOrigin(transport, caller.principal(), isByBearer(caller));

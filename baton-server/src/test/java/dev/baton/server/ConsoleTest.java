@@ -432,6 +432,40 @@ class ConsoleTest {
   }
 
   @Test
+  void eachEventStreamSendsOnlyTheTasksOfItsOwnPrincipal() {
+    Agent helper = helper();
+    served.start(b -> b.console("/console").contextProvider(BEARER_OR_COOKIE));
+    CountDownLatch release = new CountDownLatch(1);
+    try (Events alices = new Events(url("/api/events"), "Authorization", "Bearer token-alice");
+        Events alicesOtherTab = new Events(url("/api/events"), "Cookie", "user=alice");
+        Events bobs = new Events(url("/api/events"), "Authorization", "Bearer token-bob")) {
+      AgentOutput alicesTask = detachBlocked(helper, as("alice"), release);
+      AgentOutput bobsTask = detachBlocked(helper, as("bob"), release);
+
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> alices.snapshotIds().contains(alicesTask.snapshotId()));
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> alicesOtherTab.snapshotIds().contains(alicesTask.snapshotId()));
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> bobs.snapshotIds().contains(bobsTask.snapshotId()));
+      release.countDown();
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> bobs.sent(bobsTask.snapshotId(), "completed"));
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> alices.sent(alicesTask.snapshotId(), "completed"));
+
+      assertThat(alices.snapshotIds()).doesNotContain(bobsTask.snapshotId());
+      assertThat(alicesOtherTab.snapshotIds()).doesNotContain(bobsTask.snapshotId());
+      assertThat(bobs.snapshotIds()).doesNotContain(alicesTask.snapshotId());
+    }
+  }
+
+  @Test
   void aPrincipalSeesOnlyItsOwnSessionsAndAnothersAnswerNotFound() {
     Agent helper = helper();
     served.start(

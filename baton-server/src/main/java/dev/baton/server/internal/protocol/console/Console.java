@@ -63,6 +63,7 @@ public final class Console {
   private final Answers answers;
   private final Guard guard = new Guard();
   private final Assets assets = new Assets();
+  private final LiveTasks liveTasks;
 
   /** What a request runs as, and what its principal was read from. */
   private record Caller(
@@ -87,6 +88,7 @@ public final class Console {
     this.serves = serves;
     this.providers = List.copyOf(providers);
     this.answers = new Answers(failures);
+    this.liveTasks = new LiveTasks(registry, this::agents);
   }
 
   /** Whether a request's path (within the binding's context) is the console's. */
@@ -166,7 +168,7 @@ public final class Console {
       case "info" -> answers.json(transport, 200, info(caller));
       case "sessions" -> answers.json(transport, 200, sessions(caller, query(transport)));
       case "events" ->
-          new StatusEvents(agents(), caller.context(), transport, cancellation, draining).run();
+          new StatusEvents(liveTasks, caller.principal(), transport, cancellation, draining).run();
       default -> agentRoute(route, transport, caller);
     }
   }

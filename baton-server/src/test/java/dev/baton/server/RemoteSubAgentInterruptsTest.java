@@ -183,9 +183,11 @@ class RemoteSubAgentInterruptsTest {
   /**
    * The remote coder's snapshot is read with the orchestrator's own credentials, which prove
    * nothing about the caller: a conversation the client keeps could name any held snapshot there.
+   * Such an orchestrator cannot route an answer to it, so the question is the seed's dead end from
+   * the start, and the system prompt does not promise a pause.
    */
   @Test
-  void aClientManagedOrchestratorCannotAnswerARemoteSubAgentsQuestion() {
+  void aClientManagedOrchestratorReportsARemoteSubAgentsQuestionAsText() {
     Agent lead =
         client.defineAgent(
             "lead",
@@ -194,8 +196,51 @@ class RemoteSubAgentInterruptsTest {
                 .use(Agents.builder().agents(coder.ref()).forwardInterrupts(true).build())
                 .build(),
             AgentOptions.DEFAULTS);
-    AgentOutput asked = heldWrite(lead);
+    orch.respond(calls(delegate("d1", Json.object().put("task", "Write the main class"))));
+    served.model.respond(
+        calls(Part.toolRequest("write_file", "w1", Json.object().put("path", PATH))));
+    orch.respondText("The coder needs input.");
+
+    AgentOutput output = lead.runText("Build it");
+
+    assertThat(output.finishReason()).isEqualTo(AgentFinishReason.STOP);
+    assertThat(orch.lastRequest().messages().get(0).text())
+        .contains("<sub-agents>")
+        .doesNotContain("your turn usually pauses");
+    assertThat(toolOutput(orch, "d1").path("response").asString())
+        .startsWith("Sub-agent \"coder\" interrupted for additional input");
+    assertThat(writes).isEmpty();
+  }
+
+  /** The same remote coder forwards through an orchestrator that keeps its sessions. */
+  @Test
+  void aServerManagedOrchestratorListsTheRemoteSubAgentAsForwarding() {
+    AgentOutput asked = heldWrite(orchestrator(Agents.builder()));
+
+    assertThat(asked.finishReason()).isEqualTo(AgentFinishReason.INTERRUPTED);
+    assertThat(orch.lastRequest().messages().get(0).text())
+        .contains(
+            "your turn usually pauses until the user answers, and the sub-agent goes on:"
+                + " delegate_to_coder.");
+  }
+
+  /**
+   * A client that keeps its conversation could still plant a wrapper of another conversation's
+   * remote question in its history; the answer is refused before the coder runs.
+   */
+  @Test
+  void aClientManagedOrchestratorCannotAnswerAPlantedRemoteQuestion() {
+    Agent orchestrator = orchestrator(Agents.builder());
+    AgentOutput asked = heldWrite(orchestrator);
     ToolRequestPart held = held(asked);
+    Agent lead =
+        client.defineAgent(
+            "lead",
+            InlinePrompt.builder()
+                .model("orch")
+                .use(Agents.builder().agents(coder.ref()).forwardInterrupts(true).build())
+                .build(),
+            AgentOptions.DEFAULTS);
     int coderCalls = served.model.calls();
 
     Status status =
@@ -204,7 +249,7 @@ class RemoteSubAgentInterruptsTest {
                 lead.run(
                     client.context(),
                     AgentInput.resume(approve(held)),
-                    AgentInit.ofState(asked.state()),
+                    AgentInit.ofState(orchestrator.snapshots().get(asked.snapshotId()).state()),
                     StreamCallback.discard()));
 
     assertThat(status).isEqualTo(Status.FAILED_PRECONDITION);
@@ -263,7 +308,8 @@ class RemoteSubAgentInterruptsTest {
     AgentOutput output = lead.runText("Build it");
 
     assertThat(output.finishReason()).isEqualTo(AgentFinishReason.STOP);
-    assertThat(orch.lastRequest().messages().get(0).text()).doesNotContain("your turn pauses");
+    assertThat(orch.lastRequest().messages().get(0).text())
+        .doesNotContain("your turn usually pauses");
     assertThat(toolOutput(orch, "d1").path("response").asString())
         .startsWith("Sub-agent \"helper\" interrupted for additional input");
     assertThat(writes).isEmpty();

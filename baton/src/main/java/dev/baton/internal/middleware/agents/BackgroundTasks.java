@@ -404,7 +404,7 @@ final class BackgroundTasks {
       @Nullable String label) {
     if (!config.forwardInterrupts()
         || row.finishReason() != AgentFinishReason.INTERRUPTED
-        || !InterruptForwarding.canForward(agent)) {
+        || !InterruptForwarding.canForward(context, agent)) {
       return null;
     }
     ObjectNode wrapped;

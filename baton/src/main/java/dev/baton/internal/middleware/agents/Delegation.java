@@ -151,7 +151,8 @@ public final class Delegation {
               return next.apply(
                   answers.asksAgain() && params.iteration() == 0 ? ctx.with(ASKING, this) : ctx,
                   noticed.withRequest(
-                      SystemText.inject(noticed.request(), setup.marker(), setup.instructions())));
+                      SystemText.inject(
+                          noticed.request(), setup.marker(), setup.instructions(ctx))));
             })
         // The scope is what the model is sent, after every generate hook, so a history that
         // another middleware (ContextCompression) trimmed past a launch result takes that task
@@ -353,7 +354,7 @@ public final class Delegation {
       Instant started) {
     if (output.finishReason() == AgentFinishReason.INTERRUPTED
         && config.forwardInterrupts()
-        && InterruptForwarding.canForward(target)) {
+        && InterruptForwarding.canForward(context, target)) {
       // A restarted delegation (the orchestrator's own approval let it run) cannot pause again:
       // the generate loop fails a restarted call that interrupts. Its question is reported as
       // text, as without forwarding.

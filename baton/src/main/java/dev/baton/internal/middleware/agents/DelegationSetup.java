@@ -13,6 +13,7 @@ import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.Registry;
 import dev.baton.internal.agent.AgentLookup;
+import dev.baton.internal.agent.RemoteAgent;
 import dev.baton.internal.core.DefaultRegistry;
 import dev.baton.internal.middleware.agents.TaskMessages.Delegate;
 import dev.baton.internal.middleware.agents.TaskMessages.DelegateAsync;
@@ -47,8 +48,6 @@ final class DelegationSetup {
   // the child's middleware tools belong to the orchestrator alone.
   private final Registry registry;
   private final boolean continuable;
-  // The delegation tools whose sub-agents forward their interrupts; empty with the option off.
-  private final List<String> forwarding;
   private final Map<String, String> toolOwners = new LinkedHashMap<>();
   // The agent each delegation tool delegates to, by the tool's name.
   private final Map<String, String> delegationTools = new HashMap<>();
@@ -56,7 +55,10 @@ final class DelegationSetup {
   private final Set<String> resultTools;
   private final List<String> agentNames;
   private final String marker;
+  // The system text for a conversation this instance keeps, and for one the client keeps, where a
+  // remote sub-agent's question is reported as text (see InterruptForwarding#canForward).
   private final TextPart instructions;
+  private final TextPart clientKeptInstructions;
   private final TaskResults results;
 
   /**
@@ -81,13 +83,6 @@ final class DelegationSetup {
     }
     this.agentNames = List.copyOf(names);
     this.continuable = config.agents().stream().anyMatch(this::mayBeServerManaged);
-    this.forwarding =
-        config.forwardInterrupts()
-            ? config.agents().stream()
-                .filter(this::canForward)
-                .map(ref -> toolName(config, ref.name()))
-                .toList()
-            : List.of();
     if (continuable) {
       taskTools.add(sharedToolName(config, BackgroundTasks.CONTINUE));
     }
@@ -103,7 +98,8 @@ final class DelegationSetup {
       tools.add(tool);
     }
     this.marker = marker(config);
-    this.instructions = SystemText.block(marker, buildInstructions());
+    this.instructions = SystemText.block(marker, buildInstructions(forwarding(true)));
+    this.clientKeptInstructions = SystemText.block(marker, buildInstructions(forwarding(false)));
     this.results = new TaskResults(config);
   }
 
@@ -196,9 +192,9 @@ final class DelegationSetup {
     return marker;
   }
 
-  /** The {@code <sub-agents>} block, as the system text it is injected as. */
-  TextPart instructions() {
-    return instructions;
+  /** The {@code <sub-agents>} block for the orchestrator's conversation, as system text. */
+  TextPart instructions(ActionContext context) {
+    return InterruptForwarding.keepsSessions(context) ? instructions : clientKeptInstructions;
   }
 
   TaskResults results() {
@@ -215,13 +211,28 @@ final class DelegationSetup {
     }
   }
 
-  /** Whether an agent forwards its interrupts: a server-managed one, local or remote. */
-  private boolean canForward(AgentRef ref) {
-    try {
-      return InterruptForwarding.canForward(AgentLookup.find(registry, ref.name()));
-    } catch (BatonException unknown) {
-      return false;
+  /**
+   * The delegation tools whose sub-agents forward their interrupts, empty with the option off: the
+   * server-managed ones, local or remote, and only the local ones in a conversation the client
+   * keeps.
+   */
+  private List<String> forwarding(boolean keptHere) {
+    if (!config.forwardInterrupts()) {
+      return List.of();
     }
+    List<String> forwarding = new ArrayList<>();
+    for (AgentRef ref : config.agents()) {
+      Agent agent;
+      try {
+        agent = AgentLookup.find(registry, ref.name());
+      } catch (BatonException unknown) {
+        continue;
+      }
+      if (InterruptForwarding.canForward(agent) && (keptHere || !(agent instanceof RemoteAgent))) {
+        forwarding.add(toolName(config, ref.name()));
+      }
+    }
+    return forwarding;
   }
 
   /**
@@ -287,7 +298,7 @@ final class DelegationSetup {
   }
 
   /** The {@code <sub-agents>} block: each tool with the best description the registry offers. */
-  private String buildInstructions() {
+  private String buildInstructions(List<String> forwarding) {
     StringBuilder text =
         new StringBuilder(
             "<sub-agents>\nYou can delegate tasks to specialized sub-agents using their delegation"

@@ -1,7 +1,6 @@
 package dev.baton.internal.middleware.agents;
 
 import dev.baton.agent.AgentUsage;
-import dev.baton.agent.TurnContext;
 import dev.baton.ai.FinishReason;
 import dev.baton.ai.GenerateOptions;
 import dev.baton.ai.GenerateParams;
@@ -173,7 +172,8 @@ final class ForwardedAnswers {
    * the conversation could otherwise point one call's answer at another agent's turn, or at a task
    * of another conversation. A remote sub-agent's snapshot is read with this instance's own
    * credentials rather than the caller's, so only a conversation this instance keeps (a
-   * server-managed orchestrator's) may route to one.
+   * server-managed orchestrator's) may route to one: elsewhere its question is reported as text,
+   * never forwarded, and a wrapper naming one was planted.
    *
    * @throws dev.baton.core.BatonException {@code INVALID_ARGUMENT} for a wrapper whose agent is not
    *     its call's, {@code NOT_FOUND} for a task outside the conversation's scope, {@code
@@ -199,9 +199,8 @@ final class ForwardedAnswers {
     if (background && scope.find(taskId) == null) {
       throw BatonException.notFound("task \"%s\" was not started in this conversation", taskId);
     }
-    boolean serverKept =
-        context.get(TurnContext.KEY).map(turn -> !turn.snapshotId().isEmpty()).orElse(false);
-    if (!serverKept && AgentLookup.find(setup.registry(), task.agent()) instanceof RemoteAgent) {
+    if (!InterruptForwarding.keepsSessions(context)
+        && AgentLookup.find(setup.registry(), task.agent()) instanceof RemoteAgent) {
       throw BatonException.failedPrecondition(
           "the question of remote sub-agent task %s can be answered only through an orchestrator"
               + " that keeps its sessions (a session store): a conversation the client keeps"

@@ -10,6 +10,7 @@ import dev.baton.agent.SessionState;
 import dev.baton.agent.SessionStore;
 import dev.baton.agent.SnapshotStatus;
 import dev.baton.agent.StateManagement;
+import dev.baton.agent.TurnContext;
 import dev.baton.ai.Message;
 import dev.baton.ai.Part;
 import dev.baton.ai.Resume;
@@ -72,6 +73,23 @@ final class InterruptForwarding {
   static boolean canForward(Agent target) {
     AgentMetadata metadata = target.metadata();
     return metadata != null && metadata.stateManagement() == StateManagement.SERVER;
+  }
+
+  /**
+   * Whether a run of the agent forwards its interrupts in this orchestrator's conversation: it
+   * {@linkplain #canForward(Agent) can}, and the answer can be routed back. A remote sub-agent's
+   * snapshot is read with this instance's own credentials, which prove nothing about the caller, so
+   * its question is forwarded only in a conversation this instance keeps (a server-managed
+   * orchestrator's, whose history a client cannot plant a wrapper in); elsewhere it is reported as
+   * text from the start, rather than asked and then refused.
+   */
+  static boolean canForward(ActionContext context, Agent target) {
+    return canForward(target) && (!(target instanceof RemoteAgent) || keepsSessions(context));
+  }
+
+  /** Whether the orchestrator's turn is saved by this instance: it keeps the conversation. */
+  static boolean keepsSessions(ActionContext context) {
+    return context.get(TurnContext.KEY).map(turn -> !turn.snapshotId().isEmpty()).orElse(false);
   }
 
   /**

@@ -166,7 +166,7 @@ final class SettleNotices {
             case ABORTED -> row.isSettled() ? "aborted" : null;
             case COMPLETED ->
                 config.forwardInterrupts()
-                        && InterruptForwarding.canForward(agent)
+                        && InterruptForwarding.canForward(context, agent)
                         && InterruptForwarding.wrapTask(context, agent, task, row, null) != null
                     ? Report.INTERRUPTED
                     : TaskResults.completedStatus(row.finishReason());

@@ -93,7 +93,9 @@ final class TaskContinuation {
       }
       case COMPLETED -> {
         if (row.finishReason() == AgentFinishReason.INTERRUPTED) {
-          if (config.forwardInterrupts() && config.async()) {
+          if (config.forwardInterrupts()
+              && config.async()
+              && InterruptForwarding.canForward(context, agent)) {
             // A check asks the user, and the answer resumes the task: a retry that succeeds.
             delegation.refund();
             return refusal(

@@ -2,6 +2,8 @@
 // compatibility layer), for Baton's A2A client tests. What it does depends on the user's text:
 //   "fail: ..."  the task fails with the message "the research failed";
 //   "hold: ..."  the task stays working until POST /control/release, or until it is cancelled;
+//   "ask: ..."   the task asks "Which year?" (input-required); the next message in the task
+//                completes it with "answered: <text>";
 //   otherwise    it completes at once, answering "echo: <text>" with one artifact, and names how
 //                many messages its context has had ("turn <n>"), so that a test sees a continuation.
 // With "--card-url <url>" the card names that URL as its JSON-RPC interface (a card that lies).
@@ -47,6 +49,16 @@ const executor = {
       artifacts: [], history: [ctx.userMessage], metadata: undefined,
     }));
     bus.publish(status(ctx, 2, undefined));
+    if (ctx.task?.status?.state === 6) {
+      bus.publish(status(ctx, 3, agentMessage(ctx, `answered: ${said}`)));
+      bus.finished();
+      return;
+    }
+    if (said.startsWith('ask:')) {
+      bus.publish(status(ctx, 6, agentMessage(ctx, 'Which year?')));
+      bus.finished();
+      return;
+    }
     if (said.startsWith('hold:')) {
       const outcome = await new Promise((resolve) => held.set(ctx.taskId, resolve));
       held.delete(ctx.taskId);

@@ -2,21 +2,31 @@ package dev.baton.a2a;
 
 import dev.baton.Baton;
 import dev.baton.a2a.internal.server.JsonRpcEndpoint;
+import dev.baton.core.Action;
+import dev.baton.core.ActionType;
+import dev.baton.core.Json;
 import dev.baton.server.BatonHandler;
 import dev.baton.server.ContextProvider;
 import dev.baton.server.internal.HeaderCaches;
 import dev.baton.server.internal.JettyTransport;
+import dev.baton.server.internal.protocol.Drain;
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.eclipse.jetty.http.HttpURI;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.component.Graceful;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A Jetty 12 core handler that serves Baton agents as A2A agents (A2A 0.3, JSON-RPC over HTTP).
@@ -34,9 +44,13 @@ import org.jspecify.annotations.Nullable;
  * methods and how tasks, contexts and parts map to Baton's. Other paths are left to the next
  * handler.
  *
+ * <p>Its cards list the agent and the tools named to {@link Builder#skills} as skills, and the
+ * security schemes of {@link Builder#securityScheme}. It shuts down gracefully as a {@link
+ * BatonHandler} does (see {@link #shutdown()}).
+ *
  * <p>Every request runs on a virtual thread of its own. Thread-safe.
  */
-public final class A2aHandler extends Handler.Abstract.NonBlocking {
+public final class A2aHandler extends Handler.Abstract.NonBlocking implements Graceful {
   /** The path under which the agents' base URLs lie. */
   public static final String PREFIX = "/a2a/";
 
@@ -45,8 +59,13 @@ public final class A2aHandler extends Handler.Abstract.NonBlocking {
   private final Map<String, JsonRpcEndpoint> endpoints;
   private final @Nullable URI publicUrl;
   private final boolean hasContextProviders;
+  private final Baton baton;
+  private final Duration shutdownGrace;
+  // New on every start, so that a stopped handler can start again.
+  private volatile Drain drain;
 
   private A2aHandler(Builder builder) {
+    Map<String, ObjectNode> schemes = securitySchemes(builder);
     Map<String, JsonRpcEndpoint> endpoints = new LinkedHashMap<>();
     for (String name : builder.agents) {
       endpoints.put(
@@ -55,12 +74,29 @@ public final class A2aHandler extends Handler.Abstract.NonBlocking {
               builder.baton,
               name,
               builder.providers,
+              builder.tools(name),
+              schemes,
               builder.maxRequestBytes,
               builder.exposeErrorMessages));
     }
     this.endpoints = Map.copyOf(endpoints);
     this.publicUrl = builder.publicUrl;
     this.hasContextProviders = !builder.providers.isEmpty();
+    this.baton = builder.baton;
+    this.shutdownGrace = builder.shutdownGrace;
+    this.drain = new Drain(baton);
+  }
+
+  /**
+   * The schemes the cards declare: those declared to the builder, else a bearer token when context
+   * providers authenticate requests (what {@link dev.baton.server.ContextProviders#bearerToken}
+   * reads), else none.
+   */
+  private static Map<String, ObjectNode> securitySchemes(Builder builder) {
+    if (!builder.securitySchemes.isEmpty() || builder.providers.isEmpty()) {
+      return Collections.unmodifiableMap(new LinkedHashMap<>(builder.securitySchemes));
+    }
+    return Map.of("bearer", Json.object().put("type", "http").put("scheme", "bearer"));
   }
 
   /** A builder for a handler of {@code baton}'s agents; it serves none until told. */
@@ -94,7 +130,7 @@ public final class A2aHandler extends Handler.Abstract.NonBlocking {
               if (card) {
                 endpoint.card(transport, url);
               } else {
-                endpoint.call(transport);
+                endpoint.call(transport, drain);
               }
             });
     return true;
@@ -114,13 +150,36 @@ public final class A2aHandler extends Handler.Abstract.NonBlocking {
         .asString();
   }
 
+  /**
+   * Starts a graceful shutdown: new JSON-RPC requests are refused (HTTP 503 with a JSON-RPC error),
+   * and the future completes when the requests in flight and the Baton instance's agent work are
+   * done, or when the grace is over and the requests left have been cancelled. Detached tasks are
+   * left to the Baton instance, as a {@link BatonHandler}'s are.
+   */
+  @Override
+  public CompletableFuture<Void> shutdown() {
+    return drain.shutdown(shutdownGrace);
+  }
+
+  @Override
+  public boolean isShutdown() {
+    return drain.isDraining();
+  }
+
   @Override
   protected void doStart() throws Exception {
     // Credentials are read from headers; see BatonHandler's "In a server of your own".
     if (hasContextProviders) {
       HeaderCaches.requireCaseSensitive(getServer(), "A2aHandler");
     }
+    drain = new Drain(baton);
     super.doStart();
+  }
+
+  @Override
+  protected void doStop() throws Exception {
+    drain.cancelAll();
+    super.doStop();
   }
 
   /** Configures an {@link A2aHandler}. Not thread-safe; build once. */
@@ -128,6 +187,9 @@ public final class A2aHandler extends Handler.Abstract.NonBlocking {
     private final Baton baton;
     private final List<String> agents = new ArrayList<>();
     private final List<ContextProvider> providers = new ArrayList<>();
+    private final Map<String, List<String>> tools = new HashMap<>();
+    private final Map<String, ObjectNode> securitySchemes = new LinkedHashMap<>();
+    private Duration shutdownGrace = BatonHandler.DEFAULT_SHUTDOWN_GRACE;
     private long maxRequestBytes = BatonHandler.DEFAULT_MAX_REQUEST_BYTES;
     private boolean exposeErrorMessages =
         dev.baton.server.internal.protocol.Failures.exposeByDefault();
@@ -164,6 +226,43 @@ public final class A2aHandler extends Handler.Abstract.NonBlocking {
       return this;
     }
 
+    /**
+     * Lists these tools on {@code agent}'s card as skills of their own, beside the agent, each
+     * described as registered. Baton cannot see which tools an agent's turns use, so the card names
+     * only the tools named here.
+     *
+     * @throws IllegalArgumentException at {@link #build} when a tool is not registered
+     */
+    public Builder skills(String agent, String... toolNames) {
+      tools.computeIfAbsent(agent, name -> new ArrayList<>()).addAll(List.of(toolNames));
+      return this;
+    }
+
+    /**
+     * Declares a security scheme on the cards, in the specification's shape ({@code {"type":
+     * "apiKey", "in": "header", "name": "Authorization"}}, say), as an alternative to the others
+     * declared. Declare the schemes the context providers accept: without any, a handler with
+     * context providers declares {@code bearer} ({@code {"type": "http", "scheme": "bearer"}}),
+     * which {@link dev.baton.server.ContextProviders#bearerToken} reads, and one without declares
+     * none.
+     */
+    public Builder securityScheme(String name, ObjectNode scheme) {
+      if (!scheme.path("type").isString()) {
+        throw new IllegalArgumentException("a security scheme needs a string \"type\"");
+      }
+      securitySchemes.put(name, scheme.deepCopy());
+      return this;
+    }
+
+    /** How long a graceful shutdown waits for requests and detached runs (default 30 s). */
+    public Builder shutdownGrace(Duration grace) {
+      if (grace.isNegative()) {
+        throw new IllegalArgumentException("shutdownGrace must not be negative");
+      }
+      this.shutdownGrace = grace;
+      return this;
+    }
+
     /** The largest request accepted (default 4 MiB); a larger one is a JSON-RPC error. */
     public Builder maxRequestBytes(long bytes) {
       if (bytes <= 0) {
@@ -183,7 +282,24 @@ public final class A2aHandler extends Handler.Abstract.NonBlocking {
     }
 
     public A2aHandler build() {
+      for (String agent : tools.keySet()) {
+        if (!agents.contains(agent)) {
+          throw new IllegalArgumentException("skills of an agent not served: " + agent);
+        }
+      }
       return new A2aHandler(this);
+    }
+
+    private List<Action<?, ?, ?>> tools(String agent) {
+      List<Action<?, ?, ?>> actions = new ArrayList<>();
+      for (String tool : tools.getOrDefault(agent, List.of())) {
+        actions.add(
+            baton
+                .registry()
+                .lookup(ActionType.TOOL, tool)
+                .orElseThrow(() -> new IllegalArgumentException("no tool named " + tool)));
+      }
+      return actions;
     }
   }
 }

@@ -2,31 +2,45 @@ package dev.baton.a2a;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.ai.FinishReason;
+import dev.baton.ai.Message;
+import dev.baton.ai.ModelResponse;
 import dev.baton.core.Json;
+import dev.baton.server.FuzzHarness;
 import dev.baton.server.TestHttp;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Seeded random JSON-RPC requests against a served agent: malformed and truncated JSON, wrong types
- * in every field, deep nesting, oversized bodies, unknown methods and mutated valid requests. Each
- * answer is a JSON-RPC response with a result or one of the specification's error codes, and
- * carries nothing internal.
+ * Seeded random JSON-RPC requests against a served agent's A2A routes, on the server's {@link
+ * FuzzHarness} ({@code -Dbaton.fuzz.seed} picks another seed): malformed and truncated JSON, wrong
+ * types in every field, deep nesting, oversized bodies, every method (streamed ones too) and
+ * unknown ones, and mutated valid requests. Each answer is a JSON-RPC response, or a stream of
+ * them, with a result or one of the specification's error codes, never a 5xx, and carries nothing
+ * internal; the agent then still answers a normal message.
  */
+@Timeout(300)
 class A2aFuzzTest {
+  private static final int CASES = 1_000;
+  private static final int CONCURRENCY = 8;
   private static final int MAX_BYTES = 16 * 1024;
   private static final Set<Integer> SPEC_CODES =
       Set.of(-32700, -32600, -32601, -32602, -32603, -32001, -32002, -32003, -32004, -32007);
   private static final List<String> METHODS =
       List.of(
           "message/send",
+          "message/stream",
           "tasks/get",
           "tasks/cancel",
+          "tasks/resubscribe",
           "tasks/pushNotificationConfig/get",
           "agent/getAuthenticatedExtendedCard",
           "tasks/none",
@@ -43,7 +57,7 @@ class A2aFuzzTest {
           Json.object().put("kind", "nope"));
 
   private final ServedA2a served = new ServedA2a().serve(b -> b.maxRequestBytes(MAX_BYTES));
-  private final Random random = new Random(20261206L);
+  private final Random random = new Random(Long.getLong("baton.fuzz.seed", 20261206L));
 
   @AfterEach
   void close() throws Exception {
@@ -51,32 +65,60 @@ class A2aFuzzTest {
   }
 
   @Test
-  void everyAnswerIsASpecResponseWithNothingInternal() {
-    served.model.fallback(
-        request ->
-            dev.baton.ai.ModelResponse.of(
-                dev.baton.ai.Message.model("ok"), dev.baton.ai.FinishReason.STOP));
-    for (int i = 0; i < 150; i++) {
-      String body = next();
-      TestHttp.Answer answer = TestHttp.post(served.url(), body);
+  void everyAnswerIsASpecResponseWithNothingInternal() throws Exception {
+    served.model.fallback(request -> ModelResponse.of(Message.model("ok"), FinishReason.STOP));
+    ConcurrentLinkedQueue<String> problems = new ConcurrentLinkedQueue<>();
 
-      assertThat(answer.status()).as(body).isEqualTo(200);
-      assertThat(answer.body())
-          .as(body)
-          .doesNotContain("Exception", "\tat ", "dev.baton.", "tools.jackson", "java.");
-      JsonNode json = answer.json();
-      assertThat(json.path("jsonrpc").asString()).as(body).isEqualTo("2.0");
-      if (json.has("error")) {
-        assertThat(SPEC_CODES).as(body).contains(json.path("error").path("code").asInt());
-        assertThat(json.path("error").path("message").asString()).as(body).isNotEmpty();
-      } else {
-        assertThat(json.has("result")).as(body).isTrue();
+    FuzzHarness.run(
+        CASES,
+        CONCURRENCY,
+        i -> next(),
+        (body, i) -> {
+          TestHttp.Answer answer = TestHttp.post(served.url(), body);
+          String what = abbreviate(body) + " -> " + abbreviate(answer.body());
+          if (FuzzHarness.INTERNAL_DETAIL.matcher(answer.body()).find()) {
+            problems.add("an internal detail: " + what);
+          }
+          problem(answer).ifPresent(problem -> problems.add(problem + ": " + what));
+        });
+
+    served.model.fallback(
+        request -> ModelResponse.of(Message.model("still here"), FinishReason.STOP));
+    JsonNode normal = served.result("message/send", ServedA2a.send("hello", null, null));
+    assertThat(problems).as("answers that break the specification or leak").isEmpty();
+    assertThat(normal.at("/status/message/parts/0/text").asString()).isEqualTo("still here");
+  }
+
+  /** What is wrong with an answer, if anything. */
+  private static Optional<String> problem(TestHttp.Answer answer) {
+    if (answer.status() != 200) {
+      return Optional.of("HTTP " + answer.status());
+    }
+    List<JsonNode> responses =
+        answer.contentType().startsWith("text/event-stream")
+            ? answer.frames()
+            : List.of(answer.json());
+    if (responses.isEmpty()) {
+      return Optional.of("an empty stream");
+    }
+    for (JsonNode response : responses) {
+      if (!response.path("jsonrpc").asString("").equals("2.0")) {
+        return Optional.of("not a JSON-RPC response");
+      }
+      if (response.has("error")) {
+        if (!SPEC_CODES.contains(response.at("/error/code").asInt())
+            || response.at("/error/message").asString("").isEmpty()) {
+          return Optional.of("an error outside the specification");
+        }
+      } else if (!response.has("result")) {
+        return Optional.of("neither a result nor an error");
       }
     }
+    return Optional.empty();
   }
 
   private String next() {
-    return switch (random.nextInt(6)) {
+    return switch (random.nextInt(7)) {
       case 0 -> {
         String valid = Json.write(valid());
         yield valid.substring(0, random.nextInt(valid.length()));
@@ -92,13 +134,20 @@ class A2aFuzzTest {
         request.put("method", METHODS.get(random.nextInt(METHODS.size())));
         yield Json.write(request);
       }
+      case 4 -> {
+        ObjectNode request = valid();
+        request.put("method", METHODS.get(random.nextInt(5)));
+        request.set(
+            "params", Json.object().set("id", ODD_VALUES.get(random.nextInt(ODD_VALUES.size()))));
+        yield Json.write(request);
+      }
       default -> Json.write(mutate(valid()));
     };
   }
 
   private ObjectNode valid() {
     ObjectNode request = Json.object().put("jsonrpc", "2.0").put("id", random.nextInt(1000));
-    request.put("method", "message/send");
+    request.put("method", random.nextBoolean() ? "message/send" : "message/stream");
     request.set("params", ServedA2a.send("hello " + random.nextInt(), null, null));
     return request;
   }
@@ -107,12 +156,13 @@ class A2aFuzzTest {
   private ObjectNode mutate(ObjectNode request) {
     ObjectNode target = request;
     List<String> path =
-        switch (random.nextInt(6)) {
+        switch (random.nextInt(7)) {
           case 0 -> List.of("jsonrpc");
           case 1 -> List.of("id");
-          case 2 -> List.of("params");
-          case 3 -> List.of("params", "message");
-          case 4 -> List.of("params", "message", "parts");
+          case 2 -> List.of("method");
+          case 3 -> List.of("params");
+          case 4 -> List.of("params", "message");
+          case 5 -> List.of("params", "message", "parts");
           default -> List.of("params", "message", "role");
         };
     for (String field : path.subList(0, path.size() - 1)) {
@@ -120,5 +170,9 @@ class A2aFuzzTest {
     }
     target.set(path.getLast(), ODD_VALUES.get(random.nextInt(ODD_VALUES.size())));
     return request;
+  }
+
+  private static String abbreviate(String text) {
+    return text.length() <= 200 ? text : text.substring(0, 200) + "…";
   }
 }

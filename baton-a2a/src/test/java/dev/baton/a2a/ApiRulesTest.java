@@ -7,7 +7,7 @@ import com.tngtech.archunit.junit.ArchTests;
 import dev.baton.rules.ApiRules;
 
 /** This module keeps the public-API rules of the core (see {@link ApiRules}). */
-@AnalyzeClasses(packagesOf = A2a.class, importOptions = ImportOption.DoNotIncludeTests.class)
+@AnalyzeClasses(packagesOf = A2aHandler.class, importOptions = ImportOption.DoNotIncludeTests.class)
 class ApiRulesTest {
   @ArchTest static final ArchTests apiRules = ArchTests.in(ApiRules.class);
 }

@@ -193,6 +193,37 @@ class JsA2aSubAgentTest {
   }
 
   @Test
+  void anAgentsQuestionIsAnsweredByContinuingItsTask() {
+    Agent orchestrator = orchestrator(researcher());
+    JsonNode[] seen = new JsonNode[2];
+    script.add(r -> call("delegate_to_researcher", Json.object().put("task", "ask: the flood")));
+    script.add(
+        r -> {
+          seen[0] = toolOutput(r);
+          return call(
+              "continue_task",
+              Json.object()
+                  .put("taskId", seen[0].get("taskId").stringValue())
+                  .put("instructions", "1953"));
+        });
+    script.add(
+        r -> {
+          seen[1] = toolOutput(r);
+          return say("done");
+        });
+
+    assertThat(orchestrator.runText("Tell me about the flood").text()).isEqualTo("done");
+
+    // input-required reads as completed with the question as the answer ...
+    assertThat(seen[0].get("status").stringValue()).isEqualTo("completed");
+    assertThat(seen[0].get("response").stringValue()).isEqualTo("Which year?");
+    // ... and the continuation answers it in the same A2A task.
+    assertThat(seen[1].get("status").stringValue()).isEqualTo("completed");
+    assertThat(seen[1].get("response").stringValue()).isEqualTo("answered: 1953");
+    assertThat(seen[1].get("taskId").stringValue()).isEqualTo(seen[0].get("taskId").stringValue());
+  }
+
+  @Test
   void aBackgroundDelegationIsCheckedThenWaitedFor() {
     Agent orchestrator = orchestrator(researcher());
     JsonNode[] seen = new JsonNode[3];

@@ -11,7 +11,7 @@ class PublicApiTest {
   @Test
   void thePublicSurfaceIsTheReviewedList() throws IOException {
     ApiSignatures.assertListed(
-        A2a.class,
+        A2aHandler.class,
         Path.of("src/test/resources/dev/baton/a2a/public-api.txt"),
         List.of(
             "The public API of the baton-a2a jar: each public type (a line without '#'), then each of",

@@ -16,6 +16,9 @@ import dev.baton.server.BatonServer;
 import dev.baton.server.TestHttp;
 import dev.baton.testing.ProgrammableModel;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
@@ -31,6 +34,7 @@ final class ServedA2a implements AutoCloseable {
   final Baton baton = Baton.builder().experimental().build();
   final ProgrammableModel model = ProgrammableModel.define(baton.registry(), "model");
   private @Nullable BatonServer server;
+  private @Nullable A2aHandler handler;
   private int ids;
 
   ServedA2a() {
@@ -65,12 +69,26 @@ final class ServedA2a implements AutoCloseable {
   }
 
   ServedA2a serve(UnaryOperator<A2aHandler.Builder> configure) {
-    server =
-        BatonServer.start(
-            "127.0.0.1",
-            0,
-            configure.apply(A2aHandler.builder(baton).agents("researcher")).build());
+    handler = configure.apply(A2aHandler.builder(baton).agents("researcher")).build();
+    server = BatonServer.start("127.0.0.1", 0, handler);
     return this;
+  }
+
+  /** The handler serving the agent. */
+  A2aHandler handler() {
+    if (handler == null) {
+      throw new IllegalStateException("not served");
+    }
+    return handler;
+  }
+
+  /** The agent's card, as its well-known URL answers it. */
+  JsonNode card() throws Exception {
+    URI card = URI.create(url() + "/.well-known/agent-card.json");
+    return Json.parse(
+        HttpClient.newHttpClient()
+            .send(HttpRequest.newBuilder(card).build(), HttpResponse.BodyHandlers.ofString())
+            .body());
   }
 
   /** The agent's base URL, where its JSON-RPC methods answer. */

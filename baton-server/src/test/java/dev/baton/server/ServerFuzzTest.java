@@ -16,12 +16,8 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -40,17 +36,13 @@ import tools.jackson.databind.JsonNode;
  *       the stream's error frame;
  *   <li>the server then still serves a normal turn.
  * </ul>
+ *
+ * <p>The A2A binding's fuzz test runs on the same {@link FuzzHarness}.
  */
 @Timeout(300)
 class ServerFuzzTest {
   private static final int CASES = 10_000;
   private static final int CONCURRENCY = 8;
-  private static final Pattern INTERNAL_DETAIL =
-      Pattern.compile(
-          "(?i)exception|\\tat |caused by|jsontoken|"
-              + "\\b(java|javax|jdk|sun|tools\\.jackson|com\\.fasterxml|org\\.eclipse|dev\\.baton)"
-              + "\\.[a-z]+\\.");
-
   @AutoClose final ServedBaton served = new ServedBaton();
 
   @Test
@@ -70,35 +62,27 @@ class ServerFuzzTest {
     ConcurrentLinkedQueue<String> leaks = new ConcurrentLinkedQueue<>();
     ConcurrentLinkedQueue<String> wrongStatus = new ConcurrentLinkedQueue<>();
     AtomicInteger streamed = new AtomicInteger();
-    Semaphore slots = new Semaphore(CONCURRENCY);
-    try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
-      for (int i = 0; i < CASES; i++) {
-        Case c = cases.next();
-        boolean stream = i % 3 == 0;
-        slots.acquire();
-        executor.execute(
-            () -> {
-              try {
-                Answer answer = post(c, stream);
-                byKind.computeIfAbsent(c.kind(), k -> new LongAdder()).increment();
-                if (stream) {
-                  streamed.incrementAndGet();
-                }
-                String what = c.kind() + (stream ? " (streamed) " : " ") + abbreviate(c.body());
-                if (answer.status() >= 500) {
-                  serverErrors.add(answer.status() + " for " + what + ": " + answer.body());
-                }
-                if (INTERNAL_DETAIL.matcher(answer.body()).find()) {
-                  leaks.add(what + " -> " + abbreviate(answer.body()));
-                }
-                Optional<String> problem = checkStatus(c, stream, answer, byStatus);
-                problem.ifPresent(p -> wrongStatus.add(what + ": " + p));
-              } finally {
-                slots.release();
-              }
-            });
-      }
-    }
+    FuzzHarness.run(
+        CASES,
+        CONCURRENCY,
+        i -> cases.next(),
+        (c, i) -> {
+          boolean stream = i % 3 == 0;
+          Answer answer = post(c, stream);
+          byKind.computeIfAbsent(c.kind(), k -> new LongAdder()).increment();
+          if (stream) {
+            streamed.incrementAndGet();
+          }
+          String what = c.kind() + (stream ? " (streamed) " : " ") + abbreviate(c.body());
+          if (answer.status() >= 500) {
+            serverErrors.add(answer.status() + " for " + what + ": " + answer.body());
+          }
+          if (FuzzHarness.INTERNAL_DETAIL.matcher(answer.body()).find()) {
+            leaks.add(what + " -> " + abbreviate(answer.body()));
+          }
+          Optional<String> problem = checkStatus(c, stream, answer, byStatus);
+          problem.ifPresent(p -> wrongStatus.add(what + ": " + p));
+        });
 
     served.model.fallback(
         request -> ModelResponse.of(Message.model("still here"), FinishReason.STOP));

@@ -1,24 +1,19 @@
 package dev.baton.a2a.internal.client;
 
-import dev.baton.a2a.internal.wire.DataPart;
-import dev.baton.a2a.internal.wire.FileContent;
-import dev.baton.a2a.internal.wire.FilePart;
 import dev.baton.a2a.internal.wire.Message;
 import dev.baton.a2a.internal.wire.Part;
+import dev.baton.a2a.internal.wire.Parts;
 import dev.baton.a2a.internal.wire.Task;
 import dev.baton.a2a.internal.wire.TaskState;
-import dev.baton.a2a.internal.wire.TextPart;
 import dev.baton.agent.AgentFinishReason;
 import dev.baton.agent.AgentOutput;
 import dev.baton.agent.Artifact;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionState;
 import dev.baton.agent.SnapshotStatus;
-import dev.baton.ai.MediaPart;
 import dev.baton.ai.Role;
 import dev.baton.core.BatonException;
 import dev.baton.core.ErrorInfo;
-import dev.baton.core.Json;
 import dev.baton.core.Status;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -28,7 +23,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * How an A2A 0.3 agent's tasks read as Baton's snapshots and outputs, and Baton's messages as A2A
@@ -45,8 +39,7 @@ import tools.jackson.databind.node.ObjectNode;
  *   <li>{@code canceled}: {@code aborted}, settled.
  * </ul>
  *
- * <p>Parts map one to one: text to text, a file to media (its URI, or its bytes as a data URL),
- * data to data; Baton's tool requests, tool responses and reasoning do not travel.
+ * <p>Parts map as {@link Parts} maps them.
  */
 final class TaskTranslation {
   private TaskTranslation() {}
@@ -117,13 +110,7 @@ final class TaskTranslation {
       @Nullable String contextId,
       @Nullable String taskId,
       @Nullable String referenceTaskId) {
-    List<Part> parts = new ArrayList<>();
-    for (dev.baton.ai.Part part : message.content()) {
-      Part a2a = a2a(part);
-      if (a2a != null) {
-        parts.add(a2a);
-      }
-    }
+    List<Part> parts = Parts.toA2a(message.content());
     if (parts.isEmpty()) {
       throw BatonException.invalidArgument(
           "the message has no text, media or data for an A2A agent");
@@ -150,62 +137,9 @@ final class TaskTranslation {
     return last;
   }
 
-  private static @Nullable Part a2a(dev.baton.ai.Part part) {
-    return switch (part) {
-      case dev.baton.ai.TextPart text -> new TextPart(text.text(), null);
-      case MediaPart media -> new FilePart(file(media), null);
-      // A2A data is an object: any other JSON value travels under "value".
-      case dev.baton.ai.DataPart data ->
-          new DataPart(
-              data.data().isObject()
-                  ? (ObjectNode) data.data()
-                  : Json.object().set("value", data.data()),
-              null);
-      default -> null;
-    };
-  }
-
-  /** A data URL's bytes travel inline; any other URL by reference. */
-  private static FileContent file(MediaPart media) {
-    String url = media.media().url();
-    String contentType = media.media().contentType();
-    int comma = url.indexOf(',');
-    String header = comma < 0 ? "" : url.substring(0, comma);
-    if (url.startsWith("data:") && header.endsWith(";base64")) {
-      String declared = header.substring("data:".length(), header.length() - ";base64".length());
-      return FileContent.ofBytes(
-          contentType != null ? contentType : declared.isEmpty() ? null : declared,
-          url.substring(comma + 1));
-    }
-    return FileContent.ofUri(contentType, url);
-  }
-
   private static dev.baton.ai.Message baton(Message message) {
     Role role = message.role() == Message.Role.USER ? Role.USER : Role.MODEL;
-    return new dev.baton.ai.Message(role, baton(message.parts()));
-  }
-
-  private static List<dev.baton.ai.Part> baton(@Nullable List<Part> parts) {
-    List<dev.baton.ai.Part> baton = new ArrayList<>();
-    for (Part part : parts == null ? List.<Part>of() : parts) {
-      switch (part) {
-        case TextPart text -> baton.add(dev.baton.ai.Part.text(text.text()));
-        case FilePart file -> {
-          FileContent content = file.file();
-          if (content.uri() != null) {
-            baton.add(dev.baton.ai.Part.media(content.uri(), content.mimeType()));
-          } else if (content.bytes() != null) {
-            String type =
-                content.mimeType() == null ? "application/octet-stream" : content.mimeType();
-            baton.add(
-                dev.baton.ai.Part.media(
-                    "data:" + type + ";base64," + content.bytes(), content.mimeType()));
-          }
-        }
-        case DataPart data -> baton.add(dev.baton.ai.Part.data(data.data()));
-      }
-    }
-    return baton;
+    return new dev.baton.ai.Message(role, Parts.toBaton(message.parts()));
   }
 
   /** The answer: the status message, or the last agent message of the history; null for none. */
@@ -227,7 +161,7 @@ final class TaskTranslation {
     List<Artifact> artifacts = new ArrayList<>();
     if (task.artifacts() != null) {
       for (dev.baton.a2a.internal.wire.Artifact artifact : task.artifacts()) {
-        artifacts.add(Artifact.of(artifact.name(), baton(artifact.parts())));
+        artifacts.add(Artifact.of(artifact.name(), Parts.toBaton(artifact.parts())));
       }
     }
     return artifacts;

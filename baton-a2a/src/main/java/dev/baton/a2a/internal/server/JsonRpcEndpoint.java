@@ -15,6 +15,7 @@ import dev.baton.a2a.internal.wire.TaskQueryParams;
 import dev.baton.a2a.internal.wire.TaskState;
 import dev.baton.a2a.internal.wire.TaskStatusUpdateEvent;
 import dev.baton.agent.Agent;
+import dev.baton.core.Action;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Cancellation;
@@ -22,6 +23,7 @@ import dev.baton.core.Json;
 import dev.baton.server.ContextProvider;
 import dev.baton.server.RequestData;
 import dev.baton.server.internal.protocol.AuthContexts;
+import dev.baton.server.internal.protocol.Drain;
 import dev.baton.server.internal.protocol.Failures;
 import dev.baton.server.internal.protocol.RequestBody;
 import dev.baton.server.internal.protocol.Transport;
@@ -44,18 +46,28 @@ public final class JsonRpcEndpoint {
   private final Baton baton;
   private final String agentName;
   private final List<ContextProvider> providers;
+  private final List<Action<?, ?, ?>> tools;
+  private final Map<String, ObjectNode> securitySchemes;
   private final RequestBody body;
   private final Failures failures;
 
+  /**
+   * @param tools the tools the agent's card lists as skills
+   * @param securitySchemes the security schemes the card declares, by name; empty for none
+   */
   public JsonRpcEndpoint(
       Baton baton,
       String agentName,
       List<ContextProvider> providers,
+      List<Action<?, ?, ?>> tools,
+      Map<String, ObjectNode> securitySchemes,
       long maxRequestBytes,
       boolean exposeErrorMessages) {
     this.baton = baton;
     this.agentName = agentName;
     this.providers = List.copyOf(providers);
+    this.tools = List.copyOf(tools);
+    this.securitySchemes = securitySchemes;
     this.body = new RequestBody(maxRequestBytes);
     this.failures = new Failures(exposeErrorMessages);
   }
@@ -63,7 +75,7 @@ public final class JsonRpcEndpoint {
   /** Answers a request for the agent's card, which lives at {@code url}. */
   public void card(Transport transport, String url) {
     try {
-      AgentCard card = TaskMapping.card(agent(), agentName, url);
+      AgentCard card = TaskMapping.card(agent(), agentName, url, tools, securitySchemes);
       answer(transport, 200, Json.writeBytes(card));
     } catch (Refused refused) {
       answer(transport, refused.httpStatus, Json.writeBytes(refused.error));
@@ -73,8 +85,32 @@ public final class JsonRpcEndpoint {
     }
   }
 
-  /** Answers one JSON-RPC request. */
-  public void call(Transport transport) {
+  /**
+   * Answers one JSON-RPC request, unless {@code drain} refuses it: a server shutting down answers
+   * HTTP 503 with a JSON-RPC error, and cancels the request if it outlasts the shutdown's grace.
+   */
+  public void call(Transport transport, Drain drain) {
+    Cancellation cancellation = Cancellation.create();
+    if (!drain.enter(cancellation)) {
+      answer(
+          transport,
+          503,
+          response(
+              JsonRpcResponse.failure(
+                  null,
+                  JsonRpcError.of(
+                      JsonRpcError.INTERNAL_ERROR,
+                      "the server is shutting down; try again shortly"))));
+      return;
+    }
+    try {
+      call(transport, cancellation);
+    } finally {
+      drain.exit(cancellation);
+    }
+  }
+
+  private void call(Transport transport, Cancellation cancellation) {
     JsonNode id = null;
     try {
       Agent agent = agent();
@@ -83,7 +119,6 @@ public final class JsonRpcEndpoint {
       id = request.get("id");
       String method = method(request);
       JsonNode params = request.get("params");
-      Cancellation cancellation = Cancellation.create();
       ActionContext context = baton.context().withCancellation(cancellation).withAuth(auth);
       AgentTasks tasks = new AgentTasks(agent, context);
       switch (method) {

@@ -3,10 +3,9 @@ package dev.baton.a2a.internal.server;
 import dev.baton.a2a.internal.wire.AgentCard;
 import dev.baton.a2a.internal.wire.Artifact;
 import dev.baton.a2a.internal.wire.DataPart;
-import dev.baton.a2a.internal.wire.FileContent;
-import dev.baton.a2a.internal.wire.FilePart;
 import dev.baton.a2a.internal.wire.Message;
 import dev.baton.a2a.internal.wire.Part;
+import dev.baton.a2a.internal.wire.Parts;
 import dev.baton.a2a.internal.wire.Task;
 import dev.baton.a2a.internal.wire.TaskState;
 import dev.baton.a2a.internal.wire.TaskStatus;
@@ -15,9 +14,9 @@ import dev.baton.agent.Agent;
 import dev.baton.agent.AgentFinishReason;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SnapshotStatus;
-import dev.baton.ai.MediaPart;
 import dev.baton.ai.Role;
 import dev.baton.ai.ToolRequestPart;
+import dev.baton.core.Action;
 import dev.baton.core.BatonException;
 import dev.baton.core.ErrorInfo;
 import dev.baton.core.Json;
@@ -40,10 +39,8 @@ import tools.jackson.databind.node.ObjectNode;
  *   <li>a task's state is its snapshot's: {@code pending} is {@code working}, {@code aborted} is
  *       {@code canceled}, {@code failed} and {@code expired} are {@code failed}, and a completed
  *       turn that ended on an interrupt is {@code input-required};
- *   <li>parts map kind for kind: text to text, a file to media (inline bytes as a {@code data:}
- *       URL), data to data; Baton's tool requests, tool responses and reasoning stay inside Baton,
- *       except an interrupt, which the client sees as a data part {@code {"interrupt": {"name",
- *       "input", "data"}}} naming what the agent asks;
+ *   <li>parts map as {@link Parts} maps them, except an interrupt, which the client sees as a data
+ *       part {@code {"interrupt": {"name", "input", "data"}}} naming what the agent asks;
  *   <li>a task's artifacts are its session's, each named by its Baton name.
  * </ul>
  *
@@ -111,10 +108,7 @@ public final class TaskMapping {
 
   /** A client's message as a Baton user message. */
   public static dev.baton.ai.Message userMessage(Message message) {
-    List<dev.baton.ai.Part> content = new ArrayList<>();
-    for (Part part : message.parts()) {
-      content.add(batonPart(part));
-    }
+    List<dev.baton.ai.Part> content = Parts.toBaton(message.parts());
     if (content.isEmpty()) {
       throw BatonException.invalidArgument("the message has no parts");
     }
@@ -146,11 +140,36 @@ public final class TaskMapping {
         : last.toolRequests().stream().filter(TaskMapping::isInterrupt).toList();
   }
 
-  /** The card of a served agent at {@code url}. */
-  public static AgentCard card(Agent agent, String name, String url) {
-    String description =
-        agent.description() == null || agent.description().isEmpty() ? name : agent.description();
+  /**
+   * The card of a served agent at {@code url}: one skill that is the agent itself, then one for
+   * each of the tools named to it, and the security schemes its requests are authenticated by (any
+   * one of them suffices).
+   *
+   * @param tools the tools the card lists as skills, each as registered
+   * @param securitySchemes the schemes by name, in the specification's shapes; empty for none
+   */
+  public static AgentCard card(
+      Agent agent,
+      String name,
+      String url,
+      List<Action<?, ?, ?>> tools,
+      Map<String, ObjectNode> securitySchemes) {
+    String description = orElse(agent.description(), name);
     List<String> modes = List.of("text/plain", "application/json");
+    List<AgentCard.Skill> skills = new ArrayList<>();
+    skills.add(new AgentCard.Skill(name, name, description, List.of("baton"), null, null, null));
+    for (Action<?, ?, ?> tool : tools) {
+      String toolName = tool.name();
+      skills.add(
+          new AgentCard.Skill(
+              toolName,
+              toolName,
+              orElse(tool.descriptor().description(), toolName),
+              List.of("baton", "tool"),
+              null,
+              null,
+              null));
+    }
     return new AgentCard(
         AgentCard.PROTOCOL_VERSION,
         name,
@@ -161,9 +180,13 @@ public final class TaskMapping {
         new AgentCard.Capabilities(true, false, false, null),
         modes,
         modes,
-        List.of(new AgentCard.Skill(name, name, description, List.of("baton"), null, null, null)),
-        null,
-        null,
+        skills,
+        securitySchemes.isEmpty() ? null : securitySchemes,
+        securitySchemes.isEmpty()
+            ? null
+            : securitySchemes.keySet().stream()
+                .map(scheme -> Map.of(scheme, List.<String>of()))
+                .toList(),
         null,
         null,
         null,
@@ -171,23 +194,8 @@ public final class TaskMapping {
         null);
   }
 
-  private static dev.baton.ai.Part batonPart(Part part) {
-    return switch (part) {
-      case TextPart text -> new dev.baton.ai.TextPart(text.text(), text.metadata());
-      case DataPart data -> new dev.baton.ai.DataPart(data.data(), data.metadata());
-      case FilePart file -> new MediaPart(media(file.file()), file.metadata());
-    };
-  }
-
-  private static dev.baton.ai.Media media(FileContent file) {
-    if ((file.bytes() == null) == (file.uri() == null)) {
-      throw BatonException.invalidArgument("a file part needs exactly one of bytes and uri");
-    }
-    if (file.uri() != null) {
-      return new dev.baton.ai.Media(file.uri(), file.mimeType());
-    }
-    String type = file.mimeType() == null ? "application/octet-stream" : file.mimeType();
-    return new dev.baton.ai.Media("data:" + type + ";base64," + file.bytes(), file.mimeType());
+  private static String orElse(@Nullable String text, String fallback) {
+    return text == null || text.isEmpty() ? fallback : text;
   }
 
   private static List<Part> parts(List<dev.baton.ai.Part> parts) {
@@ -201,29 +209,11 @@ public final class TaskMapping {
     return out;
   }
 
+  /** Parts as a client sees them: the shared mapping, and an interrupt as the question it asks. */
   private static @Nullable Part a2aPart(dev.baton.ai.Part part) {
-    return switch (part) {
-      case dev.baton.ai.TextPart text -> new TextPart(text.text(), null);
-      case dev.baton.ai.DataPart data ->
-          new DataPart(
-              data.data() instanceof ObjectNode object
-                  ? object
-                  : (ObjectNode) Json.toTree(Map.of("value", data.data())),
-              null);
-      case MediaPart media -> new FilePart(file(media.media()), null);
-      case ToolRequestPart request when isInterrupt(request) ->
-          new DataPart(interrupt(request), null);
-      default -> null;
-    };
-  }
-
-  private static FileContent file(dev.baton.ai.Media media) {
-    String url = media.url();
-    int comma = url.indexOf(',');
-    if (url.startsWith("data:") && comma > 0 && url.substring(0, comma).endsWith(";base64")) {
-      return FileContent.ofBytes(media.contentType(), url.substring(comma + 1));
-    }
-    return FileContent.ofUri(media.contentType(), url);
+    return part instanceof ToolRequestPart request && isInterrupt(request)
+        ? new DataPart(interrupt(request), null)
+        : Parts.toA2a(part);
   }
 
   private static ObjectNode interrupt(ToolRequestPart request) {

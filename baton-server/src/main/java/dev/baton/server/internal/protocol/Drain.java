@@ -27,9 +27,9 @@ import org.slf4j.LoggerFactory;
  * resumable; in a process that ends without closing it, their rows stay pending, stop heartbeating,
  * expire, and are continued later.
  *
- * <p>Thread-safe.
+ * <p>Shared with the A2A binding, whose handler drains the same way. Thread-safe.
  */
-final class Drain {
+public final class Drain {
   private static final Logger log = LoggerFactory.getLogger(Drain.class);
 
   /** How long cancelled requests get to write their last frame before the connectors close. */
@@ -40,7 +40,7 @@ final class Drain {
   private final CompletableFuture<Void> noRequests = new CompletableFuture<>();
   private volatile boolean draining;
 
-  Drain(Baton baton) {
+  public Drain(Baton baton) {
     this.baton = baton;
   }
 
@@ -49,7 +49,7 @@ final class Drain {
    *
    * @return false when the server is draining and the request must be refused
    */
-  boolean enter(Cancellation request) {
+  public boolean enter(Cancellation request) {
     requests.add(request);
     if (draining) {
       requests.remove(request);
@@ -59,12 +59,12 @@ final class Drain {
   }
 
   /** A request is over. */
-  void exit(Cancellation request) {
+  public void exit(Cancellation request) {
     requests.remove(request);
     checkEmpty();
   }
 
-  boolean isDraining() {
+  public boolean isDraining() {
     return draining;
   }
 
@@ -74,7 +74,7 @@ final class Drain {
    * answer).
    */
   @SuppressWarnings("FutureReturnValueIgnored") // each callback only completes the future returned
-  CompletableFuture<Void> shutdown(Duration grace) {
+  public CompletableFuture<Void> shutdown(Duration grace) {
     draining = true;
     checkEmpty();
     CompletableFuture<Void> done = new CompletableFuture<>();
@@ -122,7 +122,7 @@ final class Drain {
   }
 
   /** Cancels every request; detached runs are left to go on. */
-  void cancelAll() {
+  public void cancelAll() {
     BatonException reason =
         BatonException.of(Status.UNAVAILABLE, "the server is shutting down; try again shortly");
     requests.forEach(request -> request.cancel(reason));

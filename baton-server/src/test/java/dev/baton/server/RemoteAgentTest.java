@@ -247,26 +247,29 @@ class RemoteAgentTest {
   void detachWaitAndAbortGoThroughTheCompanions() throws Exception {
     researcher();
     served.start();
-    CountDownLatch entered = new CountDownLatch(2);
+    // The second run starts only once the first holds the model, so each run takes its own step.
+    CountDownLatch firstEntered = new CountDownLatch(1);
+    CountDownLatch secondEntered = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     served
         .model
         .step()
-        .signalOnEntry(entered)
+        .signalOnEntry(firstEntered)
         .blockUntil(release)
         .respond(ModelResponse.of(Message.model("finished"), FinishReason.STOP));
     served
         .model
         .step()
-        .signalOnEntry(entered)
+        .signalOnEntry(secondEntered)
         .blockUntil(new CountDownLatch(1))
         .respond(ModelResponse.of(Message.model("never"), FinishReason.STOP));
     Agent agent = remote(RemoteAgentOptions.builder());
 
     AgentOutput first = agent.run(client.context(), AgentInput.text("a").withDetach(true));
-    AgentOutput second = agent.run(client.context(), AgentInput.text("b").withDetach(true));
     assertThat(first.finishReason()).isEqualTo(AgentFinishReason.DETACHED);
-    assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(firstEntered.await(10, TimeUnit.SECONDS)).isTrue();
+    AgentOutput second = agent.run(client.context(), AgentInput.text("b").withDetach(true));
+    assertThat(secondEntered.await(10, TimeUnit.SECONDS)).isTrue();
     assertThat(agent.snapshots().get(first.snapshotId()).status())
         .isEqualTo(SnapshotStatus.PENDING);
 

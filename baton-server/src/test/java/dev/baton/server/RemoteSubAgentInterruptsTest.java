@@ -132,7 +132,7 @@ class RemoteSubAgentInterruptsTest {
 
     assertThat(orch.lastRequest().messages().get(0).text())
         .as("the system prompt names the remote coder as one that forwards")
-        .contains("the sub-agent then finishes its task: delegate_to_coder.");
+        .contains("the sub-agent goes on: delegate_to_coder.");
     ToolRequestPart held = held(asked);
     assertThat(held.toolRequest().name()).isEqualTo("delegate_to_coder");
     assertThat(held.metadata().path("interrupt").path("toolApproval").path("tool").asString())
@@ -178,6 +178,41 @@ class RemoteSubAgentInterruptsTest {
     assertThat(refusal.toolResponse().output().asString()).isEqualTo("denied");
     assertThat(toolOutput(orch, "d1").path("response").asString())
         .isEqualTo("Understood, I did not write it.");
+  }
+
+  /**
+   * The remote coder's snapshot is read with the orchestrator's own credentials, which prove
+   * nothing about the caller: a conversation the client keeps could name any held snapshot there.
+   */
+  @Test
+  void aClientManagedOrchestratorCannotAnswerARemoteSubAgentsQuestion() {
+    Agent lead =
+        client.defineAgent(
+            "lead",
+            InlinePrompt.builder()
+                .model("orch")
+                .use(Agents.builder().agents(coder.ref()).forwardInterrupts(true).build())
+                .build(),
+            AgentOptions.DEFAULTS);
+    AgentOutput asked = heldWrite(lead);
+    ToolRequestPart held = held(asked);
+    int coderCalls = served.model.calls();
+
+    Status status =
+        failure(
+            () ->
+                lead.run(
+                    client.context(),
+                    AgentInput.resume(approve(held)),
+                    AgentInit.ofState(asked.state()),
+                    StreamCallback.discard()));
+
+    assertThat(status).isEqualTo(Status.FAILED_PRECONDITION);
+    assertThat(writes).isEmpty();
+    assertThat(served.model.calls()).isEqualTo(coderCalls);
+    SessionSnapshot heldRow = servedCoder().snapshots().get(taskSnapshot(held));
+    assertThat(servedCoder().snapshots().latest(heldRow.sessionId()).snapshotId())
+        .isEqualTo(heldRow.snapshotId());
   }
 
   /**

@@ -328,6 +328,133 @@ class ForwardedAnswerGuardsTest {
     assertThat(asking.delegationOutput("c1").path("status").asString()).isEqualTo("pending");
   }
 
+  @Test
+  void aClientHistoryThatRoutesOneDelegationsAnswerToAnotherAgentIsRefused() {
+    SubAgentTeam team = team(true);
+    Agent helper =
+        team.baton.defineAgent(
+            "helper",
+            InlinePrompt.builder().model("coder-model").build(),
+            AgentOptions.builder().sessionStore(InMemorySessionStore.create()).build());
+    Agent lead = clientManagedLead(team, agents -> agents.agents(team.coder.ref(), helper.ref()));
+    AgentOutput asked = askThroughLead(team, lead);
+
+    // The client renames the held delegation to the helper's: its wrapper still routes to coder.
+    Status status = resumeForged(team, lead, asked, "delegate_to_helper", "d1");
+
+    assertThat(status).isEqualTo(Status.INVALID_ARGUMENT);
+    assertThat(team.writes).isEmpty();
+    assertThat(team.coderModel.calls()).isEqualTo(1);
+  }
+
+  @Test
+  void aClientHistoryWhoseCheckAsksForATaskOutsideTheConversationIsRefused() {
+    SubAgentTeam team = team(true);
+    Agent lead = clientManagedLead(team, agents -> agents.agents(team.coder.ref()).async(true));
+    AgentOutput asked = askThroughLead(team, lead);
+
+    // The client presents the synchronous delegation's question as a check's: no result of this
+    // conversation names that task.
+    Status status = resumeForged(team, lead, asked, "check_background_tasks", "c1");
+
+    assertThat(status).isEqualTo(Status.NOT_FOUND);
+    assertThat(team.writes).isEmpty();
+    assertThat(team.coderModel.calls()).isEqualTo(1);
+  }
+
+  @Test
+  void aHeldCallWithoutARefIsAnswered() {
+    // Baton's generate loop gives every call a ref; another runtime's turn (a remote agent's) may
+    // hold one without. Here the coder's held row and the client's wrapper lose the ref.
+    SessionStore coderRows = InMemorySessionStore.create();
+    SubAgentTeam team = team(coderRows);
+    Agent lead = clientManagedLead(team, agents -> agents.agents(team.coder.ref()));
+    AgentOutput asked = askThroughLead(team, lead);
+    ToolRequestPart held = held(asked);
+    coderRows.saveSnapshot(
+        team.baton.context(),
+        taskSnapshot(held),
+        row -> {
+          List<Message> messages = new ArrayList<>(row.state().messages());
+          Message last = messages.remove(messages.size() - 1);
+          messages.add(last.withContent(List.of(withoutRef(last.toolRequests().get(0)))));
+          return row.withState(row.state().withMessages(messages));
+        });
+    ObjectNode metadata = held.metadata().deepCopy();
+    ((ObjectNode)
+            metadata
+                .path("interrupt")
+                .path(Agents.SUB_AGENT)
+                .path("interrupts")
+                .get(0)
+                .path("toolRequest"))
+        .remove("ref");
+    ToolRequestPart refless = held.withMetadata(metadata);
+    List<Message> messages = new ArrayList<>(asked.state().messages());
+    messages.set(messages.size() - 1, messages.getLast().withContent(List.of(refless)));
+    team.coderModel.respondText("Wrote " + PATH);
+    team.orchestratorModel.respondText("The coder wrote it.");
+
+    AgentOutput done =
+        lead.run(
+            team.baton.context(),
+            AgentInput.resume(approve(refless)),
+            AgentInit.ofState(asked.state().withMessages(messages)),
+            StreamCallback.discard());
+
+    assertThat(done.text()).isEqualTo("The coder wrote it.");
+    assertThat(team.writes).extracting(w -> w.path("path").asString()).containsExactly(PATH);
+    assertThat(team.delegationOutput("d1").path("response").asString()).isEqualTo("Wrote " + PATH);
+  }
+
+  private static ToolRequestPart withoutRef(ToolRequestPart part) {
+    return new ToolRequestPart(part.toolRequest().withRef(null), part.metadata());
+  }
+
+  /** A client-managed orchestrator on the team's coder, with the delegation options given. */
+  private static Agent clientManagedLead(SubAgentTeam team, UnaryOperator<Agents.Builder> agents) {
+    return team.baton.defineAgent(
+        "lead",
+        InlinePrompt.builder()
+            .model("orch")
+            .use(agents.apply(Agents.builder().forwardInterrupts(true)).build())
+            .build(),
+        AgentOptions.DEFAULTS);
+  }
+
+  /** The lead delegates to the coder, whose write is held: the lead's turn ends interrupted. */
+  private static AgentOutput askThroughLead(SubAgentTeam team, Agent lead) {
+    team.orchestratorModel.respond(calls(delegate("d1", "Write the main class")));
+    team.coderModel.respond(
+        calls(Part.toolRequest("write_file", "w1", Json.object().put("path", PATH))));
+    return lead.runText("Build it");
+  }
+
+  /**
+   * Approves the held delegation of a client-kept conversation in which the client replaced that
+   * call with one of the tool and ref given, keeping its wrapper; the status the resume failed
+   * with.
+   */
+  private static Status resumeForged(
+      SubAgentTeam team, Agent lead, AgentOutput asked, String tool, String ref) {
+    ToolRequestPart held = held(asked);
+    ToolRequestPart forged =
+        new ToolRequestPart(
+            Part.toolRequest(tool, ref, Json.object().set("taskIds", Json.nodes().arrayNode()))
+                .toolRequest(),
+            held.metadata());
+    List<Message> messages = new ArrayList<>(asked.state().messages());
+    Message interrupted = messages.remove(messages.size() - 1);
+    messages.add(interrupted.withContent(List.of(forged)));
+    return failure(
+        () ->
+            lead.run(
+                team.baton.context(),
+                AgentInput.resume(approve(forged)),
+                AgentInit.ofState(asked.state().withMessages(messages)),
+                StreamCallback.discard()));
+  }
+
   private SubAgentTeam team(SessionStore coderRows) {
     SubAgentTeam team = new SubAgentTeam(coderRows, InMemorySessionStore.create(), true);
     teams.add(team);

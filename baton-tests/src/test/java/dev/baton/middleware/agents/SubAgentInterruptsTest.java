@@ -93,8 +93,8 @@ class SubAgentInterruptsTest {
     assertThat(system)
         .contains(
             "When one of these sub-agents needs the user's input (an approval, an answer), your"
-                + " turn pauses until the user answers, and the sub-agent then finishes its task:"
-                + " delegate_to_coder. Any other sub-agent that needs input reports it as an"
+                + " turn usually pauses until the user answers, and the sub-agent goes on:"
+                + " delegate_to_coder. Otherwise a sub-agent that needs input reports it as an"
                 + " error");
   }
 

@@ -4,9 +4,9 @@ import dev.baton.agent.AgentFinishReason;
 import dev.baton.agent.AgentUsage;
 import dev.baton.ai.GenerationUsage;
 import dev.baton.ai.Message;
-import dev.baton.ai.Role;
 import dev.baton.core.ActionContext;
 import dev.baton.core.Json;
+import dev.baton.internal.ai.Messages;
 import dev.baton.internal.ai.Metadata;
 import dev.baton.internal.ai.UsageListener;
 import dev.baton.internal.ai.UsageListeners;
@@ -78,7 +78,7 @@ final class InvocationUsage implements UsageListener {
     if (node == null) {
       return context;
     }
-    finalBefore = lastModelMessage(session.messages());
+    finalBefore = Messages.lastModel(session.messages());
     return context.with(UsageNode.KEY, node);
   }
 
@@ -94,7 +94,7 @@ final class InvocationUsage implements UsageListener {
     }
     node.settle(reason);
     List<Message> messages = new ArrayList<>(session.messages());
-    int last = lastModelIndex(messages);
+    int last = Messages.lastModelIndex(messages);
     if (last < 0 || Objects.equals(messages.get(last), finalBefore)) {
       return;
     }
@@ -113,19 +113,5 @@ final class InvocationUsage implements UsageListener {
     if (unused != null) {
       unused.leave();
     }
-  }
-
-  static @Nullable Message lastModelMessage(List<Message> messages) {
-    int last = lastModelIndex(messages);
-    return last < 0 ? null : messages.get(last);
-  }
-
-  private static int lastModelIndex(List<Message> messages) {
-    for (int i = messages.size() - 1; i >= 0; i--) {
-      if (messages.get(i).role() == Role.MODEL) {
-        return i;
-      }
-    }
-    return -1;
   }
 }

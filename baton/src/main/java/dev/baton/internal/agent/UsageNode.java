@@ -30,7 +30,7 @@ final class UsageNode {
   private final List<UsageNode> children = new ArrayList<>();
   private boolean settled;
   private @Nullable AgentFinishReason finishReason;
-  // The settled tree of a background task a later turn collected (see collect), or null.
+  // The settled tree a later turn collected or carried (see collect, carry), or null.
   private final @Nullable AgentUsage collected;
 
   private UsageNode(@Nullable UsageNode parent, String agent, String sessionId) {
@@ -102,6 +102,14 @@ final class UsageNode {
       }
     }
     children.add(new UsageNode(this, settledTask));
+  }
+
+  /**
+   * Adds a tree recorded on a message the conversation no longer keeps as a child of this turn, so
+   * that the calls it counted still count, once.
+   */
+  synchronized void carry(AgentUsage recorded) {
+    children.add(new UsageNode(this, recorded));
   }
 
   /**

@@ -6,14 +6,16 @@ import dev.baton.agent.SessionState;
 import dev.baton.ai.Message;
 import dev.baton.ai.Role;
 import dev.baton.core.ActionContext;
+import dev.baton.internal.ai.Messages;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
  * How a background task joins a usage tree ({@link AgentUsage}) after the turn that launched it
  * ended: that turn recorded it as running with nothing spent, so the turn whose report first finds
- * it settled (a check, wait or abort of the Agents middleware) collects its settled tree.
- * Stateless.
+ * it settled (a check, wait or abort of the Agents middleware) collects its settled tree. And how a
+ * tree recorded on a message the conversation drops moves into the current turn's tree ({@link
+ * #carry}). Stateless.
  */
 public final class UsageTrees {
   private UsageTrees() {}
@@ -37,8 +39,7 @@ public final class UsageTrees {
     if (turn == null || state == null || sessionId == null) {
       return;
     }
-    AgentUsage settled =
-        AgentUsage.of(InvocationUsage.lastModelMessage(state.messages())).orElse(null);
+    AgentUsage settled = AgentUsage.of(Messages.lastModel(state.messages())).orElse(null);
     if (settled == null || settled.isRunning() || !sessionId.equals(settled.sessionId())) {
       return;
     }
@@ -46,6 +47,18 @@ public final class UsageTrees {
     if (recorded != null && recorded.isRunning()) {
       turn.collect(settled);
     }
+  }
+
+  /**
+   * Adds a tree that an earlier turn recorded on a message the conversation then dropped (a message
+   * the middleware made for itself) to the tree of the turn running under {@code context}, as a
+   * child, so that the calls it counted are still in one recorded tree. A turn that grows no tree
+   * adds nothing.
+   *
+   * @param recorded the tree the dropped message carried
+   */
+  public static void carry(ActionContext context, AgentUsage recorded) {
+    context.get(UsageNode.KEY).ifPresent(turn -> turn.carry(recorded));
   }
 
   /**

@@ -31,7 +31,7 @@ public final class ResumeValidation {
     if (resume == null) {
       return;
     }
-    int pendingIndex = lastModelMessage(history);
+    int pendingIndex = Messages.lastModelIndex(history);
     for (ToolResponsePart respond : resume.respond()) {
       if (respond == null) {
         continue;
@@ -79,16 +79,6 @@ public final class ResumeValidation {
     throw BatonException.invalidArgument(
         "resume.%s references tool \"%s\" (ref: %s) which was not found in session history",
         kind, name, ref);
-  }
-
-  /** The index of the last model message, skipping trailing messages of other roles; -1 if none. */
-  private static int lastModelMessage(List<Message> history) {
-    for (int i = history.size() - 1; i >= 0; i--) {
-      if (history.get(i).role() == Role.MODEL) {
-        return i;
-      }
-    }
-    return -1;
   }
 
   private static @Nullable ToolRequest newestMatch(

@@ -34,23 +34,27 @@ record AnswerClaim(String id, String call, String snapshot, String answer) {
   /**
    * A fresh claim for the answers a resume gives to one call's sub-agent turn.
    *
-   * @param answers the answers, by the sub-agent's held call's ref
+   * @param answers the answers, by the sub-agent's held call's ref ({@link
+   *     InterruptForwarding#heldRef}), null for a call without one
    */
-  static AnswerClaim of(ActionContext context, @Nullable String call, Map<String, Answer> answers) {
+  static AnswerClaim of(
+      ActionContext context, @Nullable String call, Map<@Nullable String, Answer> answers) {
     String snapshot = context.get(TurnContext.KEY).map(TurnContext::parentSnapshotId).orElse("");
     // By ref, in order, so that the digest does not depend on the order the resume lists them in.
+    // A call without a ref digests as "": a turn cannot tell those two apart either.
     ObjectNode digested = Json.object();
-    new TreeMap<>(answers)
-        .forEach(
-            (ref, answer) -> {
-              ObjectNode entry = digested.putObject(ref);
-              if (answer.restart() != null) {
-                entry.set("restart", answer.restart());
-              } else {
-                entry.set(
-                    "output", answer.output() == null ? Json.nodes().nullNode() : answer.output());
-              }
-            });
+    Map<String, Answer> byRef = new TreeMap<>();
+    answers.forEach((ref, answer) -> byRef.put(ref == null ? "" : ref, answer));
+    byRef.forEach(
+        (ref, answer) -> {
+          ObjectNode entry = digested.putObject(ref);
+          if (answer.restart() != null) {
+            entry.set("restart", answer.restart());
+          } else {
+            entry.set(
+                "output", answer.output() == null ? Json.nodes().nullNode() : answer.output());
+          }
+        });
     return new AnswerClaim(RandomIds.uuid(), call == null ? "" : call, snapshot, digest(digested));
   }
 

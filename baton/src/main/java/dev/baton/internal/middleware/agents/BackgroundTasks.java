@@ -391,6 +391,10 @@ final class BackgroundTasks {
    * The report of a task that stopped on a question, with forwarded interrupts: {@code interrupted}
    * while its caller can still answer it through the orchestrator, {@code failed} once its session
    * has moved on. Null for any other task, which the row's ordinary report describes.
+   *
+   * <p>Its turn has ended, so the report collects what the turn spent until the question into the
+   * current turn's usage tree, as for a settled task ({@link UsageTrees#collect}): the task that
+   * resumes it after the answer spends in a turn of its own, collected when it settles.
    */
   private @Nullable Report interrupted(
       ActionContext context,
@@ -410,16 +414,18 @@ final class BackgroundTasks {
       // The session's latest row could not be read: the task reports as its row says.
       return null;
     }
-    return wrapped != null
-        ? Report.interrupted(task, label, wrapped)
-        : Report.error(
-            task.toString(),
-            label,
-            task.agent(),
-            "failed",
-            "The sub-agent stopped on a question that can no longer be answered here: its session"
-                + " has moved on since (the question was answered, and the work went on in a later"
-                + " task).");
+    if (wrapped != null) {
+      UsageTrees.collect(context, scope.history(), row);
+      return Report.interrupted(task, label, wrapped);
+    }
+    return Report.error(
+        task.toString(),
+        label,
+        task.agent(),
+        "failed",
+        "The sub-agent stopped on a question that can no longer be answered here: its session"
+            + " has moved on since (the question was answered, and the work went on in a later"
+            + " task).");
   }
 
   /** Whether an error is a wait's own stop rather than a failure of the task. */

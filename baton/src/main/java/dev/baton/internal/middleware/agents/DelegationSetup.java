@@ -20,12 +20,14 @@ import dev.baton.internal.middleware.agents.TaskMessages.Result;
 import dev.baton.middleware.agents.Agents;
 import dev.baton.middleware.agents.ArtifactStrategy;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiFunction;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -48,6 +50,8 @@ final class DelegationSetup {
   // The delegation tools whose sub-agents forward their interrupts; empty with the option off.
   private final List<String> forwarding;
   private final Map<String, String> toolOwners = new LinkedHashMap<>();
+  // The agent each delegation tool delegates to, by the tool's name.
+  private final Map<String, String> delegationTools = new HashMap<>();
   private final List<Tool<?, ?>> tools = new ArrayList<>();
   private final Set<String> resultTools;
   private final List<String> agentNames;
@@ -71,6 +75,7 @@ final class DelegationSetup {
       names.add(ref.name());
       String tool = toolName(config, ref.name());
       claim(tool, "agent \"" + ref.name() + "\"");
+      delegationTools.put(tool, ref.name());
       taskTools.add(tool);
       tools.add(delegationTool(ref, tool));
     }
@@ -170,6 +175,11 @@ final class DelegationSetup {
   /** Whether a tool is one of this configuration's. */
   boolean owns(String tool) {
     return toolOwners.containsKey(tool);
+  }
+
+  /** The agent a delegation tool delegates to, or null for any other tool. */
+  @Nullable String delegatesTo(String tool) {
+    return delegationTools.get(tool);
   }
 
   /** The names of the tools whose results carry task IDs. */
@@ -310,11 +320,10 @@ final class DelegationSetup {
     if (!forwarding.isEmpty()) {
       text.append(
               "\nWhen one of these sub-agents needs the user's input (an approval, an answer),"
-                  + " your turn pauses until the user answers, and the sub-agent then finishes its"
-                  + " task: ")
+                  + " your turn usually pauses until the user answers, and the sub-agent goes on: ")
           .append(String.join(", ", forwarding))
           .append(
-              ". Any other sub-agent that needs input reports it as an error; give it a more"
+              ". Otherwise a sub-agent that needs input reports it as an error; give it a more"
                   + " self-contained task.\n");
     }
     if (continuable) {

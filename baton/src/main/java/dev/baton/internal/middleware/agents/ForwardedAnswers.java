@@ -1,5 +1,7 @@
 package dev.baton.internal.middleware.agents;
 
+import dev.baton.agent.AgentUsage;
+import dev.baton.agent.TurnContext;
 import dev.baton.ai.FinishReason;
 import dev.baton.ai.GenerateOptions;
 import dev.baton.ai.GenerateParams;
@@ -14,8 +16,13 @@ import dev.baton.ai.ToolRequestPart;
 import dev.baton.ai.ToolResponse;
 import dev.baton.ai.ToolResponsePart;
 import dev.baton.core.ActionContext;
+import dev.baton.core.BatonException;
 import dev.baton.core.Json;
+import dev.baton.internal.agent.AgentLookup;
+import dev.baton.internal.agent.RemoteAgent;
+import dev.baton.internal.agent.UsageTrees;
 import dev.baton.internal.ai.GenerateRun;
+import dev.baton.internal.ai.Messages;
 import dev.baton.internal.ai.Metadata;
 import dev.baton.internal.ai.ToolInterrupt;
 import dev.baton.internal.middleware.agents.InterruptForwarding.Answer;
@@ -69,10 +76,14 @@ final class ForwardedAnswers {
    *
    * @param call the call the model made
    * @param routing the routing of its wrappers
-   * @param answers the answers, by the sub-agent's held call's ref
+   * @param answers the answers, by the sub-agent's held call's ref ({@link
+   *     InterruptForwarding#heldRef})
    */
   private record Turn(
-      ToolRequest call, JsonNode routing, boolean background, Map<String, Answer> answers) {}
+      ToolRequest call,
+      JsonNode routing,
+      boolean background,
+      Map<@Nullable String, Answer> answers) {}
 
   private static final ForwardedAnswers NONE = new ForwardedAnswers(List.of(), List.of());
 
@@ -82,15 +93,19 @@ final class ForwardedAnswers {
   // What the sub-agents answered, by call, and the new questions of those that asked again:
   // computed once, applied to every attempt of the first model call (a retrying middleware may call
   // it again).
-  private @Nullable Map<String, JsonNode> results;
-  private Map<String, JsonNode> questions = Map.of();
+  private @Nullable Map<CallKey, JsonNode> results;
+  private Map<CallKey, JsonNode> questions = Map.of();
 
   private ForwardedAnswers(List<Turn> turns, List<ToolRequest> restarted) {
     this.turns = turns;
     this.restarted = restarted;
   }
 
-  /** The forwarded interrupts the generate call's resume answers, when forwarding is on. */
+  /**
+   * The forwarded interrupts the generate call's resume answers, when forwarding is on.
+   *
+   * @throws dev.baton.core.BatonException as {@link #requireRoutable} does, before anything runs
+   */
   static ForwardedAnswers of(DelegationSetup setup, ActionContext context) {
     if (!setup.config().forwardInterrupts()) {
       return NONE;
@@ -100,11 +115,13 @@ final class ForwardedAnswers {
     if (options == null || resume == null || resume.isEmpty()) {
       return NONE;
     }
-    Message asked = lastModelMessage(options.messages());
+    Message asked = Messages.lastModel(options.messages());
     if (asked == null) {
       return NONE;
     }
-    Map<String, Turn> turns = new LinkedHashMap<>();
+    TaskScope scope = new TaskScope(setup.resultTools());
+    scope.see(options.messages());
+    Map<CallKey, Turn> turns = new LinkedHashMap<>();
     List<ToolRequest> restarted = new ArrayList<>();
     for (ToolRequestPart part : asked.toolRequests()) {
       ToolRequest call = part.toolRequest();
@@ -129,10 +146,11 @@ final class ForwardedAnswers {
         // Unanswered: the generate loop refuses the resume before anything runs.
         continue;
       }
+      requireRoutable(setup, context, scope, call, routing);
       ToolRequest origin = PerCallInterrupts.origin(part);
       Turn turn =
           turns.computeIfAbsent(
-              key(origin.name(), origin.ref()),
+              CallKey.of(origin),
               k ->
                   new Turn(
                       origin,
@@ -141,12 +159,55 @@ final class ForwardedAnswers {
                       new LinkedHashMap<>()));
       // The answer is the held calls' the part's wrapper lists: one, unless it was never split.
       for (JsonNode held : routing.path("interrupts")) {
-        turn.answers().put(held.path("toolRequest").path("ref").asString(""), answer);
+        turn.answers().put(InterruptForwarding.heldRef(held), answer);
       }
     }
     return turns.isEmpty()
         ? NONE
         : new ForwardedAnswers(List.copyOf(turns.values()), List.copyOf(restarted));
+  }
+
+  /**
+   * Checks that a wrapper routes where its call can ask: a delegation's to a turn of the agent it
+   * delegates to, a check's or wait's to a task of this conversation's scope. A client that keeps
+   * the conversation could otherwise point one call's answer at another agent's turn, or at a task
+   * of another conversation. A remote sub-agent's snapshot is read with this instance's own
+   * credentials rather than the caller's, so only a conversation this instance keeps (a
+   * server-managed orchestrator's) may route to one.
+   *
+   * @throws dev.baton.core.BatonException {@code INVALID_ARGUMENT} for a wrapper whose agent is not
+   *     its call's, {@code NOT_FOUND} for a task outside the conversation's scope, {@code
+   *     FAILED_PRECONDITION} for a remote sub-agent's turn in a conversation the client keeps
+   */
+  private static void requireRoutable(
+      DelegationSetup setup,
+      ActionContext context,
+      TaskScope scope,
+      ToolRequest call,
+      JsonNode routing) {
+    String taskId = routing.path("taskId").asString();
+    TaskId task = TaskId.parse(taskId, setup.agentNames());
+    String delegate = setup.delegatesTo(call.name());
+    boolean background = BackgroundTasks.reports(setup.config(), call.name());
+    boolean ownAgent = delegate != null ? delegate.equals(task.agent()) : background;
+    if (!ownAgent || !task.agent().equals(routing.path("agent").asString(""))) {
+      throw BatonException.invalidArgument(
+          "the interrupt on call \"%s\" (ref: %s) routes to task %s, which that call cannot have"
+              + " asked for",
+          call.name(), call.ref(), taskId);
+    }
+    if (background && scope.find(taskId) == null) {
+      throw BatonException.notFound("task \"%s\" was not started in this conversation", taskId);
+    }
+    boolean serverKept =
+        context.get(TurnContext.KEY).map(turn -> !turn.snapshotId().isEmpty()).orElse(false);
+    if (!serverKept && AgentLookup.find(setup.registry(), task.agent()) instanceof RemoteAgent) {
+      throw BatonException.failedPrecondition(
+          "the question of remote sub-agent task %s can be answered only through an orchestrator"
+              + " that keeps its sessions (a session store): a conversation the client keeps"
+              + " cannot prove the task is its own",
+          taskId);
+    }
   }
 
   /** Whether the generate call answers forwarded interrupts. */
@@ -170,7 +231,7 @@ final class ForwardedAnswers {
     if (turns.isEmpty() || params.iteration() != 0) {
       return params;
     }
-    Map<String, JsonNode> outputs = resolve(context, delegation);
+    Map<CallKey, JsonNode> outputs = resolve(context, params.history(), delegation);
     return params
         .withHistory(answer(params.history(), outputs))
         .withRequest(params.request().withMessages(answer(params.request().messages(), outputs)));
@@ -188,7 +249,7 @@ final class ForwardedAnswers {
   synchronized ModelResponse askAgain(ModelRequest request) {
     List<Part> calls = new ArrayList<>();
     for (Turn turn : turns) {
-      if (questions.containsKey(key(turn.call().name(), turn.call().ref()))) {
+      if (questions.containsKey(CallKey.of(turn.call()))) {
         calls.add(new ToolRequestPart(turn.call(), null));
       }
     }
@@ -199,10 +260,11 @@ final class ForwardedAnswers {
 
   /** The new question of a call {@link #askAgain} made, or null for any other call. */
   synchronized @Nullable JsonNode question(ToolRequest call) {
-    return questions.get(key(call.name(), call.ref()));
+    return questions.get(CallKey.of(call));
   }
 
-  private synchronized Map<String, JsonNode> resolve(ActionContext context, Delegation delegation) {
+  private synchronized Map<CallKey, JsonNode> resolve(
+      ActionContext context, List<Message> history, Delegation delegation) {
     if (results != null) {
       return results;
     }
@@ -232,12 +294,12 @@ final class ForwardedAnswers {
       claimed.stream().filter(turn -> turn.answeredBy() == null).forEach(t -> t.release(context));
       throw e;
     }
-    Map<String, JsonNode> outputs = new HashMap<>();
-    Map<String, JsonNode> asked = new HashMap<>();
+    Map<CallKey, JsonNode> outputs = new HashMap<>();
+    Map<CallKey, JsonNode> asked = new HashMap<>();
     try {
       for (int i = 0; i < turns.size(); i++) {
         Turn turn = turns.get(i);
-        String key = key(turn.call().name(), turn.call().ref());
+        CallKey key = CallKey.of(turn.call());
         try {
           outputs.put(
               key, Json.toTree(answer(context, delegation, turn, claimed.get(i), resumes.get(i))));
@@ -260,6 +322,13 @@ final class ForwardedAnswers {
       claimed.stream()
           .filter(turn -> turn.answeredBy() == null)
           .forEach(turn -> releaseIfUnanswered(context, turn));
+    }
+    // The turn that asked again recorded its usage tree (the resumed sub-agent's calls) on the call
+    // it held again, which the conversation now drops: this turn's tree keeps it.
+    List<Message> joined = PerCallInterrupts.join(history);
+    int again = askedAgain(joined);
+    if (again >= 0) {
+      AgentUsage.of(joined.get(again)).ifPresent(tree -> UsageTrees.carry(context, tree));
     }
     questions = Map.copyOf(asked);
     results = Map.copyOf(outputs);
@@ -310,12 +379,10 @@ final class ForwardedAnswers {
    * results in place of the answers. A call held again ({@value #ASKED_AGAIN}) is dropped with its
    * answer, and its result goes to the tool message of the resume before it.
    */
-  private static List<Message> answer(List<Message> messages, Map<String, JsonNode> outputs) {
+  private static List<Message> answer(List<Message> messages, Map<CallKey, JsonNode> outputs) {
     List<Message> joined = PerCallInterrupts.join(messages);
     int last = joined.size() - 1;
-    if (last >= 2
-        && Metadata.isTrue(joined.get(last - 1).metadata(), ASKED_AGAIN)
-        && joined.get(last - 2).role() == Role.TOOL) {
+    if (askedAgain(joined) >= 0) {
       joined = joined.subList(0, last - 1);
       last -= 2;
     }
@@ -330,7 +397,7 @@ final class ForwardedAnswers {
         continue;
       }
       ToolResponse response = responsePart.toolResponse();
-      JsonNode output = outputs.get(key(response.name(), response.ref()));
+      JsonNode output = outputs.get(CallKey.of(response));
       content.add(
           output == null ? part : Part.toolResponse(response.name(), response.ref(), output));
     }
@@ -339,13 +406,17 @@ final class ForwardedAnswers {
     return answered;
   }
 
-  private static @Nullable Message lastModelMessage(List<Message> messages) {
-    for (int i = messages.size() - 1; i >= 0; i--) {
-      if (messages.get(i).role() == Role.MODEL) {
-        return messages.get(i);
-      }
-    }
-    return null;
+  /**
+   * The index of the call held again ({@value #ASKED_AGAIN}) that a joined conversation answers,
+   * after the tool message of the resume before it; -1 when it answers no such call.
+   */
+  private static int askedAgain(List<Message> joined) {
+    int held = joined.size() - 2;
+    return held >= 1
+            && Metadata.isTrue(joined.get(held).metadata(), ASKED_AGAIN)
+            && joined.get(held - 1).role() == Role.TOOL
+        ? held
+        : -1;
   }
 
   private static @Nullable ToolRequestPart restartOf(Resume resume, ToolRequest call) {
@@ -367,9 +438,5 @@ final class ForwardedAnswers {
 
   private static boolean same(ToolRequest a, ToolRequest b) {
     return a.name().equals(b.name()) && Objects.equals(a.ref(), b.ref());
-  }
-
-  private static String key(String name, @Nullable String ref) {
-    return name + "\u0000" + ref;
   }
 }

@@ -157,6 +157,15 @@ final class InterruptForwarding {
         : null;
   }
 
+  /**
+   * The ref of a held call as a wrapper lists it (a tool request part in JSON), or null for a call
+   * the model made without one: the key its answer goes under ({@link Held#answer}).
+   */
+  static @Nullable String heldRef(JsonNode held) {
+    JsonNode ref = held.path("toolRequest").get("ref");
+    return ref != null && ref.isString() ? ref.asString() : null;
+  }
+
   private static @Nullable Message lastMessage(SessionSnapshot row) {
     List<Message> messages = row.state() == null ? List.of() : row.state().messages();
     return messages.isEmpty() ? null : messages.get(messages.size() - 1);
@@ -205,19 +214,20 @@ final class InterruptForwarding {
      * The sub-agent's resume for the caller's answers, one per held call: a restart runs the call
      * with the caller's data as {@code metadata.resumed}, a response stands in for it.
      *
-     * @param answers the answers by the held call's ref
+     * @param answers the answers by the held call's ref ({@link #heldRef}), null for a call without
+     *     one
      * @throws BatonException {@code INVALID_ARGUMENT} when a held call has no answer, or an answer
      *     names a call the turn does not hold
      */
-    Resume answer(Map<String, Answer> answers) {
+    Resume answer(Map<@Nullable String, Answer> answers) {
       String task = TaskId.of(agent.name(), row.snapshotId());
       List<ToolRequestPart> restarts = new ArrayList<>();
       List<ToolResponsePart> responds = new ArrayList<>();
-      Set<String> held = new HashSet<>();
+      Set<@Nullable String> held = new HashSet<>();
       for (ToolRequestPart call : calls) {
         ToolRequest request = call.toolRequest();
-        held.add(String.valueOf(request.ref()));
-        Answer answer = answers.get(String.valueOf(request.ref()));
+        held.add(request.ref());
+        Answer answer = answers.get(request.ref());
         if (answer == null) {
           throw BatonException.invalidArgument(
               "the resume leaves the question of sub-agent task %s on its call \"%s\" (ref: %s)"
@@ -232,7 +242,7 @@ final class InterruptForwarding {
           responds.add(Part.toolResponse(request.name(), request.ref(), answer.output()));
         }
       }
-      for (String ref : answers.keySet()) {
+      for (@Nullable String ref : answers.keySet()) {
         if (!held.contains(ref)) {
           throw BatonException.invalidArgument(
               "the resume answers a call (ref: %s) that sub-agent task %s does not hold",

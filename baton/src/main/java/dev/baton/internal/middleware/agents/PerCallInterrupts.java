@@ -68,7 +68,8 @@ final class PerCallInterrupts {
       int index = 0;
       for (JsonNode held : routing.path("interrupts")) {
         index++;
-        String heldRef = held.path("toolRequest").path("ref").asString(String.valueOf(index));
+        String heldRef =
+            Objects.requireNonNullElse(InterruptForwarding.heldRef(held), String.valueOf(index));
         ObjectNode one = metadata.deepCopy();
         one.set(INTERRUPT, InterruptForwarding.wrapper(routing, List.of(held)));
         one.put(SPLIT_FROM, call.ref());
@@ -115,14 +116,15 @@ final class PerCallInterrupts {
       return messages;
     }
     Message model = messages.get(last - 1);
-    Map<String, String> origins = new HashMap<>();
-    Map<String, List<ToolRequestPart>> splits = new LinkedHashMap<>();
+    Map<CallKey, String> origins = new HashMap<>();
+    Map<CallKey, List<ToolRequestPart>> splits = new LinkedHashMap<>();
     for (ToolRequestPart part : model.toolRequests()) {
       String from = splitFrom(part);
       if (from != null) {
-        String name = part.toolRequest().name();
-        origins.put(key(name, part.toolRequest().ref()), from);
-        splits.computeIfAbsent(key(name, from), k -> new ArrayList<>()).add(part);
+        origins.put(CallKey.of(part.toolRequest()), from);
+        splits
+            .computeIfAbsent(new CallKey(part.toolRequest().name(), from), k -> new ArrayList<>())
+            .add(part);
       }
     }
     if (splits.isEmpty()) {
@@ -134,19 +136,19 @@ final class PerCallInterrupts {
     return joined;
   }
 
-  private static Message joinCalls(Message model, Map<String, List<ToolRequestPart>> splits) {
+  private static Message joinCalls(Message model, Map<CallKey, List<ToolRequestPart>> splits) {
     List<Part> content = new ArrayList<>();
-    Set<String> joined = new HashSet<>();
+    Set<CallKey> joined = new HashSet<>();
     for (Part part : model.content()) {
       if (!(part instanceof ToolRequestPart request) || splitFrom(request) == null) {
         content.add(part);
         continue;
       }
-      ToolRequest origin = origin(request);
-      String key = key(origin.name(), origin.ref());
+      CallKey key = CallKey.of(origin(request));
       if (joined.add(key)) {
         content.add(
-            new ToolRequestPart(origin, joinedMetadata(Objects.requireNonNull(splits.get(key)))));
+            new ToolRequestPart(
+                origin(request), joinedMetadata(Objects.requireNonNull(splits.get(key)))));
       }
     }
     return model.withContent(content);
@@ -173,26 +175,22 @@ final class PerCallInterrupts {
     return metadata;
   }
 
-  private static Message joinResponses(Message tool, Map<String, String> origins) {
+  private static Message joinResponses(Message tool, Map<CallKey, String> origins) {
     List<Part> content = new ArrayList<>();
-    Set<String> answered = new HashSet<>();
+    Set<CallKey> answered = new HashSet<>();
     for (Part part : tool.content()) {
       if (!(part instanceof ToolResponsePart responsePart)) {
         content.add(part);
         continue;
       }
       ToolResponse response = responsePart.toolResponse();
-      String origin = origins.get(key(response.name(), response.ref()));
+      String origin = origins.get(CallKey.of(response));
       if (origin == null) {
         content.add(part);
-      } else if (answered.add(key(response.name(), origin))) {
+      } else if (answered.add(new CallKey(response.name(), origin))) {
         content.add(Part.toolResponse(response.name(), origin, response.output()));
       }
     }
     return tool.withContent(content);
-  }
-
-  private static String key(String name, @Nullable String ref) {
-    return name + "\u0000" + ref;
   }
 }

@@ -195,6 +195,12 @@ class A2aServerTest {
 
       JsonNode asBob = guarded.call("tasks/get", Json.object().put("id", id), "x-user", "bob");
       assertThat(asBob.path("error").path("code").asInt()).isEqualTo(-32001);
+      JsonNode cancelAsBob =
+          guarded.call("tasks/cancel", Json.object().put("id", id), "x-user", "bob");
+      assertThat(cancelAsBob.path("error").path("code").asInt()).isEqualTo(-32001);
+      JsonNode resubscribeAsBob =
+          guarded.call("tasks/resubscribe", Json.object().put("id", id), "x-user", "bob");
+      assertThat(resubscribeAsBob.path("error").path("code").asInt()).isEqualTo(-32001);
       JsonNode asAlice = guarded.call("tasks/get", Json.object().put("id", id), "x-user", "alice");
       assertThat(asAlice.path("result").path("id").asString()).isEqualTo(id);
     }

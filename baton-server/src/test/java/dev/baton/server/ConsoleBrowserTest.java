@@ -359,6 +359,34 @@ class ConsoleBrowserTest {
   }
 
   @Test
+  void aSessionWithABranchShowsTheForkInItsTree() {
+    chat();
+    served.start(b -> b.console("/console"));
+    Instant start = Instant.now().minus(Duration.ofMinutes(5));
+    String[][] rows = {{"root", null}, {"main", "root"}, {"other-way", "root"}};
+    for (int i = 0; i < rows.length; i++) {
+      save(
+          SessionSnapshot.builder(rows[i][0], start.plusSeconds(i))
+              .sessionId("s-fork")
+              .parentId(rows[i][1])
+              .status(SnapshotStatus.COMPLETED)
+              .finishReason(AgentFinishReason.STOP)
+              .build());
+    }
+
+    browser.open(console("#/agents/chat/sessions/s-fork"));
+
+    List<WebElement> nodes = browser.all("snapshot-node");
+    assertThat(nodes)
+        .extracting(node -> node.getAttribute("data-snapshot-id"))
+        .containsExactly("root", "other-way", "main");
+    assertThat(nodes.get(1).getAttribute("class")).contains("fork");
+    assertThat(nodes.get(2).getAttribute("class")).doesNotContain("fork");
+    assertThat(browser.visible("turns").getText()).isEqualTo("3 turns");
+    browser.screenshot("session-with-a-branch");
+  }
+
+  @Test
   void aSessionOfAThousandTurnsOpensInUnderASecond() {
     chat();
     served.start(b -> b.console("/console"));

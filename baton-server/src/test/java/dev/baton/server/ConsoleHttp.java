@@ -8,6 +8,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.stream.Stream;
 import tools.jackson.databind.JsonNode;
@@ -45,6 +47,10 @@ public final class ConsoleHttp {
     return send(HttpRequest.newBuilder(url).GET(), headers);
   }
 
+  public static Answer head(URI url, String... headers) {
+    return send(HttpRequest.newBuilder(url).HEAD(), headers);
+  }
+
   public static Answer post(URI url, String body, String... headers) {
     return send(
         HttpRequest.newBuilder(url).POST(HttpRequest.BodyPublishers.ofString(body)), headers);
@@ -73,6 +79,7 @@ public final class ConsoleHttp {
    */
   public static final class Events implements AutoCloseable {
     private final LinkedBlockingQueue<JsonNode> events = new LinkedBlockingQueue<>();
+    private final List<JsonNode> all = new CopyOnWriteArrayList<>();
     private final Stream<String> lines;
     private final Thread reader;
 
@@ -109,7 +116,9 @@ public final class ConsoleHttp {
                         if (line.startsWith("event: ")) {
                           event = line.substring(7);
                         } else if (line.startsWith("data: ") && "status".equals(event)) {
-                          events.add(Json.parse(line.substring(6)));
+                          JsonNode data = Json.parse(line.substring(6));
+                          all.add(data);
+                          events.add(data);
                         } else if (line.isEmpty()) {
                           event = null;
                         }
@@ -129,6 +138,11 @@ public final class ConsoleHttp {
         }
       }
       return false;
+    }
+
+    /** The snapshot IDs of every status frame the stream has sent so far. */
+    public List<String> snapshotIds() {
+      return all.stream().map(event -> event.path("snapshotId").asString()).toList();
     }
 
     @Override

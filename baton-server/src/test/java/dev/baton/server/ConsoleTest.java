@@ -32,16 +32,21 @@ import dev.baton.server.ConsoleHttp.Answer;
 import dev.baton.server.ConsoleHttp.Events;
 import dev.baton.testing.ForwardingSessionStore;
 import dev.baton.testing.ProgrammableModel;
+import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
+import java.net.Socket;
 import java.net.SocketException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -204,6 +209,43 @@ class ConsoleTest {
         .isEqualTo("<script>alert(1)</script>");
     assertThat(snapshot.get("artifacts")).isEmpty();
     assertThat(snapshot.get("custom").isNull()).isTrue();
+  }
+
+  @Test
+  void aSessionWithABranchShowsBothBranchesFromOneReadOfItsRowsWithoutConversations() {
+    AtomicInteger rowReads = new AtomicInteger();
+    SessionStore counting =
+        new ForwardingSessionStore(store) {
+          @Override
+          public @Nullable SessionSnapshot getSnapshot(ActionContext context, String snapshotId) {
+            rowReads.incrementAndGet();
+            return super.getSnapshot(context, snapshotId);
+          }
+        };
+    Agent helper = served.agent("helper", AgentOptions.builder().sessionStore(counting).build());
+    serve();
+    served.model.respond(say("root", 10), say("left", 20), say("right", 30));
+    AgentOutput root = helper.runText("hi");
+    AgentOutput left = helper.runText("go left", AgentInit.ofSnapshot(root.snapshotId()));
+    AgentOutput right = helper.runText("go right", AgentInit.ofSnapshot(root.snapshotId()));
+    rowReads.set(0);
+
+    JsonNode session =
+        ConsoleHttp.get(url("/api/agents/helper/sessions/" + root.sessionId())).json();
+
+    assertThat(session.get("snapshots"))
+        .extracting(row -> row.get("snapshotId").asString())
+        .containsExactly(root.snapshotId(), left.snapshotId(), right.snapshotId());
+    assertThat(session.at("/snapshots/1/parentId").asString()).isEqualTo(root.snapshotId());
+    assertThat(session.at("/snapshots/2/parentId").asString()).isEqualTo(root.snapshotId());
+    assertThat(session.at("/snapshots/2/spend/inputTokens").asInt())
+        .as("each row keeps its usage")
+        .isEqualTo(40);
+    assertThat(rowReads.get()).as("no row is read whole").isZero();
+    JsonNode listed = ConsoleHttp.get(url("/api/sessions")).json();
+    assertThat(listed.at("/sessions/0/turns").asInt())
+        .as("the list counts the rows the session view shows")
+        .isEqualTo(session.get("snapshots").size());
   }
 
   @Test
@@ -374,6 +416,94 @@ class ConsoleTest {
     release.countDown();
   }
 
+  /** Signs a caller in by {@code Authorization: Bearer token-<name>}, or else by a cookie. */
+  private static final ContextProvider BEARER_OR_COOKIE =
+      request -> {
+        String authorization = request.headers().get("authorization");
+        if (authorization != null && authorization.startsWith("Bearer token-")) {
+          return Map.of(ActionContext.PRINCIPAL, authorization.substring(13));
+        }
+        String cookie = request.headers().get("cookie");
+        if (cookie != null && cookie.startsWith("user=")) {
+          return Map.of(ActionContext.PRINCIPAL, cookie.substring(5));
+        }
+        throw BatonException.of(Status.UNAUTHENTICATED, "sign in");
+      };
+
+  @Test
+  void anAbortNeedsTheTokenOfItsOwnPrincipalAndABearerSkipsOnlyTheToken() {
+    Agent helper = helper();
+    served.start(b -> b.console("/console").contextProvider(BEARER_OR_COOKIE));
+    AgentOutput pending = detachBlocked(helper, as("alice"), new CountDownLatch(1));
+    URI abort = url("/api/agents/helper/snapshots/" + pending.snapshotId() + "/abort");
+    String alicesToken =
+        ConsoleHttp.get(url("/api/info"), "Cookie", "user=alice")
+            .json()
+            .get("csrfToken")
+            .asString();
+
+    List<Answer> refused =
+        List.of(
+            // Alice's token is not Bob's.
+            ConsoleHttp.post(abort, "", "Cookie", "user=bob", "X-Baton-Console-Token", alicesToken),
+            // A bearer credential still comes from the console's own origin only.
+            ConsoleHttp.post(
+                abort, "", "Authorization", "Bearer token-alice", "Origin", "https://evil.example"),
+            ConsoleHttp.post(
+                abort, "", "Authorization", "Bearer token-alice", "Sec-Fetch-Site", "cross-site"),
+            // A bearer header the principal does not come from stands in for nothing.
+            ConsoleHttp.post(
+                abort, "", "Cookie", "user=alice", "Authorization", "Bearer not-a-token"));
+    assertThat(refused)
+        .allSatisfy(
+            answer -> {
+              assertThat(answer.status()).isEqualTo(403);
+              assertThat(answer.errorStatus()).isEqualTo("PERMISSION_DENIED");
+            });
+    assertThat(helper.snapshots(as("alice")).get(pending.snapshotId()).status().wireName())
+        .isEqualTo("pending");
+
+    Answer byBearer =
+        ConsoleHttp.post(
+            abort, "", "Authorization", "Bearer token-alice", "Sec-Fetch-Site", "same-origin");
+    assertThat(byBearer.status()).isEqualTo(200);
+    assertThat(byBearer.json().get("status").asString()).isEqualTo("aborted");
+  }
+
+  @Test
+  void eachEventStreamSendsOnlyTheTasksOfItsOwnPrincipal() {
+    Agent helper = helper();
+    served.start(b -> b.console("/console").contextProvider(BEARER_OR_COOKIE));
+    CountDownLatch release = new CountDownLatch(1);
+    try (Events alices = new Events(url("/api/events"), "Authorization", "Bearer token-alice");
+        Events alicesOtherTab = new Events(url("/api/events"), "Cookie", "user=alice");
+        Events bobs = new Events(url("/api/events"), "Authorization", "Bearer token-bob")) {
+      AgentOutput alicesTask = detachBlocked(helper, as("alice"), release);
+      AgentOutput bobsTask = detachBlocked(helper, as("bob"), release);
+
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> alices.snapshotIds().contains(alicesTask.snapshotId()));
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> alicesOtherTab.snapshotIds().contains(alicesTask.snapshotId()));
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> bobs.snapshotIds().contains(bobsTask.snapshotId()));
+      release.countDown();
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> bobs.sent(bobsTask.snapshotId(), "completed"));
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> alices.sent(alicesTask.snapshotId(), "completed"));
+
+      assertThat(alices.snapshotIds()).doesNotContain(bobsTask.snapshotId());
+      assertThat(alicesOtherTab.snapshotIds()).doesNotContain(bobsTask.snapshotId());
+      assertThat(bobs.snapshotIds()).doesNotContain(alicesTask.snapshotId());
+    }
+  }
+
   @Test
   void aPrincipalSeesOnlyItsOwnSessionsAndAnothersAnswerNotFound() {
     Agent helper = helper();
@@ -438,6 +568,35 @@ class ConsoleTest {
       }
     } finally {
       onAll.close();
+    }
+  }
+
+  @Test
+  void withoutAContextProviderARequestToAnotherHostIsRefusedEvenFromLoopback() throws IOException {
+    helper();
+    serve();
+    URI base = served.server().uri();
+
+    for (String path :
+        List.of("/console/api/info", "/console/", "/console/assets/test-fixture.css")) {
+      // A rebound name: the browser is on loopback, but sends the attacker's site as the host.
+      String refused = rawGet(base, path, "evil.example:" + base.getPort());
+      assertThat(refused).as(path).startsWith("HTTP/1.1 403").contains("\"PERMISSION_DENIED\"");
+      for (String host : List.of("localhost", "127.0.0.1:" + base.getPort(), "[::1]:8080")) {
+        assertThat(rawGet(base, path, host)).as(path + " to " + host).startsWith("HTTP/1.1 200");
+      }
+    }
+  }
+
+  /** A GET with a Host header of the test's choosing, which the JDK's client does not send. */
+  private static String rawGet(URI base, String path, String host) throws IOException {
+    try (Socket socket = new Socket(base.getHost(), base.getPort())) {
+      socket
+          .getOutputStream()
+          .write(
+              ("GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
+                  .getBytes(StandardCharsets.US_ASCII));
+      return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     }
   }
 
@@ -510,6 +669,11 @@ class ConsoleTest {
     assertThat(file.header("X-Content-Type-Options")).isEqualTo("nosniff");
     assertThat(file.header("Content-Security-Policy")).startsWith("default-src 'self'");
     assertThat(file.body()).contains("body { margin: 0; }");
+    Answer head = ConsoleHttp.head(url("/assets/test-fixture.css"));
+    assertThat(head.status()).isEqualTo(200);
+    assertThat(head.header("Content-Type")).isEqualTo("text/css; charset=utf-8");
+    assertThat(head.header("Content-Length")).isEqualTo(String.valueOf(file.body().length()));
+    assertThat(head.body()).isEmpty();
     Answer bare = ConsoleHttp.get(url(""));
     assertThat(bare.status()).isEqualTo(308);
     assertThat(bare.header("Location")).isEqualTo("console/");

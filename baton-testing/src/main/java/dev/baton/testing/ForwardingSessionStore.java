@@ -7,6 +7,7 @@ import dev.baton.agent.SessionStore;
 import dev.baton.agent.SnapshotSubscriber;
 import dev.baton.agent.StatusSubscription;
 import dev.baton.core.ActionContext;
+import java.util.List;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
@@ -47,6 +48,11 @@ public abstract class ForwardingSessionStore implements SessionStore, SnapshotSu
   @Override
   public SessionPage listSessions(ActionContext context, SessionQuery query) {
     return store.listSessions(context, query);
+  }
+
+  @Override
+  public List<SessionSnapshot> listSnapshots(ActionContext context, String sessionId) {
+    return store.listSnapshots(context, sessionId);
   }
 
   @Override

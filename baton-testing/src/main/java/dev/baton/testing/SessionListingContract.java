@@ -8,6 +8,7 @@ import static dev.baton.testing.SnapshotFixtures.at;
 import static dev.baton.testing.SnapshotFixtures.row;
 import static dev.baton.testing.SnapshotFixtures.withParentId;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.baton.agent.AgentFinishReason;
 import dev.baton.agent.SessionPage;
@@ -17,6 +18,7 @@ import dev.baton.agent.SessionState;
 import dev.baton.agent.SessionStore;
 import dev.baton.agent.SessionSummary;
 import dev.baton.ai.GenerationUsage;
+import dev.baton.ai.Message;
 import dev.baton.core.ActionContext;
 import dev.baton.core.ErrorInfo;
 import dev.baton.core.Status;
@@ -29,9 +31,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The part of the {@link SessionStoreContract} about {@link SessionStore#listSessions}: the order,
- * the summary of a session, paging while writes land, the filters, principals, and bad tokens.
- * Store tests extend {@link SessionStoreContract}, the only class that extends this one, and so run
- * these tests with the rest.
+ * the summary of a session, paging while writes land, the filters, principals, and bad tokens; and
+ * about {@link SessionStore#listSnapshots}: a session's rows, branches included, without the
+ * conversation. Store tests extend {@link SessionStoreContract}, the only class that extends this
+ * one, and so run these tests with the rest.
  */
 public abstract sealed class SessionListingContract extends HostileInputContract
     permits SessionStoreContract {
@@ -221,6 +224,70 @@ public abstract sealed class SessionListingContract extends HostileInputContract
       assertFailsWith(
           Status.INVALID_ARGUMENT, () -> list(SessionQuery.firstPage().withPageToken(token)));
     }
+  }
+
+  @Test
+  public void snapshotsOfASessionListEveryRowOldestFirstWithoutTheConversation() {
+    GenerationUsage spent = GenerationUsage.builder().inputTokens(7).outputTokens(3).build();
+    SessionState conversation =
+        SessionState.empty()
+            .withSessionId("sess-1")
+            .withMessages(List.of(Message.user("hello"), Message.model("hi")))
+            .withUsage(spent);
+    save(row("t1", "sess-1", at(1)).withState(conversation));
+    save(withParentId(row("t2", "sess-1", at(2)), "t1").withState(conversation));
+    // A branch: a second continuation of t1.
+    save(
+        withParentId(row("t3", "sess-1", at(3), FAILED), "t1")
+            .withFinishReason(AgentFinishReason.STOP)
+            .withError(ErrorInfo.of(Status.INTERNAL, "the model went away"))
+            .withHeartbeatAt(at(3))
+            .withUpdatedAt(at(4)));
+    save(row("o1", "sess-other", at(2)));
+
+    List<SessionSnapshot> rows = store().listSnapshots(context(), "sess-1");
+
+    assertThat(rows).extracting(SessionSnapshot::snapshotId).containsExactly("t1", "t2", "t3");
+    assertThat(rows).extracting(SessionSnapshot::parentId).containsExactly(null, "t1", "t1");
+    assertThat(rows.get(1).state())
+        .as("the conversation is left out, the usage kept")
+        .isNotNull()
+        .satisfies(state -> assertThat(state.messages()).isEmpty())
+        .satisfies(state -> assertThat(state.usage()).isEqualTo(spent));
+    SessionSnapshot failed = rows.get(2);
+    assertThat(failed.status()).isEqualTo(FAILED);
+    assertThat(failed.finishReason()).isEqualTo(AgentFinishReason.STOP);
+    assertThat(failed.error()).isEqualTo(ErrorInfo.of(Status.INTERNAL, "the model went away"));
+    assertThat(failed.heartbeatAt()).isEqualTo(at(3));
+    assertThat(failed.updatedAt()).isEqualTo(at(4));
+    assertThat(failed.sessionId()).isEqualTo("sess-1");
+  }
+
+  @Test
+  public void snapshotsOfAnUnknownSessionAreNone() {
+    save(row("a1", "sess-a", at(1)));
+
+    assertThat(store().listSnapshots(context(), "sess-b")).isEmpty();
+    assertFailsWith(Status.INVALID_ARGUMENT, () -> store().listSnapshots(context(), ""));
+  }
+
+  @Test
+  public void principalsListOnlyTheirOwnSnapshots() {
+    SessionStore scoped = SnapshotFixtures.principalView(store());
+    ActionContext alice = context().withAuth(Map.of(ActionContext.PRINCIPAL, "alice"));
+    ActionContext bob = context().withAuth(Map.of(ActionContext.PRINCIPAL, "bob"));
+    save(scoped, alice, row("a1", "shared-name", at(1)));
+    save(scoped, alice, withParentId(row("a2", "shared-name", at(2)), "a1"));
+    save(scoped, bob, row("b1", "shared-name", at(3)));
+
+    assertThat(scoped.listSnapshots(alice, "shared-name"))
+        .extracting(
+            SessionSnapshot::snapshotId, SessionSnapshot::sessionId, SessionSnapshot::parentId)
+        .containsExactly(tuple("a1", "shared-name", null), tuple("a2", "shared-name", "a1"));
+    assertThat(scoped.listSnapshots(bob, "shared-name"))
+        .extracting(SessionSnapshot::snapshotId)
+        .containsExactly("b1");
+    assertThat(scoped.listSnapshots(context(), "shared-name")).isEmpty();
   }
 
   private SessionSnapshot save(SessionStore target, ActionContext context, SessionSnapshot row) {

@@ -2,6 +2,7 @@ package dev.baton.agent;
 
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -81,4 +82,16 @@ public interface AgentSnapshots {
    *     list its sessions
    */
   SessionPage sessions(SessionQuery query);
+
+  /**
+   * Every snapshot of one of the principal's sessions, oldest first, branches included, each
+   * without its conversation (its state holds only its usage), shaped as {@link #get} shapes it but
+   * for the state transform, which sees whole states only ({@link SessionStore#listSnapshots}).
+   *
+   * @return the rows, empty when the principal has no such session
+   * @throws BatonException {@code FAILED_PRECONDITION} for an agent without a session store and for
+   *     one served by another process; {@code INVALID_ARGUMENT} for an empty session ID; {@code
+   *     UNIMPLEMENTED} when the store cannot list a session's rows
+   */
+  List<SessionSnapshot> rows(String sessionId);
 }

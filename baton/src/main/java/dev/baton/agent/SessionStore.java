@@ -3,6 +3,7 @@ package dev.baton.agent;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Status;
+import java.util.List;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
@@ -102,6 +103,29 @@ public interface SessionStore {
     throw BatonException.of(
         Status.UNIMPLEMENTED,
         "the session store %s cannot list its sessions",
+        getClass().getName());
+  }
+
+  /**
+   * Every row the store holds for a session, oldest first (by {@code createdAt}, then by snapshot
+   * ID), branches included, each without its conversation: its state, when it has one, holds only
+   * its {@link SessionState#usage()}. A session's rows cost about as much to list however long its
+   * conversation is, so a caller can draw its tree of snapshots without reading each row.
+   *
+   * <p>Rows are scoped as {@link #listSessions} scopes sessions: by tenant from the context, and,
+   * through an agent's view ({@link AgentSnapshots#rows}), by the context's principal.
+   *
+   * <p>The default implementation fails with {@code UNIMPLEMENTED}, so a store written before this
+   * method keeps working for everything else.
+   *
+   * @return the rows, empty when the session has none
+   * @throws BatonException {@code INVALID_ARGUMENT} when the session ID is empty or one the store
+   *     cannot accept; {@code UNIMPLEMENTED} when the store cannot list a session's rows
+   */
+  default List<SessionSnapshot> listSnapshots(ActionContext context, String sessionId) {
+    throw BatonException.of(
+        Status.UNIMPLEMENTED,
+        "the session store %s cannot list a session's snapshots",
         getClass().getName());
   }
 }

@@ -10,6 +10,7 @@ import dev.baton.core.ActionContext;
 import dev.baton.internal.store.SessionListing;
 import dev.baton.internal.store.SnapshotRules;
 import java.time.Duration;
+import java.util.List;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
@@ -254,6 +255,26 @@ public final class PostgresSessionStore implements SessionStore, SnapshotSubscri
     SessionListing.after(query); // a malformed token fails before a connection is taken
     return withConnection(
         "list sessions", context, connection -> sessions.page(connection, rowTenant, query));
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>One query by the index that finds a session's latest row; the conversations, kept apart from
+   * the rows, are not read.
+   *
+   * @throws dev.baton.core.BatonException {@code INVALID_ARGUMENT} for an empty or invalid session
+   *     ID or tenant; {@code UNAVAILABLE} when the database cannot be reached
+   */
+  @Override
+  public List<SessionSnapshot> listSnapshots(ActionContext context, String sessionId) {
+    SnapshotRules.requireSessionId(sessionId);
+    Ids.requireSessionId(sessionId);
+    String rowTenant = tenantOf(context);
+    return withConnection(
+        "list a session's snapshots",
+        context,
+        connection -> sessions.rows(connection, rowTenant, sessionId));
   }
 
   /**

@@ -2,6 +2,8 @@ package dev.baton.store.postgres;
 
 import dev.baton.agent.SessionPage;
 import dev.baton.agent.SessionQuery;
+import dev.baton.agent.SessionSnapshot;
+import dev.baton.agent.SessionState;
 import dev.baton.agent.SessionSummary;
 import dev.baton.ai.GenerationUsage;
 import dev.baton.core.ErrorInfo;
@@ -26,6 +28,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class SessionTable {
   private final String select;
+  private final String selectRows;
 
   SessionTable(Schema schema) {
     this.select =
@@ -39,6 +42,55 @@ final class SessionTable {
             + " r WHERE r.tenant = s.tenant AND r.session_id = s.session_id"
             + " ORDER BY r.created_at DESC, r.created_at_ns DESC, r.snapshot_id DESC LIMIT 1) l"
             + " WHERE s.tenant = ?";
+    this.selectRows =
+        "SELECT snapshot_id, parent_id, created_at, created_at_ns, updated_at, updated_at_ns,"
+            + " heartbeat_at, heartbeat_at_ns, status, finish_reason, error,"
+            + " state -> 'usage' AS usage FROM "
+            + schema.snapshots
+            + " WHERE tenant = ? AND session_id = ?"
+            + " ORDER BY created_at, created_at_ns, snapshot_id";
+  }
+
+  /**
+   * Every row of a tenant's session, oldest first, without its conversation: by the index that
+   * finds a session's latest row, reading the {@code usage} of each row's state column only.
+   */
+  List<SessionSnapshot> rows(Connection connection, String tenant, String sessionId)
+      throws SQLException {
+    List<SessionSnapshot> rows = new ArrayList<>();
+    try (PreparedStatement statement = connection.prepareStatement(selectRows)) {
+      statement.setString(1, tenant);
+      statement.setString(2, sessionId);
+      try (ResultSet result = statement.executeQuery()) {
+        while (result.next()) {
+          String snapshotId = result.getString("snapshot_id");
+          String error = result.getString("error");
+          GenerationUsage usage = usage(result.getString("usage"), snapshotId);
+          rows.add(
+              SessionSnapshot.builder(
+                      snapshotId, required(SnapshotTable.instant(result, "created_at")))
+                  .sessionId(sessionId)
+                  .parentId(result.getString("parent_id"))
+                  .updatedAt(SnapshotTable.instant(result, "updated_at"))
+                  .heartbeatAt(SnapshotTable.instant(result, "heartbeat_at"))
+                  .status(SnapshotTable.status(result.getString("status"), snapshotId))
+                  .finishReason(SnapshotTable.finishReason(result.getString("finish_reason")))
+                  .error(
+                      error == null
+                          ? null
+                          : SnapshotTable.decode(error, ErrorInfo.class, snapshotId))
+                  .state(usage == null ? null : SessionState.empty().withUsage(usage))
+                  .build());
+        }
+      }
+    }
+    return rows;
+  }
+
+  private static @Nullable GenerationUsage usage(@Nullable String usage, String snapshotId) {
+    return usage == null || usage.equals("null")
+        ? null
+        : SnapshotTable.decode(usage, GenerationUsage.class, snapshotId);
   }
 
   /** The page {@code query} asks for, of the tenant's sessions. */
@@ -89,10 +141,7 @@ final class SessionTable {
         .heartbeatAt(SnapshotTable.instant(result, "heartbeat_at"))
         .turns(result.getInt("turns"))
         .updatedAt(required(SnapshotTable.instant(result, "updated_at")))
-        .spend(
-            usage == null || usage.equals("null")
-                ? null
-                : SnapshotTable.decode(usage, GenerationUsage.class, snapshotId))
+        .spend(usage(usage, snapshotId))
         .build();
   }
 

@@ -68,16 +68,25 @@ function showFailure(failure) {
   );
 }
 
-/** Live updates: a status event updates its badges now and reloads the view soon after. */
+/**
+ * Live updates: a status event updates its badges now, and the view soon after refreshes what the
+ * events name (the session view, only when one names its session).
+ */
 function live() {
   const indicator = document.getElementById('live');
   let pending = null;
+  let burst = [];
   events(
     (event) => {
       showStatus(event.agent, event.snapshotId, event.status);
-      // A burst of events (a fan-out of background tasks) reloads the view once.
+      // A burst of events (a fan-out of background tasks) refreshes the view once.
+      burst.push(event);
       clearTimeout(pending);
-      pending = setTimeout(() => refresh?.().catch(showFailure), 250);
+      pending = setTimeout(() => {
+        const named = burst;
+        burst = [];
+        refresh?.(named).catch(showFailure);
+      }, 250);
     },
     (connected) => {
       indicator.textContent = connected ? 'live' : 'reconnecting';

@@ -11,7 +11,10 @@ const RECENT_SNAPSHOTS = 100;
 
 /**
  * Renders session `sessionId` of `agent`, with snapshot `chosen` open (the newest when none);
- * answers a refresh function that reloads the chain and the open snapshot in place.
+ * answers a refresh function for live events. A refresh for events that name none of the
+ * session's rows reads nothing; otherwise it reads the rows (no messages) again and redraws the
+ * tree when they changed, and reads the open snapshot's conversation again only when an event
+ * names it or the session's newest row, open by default, is another.
  */
 export async function sessionView(view, agent, sessionId, chosen) {
   const chain = h('ol', { class: 'chain', testid: 'chain' });
@@ -30,7 +33,11 @@ export async function sessionView(view, agent, sessionId, chosen) {
     ),
   );
   let shown = null;
-  const load = async () => {
+  let openShown = null;
+  const load = async (events) => {
+    if (events && !events.some((e) => e.agent === agent && e.sessionId === sessionId)) {
+      return;
+    }
     const session = await get(
       ['agents', agent, 'sessions', sessionId].map(encodeURIComponent).join('/'),
     );
@@ -43,8 +50,10 @@ export async function sessionView(view, agent, sessionId, chosen) {
     const snapshots = session.snapshots;
     // The chain comes oldest first, so its last row is the session's latest.
     const open = chosen ?? snapshots.at(-1)?.snapshotId;
+    const reopen = open !== openShown || (events ?? []).some((e) => e.snapshotId === open);
+    openShown = open;
     // The snapshot loads while the chain renders.
-    const opened = open ? snapshotView(detail, agent, open) : null;
+    const opened = open && reopen ? snapshotView(detail, agent, open) : null;
     replace(
       heading,
       h(
@@ -63,7 +72,7 @@ export async function sessionView(view, agent, sessionId, chosen) {
     );
     if (opened) {
       await opened;
-    } else {
+    } else if (!open) {
       replace(detail, h('p', { class: 'empty' }, 'No snapshots.'));
     }
   };

@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -240,6 +241,22 @@ public final class FileSessionStore implements SessionStore, SnapshotSubscriber 
   @Override
   public SessionPage listSessions(ActionContext context, SessionQuery query) {
     return SessionLister.list(directory(context), query, context.cancellation());
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Reads the header of every row in the folder, as {@link #listSessions} does, and each of the
+   * session's rows past its header, skipping its conversation.
+   *
+   * @throws dev.baton.core.BatonException {@code INVALID_ARGUMENT} for an empty or invalid session
+   *     ID; {@code INTERNAL} (not public) when the folder cannot be listed
+   */
+  @Override
+  public List<SessionSnapshot> listSnapshots(ActionContext context, String sessionId) {
+    SnapshotRules.requireSessionId(sessionId);
+    SafeIds.requireSessionId(sessionId);
+    return SessionLister.rows(directory(context), sessionId, context.cancellation());
   }
 
   /**

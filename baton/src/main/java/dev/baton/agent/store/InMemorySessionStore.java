@@ -193,6 +193,27 @@ public final class InMemorySessionStore implements SessionStore, SnapshotSubscri
     return SessionListing.page(summaries, query);
   }
 
+  /** Copies the session's rows under the read lock, each without its conversation. */
+  @Override
+  public List<SessionSnapshot> listSnapshots(ActionContext context, String sessionId) {
+    SnapshotRules.requireSessionId(sessionId);
+    SnapshotRules.requireWellFormed("session ID", sessionId);
+    List<SessionSnapshot> found = new ArrayList<>();
+    lock.readLock().lock();
+    try {
+      for (String id : sessions.getOrDefault(sessionId, Set.of())) {
+        SessionSnapshot row = rows.get(id);
+        if (row != null) {
+          found.add(SessionListing.header(row));
+        }
+      }
+    } finally {
+      lock.readLock().unlock();
+    }
+    found.sort(SessionListing.OLDEST_FIRST);
+    return found;
+  }
+
   /** A session's summary from its rows, or null when it has none left. Called under the lock. */
   private @Nullable SessionSummary summarise(Set<String> ids) {
     SessionSnapshot latest = null;

@@ -3,6 +3,8 @@ package dev.baton.agent.store;
 import dev.baton.agent.AgentFinishReason;
 import dev.baton.agent.SessionPage;
 import dev.baton.agent.SessionQuery;
+import dev.baton.agent.SessionSnapshot;
+import dev.baton.agent.SessionState;
 import dev.baton.agent.SessionSummary;
 import dev.baton.agent.SnapshotStatus;
 import dev.baton.ai.GenerationUsage;
@@ -17,6 +19,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -133,38 +136,102 @@ final class SessionLister {
 
   /** A session's summary: its tally, and what its latest row holds past the header. */
   private static SessionSummary summary(Tally tally) {
-    AgentFinishReason finishReason = null;
-    ErrorInfo error = null;
-    Instant heartbeatAt = null;
-    GenerationUsage spend = null;
-    try (InputStream in = Files.newInputStream(Objects.requireNonNull(tally.latestFile));
-        JsonParser parser = Json.mapper().createParser(in)) {
-      if (parser.nextToken() == JsonToken.START_OBJECT) {
-        while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
-          String name = parser.currentName();
-          parser.nextToken();
-          switch (name) {
-            case "finishReason" -> finishReason = parser.readValueAs(AgentFinishReason.class);
-            case "error" -> error = parser.readValueAs(ErrorInfo.class);
-            case "heartbeatAt" -> heartbeatAt = parser.readValueAs(Instant.class);
-            case "state" -> spend = usageOf(parser);
-            default -> parser.skipChildren();
-          }
-        }
-      }
-    } catch (IOException | JacksonException | IllegalArgumentException e) {
-      // Rewritten, deleted or damaged since its header was read: listed with what the header told.
-      log.debug("listing session {} without its latest row's details", tally.sessionId, e);
-    }
+    Details details = Details.read(Objects.requireNonNull(tally.latestFile), tally.sessionId);
     return SessionSummary.builder(tally.sessionId, tally.latestId, tally.createdAt)
         .status(tally.latestStatus)
-        .finishReason(finishReason)
-        .error(error)
-        .heartbeatAt(heartbeatAt)
+        .finishReason(details.finishReason())
+        .error(details.error())
+        .heartbeatAt(details.heartbeatAt())
         .turns(tally.turns)
         .updatedAt(tally.updatedAt)
-        .spend(spend)
+        .spend(details.usage())
         .build();
+  }
+
+  /**
+   * Every intact row of a session, oldest first, without its conversation: one pass over the
+   * folder's row headers, then one streamed read of each of the session's rows that skips its
+   * conversation without decoding it.
+   *
+   * @throws dev.baton.core.BatonException {@code CANCELLED} when {@code cancellation} fires between
+   *     two files
+   */
+  static List<SessionSnapshot> rows(
+      SnapshotDirectory directory, String sessionId, Cancellation cancellation) {
+    if (!Files.isDirectory(directory.path())) {
+      return List.of();
+    }
+    List<SessionSnapshot> rows = new ArrayList<>();
+    for (Path file : directory.list().rowFiles()) {
+      LatestRowFinder.throwIfStopped(cancellation);
+      SnapshotDirectory.HeaderRead read =
+          SnapshotDirectory.readHeaderAt(file, SnapshotDirectory.HeaderFields.ALL);
+      if (read == null || !read.intact()) {
+        continue;
+      }
+      RowHeader header = read.header();
+      String snapshotId = header.snapshotId();
+      Instant createdAt = header.createdAt();
+      if (!sessionId.equals(header.sessionId())
+          || snapshotId == null
+          || createdAt == null
+          || !SafeIds.isSafe(snapshotId)
+          || !directory.isFileOf(file, snapshotId)) {
+        continue;
+      }
+      Details details = Details.read(file, sessionId);
+      rows.add(
+          SessionSnapshot.builder(snapshotId, createdAt)
+              .sessionId(sessionId)
+              .parentId(header.parentId())
+              .updatedAt(header.updatedAt())
+              .status(header.statusOrCompleted())
+              .finishReason(details.finishReason())
+              .error(details.error())
+              .heartbeatAt(details.heartbeatAt())
+              .state(
+                  details.usage() == null ? null : SessionState.empty().withUsage(details.usage()))
+              .build());
+    }
+    rows.sort(SessionListing.OLDEST_FIRST);
+    return rows;
+  }
+
+  /** What a row holds past its header, but for its conversation. */
+  private record Details(
+      @Nullable AgentFinishReason finishReason,
+      @Nullable ErrorInfo error,
+      @Nullable Instant heartbeatAt,
+      @Nullable GenerationUsage usage) {
+
+    /** A streamed read of the row's file; nothing when it cannot be read. */
+    static Details read(Path file, String sessionId) {
+      AgentFinishReason finishReason = null;
+      ErrorInfo error = null;
+      Instant heartbeatAt = null;
+      GenerationUsage usage = null;
+      try (InputStream in = Files.newInputStream(file);
+          JsonParser parser = Json.mapper().createParser(in)) {
+        if (parser.nextToken() == JsonToken.START_OBJECT) {
+          while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
+            String name = parser.currentName();
+            parser.nextToken();
+            switch (name) {
+              case "finishReason" -> finishReason = parser.readValueAs(AgentFinishReason.class);
+              case "error" -> error = parser.readValueAs(ErrorInfo.class);
+              case "heartbeatAt" -> heartbeatAt = parser.readValueAs(Instant.class);
+              case "state" -> usage = usageOf(parser);
+              default -> parser.skipChildren();
+            }
+          }
+        }
+      } catch (IOException | JacksonException | IllegalArgumentException e) {
+        // Rewritten, deleted or damaged since its header was read: listed with what the header
+        // told.
+        log.debug("listing a row of session {} without its details", sessionId, e);
+      }
+      return new Details(finishReason, error, heartbeatAt, usage);
+    }
   }
 
   /** The {@code usage} of the state object the parser is at, skipping the rest of it. */

@@ -19,6 +19,7 @@ import dev.baton.core.Registry;
 import dev.baton.core.StreamCallback;
 import dev.baton.internal.agent.CompanionRequests.AbortRequest;
 import dev.baton.internal.agent.CompanionRequests.AbortResponse;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -79,6 +80,12 @@ abstract sealed class BaseAgent implements Agent permits LocalAgent, RemoteAgent
   SessionPage listSessions(ActionContext context, SessionQuery query) {
     throw BatonException.failedPrecondition(
         "agent \"%s\" is served by another process, which lists its sessions", name());
+  }
+
+  /** A session's rows without their conversations; see {@link #listSessions} for remote agents. */
+  List<SessionSnapshot> listSnapshots(ActionContext context, String sessionId) {
+    throw BatonException.failedPrecondition(
+        "agent \"%s\" is served by another process, which lists its snapshots", name());
   }
 
   /** The abort companion: an abort of a snapshot that does not exist is {@code NOT_FOUND}. */
@@ -156,6 +163,11 @@ abstract sealed class BaseAgent implements Agent permits LocalAgent, RemoteAgent
     @Override
     public SessionPage sessions(SessionQuery query) {
       return agent.listSessions(context, query);
+    }
+
+    @Override
+    public List<SessionSnapshot> rows(String sessionId) {
+      return agent.listSnapshots(context, sessionId);
     }
   }
 }

@@ -161,6 +161,11 @@ public final class LocalAgent extends BaseAgent {
     return requireReads().list(context, Objects.requireNonNull(query, "query"));
   }
 
+  @Override
+  List<SessionSnapshot> listSnapshots(ActionContext context, String sessionId) {
+    return requireReads().rows(context, Objects.requireNonNull(sessionId, "sessionId"));
+  }
+
   /** One rule for the abort call and the abort action: the store can reach a running worker. */
   private boolean canAbort() {
     return store instanceof SnapshotSubscriber;

@@ -175,6 +175,22 @@ class PrincipalScopedStore implements SessionStore {
     }
   }
 
+  @Override
+  public List<SessionSnapshot> listSnapshots(ActionContext context, String sessionId) {
+    SnapshotRules.requireSessionId(sessionId);
+    List<SessionSnapshot> rows =
+        withStoredId(context, "session ID", sessionId, id -> store.listSnapshots(context, id));
+    // Filtered again, as the listing is: rows of another principal's never show.
+    List<SessionSnapshot> seen = new ArrayList<>();
+    for (SessionSnapshot row : rows) {
+      SessionSnapshot mine = seen(context, row);
+      if (mine != null && sessionId.equals(mine.sessionId())) {
+        seen.add(mine);
+      }
+    }
+    return seen;
+  }
+
   private static SessionSummary unprefixed(String prefix, SessionSummary summary) {
     return summary.toBuilder()
         .sessionId(summary.sessionId().substring(prefix.length()))

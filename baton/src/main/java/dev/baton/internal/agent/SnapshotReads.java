@@ -16,8 +16,10 @@ import dev.baton.core.Status;
 import dev.baton.internal.agent.CompanionRequests.GetSnapshotRequest;
 import dev.baton.internal.core.Lifecycle;
 import dev.baton.internal.core.Timing;
+import dev.baton.internal.store.SnapshotRules;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
@@ -225,6 +227,17 @@ final class SnapshotReads {
     SessionPage page = store.listSessions(context, query);
     return new SessionPage(
         page.sessions().stream().map(this::shape).toList(), page.nextPageToken());
+  }
+
+  /**
+   * A session's rows without their conversations, each shaped as {@link #shape} shapes a row but
+   * for the state transform, which is written for whole states.
+   */
+  List<SessionSnapshot> rows(ActionContext context, String sessionId) {
+    SnapshotRules.requireSessionId(sessionId);
+    return store.listSnapshots(context, sessionId).stream()
+        .map(row -> row.shaped(timing.now(), options.heartbeatTimeout()))
+        .toList();
   }
 
   private SessionSummary shape(SessionSummary summary) {

@@ -3,7 +3,9 @@ package dev.baton.internal.store;
 import dev.baton.agent.SessionPage;
 import dev.baton.agent.SessionQuery;
 import dev.baton.agent.SessionSnapshot;
+import dev.baton.agent.SessionState;
 import dev.baton.agent.SessionSummary;
+import dev.baton.ai.GenerationUsage;
 import dev.baton.core.BatonException;
 import dev.baton.internal.core.Utf16;
 import java.nio.charset.StandardCharsets;
@@ -32,6 +34,10 @@ public final class SessionListing {
       Comparator.comparing(SessionSummary::updatedAt)
           .thenComparing(SessionSummary::sessionId)
           .reversed();
+
+  /** A session's rows oldest first: by {@code createdAt}, then by snapshot ID. */
+  public static final Comparator<SessionSnapshot> OLDEST_FIRST =
+      Comparator.comparing(SessionSnapshot::createdAt).thenComparing(SessionSnapshot::snapshotId);
 
   private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
 
@@ -102,6 +108,15 @@ public final class SessionListing {
         .updatedAt(updatedAt)
         .spend(latest.state() == null ? null : latest.state().usage())
         .build();
+  }
+
+  /**
+   * A row as {@code listSnapshots} lists it: without its conversation, its state holding only its
+   * usage (and no state when it records none).
+   */
+  public static SessionSnapshot header(SessionSnapshot row) {
+    GenerationUsage usage = row.state() == null ? null : row.state().usage();
+    return row.withState(usage == null ? null : SessionState.empty().withUsage(usage));
   }
 
   /** When a row last changed: its {@code updatedAt}, or its {@code createdAt} without one. */

@@ -25,11 +25,7 @@ final class Assets {
       Map.of(
           "html", "text/html; charset=utf-8",
           "js", "text/javascript; charset=utf-8",
-          "mjs", "text/javascript; charset=utf-8",
-          "css", "text/css; charset=utf-8",
-          "svg", "image/svg+xml",
-          "png", "image/png",
-          "json", "application/json");
+          "css", "text/css; charset=utf-8");
 
   /** A file with its content type. Its bytes are shared by every answer, which only reads them. */
   static final class Asset {

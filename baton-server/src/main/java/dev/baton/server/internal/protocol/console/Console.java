@@ -10,7 +10,6 @@ import dev.baton.core.BatonException;
 import dev.baton.core.Cancellation;
 import dev.baton.core.Json;
 import dev.baton.core.Registry;
-import dev.baton.core.Status;
 import dev.baton.internal.agent.LocalAgent;
 import dev.baton.internal.core.Timing;
 import dev.baton.server.ContextProvider;
@@ -20,11 +19,8 @@ import dev.baton.server.internal.protocol.Failures;
 import dev.baton.server.internal.protocol.Transport;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -54,8 +50,8 @@ public final class Console {
   /** Where the page's files are, within the console's path. */
   private static final String ASSETS = "/assets/";
 
-  /** How many rows a session's chain shows at most. */
-  private static final int MAX_CHAIN = 10_000;
+  /** How many rows of a session the session view shows at most. */
+  private static final int MAX_ROWS = 10_000;
 
   private final String path;
   private final Registry registry;
@@ -64,10 +60,15 @@ public final class Console {
   private final Answers answers;
   private final Guard guard = new Guard();
   private final Assets assets = new Assets();
+  private final LiveTasks liveTasks;
 
-  /** What a request runs as. */
+  /** What a request runs as, and what its principal was read from. */
   private record Caller(
-      ActionContext context, @Nullable String principal, boolean loopbackOnly, boolean bearer) {}
+      ActionContext context,
+      @Nullable String principal,
+      boolean loopbackOnly,
+      @Nullable Map<String, ?> boundAuth,
+      RequestData request) {}
 
   /**
    * @param path the console's path, checked by the caller
@@ -84,6 +85,7 @@ public final class Console {
     this.serves = serves;
     this.providers = List.copyOf(providers);
     this.answers = new Answers(failures);
+    this.liveTasks = new LiveTasks(registry, this::agents);
   }
 
   /** Whether a request's path (within the binding's context) is the console's. */
@@ -117,7 +119,8 @@ public final class Console {
         transport.setHeader("Location", path.substring(path.lastIndexOf('/') + 1) + "/");
         transport.finish(new byte[0]);
       } else if (rest.equals("/") || rest.startsWith(ASSETS)) {
-        if (!allows(transport, "GET")) {
+        // HEAD as GET: the server sends the headers alone.
+        if (!transport.method().equals("HEAD") && !allows(transport, "GET")) {
           return;
         }
         requireLoopbackWithoutCallers(transport, boundAuth);
@@ -149,8 +152,8 @@ public final class Console {
       @Nullable Map<String, ?> boundAuth,
       Cancellation cancellation,
       BooleanSupplier draining) {
-    String method = route.size() == 5 && route.get(4).equals("abort") ? "POST" : "GET";
-    if (!isApiRoute(route)) {
+    String method = methodOf(route);
+    if (method == null) {
       throw BatonException.notFound(
           "nothing is served at %s/api/%s", path, String.join("/", route));
     }
@@ -162,24 +165,32 @@ public final class Console {
       case "info" -> answers.json(transport, 200, info(caller));
       case "sessions" -> answers.json(transport, 200, sessions(caller, query(transport)));
       case "events" ->
-          new StatusEvents(agents(), caller.context(), transport, cancellation, draining).run();
+          new StatusEvents(liveTasks, caller.principal(), transport, cancellation, draining).run();
       default -> agentRoute(route, transport, caller);
     }
   }
 
-  private static boolean isApiRoute(List<String> route) {
+  /** The method of an API route ({@code POST} for the abort, the one write), or null for none. */
+  private static @Nullable String methodOf(List<String> route) {
     if (route.size() == 1) {
-      return Set.of("info", "sessions", "events").contains(route.getFirst());
+      return Set.of("info", "sessions", "events").contains(route.getFirst()) ? "GET" : null;
     }
     if (route.size() < 4 || !route.getFirst().equals("agents") || route.contains("")) {
-      return false;
+      return null;
     }
     return switch (route.get(2)) {
-      case "sessions" -> route.size() == 4;
+      case "sessions" -> route.size() == 4 ? "GET" : null;
       case "snapshots" ->
           route.size() == 4
-              || (route.size() == 5 && Set.of("delegations", "abort").contains(route.get(4)));
-      default -> false;
+              ? "GET"
+              : route.size() != 5
+                  ? null
+                  : switch (route.get(4)) {
+                    case "delegations" -> "GET";
+                    case "abort" -> "POST";
+                    default -> null;
+                  };
+      default -> null;
     };
   }
 
@@ -198,10 +209,11 @@ public final class Console {
           answers.json(
               transport,
               200,
-              new DelegationTree(registry, caller.context(), Timing.of(caller.context()).now())
+              new DelegationTree(
+                      registry, serves, caller.context(), Timing.of(caller.context()).now())
                   .of(name, snapshots, snapshots.get(id)));
       case "abort" -> {
-        guard.requireSameOrigin(transport, caller.principal(), caller.bearer());
+        guard.requireSameOrigin(transport, caller.principal(), isByBearer(caller));
         SnapshotStatus status = snapshots.abort(id);
         if (status == null) {
           throw BatonException.notFound("snapshot \"%s\" not found", id);
@@ -244,40 +256,23 @@ public final class Console {
         listed, status(query.get("status")), limit(query.get("limit")), query.get("pageToken"));
   }
 
-  /** A session's chain, from its first row to its latest, following each row's parent. */
+  /**
+   * Every row of a session, oldest first, branches included, so the page can draw its tree: one
+   * store read of the rows without their conversations. A session of more rows than the page shows
+   * sends its newest.
+   */
   private static ObjectNode chain(String agent, String sessionId, AgentSnapshots snapshots) {
-    SessionSnapshot latest = snapshots.latest(sessionId);
-    if (latest == null) {
+    List<SessionSnapshot> rows = snapshots.rows(sessionId);
+    if (rows.isEmpty()) {
       throw BatonException.notFound("session \"%s\" not found", sessionId);
-    }
-    List<SessionSnapshot> rows = new ArrayList<>();
-    Set<String> seen = new HashSet<>();
-    for (SessionSnapshot row = latest;
-        row != null && rows.size() < MAX_CHAIN && seen.add(row.snapshotId());
-        row = parent(snapshots, row)) {
-      rows.add(row);
     }
     ObjectNode body = Json.object();
     body.put("agent", agent);
     body.put("sessionId", sessionId);
     ArrayNode list = body.putArray("snapshots");
-    rows.reversed().forEach(row -> list.add(Views.snapshot(row)));
+    rows.subList(Math.max(0, rows.size() - MAX_ROWS), rows.size())
+        .forEach(row -> list.add(Views.snapshot(row)));
     return body;
-  }
-
-  /** A row's parent, or null when it has none, or none the principal can still read. */
-  private static @Nullable SessionSnapshot parent(AgentSnapshots snapshots, SessionSnapshot row) {
-    if (row.parentId() == null || row.parentId().isEmpty()) {
-      return null;
-    }
-    try {
-      return snapshots.get(row.parentId());
-    } catch (BatonException e) {
-      if (e.status() == Status.NOT_FOUND) {
-        return null;
-      }
-      throw e;
-    }
   }
 
   /** The agents the console shows: the served local agents with a session store, by name. */
@@ -309,14 +304,37 @@ public final class Console {
     if (!providers.isEmpty()) {
       transport.forEachRequestHeader((name, value) -> AuthContexts.addHeader(headers, name, value));
     }
-    Map<String, Object> auth =
-        AuthContexts.of(boundAuth, providers, RequestData.of(transport.method(), headers));
+    RequestData request = RequestData.of(transport.method(), headers);
+    Map<String, Object> auth = AuthContexts.of(boundAuth, providers, request);
     ActionContext context =
         ActionContext.root(registry).withCancellation(cancellation).withAuth(auth);
-    String authorization = headers.get("authorization");
-    boolean bearer =
-        authorization != null && authorization.toLowerCase(Locale.ROOT).startsWith("bearer ");
-    return new Caller(context, context.principal().orElse(null), loopbackOnly, bearer);
+    return new Caller(context, context.principal().orElse(null), loopbackOnly, boundAuth, request);
+  }
+
+  /**
+   * Whether the caller's principal comes from its bearer credential: the context providers name it
+   * with the request's {@code Authorization: Bearer} header, and not without it. A principal from a
+   * cookie, a client certificate or the binding does not, whatever other headers the request has: a
+   * browser sends those by itself with a cross-site request.
+   */
+  private boolean isByBearer(Caller caller) {
+    String authorization = caller.request().headers().get("authorization");
+    if (caller.principal() == null
+        || authorization == null
+        || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+      return false;
+    }
+    Map<String, String> without = new LinkedHashMap<>(caller.request().headers());
+    without.remove("authorization");
+    try {
+      Map<String, Object> auth =
+          AuthContexts.of(
+              caller.boundAuth(), providers, RequestData.of(caller.request().method(), without));
+      return !caller.principal().equals(auth.get(ActionContext.PRINCIPAL));
+    } catch (BatonException refused) {
+      // Without the credential the providers refuse the request: it is what names the principal.
+      return true;
+    }
   }
 
   /**

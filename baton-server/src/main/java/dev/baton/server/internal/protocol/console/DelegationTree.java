@@ -16,6 +16,8 @@ import dev.baton.core.Json;
 import dev.baton.core.Registry;
 import dev.baton.core.Status;
 import dev.baton.internal.agent.RemoteAgent;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
@@ -23,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -48,6 +51,7 @@ final class DelegationTree {
   private static final int MAX_TASKS = 500;
 
   private final Registry registry;
+  private final Predicate<String> serves;
   private final ActionContext context;
   private final Instant now;
   private final Set<String> seen = new HashSet<>();
@@ -55,8 +59,12 @@ final class DelegationTree {
   /** A task as the orchestrator's tool responses report it. */
   private record Reported(@Nullable String name, boolean background, @Nullable String status) {}
 
-  DelegationTree(Registry registry, ActionContext context, Instant now) {
+  /**
+   * @param serves whether the console serves a local agent of this name, whose tasks it follows
+   */
+  DelegationTree(Registry registry, Predicate<String> serves, ActionContext context, Instant now) {
     this.registry = registry;
+    this.serves = serves;
     this.context = context;
     this.now = now;
   }
@@ -107,7 +115,10 @@ final class DelegationTree {
       return leaf(taskId, colon > 0 ? taskId.substring(0, colon) : taskId, reported, null);
     }
     if (agent instanceof RemoteAgent remote) {
-      return leaf(taskId, agent.name(), reported, remote.url().toString());
+      return leaf(taskId, agent.name(), reported, publicUrl(remote.url()));
+    }
+    if (!serves.test(agent.name())) {
+      return leaf(taskId, agent.name(), reported, null);
     }
     AgentSnapshots snapshots = agent.snapshots(context);
     SessionSnapshot row;
@@ -184,8 +195,21 @@ final class DelegationTree {
       SessionSnapshot parent = snapshots.get(row.parentId());
       int before = parent.state() == null ? 0 : parent.state().messages().size();
       return before <= messages.size() ? messages.subList(before, messages.size()) : messages;
-    } catch (BatonException gone) {
+    } catch (BatonException e) {
+      if (e.status() != Status.NOT_FOUND) {
+        throw e;
+      }
       return messages;
+    }
+  }
+
+  /** A remote agent's URL without what may be a secret: its user info, query and fragment. */
+  private static String publicUrl(URI url) {
+    try {
+      return new URI(url.getScheme(), null, url.getHost(), url.getPort(), url.getPath(), null, null)
+          .toString();
+    } catch (URISyntaxException e) {
+      throw new IllegalStateException("a part of a valid URI makes a valid URI", e);
     }
   }
 

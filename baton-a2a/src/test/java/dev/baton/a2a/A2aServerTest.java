@@ -3,6 +3,10 @@ package dev.baton.a2a;
 import static dev.baton.a2a.ServedA2a.send;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.agent.SessionSnapshot;
+import dev.baton.agent.SessionStore;
+import dev.baton.agent.store.InMemorySessionStore;
+import dev.baton.core.ActionContext;
 import dev.baton.core.Json;
 import dev.baton.server.TestHttp;
 import java.net.URI;
@@ -11,6 +15,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -189,8 +195,64 @@ class A2aServerTest {
 
       JsonNode asBob = guarded.call("tasks/get", Json.object().put("id", id), "x-user", "bob");
       assertThat(asBob.path("error").path("code").asInt()).isEqualTo(-32001);
+      JsonNode cancelAsBob =
+          guarded.call("tasks/cancel", Json.object().put("id", id), "x-user", "bob");
+      assertThat(cancelAsBob.path("error").path("code").asInt()).isEqualTo(-32001);
+      JsonNode resubscribeAsBob =
+          guarded.call("tasks/resubscribe", Json.object().put("id", id), "x-user", "bob");
+      assertThat(resubscribeAsBob.path("error").path("code").asInt()).isEqualTo(-32001);
       JsonNode asAlice = guarded.call("tasks/get", Json.object().put("id", id), "x-user", "alice");
       assertThat(asAlice.path("result").path("id").asString()).isEqualTo(id);
+    }
+  }
+
+  @Test
+  void anAnsweredTaskCannotBeAnsweredAgainSoItsToolRunsOnce() {
+    served.modelAsksForApproval();
+    served.model.respondText("Published.");
+    JsonNode asked = served.result("message/send", send("Publish the notes", null, null));
+    String contextId = asked.path("contextId").asString();
+    String taskId = asked.path("id").asString();
+    served.result("message/send", send("yes", contextId, taskId));
+    int requests = served.model.requests().size();
+
+    JsonNode again = served.call("message/send", send("yes again", contextId, taskId));
+
+    assertThat(again.path("error").path("code").asInt()).isEqualTo(-32600);
+    assertThat(served.model.requests()).hasSize(requests);
+  }
+
+  @Test
+  void aTurnTheAgentRefusesIsAnErrorNotThePreviousTask() throws Exception {
+    served.close();
+    // Without SnapshotSubscriber a store cannot hand a turn to a background worker.
+    InMemorySessionStore memory = InMemorySessionStore.create();
+    SessionStore noDetach =
+        new SessionStore() {
+          @Override
+          public @Nullable SessionSnapshot getSnapshot(ActionContext context, String snapshotId) {
+            return memory.getSnapshot(context, snapshotId);
+          }
+
+          @Override
+          public @Nullable SessionSnapshot getLatestSnapshot(
+              ActionContext context, String sessionId) {
+            return memory.getLatestSnapshot(context, sessionId);
+          }
+
+          @Override
+          public @Nullable SessionSnapshot saveSnapshot(
+              ActionContext context,
+              @Nullable String snapshotId,
+              UnaryOperator<@Nullable SessionSnapshot> update) {
+            return memory.saveSnapshot(context, snapshotId, update);
+          }
+        };
+    try (ServedA2a refusing = new ServedA2a(noDetach).serve()) {
+      JsonNode response = refusing.call("message/send", send("Hi", null, null));
+
+      assertThat(response.has("result")).isFalse();
+      assertThat(response.path("error").path("code").asInt()).isEqualTo(-32004);
     }
   }
 }

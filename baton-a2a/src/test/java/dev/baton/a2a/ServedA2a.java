@@ -2,6 +2,7 @@ package dev.baton.a2a;
 
 import dev.baton.Baton;
 import dev.baton.agent.AgentOptions;
+import dev.baton.agent.SessionStore;
 import dev.baton.agent.store.InMemorySessionStore;
 import dev.baton.ai.FinishReason;
 import dev.baton.ai.InlinePrompt;
@@ -37,6 +38,11 @@ final class ServedA2a implements AutoCloseable {
   private int ids;
 
   ServedA2a() {
+    this(InMemorySessionStore.create());
+  }
+
+  /** The agent keeps its sessions in the given store. */
+  ServedA2a(SessionStore store) {
     Tool<JsonNode, JsonNode> approve =
         baton.defineJsonTool(
             "approve",
@@ -53,7 +59,7 @@ final class ServedA2a implements AutoCloseable {
         "researcher",
         InlinePrompt.builder().model("model").system("You research.").tools(approve).build(),
         AgentOptions.builder()
-            .sessionStore(InMemorySessionStore.create())
+            .sessionStore(store)
             .description("Finds facts and writes research notes.")
             .build());
   }

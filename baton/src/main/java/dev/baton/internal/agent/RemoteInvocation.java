@@ -161,6 +161,9 @@ final class RemoteInvocation implements Connection.Source {
             init = AgentInit.ofSnapshot(result.snapshotId());
           } else if (result.state() != null) {
             init = AgentInit.ofState(result.state());
+          } else if (result.sessionId() != null) {
+            // An answer without a snapshot (an A2A agent's plain message) still names its session.
+            init = AgentInit.ofSession(result.sessionId());
           }
         } finally {
           lock.unlock();

@@ -21,8 +21,6 @@ import dev.baton.internal.agent.AgentBridge;
 import dev.baton.internal.core.Timing;
 import java.net.URI;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -39,6 +37,10 @@ import org.jspecify.annotations.Nullable;
  *       cannot list a context's tasks, so a context this process did not use has none.
  * </ul>
  *
+ * <p>The agent is reached with the same headers for every caller, so the tasks and contexts are
+ * scoped to principals here: a task that the caller's principal did not start through this process
+ * is unknown ({@code NOT_FOUND}), and a message in another principal's context starts a new one.
+ *
  * <p>A2A agents keep their own contexts and ask for input through their tasks, so a client-managed
  * state and the answers to a turn's interrupts are refused ({@code FAILED_PRECONDITION}). A
  * re-attempt of a failed or canceled task sends its last user message again, in its context.
@@ -46,22 +48,12 @@ import org.jspecify.annotations.Nullable;
  * <p>Thread-safe.
  */
 final class A2aBridge implements AgentBridge {
-  // Enough for every conversation a process keeps going; the oldest context is forgotten first.
-  private static final int REMEMBERED_CONTEXTS = 10_000;
-
   private final String who;
   private final URI endpoint;
   private final JsonRpcCalls calls;
   private final Duration pollInterval;
   private final Timing timing;
-  // Guarded by itself.
-  private final Map<String, String> latestTasks =
-      new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
-          return size() > REMEMBERED_CONTEXTS;
-        }
-      };
+  private final StartedTasks started = new StartedTasks();
 
   A2aBridge(String who, URI endpoint, JsonRpcCalls calls, Duration pollInterval, Timing timing) {
     this.who = who;
@@ -85,7 +77,11 @@ final class A2aBridge implements AgentBridge {
       throw BatonException.failedPrecondition(
           "%s asks for input through its tasks: answer it with a message, not a resume", who);
     }
-    String contextId = init.sessionId();
+    // Another principal's context is as unknown as any: the message starts a new one.
+    String contextId =
+        init.sessionId() == null || started.isOthers(context, init.sessionId())
+            ? null
+            : init.sessionId();
     String taskId = null;
     String followed = null;
     Task previous = null;
@@ -111,13 +107,13 @@ final class A2aBridge implements AgentBridge {
     return switch (answer) {
       case Message direct -> TaskTranslation.output(direct, contextId);
       case Task task -> {
-        Task started = checked("message/send", task);
-        remember(started);
+        Task sent = checked("message/send", task);
+        started.record(context, sent.id(), sent.contextId());
         // A server may answer a blocking send before its task settles.
         yield TaskTranslation.output(
-            input.isDetach() || TaskTranslation.isSettled(started)
-                ? started
-                : settled(context, started.id()));
+            input.isDetach() || TaskTranslation.isSettled(sent)
+                ? sent
+                : settled(context, sent.id()));
       }
       default ->
           throw new BatonException(
@@ -141,10 +137,7 @@ final class A2aBridge implements AgentBridge {
 
   @Override
   public @Nullable SessionSnapshot latest(ActionContext context, String sessionId) {
-    String taskId;
-    synchronized (latestTasks) {
-      taskId = latestTasks.get(sessionId);
-    }
+    String taskId = started.latest(context, sessionId);
     return taskId == null ? null : get(context, taskId);
   }
 
@@ -155,6 +148,9 @@ final class A2aBridge implements AgentBridge {
 
   @Override
   public @Nullable SnapshotStatus abort(ActionContext context, String snapshotId) {
+    if (!started.isVisible(context, snapshotId)) {
+      return null;
+    }
     Task task;
     try {
       task =
@@ -191,9 +187,13 @@ final class A2aBridge implements AgentBridge {
   }
 
   /**
-   * @throws BatonException {@code NOT_FOUND} for a task the agent does not know
+   * @throws BatonException {@code NOT_FOUND} for a task the agent does not know, or that the
+   *     caller's principal did not start through this process
    */
   private Task task(ActionContext context, String taskId) {
+    if (!started.isVisible(context, taskId)) {
+      throw BatonException.notFound("%s: task \"%s\" not found", who, taskId);
+    }
     return checked(
         "tasks/get",
         calls.call(
@@ -215,11 +215,5 @@ final class A2aBridge implements AgentBridge {
 
   private static boolean isBlank(@Nullable String text) {
     return text == null || text.isBlank();
-  }
-
-  private void remember(Task task) {
-    synchronized (latestTasks) {
-      latestTasks.put(task.contextId(), task.id());
-    }
   }
 }

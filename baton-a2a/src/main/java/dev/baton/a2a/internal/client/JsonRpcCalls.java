@@ -25,10 +25,11 @@ import tools.jackson.databind.JsonNode;
  * is a GET. Every request carries the options' headers.
  *
  * <p>Errors keep their meaning: a network failure and an answer that is not JSON-RPC are {@code
- * UNAVAILABLE} (the agent is unreachable or broken, and a retry may succeed); an HTTP error takes
- * the status of its code ({@link HttpErrors#fromResponse}); a JSON-RPC error takes the status its
- * code stands for ({@link #statusOf}), with the agent's message, which it sent to a client and
- * which may therefore reach Baton's own.
+ * UNAVAILABLE} (the agent is unreachable or broken, and a retry may succeed), and so is an HTTP
+ * error of a JSON-RPC call, whatever its code; the card's HTTP error takes the status of its code
+ * ({@link HttpErrors#fromResponse}); a JSON-RPC error takes the status its code stands for ({@link
+ * #statusOf}), with the agent's message, which it sent to a client and which may therefore reach
+ * Baton's own.
  *
  * <p>Thread-safe.
  */
@@ -94,7 +95,15 @@ final class JsonRpcCalls {
             context,
             request.build(),
             body -> calls.parseJson(new String(body.readAllBytes(), StandardCharsets.UTF_8)),
-            (status, headers, body) -> HttpErrors.fromResponse(who, status, headers, body));
+            // An HTTP error means the endpoint did not answer in JSON-RPC, whatever its code: a
+            // 404 is a wrong URL, not an unknown task, which only -32001 says.
+            (status, headers, body) ->
+                new BatonException(
+                    Status.UNAVAILABLE,
+                    who + " answered " + method + " with HTTP " + status,
+                    null,
+                    true,
+                    HttpErrors.fromResponse(who, status, headers, body)));
     JsonNode error = answer.get("error");
     if (error != null && error.isObject()) {
       throw errorOf(method, read(method, error, JsonRpcError.class));

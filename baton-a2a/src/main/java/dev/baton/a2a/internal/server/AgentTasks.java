@@ -50,7 +50,7 @@ final class AgentTasks {
       if (message.contextId() != null && !message.contextId().equals(asked.sessionId())) {
         throw BatonException.invalidArgument("the task is not in the message's context");
       }
-      if (TaskMapping.state(asked) != TaskState.INPUT_REQUIRED) {
+      if (TaskMapping.state(asked) != TaskState.INPUT_REQUIRED || isAnswered(asked)) {
         throw new NotContinuable();
       }
       init = AgentInit.ofSnapshot(asked.snapshotId());
@@ -60,6 +60,10 @@ final class AgentTasks {
       input = AgentInput.of(TaskMapping.userMessage(message));
     }
     AgentOutput output = agent.run(context, input.withDetach(true), init, chunk -> {});
+    if (output.isFailed() && output.error() != null) {
+      // A refused detach or resume names the last good snapshot: not a task this message started.
+      throw output.error().toException();
+    }
     if (output.snapshotId() == null) {
       throw BatonException.internal("a detached turn answered without its snapshot", null);
     }
@@ -92,6 +96,16 @@ final class AgentTasks {
     return get(taskId);
   }
 
+  /**
+   * Whether the session went on from the task: its answer (or any later message in its context)
+   * started a newer turn, so answering it again would run its tools a second time.
+   */
+  private boolean isAnswered(SessionSnapshot asked) {
+    String sessionId = asked.sessionId();
+    SessionSnapshot latest = sessionId == null ? null : snapshots.latest(sessionId);
+    return latest != null && !latest.snapshotId().equals(asked.snapshotId());
+  }
+
   private SessionSnapshot find(String taskId) {
     if (taskId.isEmpty()) {
       throw BatonException.notFound("no such task");
@@ -112,7 +126,10 @@ final class AgentTasks {
     return Resume.respond(responses);
   }
 
-  /** A message for a task that is not waiting for input: A2A's invalid request. */
+  /**
+   * A message for a task that is not waiting for input, or whose input was given: A2A's invalid
+   * request.
+   */
   static final class NotContinuable extends BatonException {
     private static final long serialVersionUID = 1L;
 

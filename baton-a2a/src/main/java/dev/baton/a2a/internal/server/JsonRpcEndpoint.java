@@ -123,16 +123,18 @@ public final class JsonRpcEndpoint {
       AgentTasks tasks = new AgentTasks(agent, context);
       switch (method) {
         case "message/send" ->
-            answer(transport, id, send(tasks, read(params, MessageSendParams.class)));
+            send(transport, id, tasks, read(params, MessageSendParams.class), cancellation);
         case "message/stream" -> {
           MessageSendParams send = read(params, MessageSendParams.class);
           String taskId = tasks.start(validated(send.message()));
           stream(transport, id, tasks, taskId, cancellation);
         }
         case "tasks/get" ->
-            answer(transport, id, tasks.get(taskId(read(params, TaskQueryParams.class).id())));
+            answer(
+                transport, id, tasks.get(taskId(read(params, TaskQueryParams.class).id())), false);
         case "tasks/cancel" ->
-            answer(transport, id, tasks.cancel(taskId(read(params, TaskIdParams.class).id())));
+            answer(
+                transport, id, tasks.cancel(taskId(read(params, TaskIdParams.class).id())), false);
         case "tasks/resubscribe" -> {
           String taskId = taskId(read(params, TaskIdParams.class).id());
           tasks.get(taskId);
@@ -162,9 +164,31 @@ public final class JsonRpcEndpoint {
     }
   }
 
-  private Event send(AgentTasks tasks, MessageSendParams params) {
+  /**
+   * Answers a send: at once with the running task, or, when blocking, once it has settled. The
+   * client going away ends the wait, never the task; the watch also lifts the idle timeout a long
+   * turn would otherwise run into.
+   */
+  private void send(
+      Transport transport,
+      @Nullable JsonNode id,
+      AgentTasks tasks,
+      MessageSendParams params,
+      Cancellation cancellation) {
     String taskId = tasks.start(validated(params.message()));
-    return params.blocking() ? tasks.await(taskId) : tasks.get(taskId);
+    if (!params.blocking()) {
+      answer(transport, id, tasks.get(taskId), false);
+      return;
+    }
+    transport.watchClient(cancellation::cancel);
+    Task settled;
+    boolean closeConnection;
+    try {
+      settled = tasks.await(taskId);
+    } finally {
+      closeConnection = transport.stopWatching();
+    }
+    answer(transport, id, settled, closeConnection);
   }
 
   /**
@@ -235,7 +259,7 @@ public final class JsonRpcEndpoint {
       if (RequestBody.isTooLarge(error)) {
         throw new RpcFailure(JsonRpcError.INVALID_REQUEST, "the request is too large");
       }
-      throw error.getMessage() != null && error.getMessage().contains("not valid JSON")
+      throw RequestBody.isNotJson(error)
           ? new RpcFailure(JsonRpcError.PARSE_ERROR, "the request is not valid JSON")
           : new RpcFailure(
               JsonRpcError.INVALID_REQUEST, "the request must be one JSON-RPC request object");
@@ -309,7 +333,11 @@ public final class JsonRpcEndpoint {
     return JsonRpcError.of(code, code == JsonRpcError.TASK_NOT_FOUND ? "task not found" : message);
   }
 
-  private void answer(Transport transport, @Nullable JsonNode id, Event result) {
+  private void answer(
+      Transport transport, @Nullable JsonNode id, Event result, boolean closeConnection) {
+    if (closeConnection) {
+      transport.setHeader("Connection", "close");
+    }
     answer(transport, 200, response(JsonRpcResponse.success(id, Json.toTree(result))));
   }
 

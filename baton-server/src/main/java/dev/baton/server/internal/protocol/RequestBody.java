@@ -40,7 +40,7 @@ public final class RequestBody {
    * The envelope of a request.
    *
    * @throws BatonException {@code INVALID_ARGUMENT} for a body over the limit ({@link
-   *     #isTooLarge}), one that is not JSON, or one that is not an object
+   *     #isTooLarge}), one that is not JSON ({@link #isNotJson}), or one that is not an object
    */
   public ObjectNode read(Transport request) {
     long declared = request.declaredLength();
@@ -64,12 +64,7 @@ public final class RequestBody {
     try {
       body = READER.readTree(bytes);
     } catch (JacksonException e) {
-      throw new BatonException(
-          Status.INVALID_ARGUMENT,
-          "the request body is not valid JSON (or nests deeper than " + MAX_DEPTH + " levels)",
-          null,
-          true,
-          e);
+      throw new NotJson(e);
     }
     if (body == null || !body.isObject()) {
       throw BatonException.invalidArgument(
@@ -81,6 +76,11 @@ public final class RequestBody {
   /** Whether an error is this reader's refusal of a body over the limit. */
   public static boolean isTooLarge(BatonException error) {
     return error instanceof TooLarge;
+  }
+
+  /** Whether an error is this reader's refusal of a body that does not parse as JSON. */
+  public static boolean isNotJson(BatonException error) {
+    return error instanceof NotJson;
   }
 
   private BatonException tooLarge() {
@@ -95,6 +95,20 @@ public final class RequestBody {
       super(
           Status.INVALID_ARGUMENT,
           "the request body is larger than the server accepts (" + maxBytes + " bytes)");
+    }
+  }
+
+  /** The refusal of a body that does not parse as JSON: {@code INVALID_ARGUMENT}. */
+  private static final class NotJson extends BatonException {
+    private static final long serialVersionUID = 1L;
+
+    NotJson(JacksonException cause) {
+      super(
+          Status.INVALID_ARGUMENT,
+          "the request body is not valid JSON (or nests deeper than " + MAX_DEPTH + " levels)",
+          null,
+          true,
+          cause);
     }
   }
 }

@@ -170,4 +170,12 @@ abstract sealed class BaseAgent implements Agent permits LocalAgent, RemoteAgent
       return agent.listSnapshots(context, sessionId);
     }
   }
+
+  /** The ID a remote or bridged agent's read names; empty or missing is the caller's mistake. */
+  static String requireId(@Nullable String id) {
+    if (id == null || id.isEmpty()) {
+      throw BatonException.invalidArgument("snapshot or session ID is required");
+    }
+    return id;
+  }
 }

@@ -115,13 +115,6 @@ public final class BridgedAgent extends BaseAgent {
     return latest;
   }
 
-  private static String requireId(@Nullable String id) {
-    if (id == null || id.isEmpty()) {
-      throw BatonException.invalidArgument("snapshot or session ID is required");
-    }
-    return id;
-  }
-
   @Override
   public ActionDescriptor descriptor() {
     return descriptor.get();

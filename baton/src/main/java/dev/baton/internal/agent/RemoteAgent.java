@@ -319,13 +319,6 @@ public final class RemoteAgent extends BaseAgent {
     }
   }
 
-  private static String requireId(@Nullable String id) {
-    if (id == null || id.isEmpty()) {
-      throw BatonException.invalidArgument("snapshot or session ID is required");
-    }
-    return id;
-  }
-
   // ---- description -----------------------------------------------------------------------------
 
   @Override

@@ -18,18 +18,34 @@ import org.jspecify.annotations.Nullable;
  */
 record Turn(SessionSnapshot row, @Nullable SessionSnapshot parent, List<Message> added) {
 
-  /** The turn of a row, reading its parent. */
+  /** How many rows back a turn's start is looked for, past rows that hold no turn of their own. */
+  private static final int MAX_HOPS = 10;
+
+  /**
+   * The turn of a row, reading its parent. A detached run that ran a turn before it detached chains
+   * its row off that turn's row, with the same conversation: the turn it shows is that row's, so
+   * its start is that row's parent.
+   */
   static Turn of(AgentSnapshots snapshots, SessionSnapshot row) {
-    List<Message> messages = row.state() == null ? List.of() : row.state().messages();
+    List<Message> messages = messages(row);
     SessionSnapshot parent = parentOf(snapshots, row);
+    for (int hop = 0;
+        hop < MAX_HOPS && parent != null && messages(parent).size() == messages.size();
+        hop++) {
+      parent = parentOf(snapshots, parent);
+    }
     if (parent == null) {
       return new Turn(row, null, messages);
     }
-    int before = parent.state() == null ? 0 : parent.state().messages().size();
+    int before = messages(parent).size();
     return new Turn(
         row,
         parent,
         before <= messages.size() ? messages.subList(before, messages.size()) : messages);
+  }
+
+  private static List<Message> messages(SessionSnapshot row) {
+    return row.state() == null ? List.of() : row.state().messages();
   }
 
   private static @Nullable SessionSnapshot parentOf(AgentSnapshots snapshots, SessionSnapshot row) {

@@ -1,19 +1,18 @@
-package dev.baton.middleware.agents;
+package dev.baton.agent;
 
-import dev.baton.agent.SessionSnapshot;
-import dev.baton.agent.SessionStore;
 import dev.baton.core.ActionContext;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The rows of another store and nothing else: it cannot subscribe to snapshots, so an agent on it
- * cannot run work in the background. A test overrides the calls whose behaviour it changes.
+ * runs no work in the background and cannot be aborted. A test overrides the calls whose behaviour
+ * it changes.
  */
-class RowsOnly implements SessionStore {
+public class RowsOnly implements SessionStore {
   private final SessionStore rows;
 
-  RowsOnly(SessionStore rows) {
+  public RowsOnly(SessionStore rows) {
     this.rows = rows;
   }
 

@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.agent.AgentFinishReason;
 import dev.baton.agent.AgentOutput;
+import dev.baton.agent.RowsOnly;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionStore;
 import dev.baton.agent.store.InMemorySessionStore;

@@ -9,6 +9,7 @@ import static dev.baton.middleware.agents.SubAgentTeam.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.Baton;
+import dev.baton.SpanCapture;
 import dev.baton.agent.AgentFinishReason;
 import dev.baton.agent.AgentInit;
 import dev.baton.agent.AgentInput;
@@ -27,11 +28,8 @@ import dev.baton.core.Json;
 import dev.baton.core.StreamCallback;
 import dev.baton.middleware.ToolApproval;
 import dev.baton.testing.ProgrammableModel;
-import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
-import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
-import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -53,16 +51,7 @@ import tools.jackson.databind.node.ObjectNode;
 class ForwardedInterruptUsageTest {
   private final InMemorySpanExporter exporter = InMemorySpanExporter.create();
   private final Baton baton =
-      Baton.builder()
-          .experimental()
-          .openTelemetry(
-              OpenTelemetrySdk.builder()
-                  .setTracerProvider(
-                      SdkTracerProvider.builder()
-                          .addSpanProcessor(SimpleSpanProcessor.create(exporter))
-                          .build())
-                  .build())
-          .build();
+      Baton.builder().experimental().openTelemetry(SpanCapture.exportingTo(exporter)).build();
 
   @AutoClose
   private final SubAgentTeam team =

@@ -42,7 +42,8 @@ import tools.jackson.databind.JsonNode;
  * coder}, whose {@code write_file} is held by ToolApproval. Both sub-agent and orchestrator keep
  * their sessions in the stores given, so that another instance on the same stores carries on. The
  * static helpers build the calls, answers and checks those tests share. Variants of the team (a
- * Budget hold, background delegation) pass their own coder hold and delegation options.
+ * Budget hold, background delegation, a traced instance recording usage trees) pass their own
+ * coder hold, delegation options, Baton and orchestrator options.
  */
 class SubAgentTeam implements AutoCloseable {
   static final String PATH = "src/Main.java";
@@ -147,7 +148,7 @@ class SubAgentTeam implements AutoCloseable {
 
   /**
    * The models' next replies: the orchestrator's delegates {@code d1} to the coder, whose asks to
-   * write {@link #PATH} ({@code w1}), a call its hold holds.
+   * write {@link #PATH} ({@code w1}), a call the coder's hold stops.
    */
   void delegatesOneWrite() {
     orchestratorModel.respond(calls(delegate("d1", "Write the main class")));

@@ -42,8 +42,8 @@ import tools.jackson.databind.JsonNode;
  * coder}, whose {@code write_file} is held by ToolApproval. Both sub-agent and orchestrator keep
  * their sessions in the stores given, so that another instance on the same stores carries on. The
  * static helpers build the calls, answers and checks those tests share. Variants of the team (a
- * Budget hold, background delegation, a traced instance recording usage trees) pass their own
- * coder hold, delegation options, Baton and orchestrator options.
+ * Budget hold, background delegation, a traced instance recording usage trees) pass their own coder
+ * hold, delegation options, Baton and orchestrator options.
  */
 class SubAgentTeam implements AutoCloseable {
   static final String PATH = "src/Main.java";

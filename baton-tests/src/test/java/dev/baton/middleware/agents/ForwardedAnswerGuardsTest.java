@@ -40,7 +40,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -129,7 +128,7 @@ class ForwardedAnswerGuardsTest {
   @Test
   void anotherPrincipalsAnswerThroughAClientManagedOrchestratorIsNotFound() {
     SubAgentTeam team = teams.inMemory();
-    Agent lead = clientManagedLead(team, agents -> agents.agents(team.coder.ref()));
+    Agent lead = team.clientManagedLead(agents -> agents.agents(team.coder.ref()));
     ActionContext alice = team.baton.context().withAuth(Map.of(ActionContext.PRINCIPAL, "alice"));
     ActionContext bob = team.baton.context().withAuth(Map.of(ActionContext.PRINCIPAL, "bob"));
     team.delegatesOneWrite();
@@ -151,7 +150,7 @@ class ForwardedAnswerGuardsTest {
   @Test
   void aClientHistoryWhosePartsLeaveAHeldCallUnansweredIsRefusedBeforeTheSubAgentRuns() {
     SubAgentTeam team = teams.inMemory();
-    Agent lead = clientManagedLead(team, agents -> agents.agents(team.coder.ref()));
+    Agent lead = team.clientManagedLead(agents -> agents.agents(team.coder.ref()));
     team.delegatesTwoWrites();
     AgentOutput asked = lead.runText("Build it");
     // The client keeps the conversation, and points the second part at the first held call.
@@ -279,7 +278,7 @@ class ForwardedAnswerGuardsTest {
             "helper",
             InlinePrompt.builder().model("coder-model").build(),
             AgentOptions.builder().sessionStore(InMemorySessionStore.create()).build());
-    Agent lead = clientManagedLead(team, agents -> agents.agents(team.coder.ref(), helper.ref()));
+    Agent lead = team.clientManagedLead(agents -> agents.agents(team.coder.ref(), helper.ref()));
     AgentOutput asked = askThroughLead(team, lead);
 
     // The client renames the held delegation to the helper's: its wrapper still routes to coder.
@@ -292,7 +291,7 @@ class ForwardedAnswerGuardsTest {
   @Test
   void aClientHistoryWhoseCheckAsksForATaskOutsideTheConversationIsRefused() {
     SubAgentTeam team = teams.inMemory();
-    Agent lead = clientManagedLead(team, agents -> agents.agents(team.coder.ref()).async(true));
+    Agent lead = team.clientManagedLead(agents -> agents.agents(team.coder.ref()).async(true));
     AgentOutput asked = askThroughLead(team, lead);
 
     // The client presents the synchronous delegation's question as a check's: no result of this
@@ -309,7 +308,7 @@ class ForwardedAnswerGuardsTest {
     // hold one without. Here the coder's held row and the client's wrapper lose the ref.
     SessionStore coderRows = InMemorySessionStore.create();
     SubAgentTeam team = teams.withCoderStore(coderRows);
-    Agent lead = clientManagedLead(team, agents -> agents.agents(team.coder.ref()));
+    Agent lead = team.clientManagedLead(agents -> agents.agents(team.coder.ref()));
     AgentOutput asked = askThroughLead(team, lead);
     ToolRequestPart held = held(asked);
     coderRows.saveSnapshot(
@@ -356,17 +355,6 @@ class ForwardedAnswerGuardsTest {
 
   private static ToolRequestPart withoutRef(ToolRequestPart part) {
     return new ToolRequestPart(part.toolRequest().withRef(null), part.metadata());
-  }
-
-  /** A client-managed orchestrator on the team's coder, with the delegation options given. */
-  private static Agent clientManagedLead(SubAgentTeam team, UnaryOperator<Agents.Builder> agents) {
-    return team.baton.defineAgent(
-        "lead",
-        InlinePrompt.builder()
-            .model("orch")
-            .use(agents.apply(Agents.builder().forwardInterrupts(true)).build())
-            .build(),
-        AgentOptions.DEFAULTS);
   }
 
   /** The lead delegates to the coder, whose write is held: the lead's turn ends interrupted. */

@@ -61,18 +61,7 @@ class SubAgentInterruptsTest {
     Agent helper =
         team.baton.defineAgent(
             "helper", InlinePrompt.builder().model("coder-model").build(), AgentOptions.DEFAULTS);
-    Agent lead =
-        team.baton.defineAgent(
-            "lead",
-            InlinePrompt.builder()
-                .model("orch")
-                .use(
-                    Agents.builder()
-                        .agents(team.coder.ref(), helper.ref())
-                        .forwardInterrupts(true)
-                        .build())
-                .build(),
-            AgentOptions.DEFAULTS);
+    Agent lead = team.clientManagedLead(agents -> agents.agents(team.coder.ref(), helper.ref()));
     team.orchestratorModel.respondText("hi");
 
     lead.runText("hello");
@@ -568,14 +557,7 @@ class SubAgentInterruptsTest {
             "asker",
             InlinePrompt.builder().model("coder-model").tools(team.askUser).build(),
             AgentOptions.DEFAULTS);
-    Agent lead =
-        team.baton.defineAgent(
-            "lead",
-            InlinePrompt.builder()
-                .model("orch")
-                .use(Agents.builder().agents(asker.ref()).forwardInterrupts(true).build())
-                .build(),
-            AgentOptions.DEFAULTS);
+    Agent lead = team.clientManagedLead(agents -> agents.agents(asker.ref()));
     team.orchestratorModel.respond(
         calls(Part.toolRequest("delegate_to_asker", "q", Json.object().put("task", "ask"))));
     team.coderModel.respond(

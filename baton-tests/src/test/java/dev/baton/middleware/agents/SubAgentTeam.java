@@ -172,6 +172,20 @@ class SubAgentTeam implements AutoCloseable {
     return resume(orchestrator, context, AgentInit.ofSnapshot(snapshotId), resume);
   }
 
+  /**
+   * An orchestrator that keeps no sessions (the client does), forwarding its sub-agents'
+   * interrupts, with the delegation options given; its model is the team's orchestrator model.
+   */
+  Agent clientManagedLead(UnaryOperator<Agents.Builder> agents) {
+    return baton.defineAgent(
+        "lead",
+        InlinePrompt.builder()
+            .model("orch")
+            .use(agents.apply(Agents.builder().forwardInterrupts(true)).build())
+            .build(),
+        AgentOptions.DEFAULTS);
+  }
+
   /** The outputs of the tool responses the orchestrator's model was sent last, by ref. */
   JsonNode delegationOutput(String ref) {
     return lastToolResponses(orchestratorModel).stream()

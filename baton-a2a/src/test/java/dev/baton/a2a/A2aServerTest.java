@@ -179,7 +179,7 @@ class A2aServerTest {
   }
 
   @Test
-  void aStreamedAnswerIsTheSameTaskGoingFromWorkingToCompleted() {
+  void aStreamedAnswerIsTheSameTaskToItsEnd() {
     served.modelAsksForApproval();
     served.model.respondText("Published.");
     JsonNode asked = served.result("message/send", send("Publish the notes", null, null));
@@ -194,7 +194,6 @@ class A2aServerTest {
     JsonNode first = frames.getFirst().path("result");
     assertThat(first.path("kind").asString()).isEqualTo("task");
     assertThat(first.path("id").asString()).isEqualTo(taskId);
-    assertThat(first.path("status").path("state").asString()).isEqualTo("working");
     JsonNode last = frames.getLast().path("result");
     assertThat(last.path("taskId").asString()).isEqualTo(taskId);
     assertThat(last.path("final").asBoolean()).isTrue();
@@ -225,18 +224,25 @@ class A2aServerTest {
       assertThat(refused.path("error").path("code").asInt()).isEqualTo(-32600);
       assertThat(refused.path("error").path("message").asString())
           .isEqualTo("Task " + taskId + " is not waiting for input");
-    } finally {
+    } catch (Throwable failure) {
       release.countDown();
+      throw failure;
     }
-    org.awaitility.Awaitility.await()
-        .until(
-            () ->
-                served
-                    .result("tasks/get", Json.object().put("id", taskId))
-                    .path("status")
-                    .path("state")
-                    .asString()
-                    .equals("completed"));
+    ObjectNode resubscribe =
+        Json.object().put("jsonrpc", "2.0").put("id", "r2").put("method", "tasks/resubscribe");
+    resubscribe.set("params", Json.object().put("id", taskId));
+    CompletableFuture<TestHttp.Answer> stream =
+        CompletableFuture.supplyAsync(
+            () -> TestHttp.post(served.url(), resubscribe, "Accept", "text/event-stream"));
+    release.countDown();
+
+    List<JsonNode> frames = stream.get().frames();
+    assertThat(frames.getFirst().path("result").path("id").asString()).isEqualTo(taskId);
+    JsonNode last = frames.getLast().path("result");
+    assertThat(last.path("taskId").asString()).isEqualTo(taskId);
+    assertThat(last.path("status").path("state").asString()).isEqualTo("completed");
+    assertThat(last.path("status").path("message").path("parts").get(0).path("text").asString())
+        .isEqualTo("Published.");
     assertThat(served.model.requests()).hasSize(2);
   }
 

@@ -10,6 +10,7 @@ import dev.baton.agent.AgentConnection;
 import dev.baton.agent.AgentInit;
 import dev.baton.agent.AgentInput;
 import dev.baton.agent.AgentOutput;
+import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SnapshotStatus;
 import dev.baton.ai.Message;
 import dev.baton.core.BatonException;
@@ -80,21 +81,16 @@ class A2aSubAgentFakeServerTest {
 
   @Test
   void aWaitFollowsTheTasksEventsRatherThanReadingItAgainWhenTheAgentStreams() {
-    remote.reply(
-        streamingCard(),
-        Reply.json(result(task("working"))),
-        Reply.json(result(task("working"))),
-        Reply.sse(
-            result(task("working")),
-            result(statusUpdate("working", false)),
-            result(statusUpdate("completed", true))),
-        Reply.json(result(task("completed"))));
-    Agent far = define();
+    SessionSnapshot settled =
+        waitForDetachedTask(
+            streamingCard(),
+            Reply.sse(
+                result(task("working")),
+                result(statusUpdate("working", false)),
+                result(statusUpdate("completed", true))),
+            reply("completed"));
 
-    AgentOutput detached = detach(far);
-
-    assertThat(far.snapshots().waitFor(detached.snapshotId()).status())
-        .isEqualTo(SnapshotStatus.COMPLETED);
+    assertThat(settled.status()).isEqualTo(SnapshotStatus.COMPLETED);
     assertThat(methods())
         .containsExactly("message/send", "tasks/get", "tasks/resubscribe", "tasks/get");
     assertThat(remote.request(3).header("Accept")).isEqualTo("text/event-stream");
@@ -104,10 +100,10 @@ class A2aSubAgentFakeServerTest {
   void aBlockingSendAnsweredBeforeItsTaskSettledFollowsTheTask() {
     remote.reply(
         streamingCard(),
-        Reply.json(result(task("working"))),
-        Reply.json(result(task("working"))),
+        reply("working"),
+        reply("working"),
         Reply.sse(result(statusUpdate("completed", true))),
-        Reply.json(result(task("completed"))));
+        reply("completed"));
     Agent far = define();
 
     AgentOutput output =
@@ -120,21 +116,15 @@ class A2aSubAgentFakeServerTest {
 
   @Test
   void aStreamThatBreaksIsOpenedAgainAndTheResultIsNotLost() {
-    remote.reply(
-        streamingCard(),
-        Reply.json(result(task("working"))),
-        Reply.json(result(task("working"))),
-        Reply.sse(result(task("working"))).thenCut(),
-        Reply.json(result(task("working"))),
-        Reply.sse(result(statusUpdate("completed", true))),
-        Reply.json(result(task("completed"))));
-    Agent far = define();
+    SessionSnapshot settled =
+        waitForDetachedTask(
+            streamingCard(),
+            Reply.sse(result(task("working"))).thenCut(),
+            reply("working"),
+            Reply.sse(result(statusUpdate("completed", true))),
+            reply("completed"));
 
-    AgentOutput detached = detach(far);
-
-    assertThat(far.snapshots().waitFor(detached.snapshotId()).state().messages())
-        .extracting(Message::text)
-        .containsExactly("Hi", "Done.");
+    assertThat(settled.state().messages()).extracting(Message::text).containsExactly("Hi", "Done.");
     assertThat(methods())
         .containsExactly(
             "message/send",
@@ -152,19 +142,11 @@ class A2aSubAgentFakeServerTest {
         {"jsonrpc": "2.0", "id": "1",
          "error": {"code": -32004, "message": "This operation is not supported"}}
         """;
-    remote.reply(
-        streamingCard(),
-        Reply.json(result(task("working"))),
-        Reply.json(result(task("working"))),
-        Reply.json(unsupported),
-        Reply.json(result(task("working"))),
-        Reply.json(result(task("completed"))));
-    Agent far = define();
+    SessionSnapshot settled =
+        waitForDetachedTask(
+            streamingCard(), Reply.json(unsupported), reply("working"), reply("completed"));
 
-    AgentOutput detached = detach(far);
-
-    assertThat(far.snapshots().waitFor(detached.snapshotId()).status())
-        .isEqualTo(SnapshotStatus.COMPLETED);
+    assertThat(settled.status()).isEqualTo(SnapshotStatus.COMPLETED);
     assertThat(methods())
         .containsExactly(
             "message/send", "tasks/get", "tasks/resubscribe", "tasks/get", "tasks/get");
@@ -172,28 +154,16 @@ class A2aSubAgentFakeServerTest {
 
   @Test
   void anAgentThatDoesNotStreamHasItsTaskReadEveryPollInterval() {
-    remote.reply(
-        card(),
-        Reply.json(result(task("working"))),
-        Reply.json(result(task("working"))),
-        Reply.json(result(task("completed"))));
-    Agent far = define();
+    SessionSnapshot settled = waitForDetachedTask(card(), reply("completed"));
 
-    AgentOutput detached = detach(far);
-
-    assertThat(far.snapshots().waitFor(detached.snapshotId()).status())
-        .isEqualTo(SnapshotStatus.COMPLETED);
+    assertThat(settled.status()).isEqualTo(SnapshotStatus.COMPLETED);
     assertThat(methods()).containsExactly("message/send", "tasks/get", "tasks/get");
   }
 
   @Test
   void anAbortEndsAWaitThatFollowsTheTask() throws Exception {
     Reply stream = Reply.sse(result(task("working"))).thenHang();
-    remote.reply(
-        streamingCard(),
-        Reply.json(result(task("working"))),
-        Reply.json(result(task("working"))),
-        stream);
+    remote.reply(streamingCard(), reply("working"), reply("working"), stream);
     Agent far = define();
     AgentOutput detached = detach(far);
     Cancellation wait = Cancellation.create();
@@ -211,6 +181,21 @@ class A2aSubAgentFakeServerTest {
         .cause()
         .satisfies(e -> assertThat(((BatonException) e).status()).isEqualTo(Status.CANCELLED));
     stream.awaitClientGone();
+  }
+
+  /**
+   * Detaches a turn whose task is working, and waits for it: the wait reads the task (working),
+   * then gets the replies {@code then}.
+   */
+  private SessionSnapshot waitForDetachedTask(Reply card, Reply... then) {
+    remote.reply(card, reply("working"), reply("working"));
+    remote.reply(then);
+    Agent far = define();
+    return far.snapshots().waitFor(detach(far).snapshotId());
+  }
+
+  private static Reply reply(String state) {
+    return Reply.json(result(task(state)));
   }
 
   private Agent define() {

@@ -111,7 +111,7 @@ public abstract class HttpAgentOptions {
      *
      * @throws IllegalStateException when {@code current} is already set
      */
-    protected static void once(@Nullable Object current, String option) {
+    static void once(@Nullable Object current, String option) {
       if (current != null) {
         throw new IllegalStateException("cannot set " + option + " more than once");
       }

@@ -121,6 +121,13 @@ switch (scenario) {
     out.asked = summary(asked);
     const done = await client.sendMessage(request(message('yes', asked.contextId, asked.id)));
     out.done = summary(done);
+    out.got = summary(await client.getTask({ tenant: '', id: asked.id }));
+    try {
+      await client.sendMessage(request(message('yes again', asked.contextId, asked.id)));
+      out.againError = null;
+    } catch (error) {
+      out.againError = String(error.message);
+    }
     break;
   }
   case 'unknown-task': {

@@ -21,14 +21,15 @@
  * message/stream}, {@code tasks/get}, {@code tasks/cancel} and {@code tasks/resubscribe}.
  *
  * <ul>
- *   <li>A {@code contextId} is a Baton session; a task is one detached turn, its ID the ID of the
- *       snapshot the turn writes.
+ *   <li>A {@code contextId} is a Baton session; a task is a detached turn, its ID the ID of the
+ *       snapshot the turn writes, and the turns that answer its questions.
  *   <li>A task is {@code working} while its turn runs, {@code completed} when it ends, {@code
  *       failed} when it fails (with the error's public message), {@code canceled} once aborted
- *       ({@code tasks/cancel} is Baton's abort), and {@code input-required} when the turn ended on
- *       an interrupt: the status message names each interrupt as a data part {@code {"interrupt":
- *       {"name", "input", "data"}}}, and the next message with that {@code taskId} answers it
- *       through the resume path (its one data part, or else its text, is the tool's answer).
+ *       ({@code tasks/cancel} is Baton's abort, or ends a question), and {@code input-required}
+ *       when the turn ended on an interrupt: the status message names each interrupt as a data part
+ *       {@code {"interrupt": {"name", "input", "data"}}}, and the next message with that {@code
+ *       taskId} answers it through the resume path (its one data part, or else its text, is the
+ *       tool's answer); the task goes on under its ID, {@code working} again.
  *   <li>Parts map kind for kind: text, file (a Baton media part; inline bytes as a {@code data:}
  *       URL) and data. Baton's artifacts are the task's artifacts, streamed as {@code
  *       artifact-update} events.
@@ -47,9 +48,10 @@
  *   <li>a turn is {@code message/send}, blocking for a synchronous delegation, not blocking for a
  *       background one, whose running task is the pending snapshot; the task ID is {@code
  *       <agent>:<A2A task ID>};
- *   <li>check and wait read the task with {@code tasks/get}, an abort is {@code tasks/cancel}, and
- *       {@code continue_task} sends a new message in the task's context (answering the task when it
- *       is {@code input-required});
+ *   <li>a check reads the task with {@code tasks/get}, a wait follows its events with {@code
+ *       tasks/resubscribe} when the card says the agent streams (reading the task every poll
+ *       interval when not), an abort is {@code tasks/cancel}, and {@code continue_task} sends a new
+ *       message in the task's context (answering the task when it is {@code input-required});
  *   <li>a {@code failed} task reports failed with the agent's message, an agent that cannot be
  *       reached {@code UNAVAILABLE}, a task the agent does not know {@code NOT_FOUND} (reported as
  *       {@code unknown});

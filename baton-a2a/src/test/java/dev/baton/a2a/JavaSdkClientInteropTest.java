@@ -36,8 +36,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The A2A Java SDK's client ({@code io.github.a2asdk} 0.3.2.Final) against a Baton agent served
- * over A2A: its card resolver reads the card, its JSON-RPC transport sends, gets and cancels, and
- * its streaming client streams a send and resubscribes to a running task.
+ * over A2A: its card resolver reads the card, its JSON-RPC transport sends, answers an
+ * input-required task, gets and cancels, and its streaming client streams a send and resubscribes
+ * to a running task.
  */
 class JavaSdkClientInteropTest {
   private final ServedA2a served = new ServedA2a().serve();
@@ -84,6 +85,36 @@ class JavaSdkClientInteropTest {
     Task got = transport.getTask(new TaskQueryParams(task.getId()), null);
     assertThat(got.getContextId()).isEqualTo(task.getContextId());
     assertThat(got.getStatus().state()).isEqualTo(TaskState.COMPLETED);
+  }
+
+  @Test
+  void anInputRequiredTaskIsAnsweredUnderItsOwnId() throws Exception {
+    served.modelAsksForApproval();
+    served.model.respondText("Published.");
+    JSONRPCTransport transport = new JSONRPCTransport(card());
+    Task asked =
+        (Task)
+            transport.sendMessage(
+                new MessageSendParams.Builder()
+                    .message(A2A.toUserMessage("Publish the notes"))
+                    .build(),
+                null);
+    assertThat(asked.getStatus().state()).isEqualTo(TaskState.INPUT_REQUIRED);
+
+    Task done =
+        (Task)
+            transport.sendMessage(
+                new MessageSendParams.Builder()
+                    .message(A2A.createUserTextMessage("yes", asked.getContextId(), asked.getId()))
+                    .build(),
+                null);
+
+    assertThat(done.getId()).isEqualTo(asked.getId());
+    assertThat(done.getStatus().state()).isEqualTo(TaskState.COMPLETED);
+    assertThat(((TextPart) done.getStatus().message().getParts().getFirst()).getText())
+        .isEqualTo("Published.");
+    assertThat(transport.getTask(new TaskQueryParams(asked.getId()), null).getStatus().state())
+        .isEqualTo(TaskState.COMPLETED);
   }
 
   @Test

@@ -116,16 +116,21 @@ class JsClientInteropTest {
   }
 
   @Test
-  void anInputRequiredRoundIsAnsweredByTheNextMessage() {
+  void anInputRequiredRoundIsAnsweredInTheSameTask() {
     served.modelAsksForApproval();
     served.model.respondText("Published.");
 
     JsonNode out = run("input-required");
 
+    String taskId = out.path("asked").path("id").asString();
     assertThat(out.path("asked").path("state").asString()).isEqualTo("TASK_STATE_INPUT_REQUIRED");
     assertThat(out.path("asked").path("text").asString()).contains("May I proceed?");
+    assertThat(out.path("done").path("id").asString()).isEqualTo(taskId);
     assertThat(out.path("done").path("state").asString()).isEqualTo("TASK_STATE_COMPLETED");
     assertThat(out.path("done").path("text").asString()).isEqualTo("Published.");
+    assertThat(out.path("got").path("id").asString()).isEqualTo(taskId);
+    assertThat(out.path("got").path("state").asString()).isEqualTo("TASK_STATE_COMPLETED");
+    assertThat(out.path("againError").asString()).contains("is in a terminal state");
   }
 
   @Test

@@ -23,45 +23,75 @@ import tools.jackson.databind.JsonNode;
 /**
  * A2A's task operations on one agent, under one request's context (its principal and cancellation).
  * Every message starts a detached turn, so a task exists, and reads as {@code working}, from the
- * moment it is sent; waiting for it is waiting for its snapshot to settle.
+ * moment it is sent; waiting for it is waiting for its latest row ({@link TaskChain}) to settle.
  */
 final class AgentTasks {
   private final Agent agent;
   private final ActionContext context;
   private final AgentSnapshots snapshots;
+  private final TaskChain chain;
 
   AgentTasks(Agent agent, ActionContext context) {
     this.agent = agent;
     this.context = context;
     this.snapshots = agent.snapshots(context);
+    this.chain = new TaskChain(agent, snapshots, context);
   }
 
   /**
    * Starts the turn a message asks for: a new session, the next turn of its context, or the answer
-   * to the interrupt of the task it names.
+   * to the question of the task it names.
    *
-   * @return the ID of the new task
+   * @return the ID of the task: a new one, or the one the message answers
    */
   String start(Message message) {
-    AgentInit init;
-    AgentInput input;
     if (message.taskId() != null) {
-      SessionSnapshot asked = find(message.taskId());
-      if (message.contextId() != null && !message.contextId().equals(asked.sessionId())) {
-        throw BatonException.invalidArgument("the task is not in the message's context");
-      }
-      if (TaskMapping.state(asked) != TaskState.INPUT_REQUIRED || isAnswered(asked)) {
-        throw new NotContinuable();
-      }
-      init = AgentInit.ofSnapshot(asked.snapshotId());
-      input = AgentInput.resume(answer(asked, message));
-    } else {
-      init = message.contextId() == null ? AgentInit.NEW : AgentInit.ofSession(message.contextId());
-      input = AgentInput.of(TaskMapping.userMessage(message));
+      return answer(message.taskId(), message);
     }
+    AgentInit init =
+        message.contextId() == null ? AgentInit.NEW : AgentInit.ofSession(message.contextId());
+    return run(init, AgentInput.of(TaskMapping.userMessage(message)));
+  }
+
+  /**
+   * Answers the question a task asks: claims its latest row, resumes it, and links the row to the
+   * resumed turn, so that the task goes on under its own ID.
+   */
+  private String answer(String taskId, Message message) {
+    TaskChain.Head head = chain.head(taskId);
+    SessionSnapshot asked = head.row();
+    if (message.contextId() != null && !message.contextId().equals(asked.sessionId())) {
+      throw BatonException.invalidArgument("the task is not in the message's context");
+    }
+    if (head.state().isTerminal()) {
+      throw new NotContinuable("Task " + taskId + " is in a terminal state");
+    }
+    if (head.state() != TaskState.INPUT_REQUIRED) {
+      throw new NotContinuable("Task " + taskId + " is not waiting for input");
+    }
+    if (hasMovedOn(asked)) {
+      // Its answer would branch the session behind the turns that followed the question.
+      throw new NotContinuable(
+          "Task " + taskId + " cannot be answered: its context has moved on since it asked");
+    }
+    Resume resume = answer(asked, message);
+    String claim = chain.claim(taskId, asked.snapshotId());
+    String resumed;
+    try {
+      resumed = run(AgentInit.ofSnapshot(asked.snapshotId()), AgentInput.resume(resume));
+    } catch (RuntimeException refused) {
+      chain.release(asked.snapshotId(), claim);
+      throw refused;
+    }
+    chain.link(asked.snapshotId(), claim, resumed);
+    return taskId;
+  }
+
+  /** Runs a detached turn and returns its snapshot's ID. */
+  private String run(AgentInit init, AgentInput input) {
     AgentOutput output = agent.run(context, input.withDetach(true), init, chunk -> {});
     if (output.isFailed() && output.error() != null) {
-      // A refused detach or resume names the last good snapshot: not a task this message started.
+      // A refused detach or resume names the last good snapshot: not a turn this message started.
       throw output.error().toException();
     }
     if (output.snapshotId() == null) {
@@ -72,45 +102,49 @@ final class AgentTasks {
 
   /** The task as it stands now. */
   Task get(String taskId) {
-    return TaskMapping.task(find(taskId));
+    TaskChain.Head head = chain.head(taskId);
+    return TaskMapping.task(taskId, head.row(), head.state());
   }
 
   /** Waits for the task to settle: to end, or to need input. */
   Task await(String taskId) {
-    return TaskMapping.task(snapshots.waitFor(taskId));
-  }
-
-  /**
-   * Cancels a running task (Baton's abort): it reads {@code canceled} from now on, and its worker
-   * saves what it did.
-   */
-  Task cancel(String taskId) {
-    SessionSnapshot before = find(taskId);
-    if (before.status() != SnapshotStatus.PENDING) {
-      throw new NotCancelable();
-    }
-    SnapshotStatus after = snapshots.abort(taskId);
-    if (after == null) {
-      throw BatonException.notFound("no such task");
+    SessionSnapshot latest = chain.head(taskId).row();
+    if (!latest.isSettled()) {
+      snapshots.waitFor(latest.snapshotId());
     }
     return get(taskId);
   }
 
   /**
-   * Whether the session went on from the task: its answer (or any later message in its context)
-   * started a newer turn, so answering it again would run its tools a second time.
+   * Cancels a task that has not ended: a running one is aborted (it reads {@code canceled} from now
+   * on, and its worker saves what it did); one waiting for input is marked canceled, so that no
+   * answer resumes it.
    */
-  private boolean isAnswered(SessionSnapshot asked) {
+  Task cancel(String taskId) {
+    TaskChain.Head head = chain.head(taskId);
+    SessionSnapshot latest = head.row();
+    if (head.state() == TaskState.INPUT_REQUIRED) {
+      if (!chain.cancel(latest.snapshotId())) {
+        throw new NotCancelable(); // an answer claimed it first
+      }
+    } else if (latest.status() == SnapshotStatus.PENDING) {
+      if (snapshots.abort(latest.snapshotId()) == null) {
+        throw BatonException.notFound("no such task");
+      }
+    } else {
+      throw new NotCancelable();
+    }
+    return get(taskId);
+  }
+
+  /**
+   * Whether the session went on from the asked row: a later message in its context started a newer
+   * turn.
+   */
+  private boolean hasMovedOn(SessionSnapshot asked) {
     String sessionId = asked.sessionId();
     SessionSnapshot latest = sessionId == null ? null : snapshots.latest(sessionId);
     return latest != null && !latest.snapshotId().equals(asked.snapshotId());
-  }
-
-  private SessionSnapshot find(String taskId) {
-    if (taskId.isEmpty()) {
-      throw BatonException.notFound("no such task");
-    }
-    return snapshots.get(taskId);
   }
 
   private static Resume answer(SessionSnapshot asked, Message message) {
@@ -127,14 +161,14 @@ final class AgentTasks {
   }
 
   /**
-   * A message for a task that is not waiting for input, or whose input was given: A2A's invalid
-   * request.
+   * A message for a task that is not waiting for input (it is running, has ended, or another answer
+   * took its question): A2A's invalid request.
    */
   static final class NotContinuable extends BatonException {
     private static final long serialVersionUID = 1L;
 
-    NotContinuable() {
-      super(Status.FAILED_PRECONDITION, "the task is not waiting for input");
+    NotContinuable(String message) {
+      super(Status.FAILED_PRECONDITION, message);
     }
   }
 
@@ -143,7 +177,7 @@ final class AgentTasks {
     private static final long serialVersionUID = 1L;
 
     NotCancelable() {
-      super(Status.FAILED_PRECONDITION, "the task is not running, so it cannot be canceled");
+      super(Status.FAILED_PRECONDITION, "the task has ended, so it cannot be canceled");
     }
   }
 }

@@ -34,8 +34,9 @@ import tools.jackson.databind.node.ObjectNode;
  * mapping rather than a rewrite:
  *
  * <ul>
- *   <li>a {@code contextId} is a Baton session ID, and a task ID the ID of the snapshot its turn
- *       writes (a turn runs detached, so the ID exists from its start);
+ *   <li>a {@code contextId} is a Baton session ID, and a task ID the ID of the snapshot its first
+ *       turn writes (a turn runs detached, so the ID exists from its start); the answers to its
+ *       questions continue it in later rows, which {@link TaskChain} links;
  *   <li>a task's state is its snapshot's: {@code pending} is {@code working}, {@code aborted} is
  *       {@code canceled}, {@code failed} and {@code expired} are {@code failed}, and a completed
  *       turn that ended on an interrupt is {@code input-required};
@@ -67,34 +68,34 @@ public final class TaskMapping {
   }
 
   /**
-   * The task a snapshot stands for. A running task carries no message yet; a settled one carries
-   * the turn's last model message, or for a failed one the error's public message.
+   * A task as its latest row shows it ({@link TaskChain}). A running task carries no message yet; a
+   * settled one carries the turn's last model message, or for a failed one the error's public
+   * message. A task whose state is not its row's (an answer is on its way, or a cancel ended the
+   * question) carries none: the row's message is the question, which no longer stands.
+   *
+   * @param taskId the task's ID, the snapshot of its first turn, whichever row is its latest
+   * @param state the task's state, as its chain reads it
    */
-  public static Task task(SessionSnapshot snapshot) {
-    TaskState state = state(snapshot);
-    String taskId = snapshot.snapshotId();
+  public static Task task(String taskId, SessionSnapshot row, TaskState state) {
     // Every stored snapshot names its session; the fallback only satisfies the type.
-    String contextId = Objects.requireNonNullElse(snapshot.sessionId(), "");
+    String contextId = Objects.requireNonNullElse(row.sessionId(), "");
+    // Each round of the task has its own message, known by the row that wrote it.
+    String messageId = row.snapshotId();
     Message message = null;
     if (state == TaskState.FAILED) {
-      message = agentText(taskId, contextId, failureText(snapshot.error()));
-    } else if (snapshot.status() != SnapshotStatus.PENDING) {
-      message = lastModelMessage(taskId, contextId, snapshot);
+      message = agentText(messageId, taskId, contextId, failureText(row.error()));
+    } else if (state == state(row) && row.status() != SnapshotStatus.PENDING) {
+      message = lastModelMessage(messageId, taskId, contextId, row);
     }
     List<Artifact> artifacts = new ArrayList<>();
-    if (snapshot.state() != null) {
-      List<dev.baton.agent.Artifact> batonArtifacts = snapshot.state().artifacts();
+    if (row.state() != null) {
+      List<dev.baton.agent.Artifact> batonArtifacts = row.state().artifacts();
       for (int i = 0; i < batonArtifacts.size(); i++) {
         artifacts.add(artifact(batonArtifacts.get(i), i));
       }
     }
     return new Task(
-        taskId,
-        contextId,
-        new TaskStatus(state, message, snapshot.updatedAt()),
-        artifacts,
-        null,
-        null);
+        taskId, contextId, new TaskStatus(state, message, row.updatedAt()), artifacts, null, null);
   }
 
   /**
@@ -233,11 +234,11 @@ public final class TaskMapping {
   }
 
   private static @Nullable Message lastModelMessage(
-      String taskId, String contextId, SessionSnapshot snapshot) {
+      String messageId, String taskId, String contextId, SessionSnapshot snapshot) {
     dev.baton.ai.Message last = lastModel(snapshot);
     return last == null
         ? null
-        : Message.fromAgent(taskId, parts(last.content()), taskId, contextId);
+        : Message.fromAgent(messageId, parts(last.content()), taskId, contextId);
   }
 
   private static dev.baton.ai.@Nullable Message lastModel(SessionSnapshot snapshot) {
@@ -256,8 +257,8 @@ public final class TaskMapping {
     return null;
   }
 
-  private static Message agentText(String taskId, String contextId, String text) {
-    return Message.fromAgent(taskId, List.of(new TextPart(text, null)), taskId, contextId);
+  private static Message agentText(String messageId, String taskId, String contextId, String text) {
+    return Message.fromAgent(messageId, List.of(new TextPart(text, null)), taskId, contextId);
   }
 
   /** A failure's message when it is meant for clients, else its status's generic text. */

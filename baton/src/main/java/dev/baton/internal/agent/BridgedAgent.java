@@ -74,7 +74,12 @@ public final class BridgedAgent extends BaseAgent {
       AgentInit init,
       StreamCallback<AgentStreamChunk> stream) {
     Objects.requireNonNull(input, "input");
-    return TrackedTurn.run(registry, context, turn -> bridge.turn(turn, input, init, stream));
+    try {
+      return TrackedTurn.run(registry, context, turn -> bridge.turn(turn, input, init, stream));
+    } finally {
+      // Detached work runs on the agent's own server: nothing of it streams here.
+      endFollowed(stream);
+    }
   }
 
   @Override

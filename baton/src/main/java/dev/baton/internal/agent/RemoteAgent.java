@@ -135,6 +135,9 @@ public final class RemoteAgent extends BaseAgent {
         return refusedDetach(init, e);
       }
       throw e;
+    } finally {
+      // Detached work runs on the server: nothing of it streams here.
+      endFollowed(stream);
     }
   }
 

@@ -8,6 +8,7 @@ import dev.baton.agent.AgentInit;
 import dev.baton.agent.AgentInput;
 import dev.baton.agent.AgentOutput;
 import dev.baton.agent.AgentSnapshots;
+import dev.baton.agent.Artifact;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SnapshotStatus;
 import dev.baton.ai.Part;
@@ -18,6 +19,7 @@ import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Status;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -29,11 +31,13 @@ final class AgentTasks {
   private final Agent agent;
   private final ActionContext context;
   private final AgentSnapshots snapshots;
+  private final LiveTasks live;
 
-  AgentTasks(Agent agent, ActionContext context) {
+  AgentTasks(Agent agent, ActionContext context, LiveTasks live) {
     this.agent = agent;
     this.context = context;
     this.snapshots = agent.snapshots(context);
+    this.live = live;
   }
 
   /**
@@ -59,7 +63,8 @@ final class AgentTasks {
       init = message.contextId() == null ? AgentInit.NEW : AgentInit.ofSession(message.contextId());
       input = AgentInput.of(TaskMapping.userMessage(message));
     }
-    AgentOutput output = agent.run(context, input.withDetach(true), init, chunk -> {});
+    LiveTasks.Feed feed = live.open();
+    AgentOutput output = agent.run(context, input.withDetach(true), init, feed);
     if (output.isFailed() && output.error() != null) {
       // A refused detach or resume names the last good snapshot: not a task this message started.
       throw output.error().toException();
@@ -67,17 +72,79 @@ final class AgentTasks {
     if (output.snapshotId() == null) {
       throw BatonException.internal("a detached turn answered without its snapshot", null);
     }
+    feed.register(output.snapshotId());
     return output.snapshotId();
   }
 
-  /** The task as it stands now. */
+  /**
+   * The task as it stands now; a running one carries what its turn has made so far when it runs in
+   * this process.
+   */
   Task get(String taskId) {
-    return TaskMapping.task(find(taskId));
+    return task(find(taskId));
   }
 
   /** Waits for the task to settle: to end, or to need input. */
   Task await(String taskId) {
-    return TaskMapping.task(snapshots.waitFor(taskId));
+    return task(snapshots.waitFor(taskId));
+  }
+
+  /**
+   * Watches the artifacts of a task whose turn runs in this process ({@link LiveTasks.Feed#watch}),
+   * or does nothing for one that runs elsewhere or is over. The caller has read the task first, as
+   * its principal.
+   */
+  LiveTasks.Watch watch(String taskId, Runnable onChange) {
+    LiveTasks.Feed feed = live.get(taskId);
+    return feed == null ? () -> {} : feed.watch(onChange);
+  }
+
+  private Task task(SessionSnapshot row) {
+    List<Artifact> before = artifactsBefore(row);
+    LiveTasks.Feed feed =
+        row.status() == SnapshotStatus.PENDING ? live.get(row.snapshotId()) : null;
+    List<Artifact> session;
+    if (feed != null) {
+      session = feed.session(before);
+    } else {
+      session = row.state() == null ? before : row.state().artifacts();
+    }
+    return TaskMapping.task(row, before, session);
+  }
+
+  /**
+   * The session's artifacts before the row's turn: its parent's, as a rule. A detach that races its
+   * turn's end chains the pending row off the row that turn wrote, which holds the same
+   * conversation as the task's row: the state before the turn is then that row's parent's. A parent
+   * gone (or none) leaves every artifact of the row to its turn.
+   */
+  private List<Artifact> artifactsBefore(SessionSnapshot row) {
+    SessionSnapshot parent = parent(row);
+    if (parent != null && sameConversation(parent, row)) {
+      parent = parent(parent);
+    }
+    return parent == null || parent.state() == null ? List.of() : parent.state().artifacts();
+  }
+
+  private static boolean sameConversation(SessionSnapshot a, SessionSnapshot b) {
+    return a.state() != null
+        && b.state() != null
+        && a.state().messages().equals(b.state().messages());
+  }
+
+  private @Nullable SessionSnapshot parent(SessionSnapshot row) {
+    String parentId = row.parentId();
+    if (parentId == null) {
+      return null;
+    }
+    try {
+      return snapshots.get(parentId);
+    } catch (BatonException gone) {
+      if (gone.status() != Status.NOT_FOUND) {
+        throw gone;
+      }
+      return null;
+    }
   }
 
   /**

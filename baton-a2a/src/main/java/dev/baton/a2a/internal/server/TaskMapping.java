@@ -41,7 +41,9 @@ import tools.jackson.databind.node.ObjectNode;
  *       turn that ended on an interrupt is {@code input-required};
  *   <li>parts map as {@link Parts} maps them, except an interrupt, which the client sees as a data
  *       part {@code {"interrupt": {"name", "input", "data"}}} naming what the agent asks;
- *   <li>a task's artifacts are its session's, each named by its Baton name.
+ *   <li>a task's artifacts are those its turn created or changed (its session's artifacts less
+ *       those its parent row already held unchanged), each named by its Baton name;
+ *   <li>a status message is known by its row ({@code <snapshot ID>-status}), never by the task.
  * </ul>
  *
  * <p>Stateless and thread-safe.
@@ -69,32 +71,51 @@ public final class TaskMapping {
   /**
    * The task a snapshot stands for. A running task carries no message yet; a settled one carries
    * the turn's last model message, or for a failed one the error's public message.
+   *
+   * @param before the session's artifacts before the turn: its parent row's
+   * @param session the session's artifacts now: the row's, or for a running turn what it has made
+   *     so far
    */
-  public static Task task(SessionSnapshot snapshot) {
+  public static Task task(
+      SessionSnapshot snapshot,
+      List<dev.baton.agent.Artifact> before,
+      List<dev.baton.agent.Artifact> session) {
     TaskState state = state(snapshot);
     String taskId = snapshot.snapshotId();
     // Every stored snapshot names its session; the fallback only satisfies the type.
     String contextId = Objects.requireNonNullElse(snapshot.sessionId(), "");
     Message message = null;
     if (state == TaskState.FAILED) {
-      message = agentText(taskId, contextId, failureText(snapshot.error()));
+      message = agentMessage(snapshot, List.of(new TextPart(failureText(snapshot.error()), null)));
     } else if (snapshot.status() != SnapshotStatus.PENDING) {
-      message = lastModelMessage(taskId, contextId, snapshot);
-    }
-    List<Artifact> artifacts = new ArrayList<>();
-    if (snapshot.state() != null) {
-      List<dev.baton.agent.Artifact> batonArtifacts = snapshot.state().artifacts();
-      for (int i = 0; i < batonArtifacts.size(); i++) {
-        artifacts.add(artifact(batonArtifacts.get(i), i));
-      }
+      dev.baton.ai.Message last = lastModel(snapshot);
+      message = last == null ? null : agentMessage(snapshot, parts(last.content()));
     }
     return new Task(
         taskId,
         contextId,
         new TaskStatus(state, message, snapshot.updatedAt()),
-        artifacts,
+        turnArtifacts(before, session),
         null,
         null);
+  }
+
+  /**
+   * The artifacts a turn created or changed, in session order: a named one that its parent did not
+   * hold as it is now, and an unnamed one past the parent's, since unnamed artifacts are only ever
+   * appended.
+   */
+  public static List<Artifact> turnArtifacts(
+      List<dev.baton.agent.Artifact> before, List<dev.baton.agent.Artifact> session) {
+    List<Artifact> artifacts = new ArrayList<>();
+    for (int i = 0; i < session.size(); i++) {
+      dev.baton.agent.Artifact artifact = session.get(i);
+      boolean made = artifact.name() == null ? i >= before.size() : !before.contains(artifact);
+      if (made) {
+        artifacts.add(artifact(artifact, i));
+      }
+    }
+    return artifacts;
   }
 
   /**
@@ -232,14 +253,6 @@ public final class TaskMapping {
     return metadata != null && metadata.has("interrupt");
   }
 
-  private static @Nullable Message lastModelMessage(
-      String taskId, String contextId, SessionSnapshot snapshot) {
-    dev.baton.ai.Message last = lastModel(snapshot);
-    return last == null
-        ? null
-        : Message.fromAgent(taskId, parts(last.content()), taskId, contextId);
-  }
-
   private static dev.baton.ai.@Nullable Message lastModel(SessionSnapshot snapshot) {
     if (snapshot.state() == null) {
       return null;
@@ -256,8 +269,13 @@ public final class TaskMapping {
     return null;
   }
 
-  private static Message agentText(String taskId, String contextId, String text) {
-    return Message.fromAgent(taskId, List.of(new TextPart(text, null)), taskId, contextId);
+  /**
+   * The status message of a row: one per row, so its ID comes from the row's and reads the same
+   * every time the row is read.
+   */
+  private static Message agentMessage(SessionSnapshot snapshot, List<Part> parts) {
+    return Message.fromAgent(
+        snapshot.snapshotId() + "-status", parts, snapshot.snapshotId(), snapshot.sessionId());
   }
 
   /** A failure's message when it is meant for clients, else its status's generic text. */

@@ -93,11 +93,41 @@ switch (scenario) {
     out.got = summary(await client.getTask({ tenant: '', id: started.id }));
     break;
   }
+  case 'resubscribe': {
+    const started = await client.sendMessage(request(message('Research slowly'), true));
+    out.started = summary(started);
+    out.events = [];
+    for await (const event of client.resubscribeTask({ tenant: '', id: started.id })) {
+      const { $case, value } = event.payload;
+      out.events.push({
+        kind: $case,
+        taskId: $case === 'task' ? value.id : value.taskId,
+        state: stateName(value.status?.state),
+      });
+      if (value.status) {
+        out.lastText = text(value.status.message);
+      }
+      if (out.events.length === 1) {
+        // The model holds the task until it answers this message: the task completes only after
+        // the resubscription has seen it running.
+        await client.sendMessage(request(message('Release the research')));
+      }
+    }
+    out.got = summary(await client.getTask({ tenant: '', id: started.id }));
+    break;
+  }
   case 'input-required': {
     const asked = await client.sendMessage(request(message('Publish the notes')));
     out.asked = summary(asked);
     const done = await client.sendMessage(request(message('yes', asked.contextId, asked.id)));
     out.done = summary(done);
+    out.got = summary(await client.getTask({ tenant: '', id: asked.id }));
+    try {
+      await client.sendMessage(request(message('yes again', asked.contextId, asked.id)));
+      out.againError = null;
+    } catch (error) {
+      out.againError = String(error.message);
+    }
     break;
   }
   case 'unknown-task': {

@@ -21,16 +21,17 @@
  * message/stream}, {@code tasks/get}, {@code tasks/cancel} and {@code tasks/resubscribe}.
  *
  * <ul>
- *   <li>A {@code contextId} is a Baton session; a task is one detached turn, its ID the ID of the
- *       snapshot the turn writes.
+ *   <li>A {@code contextId} is a Baton session; a task is a detached turn, its ID the ID of the
+ *       snapshot the turn writes, and the turns that answer its questions.
  *   <li>A task is {@code working} while its turn runs, {@code completed} when it ends, {@code
  *       failed} when it fails (with the error's public message), {@code canceled} once aborted
- *       ({@code tasks/cancel} is Baton's abort), and {@code input-required} when the turn ended on
- *       an interrupt: the status message names each interrupt as a data part {@code {"interrupt":
- *       {"name", "input", "data"}}}, and the next message with that {@code taskId} answers it
- *       through the resume path (its one data part, or else its text, is the tool's answer).
+ *       ({@code tasks/cancel} is Baton's abort, or ends a question), and {@code input-required}
+ *       when the turn ended on an interrupt: the status message names each interrupt as a data part
+ *       {@code {"interrupt": {"name", "input", "data"}}}, and the next message with that {@code
+ *       taskId} answers it through the resume path (its one data part, or else its text, is the
+ *       tool's answer); the task goes on under its ID, {@code working} again.
  *   <li>Parts map kind for kind: text, file (a Baton media part; inline bytes as a {@code data:}
- *       URL) and data. A task's artifacts are the Baton artifacts its turn created or changed,
+ *       URL) and data. A task's artifacts are the Baton artifacts its turns created or changed,
  *       streamed as {@code artifact-update} events as they appear while the turn runs; a quiet
  *       stream sends a keep-alive comment every {@code keepAliveInterval} (15 s by default).
  *   <li>The handler's context providers authenticate requests as a {@code BatonHandler}'s do;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.core.Json;
 import dev.baton.server.NodeFixture;
+import dev.baton.testing.ProgrammableModel;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -14,10 +15,11 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The A2A JavaScript SDK's client ({@code @a2a-js/sdk}, through its v0.3 compatibility layer)
- * against a Baton agent served over A2A: send, a multi-turn context, get, stream, cancel and an
- * input-required round.
+ * against a Baton agent served over A2A: send, a multi-turn context, get, stream, resubscribe,
+ * cancel and an input-required round.
  */
 class JsClientInteropTest {
+  private static final List<String> RUNNING = List.of("TASK_STATE_SUBMITTED", "TASK_STATE_WORKING");
   private final ServedA2a served = new ServedA2a().serve();
 
   @BeforeAll
@@ -67,6 +69,38 @@ class JsClientInteropTest {
   }
 
   @Test
+  void aResubscriptionToARunningTaskSeesItComplete() {
+    CountDownLatch release = new CountDownLatch(1);
+    served
+        .model
+        .when(request -> ProgrammableModel.lastUserText(request).equals("Research slowly"))
+        .blockUntil(release)
+        .respondText("Done researching.");
+    // The script sends this once its resubscription has delivered the running task.
+    served
+        .model
+        .when(request -> ProgrammableModel.lastUserText(request).equals("Release the research"))
+        .signalOnEntry(release)
+        .respondText("Released.");
+    try {
+      JsonNode out = run("resubscribe");
+
+      String id = out.path("started").path("id").asString();
+      assertThat(out.path("started").path("state").asString()).isIn(RUNNING);
+      JsonNode events = out.path("events");
+      assertThat(events.get(0).path("state").asString()).isIn(RUNNING);
+      assertThat(events.valueStream().map(event -> event.path("taskId").asString()))
+          .containsOnly(id);
+      assertThat(events.get(events.size() - 1).path("state").asString())
+          .isEqualTo("TASK_STATE_COMPLETED");
+      assertThat(out.path("lastText").asString()).isEqualTo("Done researching.");
+      assertThat(out.path("got").path("state").asString()).isEqualTo("TASK_STATE_COMPLETED");
+    } finally {
+      release.countDown();
+    }
+  }
+
+  @Test
   void cancelAbortsARunningTask() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
     served.model.step().blockUntil(release).respondText("unreached");
@@ -82,16 +116,21 @@ class JsClientInteropTest {
   }
 
   @Test
-  void anInputRequiredRoundIsAnsweredByTheNextMessage() {
+  void anInputRequiredRoundIsAnsweredInTheSameTask() {
     served.modelAsksForApproval();
     served.model.respondText("Published.");
 
     JsonNode out = run("input-required");
 
+    String taskId = out.path("asked").path("id").asString();
     assertThat(out.path("asked").path("state").asString()).isEqualTo("TASK_STATE_INPUT_REQUIRED");
     assertThat(out.path("asked").path("text").asString()).contains("May I proceed?");
+    assertThat(out.path("done").path("id").asString()).isEqualTo(taskId);
     assertThat(out.path("done").path("state").asString()).isEqualTo("TASK_STATE_COMPLETED");
     assertThat(out.path("done").path("text").asString()).isEqualTo("Published.");
+    assertThat(out.path("got").path("id").asString()).isEqualTo(taskId);
+    assertThat(out.path("got").path("state").asString()).isEqualTo("TASK_STATE_COMPLETED");
+    assertThat(out.path("againError").asString()).contains("is in a terminal state");
   }
 
   @Test

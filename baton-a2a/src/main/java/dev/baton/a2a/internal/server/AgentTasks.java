@@ -25,48 +25,81 @@ import tools.jackson.databind.JsonNode;
 /**
  * A2A's task operations on one agent, under one request's context (its principal and cancellation).
  * Every message starts a detached turn, so a task exists, and reads as {@code working}, from the
- * moment it is sent; waiting for it is waiting for its snapshot to settle.
+ * moment it is sent; waiting for it is waiting for its latest row ({@link TaskChain}) to settle.
  */
 final class AgentTasks {
   private final Agent agent;
   private final ActionContext context;
   private final AgentSnapshots snapshots;
+  private final TaskChain chain;
   private final LiveTasks live;
 
   AgentTasks(Agent agent, ActionContext context, LiveTasks live) {
     this.agent = agent;
     this.context = context;
     this.snapshots = agent.snapshots(context);
+    this.chain = new TaskChain(agent, snapshots, context);
     this.live = live;
   }
 
   /**
    * Starts the turn a message asks for: a new session, the next turn of its context, or the answer
-   * to the interrupt of the task it names.
+   * to the question of the task it names.
    *
-   * @return the ID of the new task
+   * @return the ID of the task: a new one, or the one the message answers
    */
   String start(Message message) {
-    AgentInit init;
-    AgentInput input;
     if (message.taskId() != null) {
-      SessionSnapshot asked = find(message.taskId());
-      if (message.contextId() != null && !message.contextId().equals(asked.sessionId())) {
-        throw BatonException.invalidArgument("the task is not in the message's context");
-      }
-      if (TaskMapping.state(asked) != TaskState.INPUT_REQUIRED || isAnswered(asked)) {
-        throw new NotContinuable();
-      }
-      init = AgentInit.ofSnapshot(asked.snapshotId());
-      input = AgentInput.resume(answer(asked, message));
-    } else {
-      init = message.contextId() == null ? AgentInit.NEW : AgentInit.ofSession(message.contextId());
-      input = AgentInput.of(TaskMapping.userMessage(message));
+      return answer(message.taskId(), message);
     }
+    AgentInit init =
+        message.contextId() == null ? AgentInit.NEW : AgentInit.ofSession(message.contextId());
+    return run(init, AgentInput.of(TaskMapping.userMessage(message)));
+  }
+
+  /**
+   * Answers the question a task asks: claims its latest row, resumes it, and links the row to the
+   * resumed turn, so that the task goes on under its own ID.
+   */
+  private String answer(String taskId, Message message) {
+    TaskChain.Head head = chain.head(taskId);
+    SessionSnapshot asked = head.row();
+    if (message.contextId() != null && !message.contextId().equals(asked.sessionId())) {
+      throw BatonException.invalidArgument("the task is not in the message's context");
+    }
+    if (head.state().isTerminal()) {
+      throw new NotContinuable("Task " + taskId + " is in a terminal state");
+    }
+    if (head.state() != TaskState.INPUT_REQUIRED) {
+      throw new NotContinuable("Task " + taskId + " is not waiting for input");
+    }
+    if (hasMovedOn(asked)) {
+      // Its answer would branch the session behind the turns that followed the question.
+      throw new NotContinuable(
+          "Task " + taskId + " cannot be answered: its context has moved on since it asked");
+    }
+    Resume resume = answer(asked, message);
+    String claim = chain.claim(taskId, asked.snapshotId());
+    String resumed;
+    try {
+      resumed = run(AgentInit.ofSnapshot(asked.snapshotId()), AgentInput.resume(resume));
+    } catch (RuntimeException refused) {
+      chain.release(asked.snapshotId(), claim);
+      throw refused;
+    }
+    chain.link(asked.snapshotId(), claim, resumed);
+    return taskId;
+  }
+
+  /**
+   * Runs a detached turn, which a feed follows while it runs here ({@link LiveTasks}), and returns
+   * its snapshot's ID.
+   */
+  private String run(AgentInit init, AgentInput input) {
     LiveTasks.Feed feed = live.open();
     AgentOutput output = agent.run(context, input.withDetach(true), init, feed);
     if (output.isFailed() && output.error() != null) {
-      // A refused detach or resume names the last good snapshot: not a task this message started.
+      // A refused detach or resume names the last good snapshot: not a turn this message started.
       throw output.error().toException();
     }
     if (output.snapshotId() == null) {
@@ -81,39 +114,34 @@ final class AgentTasks {
    * this process.
    */
   Task get(String taskId) {
-    return task(find(taskId));
-  }
-
-  /** Waits for the task to settle: to end, or to need input. */
-  Task await(String taskId) {
-    return task(snapshots.waitFor(taskId));
-  }
-
-  /**
-   * Watches the artifacts of a task whose turn runs in this process ({@link LiveTasks.Feed#watch}),
-   * or does nothing for one that runs elsewhere or is over. The caller has read the task first, as
-   * its principal.
-   */
-  LiveTasks.Watch watch(String taskId, Runnable onChange) {
-    LiveTasks.Feed feed = live.get(taskId);
-    return feed == null ? () -> {} : feed.watch(onChange);
-  }
-
-  private Task task(SessionSnapshot row) {
-    List<Artifact> before = artifactsBefore(row);
+    TaskChain.Head head = chain.head(taskId);
+    SessionSnapshot row = head.row();
+    boolean firstRound = row.snapshotId().equals(taskId);
+    SessionSnapshot first = firstRound ? row : snapshots.get(taskId);
+    List<Artifact> before = artifactsBefore(first);
     LiveTasks.Feed feed =
         row.status() == SnapshotStatus.PENDING ? live.get(row.snapshotId()) : null;
     List<Artifact> session;
     if (feed != null) {
-      session = feed.session(before);
+      session = feed.session(firstRound ? before : artifactsBefore(row));
     } else {
       session = row.state() == null ? before : row.state().artifacts();
     }
-    return TaskMapping.task(row, before, session);
+    return TaskMapping.task(taskId, row, head.state(), before, session);
   }
 
   /**
-   * The session's artifacts before the row's turn: its parent's, as a rule. A detach that races its
+   * Watches the artifacts of a task whose turn runs in this process ({@link LiveTasks.Feed#watch}),
+   * or does nothing for one that runs elsewhere or has settled. The caller has read the task first,
+   * as its principal.
+   */
+  LiveTasks.Watch watch(String taskId, Runnable onChange) {
+    LiveTasks.Feed feed = live.get(chain.head(taskId).row().snapshotId());
+    return feed == null ? () -> {} : feed.watch(onChange);
+  }
+
+  /**
+   * The session's artifacts before a row's turn: its parent's, as a rule. A detach that races its
    * turn's end chains the pending row off the row that turn wrote, which holds the same
    * conversation as the task's row: the state before the turn is then that row's parent's. A parent
    * gone (or none) leaves every artifact of the row to its turn.
@@ -147,37 +175,45 @@ final class AgentTasks {
     }
   }
 
-  /**
-   * Cancels a running task (Baton's abort): it reads {@code canceled} from now on, and its worker
-   * saves what it did.
-   */
-  Task cancel(String taskId) {
-    SessionSnapshot before = find(taskId);
-    if (before.status() != SnapshotStatus.PENDING) {
-      throw new NotCancelable();
-    }
-    SnapshotStatus after = snapshots.abort(taskId);
-    if (after == null) {
-      throw BatonException.notFound("no such task");
+  /** Waits for the task to settle: to end, or to need input. */
+  Task await(String taskId) {
+    SessionSnapshot latest = chain.head(taskId).row();
+    if (!latest.isSettled()) {
+      snapshots.waitFor(latest.snapshotId());
     }
     return get(taskId);
   }
 
   /**
-   * Whether the session went on from the task: its answer (or any later message in its context)
-   * started a newer turn, so answering it again would run its tools a second time.
+   * Cancels a task that has not ended: a running one is aborted (it reads {@code canceled} from now
+   * on, and its worker saves what it did); one waiting for input is marked canceled, so that no
+   * answer resumes it.
    */
-  private boolean isAnswered(SessionSnapshot asked) {
+  Task cancel(String taskId) {
+    TaskChain.Head head = chain.head(taskId);
+    SessionSnapshot latest = head.row();
+    if (head.state() == TaskState.INPUT_REQUIRED) {
+      if (!chain.cancel(latest.snapshotId())) {
+        throw new NotCancelable(); // an answer claimed it first
+      }
+    } else if (latest.status() == SnapshotStatus.PENDING) {
+      if (snapshots.abort(latest.snapshotId()) == null) {
+        throw BatonException.notFound("no such task");
+      }
+    } else {
+      throw new NotCancelable();
+    }
+    return get(taskId);
+  }
+
+  /**
+   * Whether the session went on from the asked row: a later message in its context started a newer
+   * turn.
+   */
+  private boolean hasMovedOn(SessionSnapshot asked) {
     String sessionId = asked.sessionId();
     SessionSnapshot latest = sessionId == null ? null : snapshots.latest(sessionId);
     return latest != null && !latest.snapshotId().equals(asked.snapshotId());
-  }
-
-  private SessionSnapshot find(String taskId) {
-    if (taskId.isEmpty()) {
-      throw BatonException.notFound("no such task");
-    }
-    return snapshots.get(taskId);
   }
 
   private static Resume answer(SessionSnapshot asked, Message message) {
@@ -194,14 +230,14 @@ final class AgentTasks {
   }
 
   /**
-   * A message for a task that is not waiting for input, or whose input was given: A2A's invalid
-   * request.
+   * A message for a task that is not waiting for input (it is running, has ended, or another answer
+   * took its question): A2A's invalid request.
    */
   static final class NotContinuable extends BatonException {
     private static final long serialVersionUID = 1L;
 
-    NotContinuable() {
-      super(Status.FAILED_PRECONDITION, "the task is not waiting for input");
+    NotContinuable(String message) {
+      super(Status.FAILED_PRECONDITION, message);
     }
   }
 
@@ -210,7 +246,7 @@ final class AgentTasks {
     private static final long serialVersionUID = 1L;
 
     NotCancelable() {
-      super(Status.FAILED_PRECONDITION, "the task is not running, so it cannot be canceled");
+      super(Status.FAILED_PRECONDITION, "the task has ended, so it cannot be canceled");
     }
   }
 }

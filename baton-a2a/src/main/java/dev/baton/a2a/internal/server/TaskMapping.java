@@ -34,16 +34,18 @@ import tools.jackson.databind.node.ObjectNode;
  * mapping rather than a rewrite:
  *
  * <ul>
- *   <li>a {@code contextId} is a Baton session ID, and a task ID the ID of the snapshot its turn
- *       writes (a turn runs detached, so the ID exists from its start);
+ *   <li>a {@code contextId} is a Baton session ID, and a task ID the ID of the snapshot its first
+ *       turn writes (a turn runs detached, so the ID exists from its start); the answers to its
+ *       questions continue it in later rows, which {@link TaskChain} links;
  *   <li>a task's state is its snapshot's: {@code pending} is {@code working}, {@code aborted} is
  *       {@code canceled}, {@code failed} and {@code expired} are {@code failed}, and a completed
  *       turn that ended on an interrupt is {@code input-required};
  *   <li>parts map as {@link Parts} maps them, except an interrupt, which the client sees as a data
  *       part {@code {"interrupt": {"name", "input", "data"}}} naming what the agent asks;
- *   <li>a task's artifacts are those its turn created or changed (its session's artifacts less
- *       those its parent row already held unchanged), each named by its Baton name;
- *   <li>a status message is known by its row ({@code <snapshot ID>-status}), never by the task.
+ *   <li>a task's artifacts are those its turns created or changed (its session's artifacts less
+ *       those held unchanged before its first turn), each named by its Baton name;
+ *   <li>a status message is known by the row that wrote it ({@code <snapshot ID>-status}), never by
+ *       the task.
  * </ul>
  *
  * <p>Stateless and thread-safe.
@@ -69,41 +71,47 @@ public final class TaskMapping {
   }
 
   /**
-   * The task a snapshot stands for. A running task carries no message yet; a settled one carries
-   * the turn's last model message, or for a failed one the error's public message.
+   * A task as its latest row shows it ({@link TaskChain}). A running task carries no message yet; a
+   * settled one carries the turn's last model message, or for a failed one the error's public
+   * message. A task whose state is not its row's (an answer is on its way, or a cancel ended the
+   * question) carries none: the row's message is the question, which no longer stands.
    *
-   * @param before the session's artifacts before the turn: its parent row's
-   * @param session the session's artifacts now: the row's, or for a running turn what it has made
-   *     so far
+   * @param taskId the task's ID, the snapshot of its first turn, whichever row is its latest
+   * @param state the task's state, as its chain reads it
+   * @param before the session's artifacts before the task's first turn
+   * @param session the session's artifacts now: the latest row's, or for a running turn what it has
+   *     made so far
    */
   public static Task task(
-      SessionSnapshot snapshot,
+      String taskId,
+      SessionSnapshot row,
+      TaskState state,
       List<dev.baton.agent.Artifact> before,
       List<dev.baton.agent.Artifact> session) {
-    TaskState state = state(snapshot);
-    String taskId = snapshot.snapshotId();
     // Every stored snapshot names its session; the fallback only satisfies the type.
-    String contextId = Objects.requireNonNullElse(snapshot.sessionId(), "");
+    String contextId = Objects.requireNonNullElse(row.sessionId(), "");
+    // Each round of the task has its own message, known by the row that wrote it: the same at
+    // every read, and never the task's ID, which is its first row's.
+    String messageId = row.snapshotId() + "-status";
     Message message = null;
     if (state == TaskState.FAILED) {
-      message = agentMessage(snapshot, List.of(new TextPart(failureText(snapshot.error()), null)));
-    } else if (snapshot.status() != SnapshotStatus.PENDING) {
-      dev.baton.ai.Message last = lastModel(snapshot);
-      message = last == null ? null : agentMessage(snapshot, parts(last.content()));
+      message = agentText(messageId, taskId, contextId, failureText(row.error()));
+    } else if (state == state(row) && row.status() != SnapshotStatus.PENDING) {
+      message = lastModelMessage(messageId, taskId, contextId, row);
     }
     return new Task(
         taskId,
         contextId,
-        new TaskStatus(state, message, snapshot.updatedAt()),
+        new TaskStatus(state, message, row.updatedAt()),
         turnArtifacts(before, session),
         null,
         null);
   }
 
   /**
-   * The artifacts a turn created or changed, in session order: a named one that its parent did not
-   * hold as it is now, and an unnamed one past the parent's, since unnamed artifacts are only ever
-   * appended.
+   * The artifacts turns created or changed, in session order: a named one that the session did not
+   * hold as it is now before them, and an unnamed one past the earlier count, since unnamed
+   * artifacts are only ever appended.
    */
   public static List<Artifact> turnArtifacts(
       List<dev.baton.agent.Artifact> before, List<dev.baton.agent.Artifact> session) {
@@ -253,6 +261,14 @@ public final class TaskMapping {
     return metadata != null && metadata.has("interrupt");
   }
 
+  private static @Nullable Message lastModelMessage(
+      String messageId, String taskId, String contextId, SessionSnapshot snapshot) {
+    dev.baton.ai.Message last = lastModel(snapshot);
+    return last == null
+        ? null
+        : Message.fromAgent(messageId, parts(last.content()), taskId, contextId);
+  }
+
   private static dev.baton.ai.@Nullable Message lastModel(SessionSnapshot snapshot) {
     if (snapshot.state() == null) {
       return null;
@@ -269,13 +285,8 @@ public final class TaskMapping {
     return null;
   }
 
-  /**
-   * The status message of a row: one per row, so its ID comes from the row's and reads the same
-   * every time the row is read.
-   */
-  private static Message agentMessage(SessionSnapshot snapshot, List<Part> parts) {
-    return Message.fromAgent(
-        snapshot.snapshotId() + "-status", parts, snapshot.snapshotId(), snapshot.sessionId());
+  private static Message agentText(String messageId, String taskId, String contextId, String text) {
+    return Message.fromAgent(messageId, List.of(new TextPart(text, null)), taskId, contextId);
   }
 
   /** A failure's message when it is meant for clients, else its status's generic text. */

@@ -3,10 +3,7 @@ package dev.baton.a2a.internal.wire;
 import com.fasterxml.jackson.annotation.JsonEnumDefaultValue;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
-/**
- * A task's lifecycle states: {@code completed}, {@code canceled}, {@code failed} and {@code
- * rejected} are terminal, {@code input-required} and {@code auth-required} wait for the client.
- */
+/** A task's lifecycle states; the last five are terminal, {@code input-required} interrupted. */
 public enum TaskState {
   @JsonProperty("submitted")
   SUBMITTED,
@@ -26,5 +23,13 @@ public enum TaskState {
   REJECTED,
   @JsonEnumDefaultValue
   @JsonProperty("unknown")
-  UNKNOWN
+  UNKNOWN;
+
+  /** Whether the task is over: no message continues it and no cancel stops it. */
+  public boolean isTerminal() {
+    return switch (this) {
+      case COMPLETED, CANCELED, FAILED, REJECTED, UNKNOWN -> true;
+      case SUBMITTED, WORKING, INPUT_REQUIRED, AUTH_REQUIRED -> false;
+    };
+  }
 }

@@ -4,6 +4,7 @@ import dev.baton.agent.Agent;
 import dev.baton.agent.AgentFinishReason;
 import dev.baton.agent.AgentMetadata;
 import dev.baton.agent.AgentOutput;
+import dev.baton.agent.AgentSnapshots;
 import dev.baton.agent.Artifact;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionState;
@@ -219,7 +220,7 @@ final class InterruptForwarding {
    * @param row the snapshot of the interrupted turn
    * @param calls the held calls, from the snapshot
    * @param answeredBy the row of the sub-agent's turn that an earlier attempt of the same answer
-   *     resumed the held turn into (its session's latest, a child of {@code row}), whose result
+   *     resumed the held turn into (its session's latest, resumed from {@code row}), whose result
    *     stands for the answer; null when the turn is still to be answered
    */
   record Held(
@@ -399,11 +400,33 @@ final class InterruptForwarding {
   }
 
   /**
+   * Whether a session's latest row is the held turn's resumed turn and nothing after it: a child of
+   * the held row, or, for a resume that ran detached, the pending row chained off that child. A
+   * detached run hands its turn to the background once started, and a turn that ended before the
+   * hand-off has saved its own row first, so the pending row, which records the same conversation,
+   * is its grandchild. A later turn in the session adds messages, which tells it apart.
+   */
+  private static boolean resumedFrom(
+      AgentSnapshots snapshots, SessionSnapshot held, SessionSnapshot latest) {
+    if (held.snapshotId().equals(latest.parentId())) {
+      return true;
+    }
+    if (latest.parentId() == null) {
+      return false;
+    }
+    SessionSnapshot turn = snapshots.get(latest.parentId());
+    return held.snapshotId().equals(turn.parentId())
+        && turn.state() != null
+        && latest.state() != null
+        && turn.state().messages().size() == latest.state().messages().size();
+  }
+
+  /**
    * Reads the interrupted turn a wrapper routes to and checks that it can still be answered: the
    * task names a configured agent, its snapshot exists for the caller, ended interrupted and is
    * still its session's latest. A turn an earlier attempt of the same answer claimed and resumed
-   * (its session's latest row is the resumed turn's, a child of the held one) is read as answered
-   * by that row ({@link Held#answeredBy}): the retry folds it, and the sub-agent runs once.
+   * (its session's latest row is the resumed turn's, {@link #resumedFrom}) is read as answered by
+   * that row ({@link Held#answeredBy}): the retry folds it, and the sub-agent runs once.
    *
    * @param answer the claim the answer would put on the turn, which recognises an earlier attempt
    * @throws BatonException {@code INVALID_ARGUMENT} for a task ID that names no configured agent,
@@ -437,7 +460,7 @@ final class InterruptForwarding {
       AnswerClaim earlier = AnswerClaim.read(claim);
       if (earlier != null
           && earlier.sameAnswer(answer)
-          && row.snapshotId().equals(latest.parentId())) {
+          && resumedFrom(agent.snapshots(context), row, latest)) {
         return new Held(agent, row, calls, latest);
       }
     }

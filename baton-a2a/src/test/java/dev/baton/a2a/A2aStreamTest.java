@@ -161,6 +161,29 @@ class A2aStreamTest {
   }
 
   @Test
+  void aTaskAnsweredAfterInputRequiredCarriesTheArtifactsOfAllItsRounds() {
+    served.model.respondText("Earlier.");
+    String contextId =
+        served.result("message/send", send("Start", null, null)).path("contextId").asString();
+    served.model.respond(writesNote("notes", "v1"));
+    served.modelAsksForApproval();
+    served.model.respond(writesNote("summary", "short")).respondText("Published.");
+
+    JsonNode asked = served.result("message/send", send("Publish", contextId, null));
+    assertThat(asked.at("/status/state").asString()).isEqualTo("input-required");
+    JsonNode done =
+        served.result("message/send", send("yes", contextId, asked.path("id").asString()));
+
+    assertThat(done.path("id").asString()).isEqualTo(asked.path("id").asString());
+    assertThat(done.at("/status/state").asString()).isEqualTo("completed");
+    assertThat(done.path("artifacts").valueStream().map(a -> a.path("artifactId").asString()))
+        .containsExactly("notes", "summary");
+    assertThat(done.at("/status/message/messageId").asString())
+        .isNotEqualTo(asked.at("/status/message/messageId").asString())
+        .isNotEqualTo(done.path("id").asString());
+  }
+
+  @Test
   void aStatusMessageHasAnIdOfItsOwnThatRereadsTheSame() {
     served.model.respondText("An answer.");
     JsonNode task = served.result("message/send", send("Ask", null, null));

@@ -2,11 +2,14 @@
 // compatibility layer), for Baton's A2A client tests. What it does depends on the user's text:
 //   "fail: ..."  the task fails with the message "the research failed";
 //   "hold: ..."  the task stays working until POST /control/release, or until it is cancelled;
+//                released, it publishes "report.md" in two chunks, then completes as otherwise;
 //   "ask: ..."   the task asks "Which year?" (input-required); the next message in the task
 //                completes it with "answered: <text>";
 //   otherwise    it completes at once, answering "echo: <text>" with one artifact, and names how
 //                many messages its context has had ("turn <n>"), so that a test sees a continuation.
-// With "--card-url <url>" the card names that URL as its JSON-RPC interface (a card that lies).
+// GET /control/methods lists the JSON-RPC methods called so far, in order, so that a test sees how
+// Baton waited. With "--card-url <url>" the card names that URL as its JSON-RPC interface (a card
+// that lies).
 // Prints "LISTENING <port>" once it listens on a free loopback port. Usage:
 //   node agent-server.mjs [--card-url <url>]
 import express from 'express';
@@ -18,6 +21,7 @@ const cardUrlArg = process.argv.indexOf('--card-url');
 const cardUrl = cardUrlArg > 0 ? process.argv[cardUrlArg + 1] : undefined;
 const turnsByContext = new Map();
 const held = new Map(); // taskId -> resolve(outcome)
+const methods = [];
 
 function text(value) {
   return { content: { $case: 'text', value }, metadata: undefined, filename: '', mediaType: '' };
@@ -28,6 +32,16 @@ function agentMessage(ctx, value) {
     messageId: randomUUID(), contextId: ctx.contextId, taskId: ctx.taskId, role: 2,
     parts: [text(value)], metadata: undefined, extensions: [], referenceTaskIds: [],
   };
+}
+
+function artifact(ctx, artifactId, name, value, append, lastChunk) {
+  return AgentEvent.artifactUpdate({
+    taskId: ctx.taskId, contextId: ctx.contextId,
+    artifact: {
+      artifactId, name, description: '', parts: [text(value)], metadata: undefined, extensions: [],
+    },
+    append, lastChunk, metadata: undefined,
+  });
 }
 
 function status(ctx, state, message) {
@@ -67,20 +81,16 @@ const executor = {
         bus.finished();
         return;
       }
+      const report = randomUUID();
+      bus.publish(artifact(ctx, report, 'report.md', 'first half, ', false, false));
+      bus.publish(artifact(ctx, report, 'report.md', 'second half', true, true));
     }
     if (said.startsWith('fail:')) {
       bus.publish(status(ctx, 4, agentMessage(ctx, 'the research failed')));
       bus.finished();
       return;
     }
-    bus.publish(AgentEvent.artifactUpdate({
-      taskId: ctx.taskId, contextId: ctx.contextId,
-      artifact: {
-        artifactId: randomUUID(), name: 'notes.md', description: '', parts: [text('notes on ' + said)],
-        metadata: undefined, extensions: [],
-      },
-      append: false, lastChunk: true, metadata: undefined,
-    }));
+    bus.publish(artifact(ctx, randomUUID(), 'notes.md', 'notes on ' + said, false, true));
     bus.publish(status(ctx, 3, agentMessage(ctx, `echo: ${said} (turn ${turn})`)));
     bus.finished();
   },
@@ -96,6 +106,11 @@ app.post('/control/release', (req, res) => {
   res.json({ released: true });
 });
 app.get('/control/held', (req, res) => res.json({ held: [...held.keys()] }));
+app.get('/control/methods', (req, res) => res.json({ methods }));
+app.use('/a2a', (req, res, next) => {
+  methods.push(req.body?.method);
+  next();
+});
 
 const server = app.listen(0, '127.0.0.1', () => {
   const base = `http://127.0.0.1:${server.address().port}`;

@@ -10,11 +10,8 @@ import dev.baton.internal.core.DefaultRegistry;
 import dev.baton.internal.core.RootSpanHooks;
 import dev.baton.internal.core.TraceSpan;
 import io.opentelemetry.api.common.AttributeKey;
-import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
-import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
-import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,16 +20,7 @@ import org.junit.jupiter.api.Test;
 class TracingTest {
   private final InMemorySpanExporter exporter = InMemorySpanExporter.create();
   private final Baton baton =
-      Baton.builder()
-          .openTelemetry(
-              OpenTelemetrySdk.builder()
-                  .setTracerProvider(
-                      SdkTracerProvider.builder()
-                          .addSpanProcessor(SimpleSpanProcessor.create(exporter))
-                          .build())
-                  .build())
-          .traceContent(true)
-          .build();
+      Baton.builder().openTelemetry(SpanCapture.exportingTo(exporter)).traceContent(true).build();
 
   @Test
   void everyActionRunIsASpanWithGenkitAttributes() {
@@ -90,13 +78,7 @@ class TracingTest {
   void contentIsLeftOutUnlessAskedFor() {
     Baton quiet =
         Baton.builder()
-            .openTelemetry(
-                OpenTelemetrySdk.builder()
-                    .setTracerProvider(
-                        SdkTracerProvider.builder()
-                            .addSpanProcessor(SimpleSpanProcessor.create(exporter))
-                            .build())
-                    .build())
+            .openTelemetry(SpanCapture.exportingTo(exporter))
             .traceContent(false)
             .build();
     quiet.defineFlow("secret", String.class, String.class, (ctx, in) -> in).run("password");

@@ -22,11 +22,12 @@ import java.net.URI;
  *
  * <p>The agent speaks A2A 0.3 over JSON-RPC. A turn is a {@code message/send}: a synchronous
  * delegation blocks until the task settles, a background one returns its running task, whose ID is
- * the snapshot ID (the task ID {@code <agent>:<A2A task ID>}); check and wait read it with {@code
- * tasks/get}, an abort is {@code tasks/cancel}, and a continuation is a new message in the task's
- * context. A {@code failed} task reports failed with the agent's message, an agent that cannot be
- * reached {@code UNAVAILABLE}, a task the agent does not know {@code unknown}. The module's
- * documentation gives the whole mapping.
+ * the snapshot ID (the task ID {@code <agent>:<A2A task ID>}); a check reads it with {@code
+ * tasks/get}, a wait follows its events with {@code tasks/resubscribe} when the card says the agent
+ * streams (and reads it every poll interval when not), an abort is {@code tasks/cancel}, and a
+ * continuation is a new message in the task's context. A {@code failed} task reports failed with
+ * the agent's message, an agent that cannot be reached {@code UNAVAILABLE}, a task the agent does
+ * not know {@code unknown}. The module's documentation gives the whole mapping.
  */
 public final class A2aAgents {
   private A2aAgents() {}

@@ -49,9 +49,10 @@
  *   <li>a turn is {@code message/send}, blocking for a synchronous delegation, not blocking for a
  *       background one, whose running task is the pending snapshot; the task ID is {@code
  *       <agent>:<A2A task ID>};
- *   <li>check and wait read the task with {@code tasks/get}, an abort is {@code tasks/cancel}, and
- *       {@code continue_task} sends a new message in the task's context (answering the task when it
- *       is {@code input-required});
+ *   <li>a check reads the task with {@code tasks/get}, a wait follows its events with {@code
+ *       tasks/resubscribe} when the card says the agent streams (reading the task every poll
+ *       interval when not), an abort is {@code tasks/cancel}, and {@code continue_task} sends a new
+ *       message in the task's context (answering the task when it is {@code input-required});
  *   <li>a {@code failed} task reports failed with the agent's message, an agent that cannot be
  *       reached {@code UNAVAILABLE}, a task the agent does not know {@code NOT_FOUND} (reported as
  *       {@code unknown});

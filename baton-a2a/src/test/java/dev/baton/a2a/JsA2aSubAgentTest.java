@@ -10,6 +10,7 @@ import dev.baton.agent.AgentInit;
 import dev.baton.agent.AgentInput;
 import dev.baton.agent.AgentOptions;
 import dev.baton.agent.AgentOutput;
+import dev.baton.agent.Artifact;
 import dev.baton.agent.SnapshotStatus;
 import dev.baton.agent.store.InMemorySessionStore;
 import dev.baton.ai.FinishReason;
@@ -34,6 +35,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Objects;
@@ -185,7 +187,6 @@ class JsA2aSubAgentTest {
     assertThat(seen[0].get("status").stringValue()).isEqualTo("completed");
     assertThat(seen[0].get("response").stringValue()).isEqualTo("echo: tides (turn 1)");
     assertThat(seen[0].get("taskId").stringValue()).startsWith("researcher:");
-    assertThat(seen[0].toString()).contains("notes.md", "notes on tides");
     // The JS agent counts the messages of a context: the continuation is the context's second.
     assertThat(seen[1].get("response").stringValue()).isEqualTo("echo: and storms (turn 2)");
     assertThat(seen[1].get("taskId").stringValue())
@@ -224,7 +225,7 @@ class JsA2aSubAgentTest {
   }
 
   @Test
-  void aBackgroundDelegationIsCheckedThenWaitedFor() {
+  void aBackgroundDelegationIsCheckedThenWaitedForByFollowingTheTasksEvents() {
     Agent orchestrator = orchestrator(researcher());
     JsonNode[] seen = new JsonNode[3];
     script.add(
@@ -241,7 +242,16 @@ class JsA2aSubAgentTest {
     script.add(
         r -> {
           seen[1] = toolOutput(r);
-          control("release", true);
+          // The task is released once the wait follows it, so the result comes on the stream.
+          // On a thread of its own: the common pool may be busy running the orchestrator's tools.
+          Thread.ofVirtual()
+              .start(
+                  () -> {
+                    await()
+                        .atMost(Duration.ofSeconds(20))
+                        .until(() -> methods().contains(RESUBSCRIBE));
+                    control("release", true);
+                  });
           return call("wait_for_background_tasks", taskIds(seen[0]));
         });
     script.add(
@@ -257,6 +267,56 @@ class JsA2aSubAgentTest {
     assertThat(seen[2].at("/tasks/0/status").stringValue()).isEqualTo("completed");
     assertThat(seen[2].at("/tasks/0/response").stringValue())
         .isEqualTo("echo: hold: storms (turn 1)");
+    // The wait read the task, followed it until it settled, and read it once more: no polling.
+    List<String> methods = methods();
+    assertThat(methods.subList(methods.indexOf(RESUBSCRIBE) - 1, methods.size()))
+        .containsExactly("tasks/get", RESUBSCRIBE, "tasks/get");
+    // The artifacts the task published while followed are its result's; the one sent in two chunks
+    // has both, one part each.
+    assertThat(artifacts(seen[2].at("/tasks/0/artifacts")))
+        .containsExactlyInAnyOrder(
+            "report.md=first half, \nsecond half", "notes.md=notes on hold: storms");
+  }
+
+  @Test
+  void anArtifactOfTheAgentsTaskIsTheDelegationsArtifact() {
+    Agent orchestrator = orchestrator(researcher());
+    JsonNode[] seen = new JsonNode[1];
+    script.add(r -> call("delegate_to_researcher", Json.object().put("task", "tides")));
+    script.add(
+        r -> {
+          seen[0] = toolOutput(r);
+          return say("done");
+        });
+
+    AgentOutput output = orchestrator.runText("Why tides?");
+
+    assertThat(artifacts(seen[0].get("artifacts"))).containsExactly("notes.md=notes on tides");
+    // Merged into the orchestrator's session under the delegation's name, tagged with its source.
+    Artifact merged = output.artifacts().get(0);
+    assertThat(merged.name()).isEqualTo(seen[0].at("/artifacts/0/name").stringValue());
+    assertThat(merged.text()).isEqualTo("notes on tides");
+    assertThat(merged.metadata().path("source").asString()).isEqualTo("researcher");
+  }
+
+  /** Each reported artifact as {@code <name without the delegation's prefix>=<content>}. */
+  private static List<String> artifacts(JsonNode reports) {
+    List<String> named = new ArrayList<>();
+    for (JsonNode report : reports) {
+      String name = report.get("name").stringValue();
+      named.add(
+          name.substring(name.lastIndexOf('/') + 1) + "=" + report.get("content").stringValue());
+    }
+    return named;
+  }
+
+  private static final String RESUBSCRIBE = "tasks/resubscribe";
+
+  /** The JSON-RPC methods the JS agent was called with, in order. */
+  private List<String> methods() {
+    List<String> methods = new ArrayList<>();
+    control("methods", false).get("methods").forEach(m -> methods.add(m.stringValue()));
+    return methods;
   }
 
   @Test

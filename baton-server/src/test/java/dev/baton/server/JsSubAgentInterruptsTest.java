@@ -6,15 +6,15 @@ import static dev.baton.server.SubAgentQuestions.failure;
 import static dev.baton.server.SubAgentQuestions.held;
 import static dev.baton.server.SubAgentQuestions.restart;
 import static dev.baton.server.SubAgentQuestions.routing;
+import static dev.baton.server.SubAgentQuestions.taskIds;
 import static dev.baton.server.SubAgentQuestions.taskSnapshot;
 import static dev.baton.server.SubAgentQuestions.toolOutput;
+import static dev.baton.server.SubAgentQuestions.turn;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.Baton;
 import dev.baton.agent.Agent;
 import dev.baton.agent.AgentFinishReason;
-import dev.baton.agent.AgentInit;
-import dev.baton.agent.AgentInput;
 import dev.baton.agent.AgentOptions;
 import dev.baton.agent.AgentOutput;
 import dev.baton.agent.RemoteAgentOptions;
@@ -27,7 +27,6 @@ import dev.baton.ai.Resume;
 import dev.baton.ai.ToolRequestPart;
 import dev.baton.core.Json;
 import dev.baton.core.Status;
-import dev.baton.core.StreamCallback;
 import dev.baton.middleware.agents.Agents;
 import dev.baton.testing.ProgrammableModel;
 import java.net.URI;
@@ -39,7 +38,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Forwarded interrupts of a sub-agent served by Genkit JS (npm {@code genkit@1.42.0}, the {@code
@@ -96,11 +94,7 @@ class JsSubAgentInterruptsTest {
   }
 
   private AgentOutput resume(String snapshotId, Resume resume) {
-    return orchestrator.run(
-        client.context(),
-        AgentInput.resume(resume),
-        AgentInit.ofSnapshot(snapshotId),
-        StreamCallback.discard());
+    return SubAgentQuestions.resume(orchestrator, client.context(), snapshotId, resume);
   }
 
   @Test
@@ -189,11 +183,7 @@ class JsSubAgentInterruptsTest {
     orch.respond(calls(Part.toolRequest("check_background_tasks", "c1", taskIds(taskId))));
     orch.respondText("The clerk needs more.");
     AgentOutput checked =
-        orchestrator.run(
-            client.context(),
-            AgentInput.text("Is it filed?"),
-            AgentInit.ofSnapshot(started.snapshotId()),
-            StreamCallback.discard());
+        turn(orchestrator, client.context(), "Is it filed?", started.snapshotId());
 
     assertThat(checked.finishReason()).isEqualTo(AgentFinishReason.STOP);
     JsonNode report = toolOutput(orch, "c1").path("tasks").get(0);
@@ -201,11 +191,5 @@ class JsSubAgentInterruptsTest {
     assertThat(report.path("error").asString())
         .startsWith("The sub-agent interrupted for additional input");
     assertThat(report.has("interrupt")).isFalse();
-  }
-
-  private static JsonNode taskIds(String taskId) {
-    ObjectNode input = Json.object();
-    input.putArray("taskIds").add(taskId);
-    return input;
   }
 }

@@ -6,8 +6,10 @@ import static dev.baton.server.SubAgentQuestions.calls;
 import static dev.baton.server.SubAgentQuestions.failure;
 import static dev.baton.server.SubAgentQuestions.held;
 import static dev.baton.server.SubAgentQuestions.routing;
+import static dev.baton.server.SubAgentQuestions.taskIds;
 import static dev.baton.server.SubAgentQuestions.taskSnapshot;
 import static dev.baton.server.SubAgentQuestions.toolOutput;
+import static dev.baton.server.SubAgentQuestions.turn;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.Baton;
@@ -105,24 +107,43 @@ class RemoteSubAgentInterruptsTest {
     return served.baton.agent("coder");
   }
 
-  /** The orchestrator delegates; the remote coder asks to write the file; the turn ends held. */
-  private AgentOutput heldWrite(Agent orchestrator) {
-    orch.respond(calls(delegate("d1", Json.object().put("task", "Write the main class"))));
+  /**
+   * An orchestrator that keeps no sessions (the client does), forwarding the sub-agent's
+   * interrupts.
+   */
+  private Agent clientManagedLead(Agent subAgent) {
+    return client.defineAgent(
+        "lead",
+        InlinePrompt.builder()
+            .model("orch")
+            .use(Agents.builder().agents(subAgent.ref()).forwardInterrupts(true).build())
+            .build(),
+        AgentOptions.DEFAULTS);
+  }
+
+  /**
+   * The models' next replies: the orchestrator's calls the delegation tool given ({@code d1}) with
+   * the input given; the remote coder's asks to write {@link #PATH} ({@code w1}), which its
+   * ToolApproval holds.
+   */
+  private void delegatesOneWrite(String tool, ObjectNode input) {
+    orch.respond(calls(Part.toolRequest(tool, "d1", input)));
     served.model.respond(
         calls(Part.toolRequest("write_file", "w1", Json.object().put("path", PATH))));
+  }
+
+  private static ObjectNode mainClass() {
+    return Json.object().put("task", "Write the main class");
+  }
+
+  /** The orchestrator delegates; the remote coder asks to write the file; the turn ends held. */
+  private AgentOutput heldWrite(Agent orchestrator) {
+    delegatesOneWrite("delegate_to_coder", mainClass());
     return orchestrator.runText("Build it");
   }
 
-  private static ToolRequestPart delegate(String ref, ObjectNode input) {
-    return Part.toolRequest("delegate_to_coder", ref, input);
-  }
-
   private AgentOutput resume(Agent orchestrator, String snapshotId, Resume resume) {
-    return orchestrator.run(
-        client.context(),
-        AgentInput.resume(resume),
-        AgentInit.ofSnapshot(snapshotId),
-        StreamCallback.discard());
+    return SubAgentQuestions.resume(orchestrator, client.context(), snapshotId, resume);
   }
 
   @Test
@@ -188,17 +209,8 @@ class RemoteSubAgentInterruptsTest {
    */
   @Test
   void aClientManagedOrchestratorReportsARemoteSubAgentsQuestionAsText() {
-    Agent lead =
-        client.defineAgent(
-            "lead",
-            InlinePrompt.builder()
-                .model("orch")
-                .use(Agents.builder().agents(coder.ref()).forwardInterrupts(true).build())
-                .build(),
-            AgentOptions.DEFAULTS);
-    orch.respond(calls(delegate("d1", Json.object().put("task", "Write the main class"))));
-    served.model.respond(
-        calls(Part.toolRequest("write_file", "w1", Json.object().put("path", PATH))));
+    Agent lead = clientManagedLead(coder);
+    delegatesOneWrite("delegate_to_coder", mainClass());
     orch.respondText("The coder needs input.");
 
     AgentOutput output = lead.runText("Build it");
@@ -233,14 +245,7 @@ class RemoteSubAgentInterruptsTest {
     Agent orchestrator = orchestrator(Agents.builder());
     AgentOutput asked = heldWrite(orchestrator);
     ToolRequestPart held = held(asked);
-    Agent lead =
-        client.defineAgent(
-            "lead",
-            InlinePrompt.builder()
-                .model("orch")
-                .use(Agents.builder().agents(coder.ref()).forwardInterrupts(true).build())
-                .build(),
-            AgentOptions.DEFAULTS);
+    Agent lead = clientManagedLead(coder);
     int coderCalls = served.model.calls();
 
     Status status =
@@ -289,20 +294,8 @@ class RemoteSubAgentInterruptsTest {
     Agent undeclared =
         client.defineRemoteAgent(
             "helper", served.url("/agents/coder"), RemoteAgentOptions.builder().build());
-    Agent lead =
-        client.defineAgent(
-            "lead",
-            InlinePrompt.builder()
-                .model("orch")
-                .use(Agents.builder().agents(undeclared.ref()).forwardInterrupts(true).build())
-                .build(),
-            AgentOptions.DEFAULTS);
-    orch.respond(
-        calls(
-            Part.toolRequest(
-                "delegate_to_helper", "d1", Json.object().put("task", "Write the main class"))));
-    served.model.respond(
-        calls(Part.toolRequest("write_file", "w1", Json.object().put("path", PATH))));
+    Agent lead = clientManagedLead(undeclared);
+    delegatesOneWrite("delegate_to_helper", mainClass());
     orch.respondText("The helper needs input.");
 
     AgentOutput output = lead.runText("Build it");
@@ -322,30 +315,17 @@ class RemoteSubAgentInterruptsTest {
   @Test
   void aRemoteBackgroundTaskAsksAtTheWaitAndResumesInTheBackgroundOnItsServer() {
     Agent orchestrator = orchestrator(Agents.builder().async(true));
-    orch.respond(
-        calls(
-            delegate(
-                "d1",
-                Json.object()
-                    .put("task", "Write the main class")
-                    .put("name", "main")
-                    .put("background", true))));
+    delegatesOneWrite("delegate_to_coder", mainClass().put("name", "main").put("background", true));
     orch.respondText("Started.");
-    served.model.respond(
-        calls(Part.toolRequest("write_file", "w1", Json.object().put("path", PATH))));
     AgentOutput started = orchestrator.runText("Build it");
     String taskId = toolOutput(orch, "d1").path("taskId").asString();
     String task = taskId.substring("coder:".length());
     assertThat(coder.snapshots().waitFor(task).finishReason())
         .isEqualTo(AgentFinishReason.INTERRUPTED);
 
-    orch.respond(calls(wait("c1", taskId)));
+    orch.respond(calls(Part.toolRequest("wait_for_background_tasks", "c1", taskIds(taskId))));
     AgentOutput waited =
-        orchestrator.run(
-            client.context(),
-            AgentInput.text("How is the coder doing?"),
-            AgentInit.ofSnapshot(started.snapshotId()),
-            StreamCallback.discard());
+        turn(orchestrator, client.context(), "How is the coder doing?", started.snapshotId());
     ToolRequestPart held = held(waited);
     assertThat(held.toolRequest().name()).isEqualTo("wait_for_background_tasks");
     assertThat(routing(held).path("taskId").asString()).isEqualTo(taskId);
@@ -366,11 +346,5 @@ class RemoteSubAgentInterruptsTest {
     assertThat(done.finishReason()).isEqualTo(AgentFinishReason.STOP);
     assertThat(done.sessionId()).isEqualTo(coder.snapshots().get(task).sessionId());
     assertThat(writes).extracting(w -> w.path("path").asString()).containsExactly(PATH);
-  }
-
-  private static ToolRequestPart wait(String ref, String taskId) {
-    ObjectNode input = Json.object();
-    input.putArray("taskIds").add(taskId);
-    return Part.toolRequest("wait_for_background_tasks", ref, input);
   }
 }

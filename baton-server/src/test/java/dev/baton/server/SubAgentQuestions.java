@@ -2,7 +2,10 @@ package dev.baton.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.agent.Agent;
 import dev.baton.agent.AgentFinishReason;
+import dev.baton.agent.AgentInit;
+import dev.baton.agent.AgentInput;
 import dev.baton.agent.AgentOutput;
 import dev.baton.ai.FinishReason;
 import dev.baton.ai.Message;
@@ -11,19 +14,22 @@ import dev.baton.ai.Part;
 import dev.baton.ai.Resume;
 import dev.baton.ai.Role;
 import dev.baton.ai.ToolRequestPart;
+import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.Status;
+import dev.baton.core.StreamCallback;
 import dev.baton.middleware.agents.Agents;
 import dev.baton.testing.ProgrammableModel;
 import java.util.List;
 import java.util.function.Supplier;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * What the tests of remote sub-agents' forwarded interrupts share: the model's calls, the one
- * wrapped interrupt of an orchestrator's held turn, the caller's answers to it, and what the
- * orchestrator's model was sent.
+ * wrapped interrupt of an orchestrator's held turn, the caller's answers to it, the orchestrator's
+ * turns, and what its model was sent.
  */
 final class SubAgentQuestions {
   private SubAgentQuestions() {}
@@ -81,6 +87,31 @@ final class SubAgentQuestions {
         .orElseThrow()
         .toolResponse()
         .output();
+  }
+
+  /** A resume turn on the orchestrator's session, from the snapshot given. */
+  static AgentOutput resume(
+      Agent orchestrator, ActionContext context, String snapshotId, Resume resume) {
+    return orchestrator.run(
+        context,
+        AgentInput.resume(resume),
+        AgentInit.ofSnapshot(snapshotId),
+        StreamCallback.discard());
+  }
+
+  /** A user turn on the orchestrator's session, after the snapshot given. */
+  static AgentOutput turn(Agent orchestrator, ActionContext context, String text, String after) {
+    return orchestrator.run(
+        context, AgentInput.text(text), AgentInit.ofSnapshot(after), StreamCallback.discard());
+  }
+
+  /**
+   * The input of a call to a background-task tool ({@code check_}, {@code wait_for_}) on a task.
+   */
+  static ObjectNode taskIds(String taskId) {
+    ObjectNode input = Json.object();
+    input.putArray("taskIds").add(taskId);
+    return input;
   }
 
   /** The status a turn failed with, whether the agent threw it or reported it. */

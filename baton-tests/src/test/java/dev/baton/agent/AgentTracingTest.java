@@ -3,15 +3,13 @@ package dev.baton.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.Baton;
+import dev.baton.SpanCapture;
 import dev.baton.agent.store.InMemorySessionStore;
 import dev.baton.ai.InlinePrompt;
 import dev.baton.testing.ProgrammableModel;
 import io.opentelemetry.api.common.AttributeKey;
-import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
-import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
-import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -20,13 +18,7 @@ class AgentTracingTest {
   private final Baton baton =
       Baton.builder()
           .experimental()
-          .openTelemetry(
-              OpenTelemetrySdk.builder()
-                  .setTracerProvider(
-                      SdkTracerProvider.builder()
-                          .addSpanProcessor(SimpleSpanProcessor.create(exporter))
-                          .build())
-                  .build())
+          .openTelemetry(SpanCapture.exportingTo(exporter))
           .traceContent(true)
           .build();
 

@@ -23,8 +23,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
-import java.util.function.UnaryOperator;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -261,27 +259,7 @@ class DetachAndAbortTest extends AgentTestSupport {
   @Test
   void anAgentWhoseStoreCannotNotifyRefusesAnAbortAndPublishesNoAbortAction() {
     // A store that only reads and writes: nothing could tell a running worker to stop.
-    SessionStore plain =
-        new SessionStore() {
-          @Override
-          public @Nullable SessionSnapshot getSnapshot(ActionContext context, String snapshotId) {
-            return store.getSnapshot(context, snapshotId);
-          }
-
-          @Override
-          public @Nullable SessionSnapshot getLatestSnapshot(
-              ActionContext context, String sessionId) {
-            return store.getLatestSnapshot(context, sessionId);
-          }
-
-          @Override
-          public @Nullable SessionSnapshot saveSnapshot(
-              ActionContext context,
-              @Nullable String snapshotId,
-              UnaryOperator<@Nullable SessionSnapshot> update) {
-            return store.saveSnapshot(context, snapshotId, update);
-          }
-        };
+    SessionStore plain = new RowsOnly(store);
     Agent agent = chat(server(plain).build());
     model.respond(reply("hi"));
     AgentOutput done = agent.runText("hello");

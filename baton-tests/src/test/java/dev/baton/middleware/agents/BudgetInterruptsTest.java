@@ -1,6 +1,11 @@
 package dev.baton.middleware.agents;
 
+import static dev.baton.middleware.agents.SubAgentTeam.PATH;
+import static dev.baton.middleware.agents.SubAgentTeam.calls;
+import static dev.baton.middleware.agents.SubAgentTeam.delegate;
 import static dev.baton.middleware.agents.SubAgentTeam.held;
+import static dev.baton.middleware.agents.SubAgentTeam.tokens;
+import static dev.baton.middleware.agents.SubAgentTeam.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.agent.AgentFinishReason;
@@ -11,17 +16,13 @@ import dev.baton.ai.GenerationUsage;
 import dev.baton.ai.Message;
 import dev.baton.ai.Middleware;
 import dev.baton.ai.ModelResponse;
-import dev.baton.ai.Part;
 import dev.baton.ai.Resume;
 import dev.baton.ai.ToolRequestPart;
-import dev.baton.core.Json;
 import dev.baton.middleware.budget.Budget;
 import dev.baton.middleware.budget.BudgetDecision;
 import dev.baton.middleware.budget.BudgetExceeded;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import tools.jackson.databind.JsonNode;
@@ -33,50 +34,31 @@ import tools.jackson.databind.JsonNode;
  */
 @Timeout(30)
 class BudgetInterruptsTest {
-  private static final String PATH = SubAgentTeam.PATH;
-
-  private final List<SubAgentTeam> teams = new CopyOnWriteArrayList<>();
-
-  @AfterEach
-  void close() {
-    teams.forEach(SubAgentTeam::close);
-  }
+  @AutoClose final SubAgentTeams teams = new SubAgentTeams();
 
   /**
    * The team with the coder's own budget pausing at 100 tokens in place of its approval hold; the
    * orchestrator's chain also holds {@code orchestratorMiddleware}.
    */
   private SubAgentTeam team(Middleware... orchestratorMiddleware) {
-    SubAgentTeam team =
+    return teams.add(
         new SubAgentTeam(
             InMemorySessionStore.create(),
             InMemorySessionStore.create(),
-            Budget.perRun(total(100)).withInterrupt(true),
+            Budget.perRun(tokens(100)).withInterrupt(true),
             delegation -> delegation.forwardInterrupts(true),
-            orchestratorMiddleware);
-    teams.add(team);
-    return team;
+            orchestratorMiddleware));
   }
 
   /** The orchestrator delegates; the coder's first call spends 120 tokens, so its write is held. */
   private static AgentOutput heldOverBudget(SubAgentTeam team) {
-    team.orchestratorModel.respond(
-        calls(GenerationUsage.EMPTY, SubAgentTeam.delegate("d1", "Write it")));
-    team.coderModel.respond(
-        calls(total(120), Part.toolRequest("write_file", "w1", Json.object().put("path", PATH))));
+    team.orchestratorModel.respond(calls(GenerationUsage.EMPTY, delegate("d1", "Write it")));
+    team.coderModel.respond(calls(tokens(120), write("w1", PATH)));
     return team.orchestrator.runText("Build it");
   }
 
   private static AgentOutput resume(SubAgentTeam team, AgentOutput asked, Resume resume) {
     return team.resume(team.baton.context(), asked.snapshotId(), resume);
-  }
-
-  private static GenerationUsage total(int tokens) {
-    return GenerationUsage.builder().totalTokens(tokens).build();
-  }
-
-  private static ModelResponse calls(GenerationUsage usage, ToolRequestPart... calls) {
-    return SubAgentTeam.calls(calls).withUsage(usage);
   }
 
   @Test
@@ -99,7 +81,7 @@ class BudgetInterruptsTest {
     SubAgentTeam team = team();
     AgentOutput asked = heldOverBudget(team);
     team.coderModel.respond(
-        ModelResponse.of(Message.model("Wrote " + PATH), FinishReason.STOP).withUsage(total(10)));
+        ModelResponse.of(Message.model("Wrote " + PATH), FinishReason.STOP).withUsage(tokens(10)));
     team.orchestratorModel.respondText("The coder wrote it.");
 
     AgentOutput done =
@@ -138,7 +120,7 @@ class BudgetInterruptsTest {
   @Test
   void theDecisionIsTheSubAgentsAloneNotTheOrchestratorsOwnBudgets() {
     // The orchestrator's own pausing budget is far from its limit: the wrapped hold is not its.
-    SubAgentTeam team = team(Budget.perRun(total(10_000)).withInterrupt(true));
+    SubAgentTeam team = team(Budget.perRun(tokens(10_000)).withInterrupt(true));
     AgentOutput asked = heldOverBudget(team);
     team.orchestratorModel.respondText("The coder ran out of budget.");
 

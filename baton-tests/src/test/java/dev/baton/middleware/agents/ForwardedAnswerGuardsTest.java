@@ -2,12 +2,16 @@ package dev.baton.middleware.agents;
 
 import static dev.baton.middleware.agents.SubAgentTeam.PATH;
 import static dev.baton.middleware.agents.SubAgentTeam.approve;
+import static dev.baton.middleware.agents.SubAgentTeam.assertStillLatest;
+import static dev.baton.middleware.agents.SubAgentTeam.assertUntouched;
 import static dev.baton.middleware.agents.SubAgentTeam.calls;
 import static dev.baton.middleware.agents.SubAgentTeam.delegate;
 import static dev.baton.middleware.agents.SubAgentTeam.failure;
 import static dev.baton.middleware.agents.SubAgentTeam.held;
 import static dev.baton.middleware.agents.SubAgentTeam.interrupts;
+import static dev.baton.middleware.agents.SubAgentTeam.resume;
 import static dev.baton.middleware.agents.SubAgentTeam.taskSnapshot;
+import static dev.baton.middleware.agents.SubAgentTeam.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.agent.Agent;
@@ -16,7 +20,7 @@ import dev.baton.agent.AgentInit;
 import dev.baton.agent.AgentInput;
 import dev.baton.agent.AgentOptions;
 import dev.baton.agent.AgentOutput;
-import dev.baton.agent.SessionSnapshot;
+import dev.baton.agent.RowsOnly;
 import dev.baton.agent.SessionStore;
 import dev.baton.agent.store.InMemorySessionStore;
 import dev.baton.ai.InlinePrompt;
@@ -33,13 +37,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.UnaryOperator;
-import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import tools.jackson.databind.node.ObjectNode;
@@ -50,23 +51,11 @@ import tools.jackson.databind.node.ObjectNode;
  */
 @Timeout(30)
 class ForwardedAnswerGuardsTest {
-  private final List<SubAgentTeam> teams = new CopyOnWriteArrayList<>();
-
-  @AfterEach
-  void close() {
-    teams.forEach(SubAgentTeam::close);
-  }
-
-  private SubAgentTeam team(boolean forward) {
-    SubAgentTeam team =
-        new SubAgentTeam(InMemorySessionStore.create(), InMemorySessionStore.create(), forward);
-    teams.add(team);
-    return team;
-  }
+  @AutoClose final SubAgentTeams teams = new SubAgentTeams();
 
   @Test
   void aSecondAnswerWhileTheFirstRunsIsRefusedAndTheSubAgentRunsOnce() throws Exception {
-    SubAgentTeam team = team(true);
+    SubAgentTeam team = teams.inMemory();
     AgentOutput asked = team.heldWrite(team.baton.context());
     ToolRequestPart held = held(asked);
     CountDownLatch writing = new CountDownLatch(1);
@@ -104,7 +93,7 @@ class ForwardedAnswerGuardsTest {
 
   @Test
   void aSubAgentQuestionInADelegationTheOrchestratorApprovedIsReportedAsText() {
-    SubAgentTeam team = team(true);
+    SubAgentTeam team = teams.inMemory();
     Agent lead =
         team.baton.defineAgent(
             "lead",
@@ -118,16 +107,15 @@ class ForwardedAnswerGuardsTest {
     AgentOutput approval = lead.runText("Build it");
     ToolRequestPart delegation = held(approval);
     assertThat(delegation.toolRequest().name()).isEqualTo("delegate_to_coder");
-    team.coderModel.respond(
-        calls(Part.toolRequest("write_file", "w1", Json.object().put("path", PATH))));
+    team.coderModel.respond(calls(write("w1", PATH)));
     team.orchestratorModel.respondText("The coder needs approval.");
 
     AgentOutput approved =
-        lead.run(
+        resume(
+            lead,
             team.baton.context(),
-            AgentInput.resume(approve(delegation)),
             AgentInit.ofSnapshot(approval.snapshotId()),
-            StreamCallback.discard());
+            approve(delegation));
 
     assertThat(approved.finishReason())
         .as(String.valueOf(approved.error()))
@@ -139,20 +127,11 @@ class ForwardedAnswerGuardsTest {
 
   @Test
   void anotherPrincipalsAnswerThroughAClientManagedOrchestratorIsNotFound() {
-    SubAgentTeam team = team(true);
-    Agent lead =
-        team.baton.defineAgent(
-            "lead",
-            InlinePrompt.builder()
-                .model("orch")
-                .use(Agents.builder().agents(team.coder.ref()).forwardInterrupts(true).build())
-                .build(),
-            AgentOptions.DEFAULTS);
+    SubAgentTeam team = teams.inMemory();
+    Agent lead = team.clientManagedLead(agents -> agents.agents(team.coder.ref()));
     ActionContext alice = team.baton.context().withAuth(Map.of(ActionContext.PRINCIPAL, "alice"));
     ActionContext bob = team.baton.context().withAuth(Map.of(ActionContext.PRINCIPAL, "bob"));
-    team.orchestratorModel.respond(calls(delegate("d1", "Write the main class")));
-    team.coderModel.respond(
-        calls(Part.toolRequest("write_file", "w1", Json.object().put("path", PATH))));
+    team.delegatesOneWrite();
     AgentOutput asked =
         lead.run(alice, AgentInput.text("Build it"), AgentInit.NEW, StreamCallback.discard());
     ToolRequestPart held = held(asked);
@@ -160,56 +139,27 @@ class ForwardedAnswerGuardsTest {
 
     // Bob holds alice's conversation (the client keeps it) and answers her sub-agent's question.
     Status status =
-        failure(
-            () ->
-                lead.run(
-                    bob,
-                    AgentInput.resume(approve(held)),
-                    AgentInit.ofState(asked.state()),
-                    StreamCallback.discard()));
+        failure(() -> resume(lead, bob, AgentInit.ofState(asked.state()), approve(held)));
 
     assertThat(status).isEqualTo(Status.NOT_FOUND);
     assertThat(team.writes).isEmpty();
     assertThat(team.orchestratorModel.calls()).isEqualTo(orchestratorCalls);
-    String coderSnapshot = taskSnapshot(held);
-    var row = team.coder.snapshots(alice).get(coderSnapshot);
-    assertThat(team.coder.snapshots(alice).latest(row.sessionId()).snapshotId())
-        .isEqualTo(coderSnapshot);
+    assertStillLatest(team.coder.snapshots(alice), held);
   }
 
   @Test
   void aClientHistoryWhosePartsLeaveAHeldCallUnansweredIsRefusedBeforeTheSubAgentRuns() {
-    SubAgentTeam team = team(true);
-    Agent lead =
-        team.baton.defineAgent(
-            "lead",
-            InlinePrompt.builder()
-                .model("orch")
-                .use(Agents.builder().agents(team.coder.ref()).forwardInterrupts(true).build())
-                .build(),
-            AgentOptions.DEFAULTS);
-    team.orchestratorModel.respond(calls(delegate("d1", "Write two files")));
-    team.coderModel.respond(
-        calls(
-            Part.toolRequest("write_file", "w1", Json.object().put("path", PATH)),
-            Part.toolRequest("write_file", "w2", Json.object().put("path", "README.md"))));
+    SubAgentTeam team = teams.inMemory();
+    Agent lead = team.clientManagedLead(agents -> agents.agents(team.coder.ref()));
+    team.delegatesTwoWrites();
     AgentOutput asked = lead.runText("Build it");
     // The client keeps the conversation, and points the second part at the first held call.
-    List<Message> messages = new ArrayList<>(asked.state().messages());
-    Message interrupted = messages.remove(messages.size() - 1);
     List<Part> parts = new ArrayList<>();
     List<ToolRequestPart> answered = new ArrayList<>();
-    for (Part part : interrupted.content()) {
+    for (Part part : asked.state().messages().getLast().content()) {
       if (part instanceof ToolRequestPart request) {
         ObjectNode metadata = request.metadata();
-        ((ObjectNode)
-                metadata
-                    .path("interrupt")
-                    .path(Agents.SUB_AGENT)
-                    .path("interrupts")
-                    .get(0)
-                    .path("toolRequest"))
-            .put("ref", "w1");
+        wrappedRequest(metadata).put("ref", "w1");
         ToolRequestPart tampered = request.withMetadata(metadata);
         parts.add(tampered);
         answered.addAll(approve(tampered).restart());
@@ -217,17 +167,16 @@ class ForwardedAnswerGuardsTest {
         parts.add(part);
       }
     }
-    messages.add(interrupted.withContent(parts));
     int coderCalls = team.coderModel.calls();
 
     Status status =
         failure(
             () ->
-                lead.run(
+                resume(
+                    lead,
                     team.baton.context(),
-                    AgentInput.resume(new Resume(List.of(), answered, null)),
-                    AgentInit.ofState(asked.state().withMessages(messages)),
-                    StreamCallback.discard()));
+                    withLastMessage(asked, parts),
+                    new Resume(List.of(), answered, null)));
 
     assertThat(status).isEqualTo(Status.INVALID_ARGUMENT);
     assertThat(team.writes).isEmpty();
@@ -238,22 +187,20 @@ class ForwardedAnswerGuardsTest {
     List<ToolRequestPart> honest = new ArrayList<>();
     interrupts(asked).forEach(part -> honest.addAll(approve(part).restart()));
     AgentOutput done =
-        lead.run(
+        resume(
+            lead,
             team.baton.context(),
-            AgentInput.resume(new Resume(List.of(), honest, null)),
             AgentInit.ofState(asked.state()),
-            StreamCallback.discard());
+            new Resume(List.of(), honest, null));
     assertThat(done.text()).isEqualTo("Done.");
     assertThat(team.writes).hasSize(2);
   }
 
   @Test
   void withTheOptionOffAHeldSubAgentIsReportedAsTextAndTheTurnGoesOn() {
-    SubAgentTeam team = team(false);
-    team.orchestratorModel.respond(calls(delegate("d1", "Write the main class")));
+    SubAgentTeam team = teams.inMemory(false);
+    team.delegatesOneWrite();
     team.orchestratorModel.respondText("The coder needs approval.");
-    team.coderModel.respond(
-        calls(Part.toolRequest("write_file", "w1", Json.object().put("path", PATH))));
 
     AgentOutput output = team.orchestrator.runText("Build it");
 
@@ -267,7 +214,7 @@ class ForwardedAnswerGuardsTest {
   void anAnswerWhoseBackgroundResumeIsRefusedGivesBackNoSlotItNeverTookNorTheQuestion() {
     SessionStore coderRows = InMemorySessionStore.create();
     SessionStore leadRows = InMemorySessionStore.create();
-    SubAgentTeam asking = team(coderRows);
+    SubAgentTeam asking = teams.withCoderStore(coderRows);
     Agent lead = limitedLead(asking, leadRows);
     asking.orchestratorModel.respond(
         calls(
@@ -276,8 +223,7 @@ class ForwardedAnswerGuardsTest {
                 "d1",
                 Json.object().put("task", "Write the main class").put("background", true))));
     asking.orchestratorModel.respondText("Started.");
-    asking.coderModel.respond(
-        calls(Part.toolRequest("write_file", "w1", Json.object().put("path", PATH))));
+    asking.coderModel.respond(calls(write("w1", PATH)));
     AgentOutput started = lead.runText("Build it");
     String taskId = asking.delegationOutput("d1").path("taskId").asString();
     asking.coder.snapshots().waitFor(taskId.substring("coder:".length()));
@@ -297,18 +243,18 @@ class ForwardedAnswerGuardsTest {
 
     // Another instance answers, whose coder store cannot run work in the background: the resumed
     // task's launch is refused. Its model then delegates twice, against a limit of one.
-    SubAgentTeam answering = team(new ForegroundOnly(coderRows));
+    SubAgentTeam answering = teams.withCoderStore(new RowsOnly(coderRows));
     Agent sameLead = limitedLead(answering, leadRows);
     answering.orchestratorModel.respond(
         calls(delegate("d2", "Write a test"), delegate("d3", "Write another test")));
     answering.coderModel.respondText("Wrote a test.");
     answering.coderModel.respondText("Wrote another test.");
     answering.orchestratorModel.respondText("Done.");
-    sameLead.run(
+    resume(
+        sameLead,
         answering.baton.context(),
-        AgentInput.resume(approve(held)),
         AgentInit.ofSnapshot(asked.snapshotId()),
-        StreamCallback.discard());
+        approve(held));
 
     assertThat(answering.delegationOutput("d2").path("response").asString())
         .isEqualTo("Wrote a test.");
@@ -318,11 +264,7 @@ class ForwardedAnswerGuardsTest {
     // The refused launch left the task's question unanswered and gave its claim back: the first
     // instance answers it.
     asking.orchestratorModel.respondText("The coder goes on.");
-    lead.run(
-        asking.baton.context(),
-        AgentInput.resume(approve(held)),
-        AgentInit.ofSnapshot(asked.snapshotId()),
-        StreamCallback.discard());
+    resume(lead, asking.baton.context(), AgentInit.ofSnapshot(asked.snapshotId()), approve(held));
     assertThat(asking.delegationOutput("c1").path("response").asString())
         .startsWith("The user answered the question of task " + taskId + ".");
     assertThat(asking.delegationOutput("c1").path("status").asString()).isEqualTo("pending");
@@ -330,27 +272,26 @@ class ForwardedAnswerGuardsTest {
 
   @Test
   void aClientHistoryThatRoutesOneDelegationsAnswerToAnotherAgentIsRefused() {
-    SubAgentTeam team = team(true);
+    SubAgentTeam team = teams.inMemory();
     Agent helper =
         team.baton.defineAgent(
             "helper",
             InlinePrompt.builder().model("coder-model").build(),
             AgentOptions.builder().sessionStore(InMemorySessionStore.create()).build());
-    Agent lead = clientManagedLead(team, agents -> agents.agents(team.coder.ref(), helper.ref()));
+    Agent lead = team.clientManagedLead(agents -> agents.agents(team.coder.ref(), helper.ref()));
     AgentOutput asked = askThroughLead(team, lead);
 
     // The client renames the held delegation to the helper's: its wrapper still routes to coder.
     Status status = resumeForged(team, lead, asked, "delegate_to_helper", "d1");
 
     assertThat(status).isEqualTo(Status.INVALID_ARGUMENT);
-    assertThat(team.writes).isEmpty();
-    assertThat(team.coderModel.calls()).isEqualTo(1);
+    assertUntouched(team, held(asked));
   }
 
   @Test
   void aClientHistoryWhoseCheckAsksForATaskOutsideTheConversationIsRefused() {
-    SubAgentTeam team = team(true);
-    Agent lead = clientManagedLead(team, agents -> agents.agents(team.coder.ref()).async(true));
+    SubAgentTeam team = teams.inMemory();
+    Agent lead = team.clientManagedLead(agents -> agents.agents(team.coder.ref()).async(true));
     AgentOutput asked = askThroughLead(team, lead);
 
     // The client presents the synchronous delegation's question as a check's: no result of this
@@ -358,8 +299,7 @@ class ForwardedAnswerGuardsTest {
     Status status = resumeForged(team, lead, asked, "check_background_tasks", "c1");
 
     assertThat(status).isEqualTo(Status.NOT_FOUND);
-    assertThat(team.writes).isEmpty();
-    assertThat(team.coderModel.calls()).isEqualTo(1);
+    assertUntouched(team, held(asked));
   }
 
   @Test
@@ -367,8 +307,8 @@ class ForwardedAnswerGuardsTest {
     // Baton's generate loop gives every call a ref; another runtime's turn (a remote agent's) may
     // hold one without. Here the coder's held row and the client's wrapper lose the ref.
     SessionStore coderRows = InMemorySessionStore.create();
-    SubAgentTeam team = team(coderRows);
-    Agent lead = clientManagedLead(team, agents -> agents.agents(team.coder.ref()));
+    SubAgentTeam team = teams.withCoderStore(coderRows);
+    Agent lead = team.clientManagedLead(agents -> agents.agents(team.coder.ref()));
     AgentOutput asked = askThroughLead(team, lead);
     ToolRequestPart held = held(asked);
     coderRows.saveSnapshot(
@@ -381,52 +321,45 @@ class ForwardedAnswerGuardsTest {
           return row.withState(row.state().withMessages(messages));
         });
     ObjectNode metadata = held.metadata().deepCopy();
-    ((ObjectNode)
-            metadata
-                .path("interrupt")
-                .path(Agents.SUB_AGENT)
-                .path("interrupts")
-                .get(0)
-                .path("toolRequest"))
-        .remove("ref");
+    wrappedRequest(metadata).remove("ref");
     ToolRequestPart refless = held.withMetadata(metadata);
-    List<Message> messages = new ArrayList<>(asked.state().messages());
-    messages.set(messages.size() - 1, messages.getLast().withContent(List.of(refless)));
     team.coderModel.respondText("Wrote " + PATH);
     team.orchestratorModel.respondText("The coder wrote it.");
 
     AgentOutput done =
-        lead.run(
-            team.baton.context(),
-            AgentInput.resume(approve(refless)),
-            AgentInit.ofState(asked.state().withMessages(messages)),
-            StreamCallback.discard());
+        resume(
+            lead, team.baton.context(), withLastMessage(asked, List.of(refless)), approve(refless));
 
     assertThat(done.text()).isEqualTo("The coder wrote it.");
     assertThat(team.writes).extracting(w -> w.path("path").asString()).containsExactly(PATH);
     assertThat(team.delegationOutput("d1").path("response").asString()).isEqualTo("Wrote " + PATH);
   }
 
+  /** The request of the call a wrapped interrupt's metadata wraps, to edit. */
+  private static ObjectNode wrappedRequest(ObjectNode metadata) {
+    return (ObjectNode)
+        metadata
+            .path("interrupt")
+            .path(Agents.SUB_AGENT)
+            .path("interrupts")
+            .get(0)
+            .path("toolRequest");
+  }
+
+  /** The conversation of the turn given, its last message holding the parts given instead. */
+  private static AgentInit withLastMessage(AgentOutput output, List<? extends Part> content) {
+    List<Message> messages = new ArrayList<>(output.state().messages());
+    messages.set(messages.size() - 1, messages.getLast().withContent(List.copyOf(content)));
+    return AgentInit.ofState(output.state().withMessages(messages));
+  }
+
   private static ToolRequestPart withoutRef(ToolRequestPart part) {
     return new ToolRequestPart(part.toolRequest().withRef(null), part.metadata());
   }
 
-  /** A client-managed orchestrator on the team's coder, with the delegation options given. */
-  private static Agent clientManagedLead(SubAgentTeam team, UnaryOperator<Agents.Builder> agents) {
-    return team.baton.defineAgent(
-        "lead",
-        InlinePrompt.builder()
-            .model("orch")
-            .use(agents.apply(Agents.builder().forwardInterrupts(true)).build())
-            .build(),
-        AgentOptions.DEFAULTS);
-  }
-
   /** The lead delegates to the coder, whose write is held: the lead's turn ends interrupted. */
   private static AgentOutput askThroughLead(SubAgentTeam team, Agent lead) {
-    team.orchestratorModel.respond(calls(delegate("d1", "Write the main class")));
-    team.coderModel.respond(
-        calls(Part.toolRequest("write_file", "w1", Json.object().put("path", PATH))));
+    team.delegatesOneWrite();
     return lead.runText("Build it");
   }
 
@@ -443,22 +376,13 @@ class ForwardedAnswerGuardsTest {
             Part.toolRequest(tool, ref, Json.object().set("taskIds", Json.nodes().arrayNode()))
                 .toolRequest(),
             held.metadata());
-    List<Message> messages = new ArrayList<>(asked.state().messages());
-    Message interrupted = messages.remove(messages.size() - 1);
-    messages.add(interrupted.withContent(List.of(forged)));
     return failure(
         () ->
-            lead.run(
+            resume(
+                lead,
                 team.baton.context(),
-                AgentInput.resume(approve(forged)),
-                AgentInit.ofState(asked.state().withMessages(messages)),
-                StreamCallback.discard()));
-  }
-
-  private SubAgentTeam team(SessionStore coderRows) {
-    SubAgentTeam team = new SubAgentTeam(coderRows, InMemorySessionStore.create(), true);
-    teams.add(team);
-    return team;
+                withLastMessage(asked, List.of(forged)),
+                approve(forged)));
   }
 
   /** An orchestrator that delegates to the team's coder in the background, once per call. */
@@ -476,26 +400,5 @@ class ForwardedAnswerGuardsTest {
                     .build())
             .build(),
         AgentOptions.builder().sessionStore(rows).build());
-  }
-
-  /** The rows of another store, without its support for background work. */
-  private record ForegroundOnly(SessionStore rows) implements SessionStore {
-    @Override
-    public @Nullable SessionSnapshot getSnapshot(ActionContext context, String snapshotId) {
-      return rows.getSnapshot(context, snapshotId);
-    }
-
-    @Override
-    public @Nullable SessionSnapshot getLatestSnapshot(ActionContext context, String sessionId) {
-      return rows.getLatestSnapshot(context, sessionId);
-    }
-
-    @Override
-    public @Nullable SessionSnapshot saveSnapshot(
-        ActionContext context,
-        @Nullable String snapshotId,
-        UnaryOperator<@Nullable SessionSnapshot> update) {
-      return rows.saveSnapshot(context, snapshotId, update);
-    }
   }
 }

@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.agent.AgentFinishReason;
 import dev.baton.agent.AgentOutput;
+import dev.baton.agent.RowsOnly;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionStore;
 import dev.baton.agent.store.InMemorySessionStore;
@@ -17,12 +18,10 @@ import dev.baton.ai.ToolRequestPart;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Status;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -33,29 +32,25 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(30)
 class ForwardedAnswerRetryTest {
-  private final List<SubAgentTeam> teams = new CopyOnWriteArrayList<>();
+  @AutoClose final SubAgentTeams teams = new SubAgentTeams();
 
-  @AfterEach
-  void close() {
-    teams.forEach(SubAgentTeam::close);
-  }
-
-  private SubAgentTeam team(SessionStore coderRows) {
-    SubAgentTeam team = new SubAgentTeam(coderRows, InMemorySessionStore.create(), true);
-    teams.add(team);
-    return team;
+  /**
+   * Approves the held write: the coder writes and finishes its turn, then the orchestrator's model
+   * fails. The status the answer failed with.
+   */
+  private static Status failAfterTheCoderAnswered(SubAgentTeam team, AgentOutput asked) {
+    team.coderModel.respondText("Wrote " + PATH);
+    team.orchestratorModel.step().fail(BatonException.of(Status.UNAVAILABLE, "the model is down"));
+    return failure(
+        () -> team.resume(team.baton.context(), asked.snapshotId(), approve(held(asked))));
   }
 
   @Test
   void aRetryAfterTheOrchestratorFailedFoldsWhatTheSubAgentAnsweredWithoutRunningItAgain() {
-    SubAgentTeam team = team(InMemorySessionStore.create());
+    SubAgentTeam team = teams.inMemory();
     AgentOutput asked = team.heldWrite(team.baton.context());
     ToolRequestPart held = held(asked);
-    team.coderModel.respondText("Wrote " + PATH);
-    team.orchestratorModel.step().fail(BatonException.of(Status.UNAVAILABLE, "the model is down"));
-    Status failed =
-        failure(() -> team.resume(team.baton.context(), asked.snapshotId(), approve(held)));
-    assertThat(failed).isEqualTo(Status.UNAVAILABLE);
+    assertThat(failAfterTheCoderAnswered(team, asked)).isEqualTo(Status.UNAVAILABLE);
     assertThat(team.writes).hasSize(1);
     int coderCalls = team.coderModel.calls();
 
@@ -72,12 +67,10 @@ class ForwardedAnswerRetryTest {
 
   @Test
   void aDifferentAnswerAfterTheSubAgentAnsweredIsRefused() {
-    SubAgentTeam team = team(InMemorySessionStore.create());
+    SubAgentTeam team = teams.inMemory();
     AgentOutput asked = team.heldWrite(team.baton.context());
     ToolRequestPart held = held(asked);
-    team.coderModel.respondText("Wrote " + PATH);
-    team.orchestratorModel.step().fail(BatonException.of(Status.UNAVAILABLE, "the model is down"));
-    failure(() -> team.resume(team.baton.context(), asked.snapshotId(), approve(held)));
+    failAfterTheCoderAnswered(team, asked);
     int orchestratorCalls = team.orchestratorModel.calls();
 
     // The coder wrote the file on the approval: a refusal now cannot stand for its turn.
@@ -92,7 +85,7 @@ class ForwardedAnswerRetryTest {
   @Test
   void aSubAgentTurnThatSavedNothingIsGivenBackAndARetryAnswersIt() {
     FailingOnce coderRows = new FailingOnce(InMemorySessionStore.create());
-    SubAgentTeam team = team(coderRows);
+    SubAgentTeam team = teams.withCoderStore(coderRows);
     AgentOutput asked = team.heldWrite(team.baton.context());
     ToolRequestPart held = held(asked);
     String heldTurn = taskSnapshot(held);
@@ -117,26 +110,15 @@ class ForwardedAnswerRetryTest {
   }
 
   /** A store whose next save of a row the test names fails, once, with a lasting error. */
-  private static final class FailingOnce implements SessionStore {
-    private final SessionStore rows;
+  private static final class FailingOnce extends RowsOnly {
     private volatile @Nullable Predicate<String> failing;
 
     FailingOnce(SessionStore rows) {
-      this.rows = rows;
+      super(rows);
     }
 
     void failNextSave(Predicate<String> snapshotIds) {
       failing = snapshotIds;
-    }
-
-    @Override
-    public @Nullable SessionSnapshot getSnapshot(ActionContext context, String snapshotId) {
-      return rows.getSnapshot(context, snapshotId);
-    }
-
-    @Override
-    public @Nullable SessionSnapshot getLatestSnapshot(ActionContext context, String sessionId) {
-      return rows.getLatestSnapshot(context, sessionId);
     }
 
     @Override
@@ -149,7 +131,7 @@ class ForwardedAnswerRetryTest {
         failing = null;
         throw BatonException.of(Status.INTERNAL, "the disk is full");
       }
-      return rows.saveSnapshot(context, snapshotId, update);
+      return super.saveSnapshot(context, snapshotId, update);
     }
   }
 }

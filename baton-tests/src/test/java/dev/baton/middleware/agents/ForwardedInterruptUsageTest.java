@@ -1,9 +1,15 @@
 package dev.baton.middleware.agents;
 
+import static dev.baton.middleware.agents.SubAgentTeam.PATH;
+import static dev.baton.middleware.agents.SubAgentTeam.approve;
+import static dev.baton.middleware.agents.SubAgentTeam.calls;
+import static dev.baton.middleware.agents.SubAgentTeam.held;
+import static dev.baton.middleware.agents.SubAgentTeam.tokens;
+import static dev.baton.middleware.agents.SubAgentTeam.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.Baton;
-import dev.baton.agent.Agent;
+import dev.baton.SpanCapture;
 import dev.baton.agent.AgentFinishReason;
 import dev.baton.agent.AgentInit;
 import dev.baton.agent.AgentInput;
@@ -13,29 +19,24 @@ import dev.baton.agent.AgentUsage;
 import dev.baton.agent.store.InMemorySessionStore;
 import dev.baton.ai.FinishReason;
 import dev.baton.ai.GenerationUsage;
-import dev.baton.ai.InlinePrompt;
 import dev.baton.ai.Message;
 import dev.baton.ai.ModelResponse;
 import dev.baton.ai.Part;
 import dev.baton.ai.Resume;
-import dev.baton.ai.Role;
 import dev.baton.ai.ToolRequestPart;
 import dev.baton.core.Json;
 import dev.baton.core.StreamCallback;
 import dev.baton.middleware.ToolApproval;
 import dev.baton.testing.ProgrammableModel;
-import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
-import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
-import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import tools.jackson.databind.node.ArrayNode;
@@ -48,70 +49,24 @@ import tools.jackson.databind.node.ObjectNode;
  */
 @Timeout(30)
 class ForwardedInterruptUsageTest {
-  private static final String PATH = SubAgentTeam.PATH;
-
   private final InMemorySpanExporter exporter = InMemorySpanExporter.create();
   private final Baton baton =
-      Baton.builder()
-          .experimental()
-          .openTelemetry(
-              OpenTelemetrySdk.builder()
-                  .setTracerProvider(
-                      SdkTracerProvider.builder()
-                          .addSpanProcessor(SimpleSpanProcessor.create(exporter))
-                          .build())
-                  .build())
-          .build();
-  private final ProgrammableModel orchestratorModel =
-      ProgrammableModel.define(baton.registry(), "orch");
-  private final ProgrammableModel coderModel =
-      ProgrammableModel.define(baton.registry(), "coder-model");
-  private final List<String> writes = new ArrayList<>();
-  private final Agent coder;
-  private final Agent orchestrator;
+      Baton.builder().experimental().openTelemetry(SpanCapture.exportingTo(exporter)).build();
 
-  ForwardedInterruptUsageTest() {
-    var writeFile =
-        baton.defineJsonTool(
-            "write_file",
-            "Writes a file.",
-            null,
-            null,
-            (ctx, in) -> {
-              writes.add(in.path("path").asString());
-              return Json.nodes().stringNode("written");
-            });
-    coder =
-        baton.defineAgent(
-            "coder",
-            InlinePrompt.builder()
-                .model("coder-model")
-                .tools(writeFile)
-                .use(ToolApproval.allowing())
-                .build(),
-            AgentOptions.builder().sessionStore(InMemorySessionStore.create()).build());
-    orchestrator =
-        baton.defineAgent(
-            "orchestrator",
-            InlinePrompt.builder()
-                .model("orch")
-                .use(
-                    Agents.builder()
-                        .agents(coder.ref())
-                        .async(true)
-                        .forwardInterrupts(true)
-                        .build())
-                .build(),
-            AgentOptions.builder()
-                .sessionStore(InMemorySessionStore.create())
-                .usageTree(true)
-                .build());
-  }
+  @AutoClose
+  private final SubAgentTeam team =
+      new SubAgentTeam(
+          baton,
+          InMemorySessionStore.create(),
+          AgentOptions.builder()
+              .sessionStore(InMemorySessionStore.create())
+              .usageTree(true)
+              .build(),
+          ToolApproval.allowing(),
+          delegation -> delegation.async(true).forwardInterrupts(true));
 
-  @AfterEach
-  void close() {
-    baton.close();
-  }
+  private final ProgrammableModel orchestratorModel = team.orchestratorModel;
+  private final ProgrammableModel coderModel = team.coderModel;
 
   @Test
   void theTreesOfASynchronousDelegationThatPausedCountEachCallOnce() {
@@ -124,7 +79,7 @@ class ForwardedInterruptUsageTest {
     AgentOutput done = resume(asked, approve(held(asked)));
 
     assertThat(done.text()).isEqualTo("Done.");
-    assertThat(writes).containsExactly(PATH);
+    assertThat(paths()).containsExactly(PATH);
     assertThat(callsIn(conversation(done))).containsExactlyInAnyOrder(1, 10, 100, 1000);
   }
 
@@ -142,7 +97,7 @@ class ForwardedInterruptUsageTest {
     AgentOutput done = resume(again, approve(held(again)));
 
     assertThat(done.text()).isEqualTo("Done.");
-    assertThat(writes).containsExactly(PATH, "README.md");
+    assertThat(paths()).containsExactly(PATH, "README.md");
     // The call held again is dropped from the conversation; the tree it carried is not.
     assertThat(callsIn(conversation(done))).containsExactlyInAnyOrder(1, 10, 100, 1000, 10_000);
   }
@@ -158,7 +113,7 @@ class ForwardedInterruptUsageTest {
     AgentOutput started = run(AgentInput.text("Build it"), AgentInit.NEW);
     String taskId = toolOutputs().get("d1");
     launched.countDown();
-    assertThat(coder.snapshots().waitFor(snapshotOf(taskId)).finishReason())
+    assertThat(team.coder.snapshots().waitFor(snapshotOf(taskId)).finishReason())
         .isEqualTo(AgentFinishReason.INTERRUPTED);
     orchestratorModel.respond(calls(tokens(1000), check("c1", taskId)));
     AgentOutput asked =
@@ -171,7 +126,7 @@ class ForwardedInterruptUsageTest {
     orchestratorModel.respond(answer("It goes on.", tokens(100_000)));
     AgentOutput answered = resume(asked, approve(held(asked)));
     String fresh = toolOutputs().get("c1");
-    assertThat(coder.snapshots().waitFor(snapshotOf(fresh)).finishReason())
+    assertThat(team.coder.snapshots().waitFor(snapshotOf(fresh)).finishReason())
         .isEqualTo(AgentFinishReason.STOP);
     orchestratorModel.respond(calls(tokens(1_000_000), check("c2", fresh)));
     orchestratorModel.respond(answer("Done.", tokens(10_000_000)));
@@ -180,7 +135,7 @@ class ForwardedInterruptUsageTest {
         run(AgentInput.text("Is it done?"), AgentInit.ofSnapshot(answered.snapshotId()));
 
     assertThat(done.text()).isEqualTo("Done.");
-    assertThat(writes).containsExactly(PATH);
+    assertThat(paths()).containsExactly(PATH);
     assertThat(callsIn(conversation(done)))
         .containsExactlyInAnyOrder(1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000);
   }
@@ -209,16 +164,21 @@ class ForwardedInterruptUsageTest {
   // ---- the conversation ------------------------------------------------------------------------
 
   private AgentOutput run(AgentInput input, AgentInit init) {
-    return orchestrator.run(baton.context(), input, init, StreamCallback.discard());
+    return team.orchestrator.run(baton.context(), input, init, StreamCallback.discard());
   }
 
   private AgentOutput resume(AgentOutput interrupted, Resume resume) {
-    return run(AgentInput.resume(resume), AgentInit.ofSnapshot(interrupted.snapshotId()));
+    return team.resume(baton.context(), interrupted.snapshotId(), resume);
+  }
+
+  /** The paths the coder wrote, in order. */
+  private List<String> paths() {
+    return team.writes.stream().map(write -> write.path("path").asString()).toList();
   }
 
   /** The orchestrator's saved history after the turn given. */
   private List<Message> conversation(AgentOutput output) {
-    return orchestrator.snapshots().get(output.snapshotId()).state().messages();
+    return team.orchestrator.snapshots().get(output.snapshotId()).state().messages();
   }
 
   /**
@@ -292,15 +252,6 @@ class ForwardedInterruptUsageTest {
 
   // ---- calls and answers -----------------------------------------------------------------------
 
-  private static GenerationUsage tokens(int total) {
-    return GenerationUsage.builder().totalTokens(total).build();
-  }
-
-  private static ModelResponse calls(GenerationUsage usage, ToolRequestPart... calls) {
-    return ModelResponse.of(new Message(Role.MODEL, List.of(calls)), FinishReason.STOP)
-        .withUsage(usage);
-  }
-
   private static ModelResponse answer(String text, GenerationUsage usage) {
     return ModelResponse.of(Message.model(text), FinishReason.STOP).withUsage(usage);
   }
@@ -313,10 +264,6 @@ class ForwardedInterruptUsageTest {
     return Part.toolRequest("delegate_to_coder", ref, input);
   }
 
-  private static ToolRequestPart write(String ref, String path) {
-    return Part.toolRequest("write_file", ref, Json.object().put("path", path));
-  }
-
   private static ToolRequestPart check(String ref, String taskId) {
     ObjectNode input = Json.object();
     ArrayNode ids = input.putArray("taskIds");
@@ -326,13 +273,5 @@ class ForwardedInterruptUsageTest {
 
   private static String snapshotOf(String taskId) {
     return taskId.substring("coder:".length());
-  }
-
-  private static ToolRequestPart held(AgentOutput output) {
-    return SubAgentTeam.held(output);
-  }
-
-  private static Resume approve(ToolRequestPart held) {
-    return SubAgentTeam.approve(held);
   }
 }

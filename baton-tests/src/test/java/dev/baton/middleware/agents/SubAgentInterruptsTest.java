@@ -3,13 +3,16 @@ package dev.baton.middleware.agents;
 import static dev.baton.middleware.agents.SubAgentTeam.PATH;
 import static dev.baton.middleware.agents.SubAgentTeam.answer;
 import static dev.baton.middleware.agents.SubAgentTeam.approve;
+import static dev.baton.middleware.agents.SubAgentTeam.assertStillLatest;
 import static dev.baton.middleware.agents.SubAgentTeam.assertUntouched;
 import static dev.baton.middleware.agents.SubAgentTeam.calls;
 import static dev.baton.middleware.agents.SubAgentTeam.delegate;
 import static dev.baton.middleware.agents.SubAgentTeam.failure;
 import static dev.baton.middleware.agents.SubAgentTeam.held;
 import static dev.baton.middleware.agents.SubAgentTeam.interrupts;
+import static dev.baton.middleware.agents.SubAgentTeam.lastToolResponses;
 import static dev.baton.middleware.agents.SubAgentTeam.taskSnapshot;
+import static dev.baton.middleware.agents.SubAgentTeam.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
@@ -35,8 +38,7 @@ import dev.baton.testing.ProgrammableModel;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -51,40 +53,15 @@ import tools.jackson.databind.JsonNode;
 class SubAgentInterruptsTest {
   @TempDir Path dir;
 
-  private final List<SubAgentTeam> teams = new CopyOnWriteArrayList<>();
-
-  @AfterEach
-  void close() {
-    teams.forEach(SubAgentTeam::close);
-  }
-
-  private SubAgentTeam track(SubAgentTeam team) {
-    teams.add(team);
-    return team;
-  }
-
-  private SubAgentTeam inMemory() {
-    return track(SubAgentTeam.inMemory());
-  }
+  @AutoClose final SubAgentTeams teams = new SubAgentTeams();
 
   @Test
   void theSystemPromptNamesTheSubAgentsThatForwardTheirQuestions() {
-    SubAgentTeam team = inMemory();
+    SubAgentTeam team = teams.inMemory();
     Agent helper =
         team.baton.defineAgent(
             "helper", InlinePrompt.builder().model("coder-model").build(), AgentOptions.DEFAULTS);
-    Agent lead =
-        team.baton.defineAgent(
-            "lead",
-            InlinePrompt.builder()
-                .model("orch")
-                .use(
-                    Agents.builder()
-                        .agents(team.coder.ref(), helper.ref())
-                        .forwardInterrupts(true)
-                        .build())
-                .build(),
-            AgentOptions.DEFAULTS);
+    Agent lead = team.clientManagedLead(agents -> agents.agents(team.coder.ref(), helper.ref()));
     team.orchestratorModel.respondText("hi");
 
     lead.runText("hello");
@@ -100,7 +77,7 @@ class SubAgentInterruptsTest {
 
   @Test
   void aHeldApprovalEndsTheOrchestratorsTurnWithAWrappedInterrupt() {
-    SubAgentTeam team = inMemory();
+    SubAgentTeam team = teams.inMemory();
 
     AgentOutput output = team.heldWrite(team.baton.context());
 
@@ -135,7 +112,7 @@ class SubAgentInterruptsTest {
 
   @Test
   void approvingTheWrappedInterruptRunsTheHeldCallAndReturnsTheSubAgentsResult() {
-    SubAgentTeam team = inMemory();
+    SubAgentTeam team = teams.inMemory();
     AgentOutput asked = team.heldWrite(team.baton.context());
     team.coderModel.respondText("Wrote " + PATH);
     team.orchestratorModel.respondText("The coder wrote it.");
@@ -150,15 +127,14 @@ class SubAgentInterruptsTest {
     assertThat(result.path("status").asString()).isEqualTo("completed");
     assertThat(result.path("taskId").asString()).startsWith("coder:");
     // The coder's turn resumed where it paused: its model saw the written file's output.
-    List<Message> coderSaw = team.coderModel.lastRequest().messages();
-    assertThat(coderSaw.get(coderSaw.size() - 1).toolResponses())
+    assertThat(lastToolResponses(team.coderModel))
         .extracting(p -> p.toolResponse().output().asString())
         .containsExactly("written");
   }
 
   @Test
   void aSubAgentTurnThatHeldSeveralCallsIsOneInterruptPerCallEachAnsweredOnItsOwn() {
-    SubAgentTeam team = inMemory();
+    SubAgentTeam team = teams.inMemory();
     AgentOutput asked = heldTwoWrites(team);
 
     List<ToolRequestPart> held = interrupts(asked);
@@ -198,8 +174,7 @@ class SubAgentInterruptsTest {
     assertThat(team.writes).extracting(w -> w.path("path").asString()).containsExactly(PATH);
     // One resume of the coder's turn, with an answer per held call.
     assertThat(team.coderModel.calls()).isEqualTo(2);
-    List<Message> coderSaw = team.coderModel.lastRequest().messages();
-    assertThat(coderSaw.get(coderSaw.size() - 1).toolResponses())
+    assertThat(lastToolResponses(team.coderModel))
         .extracting(p -> p.toolResponse().ref(), p -> p.toolResponse().output().asString())
         .containsExactly(tuple("w1", "written"), tuple("w2", "not the README"));
     // The orchestrator's model sees its own call and one result, and so does its saved history.
@@ -210,7 +185,7 @@ class SubAgentInterruptsTest {
 
   @Test
   void aResumeThatLeavesAHeldCallUnansweredIsRefusedAndChangesNothing() {
-    SubAgentTeam team = inMemory();
+    SubAgentTeam team = teams.inMemory();
     AgentOutput asked = heldTwoWrites(team);
     ToolRequestPart first = interrupts(asked).get(0);
 
@@ -223,10 +198,9 @@ class SubAgentInterruptsTest {
 
   @Test
   void aSecondQuestionAfterTheAnswerEndsTheResumedTurnInterruptedAgain() {
-    SubAgentTeam team = inMemory();
+    SubAgentTeam team = teams.inMemory();
     AgentOutput asked = team.heldWrite(team.baton.context());
-    team.coderModel.respond(
-        calls(Part.toolRequest("write_file", "w2", Json.object().put("path", "README.md"))));
+    team.coderModel.respond(calls(write("w2", "README.md")));
     int orchestratorCalls = team.orchestratorModel.calls();
 
     AgentOutput again = team.resume(team.baton.context(), asked.snapshotId(), approve(held(asked)));
@@ -260,19 +234,11 @@ class SubAgentInterruptsTest {
 
   @Test
   void severalHeldCallsTwoLevelsDownComposeTheirRefs() {
-    SubAgentTeam team = inMemory();
-    ProgrammableModel managerModel =
-        ProgrammableModel.define(team.baton.registry(), "manager-model");
-    Agent lead = twoLevels(team, managerModel);
-    team.orchestratorModel.respond(
-        calls(Part.toolRequest("delegate_to_manager", "m1", Json.object().put("task", "ship"))));
-    managerModel.respond(calls(delegate("d1", "Write two files")));
-    team.coderModel.respond(
-        calls(
-            Part.toolRequest("write_file", "w1", Json.object().put("path", PATH)),
-            Part.toolRequest("write_file", "w2", Json.object().put("path", "README.md"))));
+    SubAgentTeam team = teams.inMemory();
+    TwoLevels levels = twoLevels(team, "Write two files");
+    team.coderModel.respond(calls(write("w1", PATH), write("w2", "README.md")));
 
-    AgentOutput asked = lead.runText("Ship it");
+    AgentOutput asked = levels.lead().runText("Ship it");
 
     List<ToolRequestPart> held = interrupts(asked);
     assertThat(held).extracting(p -> p.toolRequest().ref()).containsExactly("m1/d1/w1", "m1/d1/w2");
@@ -280,114 +246,80 @@ class SubAgentInterruptsTest {
         .extracting(
             p -> p.metadata().path("interrupt").path("toolApproval").path("tool").asString())
         .containsExactly("write_file", "write_file");
-    team.coderModel.respondText("Wrote both");
-    managerModel.respondText("The coder shipped both.");
-    team.orchestratorModel.respondText("Shipped.");
+    levels.reply(team, "Wrote both", "The coder shipped both.");
 
     AgentOutput done =
-        lead.run(
-            team.baton.context(),
-            AgentInput.resume(
-                Resume.restart(
-                    approve(held.get(0)).restart().get(0), approve(held.get(1)).restart().get(0))),
-            AgentInit.ofSnapshot(asked.snapshotId()),
-            StreamCallback.discard());
+        levels.resume(
+            team,
+            asked,
+            Resume.restart(
+                approve(held.get(0)).restart().get(0), approve(held.get(1)).restart().get(0)));
 
     assertThat(done.text()).isEqualTo("Shipped.");
     assertThat(team.writes)
         .extracting(w -> w.path("path").asString())
         .containsExactlyInAnyOrder(PATH, "README.md");
-    // Each level's model saw the one call it made, answered once.
-    assertThat(
-            managerModel.lastRequest().messages().stream().flatMap(m -> m.toolResponses().stream()))
-        .extracting(
-            p -> p.toolResponse().ref(), p -> p.toolResponse().output().path("response").asString())
-        .containsExactly(tuple("d1", "Wrote both"));
-    assertThat(
-            team.orchestratorModel.lastRequest().messages().stream()
-                .flatMap(m -> m.toolResponses().stream()))
-        .extracting(
-            p -> p.toolResponse().ref(), p -> p.toolResponse().output().path("response").asString())
-        .containsExactly(tuple("m1", "The coder shipped both."));
+    assertEachLevelSawOneResult(team, levels);
   }
 
   @Test
   void aSecondQuestionTwoLevelsDownPausesEveryLevelAgainAndEachSeesOneResult() {
-    SubAgentTeam team = inMemory();
-    ProgrammableModel managerModel =
-        ProgrammableModel.define(team.baton.registry(), "manager-model");
-    Agent lead = twoLevels(team, managerModel);
-    team.orchestratorModel.respond(
-        calls(Part.toolRequest("delegate_to_manager", "m1", Json.object().put("task", "ship"))));
-    managerModel.respond(calls(delegate("d1", "Write the main class")));
-    team.coderModel.respond(
-        calls(Part.toolRequest("write_file", "w1", Json.object().put("path", PATH))));
-    AgentOutput asked = lead.runText("Ship it");
-    team.coderModel.respond(
-        calls(Part.toolRequest("write_file", "w2", Json.object().put("path", "README.md"))));
+    SubAgentTeam team = teams.inMemory();
+    TwoLevels levels = twoLevels(team, "Write the main class");
+    team.coderModel.respond(calls(write("w1", PATH)));
+    AgentOutput asked = levels.lead().runText("Ship it");
+    team.coderModel.respond(calls(write("w2", "README.md")));
 
-    AgentOutput again =
-        lead.run(
-            team.baton.context(),
-            AgentInput.resume(approve(held(asked))),
-            AgentInit.ofSnapshot(asked.snapshotId()),
-            StreamCallback.discard());
+    AgentOutput again = levels.resume(team, asked, approve(held(asked)));
 
     ToolRequestPart question = held(again);
     assertThat(question.toolRequest().ref()).isEqualTo("m1");
-    JsonNode inner =
-        question
-            .metadata()
-            .path("interrupt")
-            .path(Agents.SUB_AGENT)
-            .path("interrupts")
-            .get(0)
-            .path("metadata")
-            .path("interrupt")
-            .path(Agents.SUB_AGENT);
+    JsonNode inner = innerInterrupt(question).path(Agents.SUB_AGENT);
     assertThat(inner.path("interrupts").get(0).path("toolRequest").path("ref").asString())
         .isEqualTo("w2");
-    assertThat(managerModel.calls()).isEqualTo(1);
+    assertThat(levels.managerModel().calls()).isEqualTo(1);
 
-    team.coderModel.respondText("Wrote both");
-    managerModel.respondText("The coder shipped both.");
-    team.orchestratorModel.respondText("Shipped.");
-    AgentOutput done =
-        lead.run(
-            team.baton.context(),
-            AgentInput.resume(approve(question)),
-            AgentInit.ofSnapshot(again.snapshotId()),
-            StreamCallback.discard());
+    levels.reply(team, "Wrote both", "The coder shipped both.");
+    AgentOutput done = levels.resume(team, again, approve(question));
 
     assertThat(done.text()).isEqualTo("Shipped.");
     assertThat(team.writes)
         .extracting(w -> w.path("path").asString())
         .containsExactly(PATH, "README.md");
-    assertThat(
-            managerModel.lastRequest().messages().stream().flatMap(m -> m.toolResponses().stream()))
-        .extracting(
-            p -> p.toolResponse().ref(), p -> p.toolResponse().output().path("response").asString())
-        .containsExactly(tuple("d1", "Wrote both"));
-    assertThat(
-            team.orchestratorModel.lastRequest().messages().stream()
-                .flatMap(m -> m.toolResponses().stream()))
-        .extracting(
-            p -> p.toolResponse().ref(), p -> p.toolResponse().output().path("response").asString())
-        .containsExactly(tuple("m1", "The coder shipped both."));
+    assertEachLevelSawOneResult(team, levels);
   }
 
   /** The orchestrator delegates; the coder asks to write two files at once. */
   private static AgentOutput heldTwoWrites(SubAgentTeam team) {
-    team.orchestratorModel.respond(calls(delegate("d1", "Write two files")));
-    team.coderModel.respond(
-        calls(
-            Part.toolRequest("write_file", "w1", Json.object().put("path", PATH)),
-            Part.toolRequest("write_file", "w2", Json.object().put("path", "README.md"))));
+    team.delegatesTwoWrites();
     return team.orchestrator.runText("Build it");
   }
 
   /** A lead that delegates to a manager, which delegates to the team's coder; both forward. */
-  private static Agent twoLevels(SubAgentTeam team, ProgrammableModel managerModel) {
+  private record TwoLevels(Agent lead, ProgrammableModel managerModel) {
+    /** The models' replies once the coder's held calls are answered; the lead's is "Shipped.". */
+    void reply(SubAgentTeam team, String coder, String manager) {
+      team.coderModel.respondText(coder);
+      managerModel.respondText(manager);
+      team.orchestratorModel.respondText("Shipped.");
+    }
+
+    AgentOutput resume(SubAgentTeam team, AgentOutput asked, Resume resume) {
+      return SubAgentTeam.resume(
+          lead, team.baton.context(), AgentInit.ofSnapshot(asked.snapshotId()), resume);
+    }
+  }
+
+  /**
+   * The two levels over the team's coder, with their models' first replies: the lead's delegates
+   * {@code m1} to the manager, whose delegates {@code d1}, the task given, to the coder.
+   */
+  private static TwoLevels twoLevels(SubAgentTeam team, String task) {
+    ProgrammableModel managerModel =
+        ProgrammableModel.define(team.baton.registry(), "manager-model");
+    team.orchestratorModel.respond(
+        calls(Part.toolRequest("delegate_to_manager", "m1", Json.object().put("task", "ship"))));
+    managerModel.respond(calls(delegate("d1", task)));
     Agent manager =
         team.baton.defineAgent(
             "manager",
@@ -396,13 +328,42 @@ class SubAgentInterruptsTest {
                 .use(Agents.builder().agents(team.coder.ref()).forwardInterrupts(true).build())
                 .build(),
             AgentOptions.builder().sessionStore(InMemorySessionStore.create()).build());
-    return team.baton.defineAgent(
-        "lead",
-        InlinePrompt.builder()
-            .model("orch")
-            .use(Agents.builder().agents(manager.ref()).forwardInterrupts(true).build())
-            .build(),
-        AgentOptions.builder().sessionStore(InMemorySessionStore.create()).build());
+    Agent lead =
+        team.baton.defineAgent(
+            "lead",
+            InlinePrompt.builder()
+                .model("orch")
+                .use(Agents.builder().agents(manager.ref()).forwardInterrupts(true).build())
+                .build(),
+            AgentOptions.builder().sessionStore(InMemorySessionStore.create()).build());
+    return new TwoLevels(lead, managerModel);
+  }
+
+  /** Each level's model saw the one call it made, answered once. */
+  private static void assertEachLevelSawOneResult(SubAgentTeam team, TwoLevels levels) {
+    assertThat(
+            levels.managerModel().lastRequest().messages().stream()
+                .flatMap(m -> m.toolResponses().stream()))
+        .extracting(
+            p -> p.toolResponse().ref(), p -> p.toolResponse().output().path("response").asString())
+        .containsExactly(tuple("d1", "Wrote both"));
+    assertThat(
+            team.orchestratorModel.lastRequest().messages().stream()
+                .flatMap(m -> m.toolResponses().stream()))
+        .extracting(
+            p -> p.toolResponse().ref(), p -> p.toolResponse().output().path("response").asString())
+        .containsExactly(tuple("m1", "The coder shipped both."));
+  }
+
+  /** The interrupt a two-level wrapped interrupt wraps: the manager's, wrapping the coder's. */
+  private static JsonNode innerInterrupt(ToolRequestPart held) {
+    return held.metadata()
+        .path("interrupt")
+        .path(Agents.SUB_AGENT)
+        .path("interrupts")
+        .get(0)
+        .path("metadata")
+        .path("interrupt");
   }
 
   private static String taskId(ToolRequestPart held) {
@@ -434,7 +395,7 @@ class SubAgentInterruptsTest {
 
   @Test
   void aRefusalReachesTheSubAgentAsToolApprovalsRefusal() {
-    SubAgentTeam team = inMemory();
+    SubAgentTeam team = teams.inMemory();
     AgentOutput asked = team.heldWrite(team.baton.context());
     team.coderModel.respondText("Understood, I did not write it.");
     team.orchestratorModel.respondText("The user declined.");
@@ -445,8 +406,7 @@ class SubAgentInterruptsTest {
 
     assertThat(done.text()).isEqualTo("The user declined.");
     assertThat(team.writes).isEmpty();
-    List<Message> coderSaw = team.coderModel.lastRequest().messages();
-    ToolResponsePart refusal = coderSaw.get(coderSaw.size() - 1).toolResponses().get(0);
+    ToolResponsePart refusal = lastToolResponses(team.coderModel).get(0);
     assertThat(refusal.toolResponse().name()).isEqualTo("write_file");
     assertThat(refusal.toolResponse().ref()).isEqualTo("w1");
     assertThat(refusal.toolResponse().output().asString()).isEqualTo("denied by user");
@@ -456,7 +416,7 @@ class SubAgentInterruptsTest {
 
   @Test
   void aToolsOwnQuestionIsForwardedAndItsAnswerReachesTheTool() {
-    SubAgentTeam team = inMemory();
+    SubAgentTeam team = teams.inMemory();
     team.orchestratorModel.respond(calls(delegate("d1", "Write the main class")));
     team.coderModel.respond(
         calls(Part.toolRequest("ask_user", "q1", Json.object().put("question", "Which package?"))));
@@ -470,15 +430,7 @@ class SubAgentInterruptsTest {
 
     team.resume(team.baton.context(), asked.snapshotId(), answer(held, "dev.example"));
 
-    List<Message> coderSaw = team.coderModel.lastRequest().messages();
-    assertThat(
-            coderSaw
-                .get(coderSaw.size() - 1)
-                .toolResponses()
-                .get(0)
-                .toolResponse()
-                .output()
-                .asString())
+    assertThat(lastToolResponses(team.coderModel).get(0).toolResponse().output().asString())
         .isEqualTo("dev.example");
     assertThat(team.delegationOutput("d1").path("response").asString())
         .isEqualTo("Using dev.example");
@@ -489,7 +441,7 @@ class SubAgentInterruptsTest {
     Path coderDir = dir.resolve("coder");
     Path orchestratorDir = dir.resolve("orchestrator");
     SubAgentTeam before =
-        track(
+        teams.add(
             new SubAgentTeam(
                 FileSessionStore.builder(coderDir).build(),
                 FileSessionStore.builder(orchestratorDir).build(),
@@ -499,7 +451,7 @@ class SubAgentInterruptsTest {
     before.baton.close();
 
     SubAgentTeam after =
-        track(
+        teams.add(
             new SubAgentTeam(
                 FileSessionStore.builder(coderDir).build(),
                 FileSessionStore.builder(orchestratorDir).build(),
@@ -515,7 +467,7 @@ class SubAgentInterruptsTest {
 
   @Test
   void anAnswerToAnUnknownInterruptIsRefusedAndChangesNothing() {
-    SubAgentTeam team = inMemory();
+    SubAgentTeam team = teams.inMemory();
     AgentOutput asked = team.heldWrite(team.baton.context());
     ToolRequestPart held = held(asked);
     ToolRequestPart unknown =
@@ -536,7 +488,7 @@ class SubAgentInterruptsTest {
 
   @Test
   void anAlreadyAnsweredInterruptIsRefusedAndChangesNothing() {
-    SubAgentTeam team = inMemory();
+    SubAgentTeam team = teams.inMemory();
     AgentOutput asked = team.heldWrite(team.baton.context());
     ToolRequestPart held = held(asked);
     team.coderModel.respondText("Wrote " + PATH);
@@ -559,7 +511,7 @@ class SubAgentInterruptsTest {
 
   @Test
   void anotherPrincipalCannotAnswerTheInterrupt() {
-    SubAgentTeam team = inMemory();
+    SubAgentTeam team = teams.inMemory();
     ActionContext alice = team.baton.context().withAuth(Map.of(ActionContext.PRINCIPAL, "alice"));
     ActionContext bob = team.baton.context().withAuth(Map.of(ActionContext.PRINCIPAL, "bob"));
     AgentOutput asked = team.heldWrite(alice);
@@ -569,15 +521,12 @@ class SubAgentInterruptsTest {
 
     assertThat(status).isEqualTo(Status.NOT_FOUND);
     assertThat(team.writes).isEmpty();
-    String coderSnapshot = taskSnapshot(held);
-    var row = team.coder.snapshots(alice).get(coderSnapshot);
-    assertThat(team.coder.snapshots(alice).latest(row.sessionId()).snapshotId())
-        .isEqualTo(coderSnapshot);
+    assertStillLatest(team.coder.snapshots(alice), held);
   }
 
   @Test
   void aSubAgentSessionThatMovedOnRefusesTheAnswerAndChangesNothing() {
-    SubAgentTeam team = inMemory();
+    SubAgentTeam team = teams.inMemory();
     AgentOutput asked = team.heldWrite(team.baton.context());
     ToolRequestPart held = held(asked);
     // Someone answers the coder directly, behind the orchestrator's back.
@@ -602,20 +551,13 @@ class SubAgentInterruptsTest {
 
   @Test
   void aClientManagedSubAgentKeepsTheSeedsDeadEnd() {
-    SubAgentTeam team = inMemory();
+    SubAgentTeam team = teams.inMemory();
     Agent asker =
         team.baton.defineAgent(
             "asker",
             InlinePrompt.builder().model("coder-model").tools(team.askUser).build(),
             AgentOptions.DEFAULTS);
-    Agent lead =
-        team.baton.defineAgent(
-            "lead",
-            InlinePrompt.builder()
-                .model("orch")
-                .use(Agents.builder().agents(asker.ref()).forwardInterrupts(true).build())
-                .build(),
-            AgentOptions.DEFAULTS);
+    Agent lead = team.clientManagedLead(agents -> agents.agents(asker.ref()));
     team.orchestratorModel.respond(
         calls(Part.toolRequest("delegate_to_asker", "q", Json.object().put("task", "ask"))));
     team.coderModel.respond(
@@ -631,50 +573,28 @@ class SubAgentInterruptsTest {
 
   @Test
   void aQuestionTwoLevelsDownReachesTheTopAndItsAnswerGoesBackDown() {
-    SubAgentTeam team = inMemory();
-    ProgrammableModel managerModel =
-        ProgrammableModel.define(team.baton.registry(), "manager-model");
-    Agent lead = twoLevels(team, managerModel);
-    team.orchestratorModel.respond(
-        calls(Part.toolRequest("delegate_to_manager", "m1", Json.object().put("task", "ship"))));
-    managerModel.respond(calls(delegate("d1", "Write the main class")));
-    team.coderModel.respond(
-        calls(Part.toolRequest("write_file", "w1", Json.object().put("path", PATH))));
+    SubAgentTeam team = teams.inMemory();
+    TwoLevels levels = twoLevels(team, "Write the main class");
+    team.coderModel.respond(calls(write("w1", PATH)));
 
-    AgentOutput asked = lead.runText("Ship it");
+    AgentOutput asked = levels.lead().runText("Ship it");
 
     ToolRequestPart held = held(asked);
     JsonNode interrupt = held.metadata().get("interrupt");
     assertThat(interrupt.path("toolApproval").path("tool").asString()).isEqualTo("write_file");
     assertThat(interrupt.path(Agents.SUB_AGENT).path("agent").asString()).isEqualTo("manager");
-    JsonNode inner =
-        interrupt
-            .path(Agents.SUB_AGENT)
-            .path("interrupts")
-            .get(0)
-            .path("metadata")
-            .path("interrupt");
+    JsonNode inner = innerInterrupt(held);
     assertThat(inner.path(Agents.SUB_AGENT).path("agent").asString()).isEqualTo("coder");
 
-    team.coderModel.respondText("Wrote " + PATH);
-    managerModel.respondText("The coder shipped it.");
-    team.orchestratorModel.respondText("Shipped.");
-    AgentOutput done =
-        lead.run(
-            team.baton.context(),
-            AgentInput.resume(approve(held)),
-            AgentInit.ofSnapshot(asked.snapshotId()),
-            StreamCallback.discard());
+    levels.reply(team, "Wrote " + PATH, "The coder shipped it.");
+    AgentOutput done = levels.resume(team, asked, approve(held));
 
     assertThat(done.text()).isEqualTo("Shipped.");
     assertThat(team.writes).extracting(w -> w.path("path").asString()).containsExactly(PATH);
     assertThat(team.delegationOutput("m1").path("response").asString())
         .isEqualTo("The coder shipped it.");
-    List<Message> managerSaw = managerModel.lastRequest().messages();
     assertThat(
-            managerSaw
-                .get(managerSaw.size() - 1)
-                .toolResponses()
+            lastToolResponses(levels.managerModel())
                 .get(0)
                 .toolResponse()
                 .output()

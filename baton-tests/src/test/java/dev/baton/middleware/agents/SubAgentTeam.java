@@ -9,9 +9,10 @@ import dev.baton.agent.AgentInit;
 import dev.baton.agent.AgentInput;
 import dev.baton.agent.AgentOptions;
 import dev.baton.agent.AgentOutput;
+import dev.baton.agent.AgentSnapshots;
 import dev.baton.agent.SessionStore;
-import dev.baton.agent.store.InMemorySessionStore;
 import dev.baton.ai.FinishReason;
+import dev.baton.ai.GenerationUsage;
 import dev.baton.ai.InlinePrompt;
 import dev.baton.ai.Message;
 import dev.baton.ai.Middleware;
@@ -21,6 +22,7 @@ import dev.baton.ai.Resume;
 import dev.baton.ai.Role;
 import dev.baton.ai.Tool;
 import dev.baton.ai.ToolRequestPart;
+import dev.baton.ai.ToolResponsePart;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
@@ -40,14 +42,15 @@ import tools.jackson.databind.JsonNode;
  * coder}, whose {@code write_file} is held by ToolApproval. Both sub-agent and orchestrator keep
  * their sessions in the stores given, so that another instance on the same stores carries on. The
  * static helpers build the calls, answers and checks those tests share. Variants of the team (a
- * Budget hold, background delegation) pass their own coder hold and delegation options.
+ * Budget hold, background delegation, a traced instance recording usage trees) pass their own coder
+ * hold, delegation options, Baton and orchestrator options.
  */
 class SubAgentTeam implements AutoCloseable {
   static final String PATH = "src/Main.java";
 
-  final Baton baton = Baton.builder().experimental().build();
-  final ProgrammableModel orchestratorModel = ProgrammableModel.define(baton.registry(), "orch");
-  final ProgrammableModel coderModel = ProgrammableModel.define(baton.registry(), "coder-model");
+  final Baton baton;
+  final ProgrammableModel orchestratorModel;
+  final ProgrammableModel coderModel;
   final List<JsonNode> writes = new CopyOnWriteArrayList<>();
 
   /** Runs inside {@code write_file} after the write is recorded: a test holds a write here. */
@@ -79,6 +82,29 @@ class SubAgentTeam implements AutoCloseable {
       Middleware coderHold,
       UnaryOperator<Agents.Builder> delegation,
       Middleware... orchestratorMiddleware) {
+    this(
+        Baton.builder().experimental().build(),
+        coderStore,
+        AgentOptions.builder().sessionStore(orchestratorStore).build(),
+        coderHold,
+        delegation,
+        orchestratorMiddleware);
+  }
+
+  /**
+   * @param baton the instance the team is defined on, which the team closes
+   * @param orchestratorOptions the orchestrator's options, with the store it keeps its sessions in
+   */
+  SubAgentTeam(
+      Baton baton,
+      SessionStore coderStore,
+      AgentOptions orchestratorOptions,
+      Middleware coderHold,
+      UnaryOperator<Agents.Builder> delegation,
+      Middleware... orchestratorMiddleware) {
+    this.baton = baton;
+    orchestratorModel = ProgrammableModel.define(baton.registry(), "orch");
+    coderModel = ProgrammableModel.define(baton.registry(), "coder-model");
     var writeFile =
         baton.defineJsonTool(
             "write_file",
@@ -117,39 +143,52 @@ class SubAgentTeam implements AutoCloseable {
     for (Middleware middleware : orchestratorMiddleware) {
       prompt.use(middleware);
     }
-    orchestrator =
-        baton.defineAgent(
-            "orchestrator",
-            prompt.build(),
-            AgentOptions.builder().sessionStore(orchestratorStore).build());
+    orchestrator = baton.defineAgent("orchestrator", prompt.build(), orchestratorOptions);
   }
 
-  /** A team on in-memory stores, forwarding the coder's interrupts. */
-  static SubAgentTeam inMemory() {
-    return new SubAgentTeam(InMemorySessionStore.create(), InMemorySessionStore.create(), true);
+  /**
+   * The models' next replies: the orchestrator's delegates {@code d1} to the coder, whose asks to
+   * write {@link #PATH} ({@code w1}), a call the coder's hold stops.
+   */
+  void delegatesOneWrite() {
+    orchestratorModel.respond(calls(delegate("d1", "Write the main class")));
+    coderModel.respond(calls(write("w1", PATH)));
+  }
+
+  /** As {@link #delegatesOneWrite}, with the coder asking to write two files at once. */
+  void delegatesTwoWrites() {
+    orchestratorModel.respond(calls(delegate("d1", "Write two files")));
+    coderModel.respond(calls(write("w1", PATH), write("w2", "README.md")));
   }
 
   /** The orchestrator delegates; the coder asks to write the file; the turn ends held. */
   AgentOutput heldWrite(ActionContext context) {
-    orchestratorModel.respond(calls(delegate("d1", "Write the main class")));
-    coderModel.respond(
-        calls(Part.toolRequest("write_file", "w1", Json.object().put("path", PATH))));
+    delegatesOneWrite();
     return orchestrator.run(
         context, AgentInput.text("Build it"), AgentInit.NEW, StreamCallback.discard());
   }
 
   AgentOutput resume(ActionContext context, String snapshotId, Resume resume) {
-    return orchestrator.run(
-        context,
-        AgentInput.resume(resume),
-        AgentInit.ofSnapshot(snapshotId),
-        StreamCallback.discard());
+    return resume(orchestrator, context, AgentInit.ofSnapshot(snapshotId), resume);
+  }
+
+  /**
+   * An orchestrator that keeps no sessions (the client does), forwarding its sub-agents'
+   * interrupts, with the delegation options given; its model is the team's orchestrator model.
+   */
+  Agent clientManagedLead(UnaryOperator<Agents.Builder> agents) {
+    return baton.defineAgent(
+        "lead",
+        InlinePrompt.builder()
+            .model("orch")
+            .use(agents.apply(Agents.builder().forwardInterrupts(true)).build())
+            .build(),
+        AgentOptions.DEFAULTS);
   }
 
   /** The outputs of the tool responses the orchestrator's model was sent last, by ref. */
   JsonNode delegationOutput(String ref) {
-    List<Message> messages = orchestratorModel.lastRequest().messages();
-    return messages.get(messages.size() - 1).toolResponses().stream()
+    return lastToolResponses(orchestratorModel).stream()
         .filter(p -> ref.equals(p.toolResponse().ref()))
         .findFirst()
         .orElseThrow()
@@ -162,12 +201,34 @@ class SubAgentTeam implements AutoCloseable {
     baton.close();
   }
 
+  /** A resume turn of any agent, from the session source given. */
+  static AgentOutput resume(Agent agent, ActionContext context, AgentInit init, Resume resume) {
+    return agent.run(context, AgentInput.resume(resume), init, StreamCallback.discard());
+  }
+
+  /** The tool responses in the last message the model was sent. */
+  static List<ToolResponsePart> lastToolResponses(ProgrammableModel model) {
+    return model.lastRequest().messages().getLast().toolResponses();
+  }
+
   static ModelResponse calls(ToolRequestPart... calls) {
     return ModelResponse.of(new Message(Role.MODEL, List.of(calls)), FinishReason.STOP);
   }
 
+  static ModelResponse calls(GenerationUsage usage, ToolRequestPart... calls) {
+    return calls(calls).withUsage(usage);
+  }
+
+  static GenerationUsage tokens(int total) {
+    return GenerationUsage.builder().totalTokens(total).build();
+  }
+
   static ToolRequestPart delegate(String ref, String task) {
     return Part.toolRequest("delegate_to_coder", ref, Json.object().put("task", task));
+  }
+
+  static ToolRequestPart write(String ref, String path) {
+    return Part.toolRequest("write_file", ref, Json.object().put("path", path));
   }
 
   /** The one interrupted call of an interrupted turn. */
@@ -221,11 +282,15 @@ class SubAgentTeam implements AutoCloseable {
 
   /** The coder's held turn is still its session's latest, and nothing ran. */
   static void assertUntouched(SubAgentTeam team, ToolRequestPart held) {
-    String coderSnapshot = taskSnapshot(held);
-    var row = team.coder.snapshots().get(coderSnapshot);
-    assertThat(team.coder.snapshots().latest(row.sessionId()).snapshotId())
-        .isEqualTo(coderSnapshot);
+    assertStillLatest(team.coder.snapshots(), held);
     assertThat(team.writes).isEmpty();
     assertThat(team.coderModel.calls()).isEqualTo(1);
+  }
+
+  /** The held turn a wrapped interrupt routes to is still its session's latest snapshot. */
+  static void assertStillLatest(AgentSnapshots coderSnapshots, ToolRequestPart held) {
+    String coderSnapshot = taskSnapshot(held);
+    var row = coderSnapshots.get(coderSnapshot);
+    assertThat(coderSnapshots.latest(row.sessionId()).snapshotId()).isEqualTo(coderSnapshot);
   }
 }

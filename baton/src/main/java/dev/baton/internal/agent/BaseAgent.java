@@ -31,7 +31,7 @@ import tools.jackson.databind.node.ObjectNode;
  * JSON entry point, and the snapshot operations bound to a context. Each kind implements the four
  * snapshot operations with an explicit context, once.
  */
-abstract sealed class BaseAgent implements Agent permits LocalAgent, RemoteAgent, BridgedAgent {
+abstract sealed class BaseAgent implements Agent permits LocalAgent, ServedAgent {
   private final String name;
   private final Registry registry;
 

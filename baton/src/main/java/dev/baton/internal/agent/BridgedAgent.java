@@ -1,22 +1,17 @@
 package dev.baton.internal.agent;
 
-import dev.baton.agent.AgentConnection;
 import dev.baton.agent.AgentInit;
 import dev.baton.agent.AgentInput;
-import dev.baton.agent.AgentMetadata;
 import dev.baton.agent.AgentOutput;
 import dev.baton.agent.AgentStreamChunk;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SnapshotStatus;
 import dev.baton.agent.StateManagement;
-import dev.baton.core.Action;
 import dev.baton.core.ActionContext;
-import dev.baton.core.ActionDescriptor;
 import dev.baton.core.BatonException;
 import dev.baton.core.Registry;
 import dev.baton.core.StreamCallback;
 import dev.baton.internal.agent.CompanionRequests.GetSnapshotRequest;
-import dev.baton.internal.core.Lazy;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -32,38 +27,20 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Thread-safe.
  */
-public final class BridgedAgent extends BaseAgent {
-  private final @Nullable String description;
-  private final AgentMetadata metadata;
+public final class BridgedAgent extends ServedAgent {
   private final AgentBridge bridge;
-  private final Registry registry;
-  private final Lazy<ActionDescriptor> descriptor;
 
   private BridgedAgent(
       String name, @Nullable String description, AgentBridge bridge, Registry registry) {
-    super(name, registry);
-    this.description = description;
-    this.metadata =
-        Objects.requireNonNull(metadataOf(true, StateManagement.SERVER, null), "metadata");
+    super(name, description, metadataOf(true, StateManagement.SERVER, null), registry);
     this.bridge = Objects.requireNonNull(bridge, "bridge");
-    this.registry = registry;
-    AgentMetadata published = metadata;
-    this.descriptor = Lazy.of(() -> AgentActions.descriptor(name, description, published));
   }
 
   /** Defines the agent: registers its run action and its three companions. */
   public static BridgedAgent define(
       Registry registry, String name, @Nullable String description, AgentBridge bridge) {
     BridgedAgent agent = new BridgedAgent(name, description, bridge, registry);
-    registry.register(agent);
-    for (Action<?, ?, ?> companion :
-        AgentActions.companions(
-            name,
-            agent::getSnapshotAction,
-            (ctx, request) -> agent.waitForSnapshot(ctx, requireId(request.snapshotId())),
-            agent::abortAction)) {
-      registry.register(companion);
-    }
+    agent.register(true, true, agent::getSnapshotAction);
     return agent;
   }
 
@@ -75,17 +52,11 @@ public final class BridgedAgent extends BaseAgent {
       StreamCallback<AgentStreamChunk> stream) {
     Objects.requireNonNull(input, "input");
     try {
-      return TrackedTurn.run(registry, context, turn -> bridge.turn(turn, input, init, stream));
+      return tracked(context, turn -> bridge.turn(turn, input, init, stream));
     } finally {
       // Detached work runs on the agent's own server: nothing of it streams here.
       endFollowed(stream);
     }
-  }
-
-  @Override
-  public AgentConnection connect(ActionContext context, AgentInit init) {
-    return new Connection(
-        new RemoteInvocation(this, TrackedTurn.lifecycle(registry), context, init));
   }
 
   @Override
@@ -118,21 +89,6 @@ public final class BridgedAgent extends BaseAgent {
       throw BatonException.notFound("getSnapshot: session \"%s\" not found", sessionId);
     }
     return latest;
-  }
-
-  @Override
-  public ActionDescriptor descriptor() {
-    return descriptor.get();
-  }
-
-  @Override
-  public @Nullable String description() {
-    return description;
-  }
-
-  @Override
-  public AgentMetadata metadata() {
-    return metadata;
   }
 
   @Override

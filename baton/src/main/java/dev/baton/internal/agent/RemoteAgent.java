@@ -1,9 +1,7 @@
 package dev.baton.internal.agent;
 
-import dev.baton.agent.AgentConnection;
 import dev.baton.agent.AgentInit;
 import dev.baton.agent.AgentInput;
-import dev.baton.agent.AgentMetadata;
 import dev.baton.agent.AgentOptions;
 import dev.baton.agent.AgentOutput;
 import dev.baton.agent.AgentStreamChunk;
@@ -12,9 +10,7 @@ import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionState;
 import dev.baton.agent.SnapshotStatus;
 import dev.baton.agent.StateManagement;
-import dev.baton.core.Action;
 import dev.baton.core.ActionContext;
-import dev.baton.core.ActionDescriptor;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.Registry;
@@ -22,7 +18,6 @@ import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
 import dev.baton.internal.agent.CompanionRequests.GetSnapshotRequest;
 import dev.baton.internal.core.DefaultRegistry;
-import dev.baton.internal.core.Lazy;
 import dev.baton.internal.core.Timing;
 import java.net.URI;
 import java.util.LinkedHashMap;
@@ -55,22 +50,22 @@ import tools.jackson.databind.JsonNode;
  *
  * <p>Thread-safe.
  */
-public final class RemoteAgent extends BaseAgent {
+public final class RemoteAgent extends ServedAgent {
   private final URI url;
   private final URI snapshotUrl;
   private final URI waitUrl;
   private final URI abortUrl;
   private final RemoteAgentOptions options;
-  private final @Nullable AgentMetadata metadata;
-  // Built when first asked for: its four schemas are costly to infer, and a turn needs none.
-  private final Lazy<ActionDescriptor> descriptor;
   private final RemoteCalls calls;
-  private final Registry registry;
   private final Timing timing;
   private volatile boolean waitRouteMissing;
 
   private RemoteAgent(String name, URI url, RemoteAgentOptions options, Registry registry) {
-    super(name, registry);
+    super(
+        name,
+        options.description(),
+        metadataOf(options.abortable(), options.stateManagement(), null),
+        registry);
     this.url = Objects.requireNonNull(url, "url");
     String base = url.toString().endsWith("/") ? url.toString() : url + "/";
     this.snapshotUrl =
@@ -80,12 +75,7 @@ public final class RemoteAgent extends BaseAgent {
             options.waitForSnapshotUrl(), URI.create(base + "waitForSnapshot"));
     this.abortUrl = Objects.requireNonNullElse(options.abortUrl(), URI.create(base + "abort"));
     this.options = options;
-    this.metadata = metadataOf(options.abortable(), options.stateManagement(), null);
-    AgentMetadata published = metadata;
-    this.descriptor =
-        Lazy.of(() -> AgentActions.descriptor(name, options.description(), published));
     this.calls = new RemoteCalls(name, options, DefaultRegistry.lifecycle(registry));
-    this.registry = registry;
     this.timing = DefaultRegistry.timing(registry);
   }
 
@@ -97,18 +87,10 @@ public final class RemoteAgent extends BaseAgent {
   public static RemoteAgent define(
       Registry registry, String name, URI url, RemoteAgentOptions options) {
     RemoteAgent agent = new RemoteAgent(name, url, options, registry);
-    registry.register(agent);
-    if (options.stateManagement() != StateManagement.CLIENT) {
-      boolean abortable = !Boolean.FALSE.equals(options.abortable());
-      for (Action<?, ?, ?> companion :
-          AgentActions.companions(
-              name,
-              agent::getSnapshotAction,
-              (ctx, request) -> agent.waitForSnapshot(ctx, requireId(request.snapshotId())),
-              abortable ? agent::abortAction : null)) {
-        registry.register(companion);
-      }
-    }
+    agent.register(
+        options.stateManagement() != StateManagement.CLIENT,
+        !Boolean.FALSE.equals(options.abortable()),
+        agent::getSnapshotAction);
     return agent;
   }
 
@@ -129,7 +111,7 @@ public final class RemoteAgent extends BaseAgent {
       StreamCallback<AgentStreamChunk> stream) {
     Objects.requireNonNull(input, "input");
     try {
-      return TrackedTurn.run(registry, context, turn -> calls.turn(turn, url, input, init, stream));
+      return tracked(context, turn -> calls.turn(turn, url, input, init, stream));
     } catch (BatonException e) {
       if (input.isDetach() && e.status() == Status.FAILED_PRECONDITION) {
         return refusedDetach(init, e);
@@ -152,19 +134,6 @@ public final class RemoteAgent extends BaseAgent {
         init.sessionId() != null ? init.sessionId() : state == null ? null : state.sessionId();
     return AgentOutput.failed(sessionId, init.snapshotId(), refusal.toPublicErrorInfo())
         .withState(state);
-  }
-
-  /**
-   * {@inheritDoc}
-   *
-   * <p>Each input is one HTTP turn, sent once the previous one has answered and resuming where it
-   * left off (its snapshot, or its state for a client-managed agent). A pure detach makes the
-   * latest input not yet sent go in the background; an input already sent cannot be detached.
-   */
-  @Override
-  public AgentConnection connect(ActionContext context, AgentInit init) {
-    return new Connection(
-        new RemoteInvocation(this, TrackedTurn.lifecycle(registry), context, init));
   }
 
   // ---- snapshots -------------------------------------------------------------------------------
@@ -323,21 +292,6 @@ public final class RemoteAgent extends BaseAgent {
   }
 
   // ---- description -----------------------------------------------------------------------------
-
-  @Override
-  public ActionDescriptor descriptor() {
-    return descriptor.get();
-  }
-
-  @Override
-  public @Nullable String description() {
-    return options.description();
-  }
-
-  @Override
-  public @Nullable AgentMetadata metadata() {
-    return metadata;
-  }
 
   /** The URL of the agent's turns. */
   public URI url() {

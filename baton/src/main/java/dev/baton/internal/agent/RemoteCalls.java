@@ -11,15 +11,12 @@ import dev.baton.core.Json;
 import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
 import dev.baton.internal.core.Lifecycle;
+import dev.baton.internal.http.AgentHttp;
 import dev.baton.internal.http.GenkitHttp;
-import dev.baton.internal.http.HttpCalls;
 import dev.baton.internal.http.SseReader;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -41,32 +38,11 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class RemoteCalls {
   private final String who;
-  private final RemoteAgentOptions options;
-  private final HttpCalls calls;
-  private final HttpCalls waits;
+  private final AgentHttp http;
 
   RemoteCalls(String agent, RemoteAgentOptions options, Lifecycle lifecycle) {
     this.who = "remote agent \"" + agent + "\"";
-    this.options = options;
-    HttpClient given = options.httpClient();
-    HttpClient client = given != null ? given : ownClient(lifecycle);
-    this.calls = new HttpCalls(client, options.timeout(), options.idleTimeout(), who);
-    // A wait is silent until its snapshot settles: only the whole call's timeout bounds it.
-    this.waits = new HttpCalls(client, options.timeout(), options.timeout(), who);
-  }
-
-  /**
-   * A client of Baton's own, whose selector thread stops when the instance closes; the
-   * application's client is the application's to close.
-   */
-  private static HttpClient ownClient(Lifecycle lifecycle) {
-    HttpClient client =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(10))
-            .build();
-    lifecycle.onClose(client::shutdownNow);
-    return client;
+    this.http = new AgentHttp(who, options, options.idleTimeout(), lifecycle);
   }
 
   /** Runs one turn, streaming its chunks, and returns its output. */
@@ -80,18 +56,19 @@ final class RemoteCalls {
     envelope.set("data", Json.toTree(input));
     envelope.set("init", Json.toTree(init));
     HttpRequest request =
-        request(context, url, envelope)
+        http.post(context, url, envelope)
             .header("Accept", "text/event-stream")
             .header(GenkitHttp.KEEP_ALIVE_HEADER, "true")
             .build();
-    return calls.exchange(
+    return http.exchange(
         context,
         request,
+        false,
         body -> {
           SseReader frames = SseReader.genkitFrames(body);
           String data;
           while ((data = frames.next()) != null) {
-            JsonNode frame = calls.parseJson(data);
+            JsonNode frame = http.parseJson(data);
             if (frame.has("message")) {
               stream.onChunk(Json.convert(frame.get("message"), AgentStreamChunk.class));
             } else if (frame.has("result")) {
@@ -117,28 +94,13 @@ final class RemoteCalls {
     ObjectNode envelope = Json.object();
     envelope.set("data", Json.toTree(data));
     HttpRequest request =
-        request(context, url, envelope).header("Accept", "application/json").build();
-    JsonNode answer =
-        (waiting ? waits : calls)
-            .exchange(
-                context,
-                request,
-                body -> calls.parseJson(new String(body.readAllBytes(), StandardCharsets.UTF_8)),
-                this::errorOf);
+        http.post(context, url, envelope).header("Accept", "application/json").build();
+    JsonNode answer = http.exchange(context, request, waiting, http::json, this::errorOf);
     if (answer.has("error") && !answer.get("error").isNull()) {
       throw GenkitHttp.errorOf(answer.get("error"));
     }
     JsonNode result = answer.get("result");
     return result == null || result.isNull() ? null : result;
-  }
-
-  private HttpRequest.Builder request(ActionContext context, URI url, JsonNode envelope) {
-    HttpRequest.Builder builder =
-        HttpRequest.newBuilder(url)
-            .POST(HttpRequest.BodyPublishers.ofByteArray(Json.writeBytes(envelope)))
-            .header("Content-Type", "application/json");
-    options.headers(context).forEach(builder::header);
-    return builder;
   }
 
   private BatonException errorOf(int httpStatus, HttpHeaders headers, byte[] body) {

@@ -31,6 +31,7 @@ public final class A2aAgentDefinition {
         new A2aBridge(
             who,
             card.endpoint(),
+            card.streaming(),
             calls,
             options.waitPollInterval(),
             DefaultRegistry.timing(registry));

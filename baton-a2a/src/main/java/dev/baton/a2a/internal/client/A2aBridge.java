@@ -7,6 +7,7 @@ import dev.baton.a2a.internal.wire.Task;
 import dev.baton.a2a.internal.wire.TaskIdParams;
 import dev.baton.a2a.internal.wire.TaskQueryParams;
 import dev.baton.a2a.internal.wire.TaskState;
+import dev.baton.a2a.internal.wire.TaskStatusUpdateEvent;
 import dev.baton.agent.AgentInit;
 import dev.baton.agent.AgentInput;
 import dev.baton.agent.AgentOutput;
@@ -31,8 +32,12 @@ import org.jspecify.annotations.Nullable;
  *       pending snapshot; a fresh session starts a new context, a session ID names the context to
  *       continue, and a snapshot ID names a task whose context the message continues (answering the
  *       task itself when it waits for input, following it otherwise);
- *   <li>a snapshot read is {@code tasks/get}, a wait reads the task every poll interval until it
- *       settles, and an abort is {@code tasks/cancel};
+ *   <li>a snapshot read is {@code tasks/get}, and an abort is {@code tasks/cancel};
+ *   <li>a wait (and a blocking send answered before its task settled) reads the task, then, when
+ *       the card says the agent streams, follows its events ({@code tasks/resubscribe}) until one
+ *       says it settled and reads it once more, whole; a stream that ends or breaks before is
+ *       opened again after a poll interval, and an agent that refuses it, or does not stream, has
+ *       its task read every poll interval instead;
  *   <li>a session's latest snapshot is the last task this agent started in that context: A2A 0.3
  *       cannot list a context's tasks, so a context this process did not use has none.
  * </ul>
@@ -50,14 +55,22 @@ import org.jspecify.annotations.Nullable;
 final class A2aBridge implements AgentBridge {
   private final String who;
   private final URI endpoint;
+  private final boolean streaming;
   private final JsonRpcCalls calls;
   private final Duration pollInterval;
   private final Timing timing;
   private final StartedTasks started = new StartedTasks();
 
-  A2aBridge(String who, URI endpoint, JsonRpcCalls calls, Duration pollInterval, Timing timing) {
+  A2aBridge(
+      String who,
+      URI endpoint,
+      boolean streaming,
+      JsonRpcCalls calls,
+      Duration pollInterval,
+      Timing timing) {
     this.who = who;
     this.endpoint = endpoint;
+    this.streaming = streaming;
     this.calls = calls;
     this.pollInterval = pollInterval;
     this.timing = timing;
@@ -175,15 +188,72 @@ final class A2aBridge implements AgentBridge {
     return TaskTranslation.snapshot(task, timing.now()).statusOrCompleted();
   }
 
-  /** Reads the task every poll interval until it settles. */
+  /**
+   * Reads the task until it settles: between two reads, follows its events until one says it
+   * settled, or pauses for a poll interval. The settled task is read with {@code tasks/get} rather
+   * than pieced together from the events, which carry neither its history nor, on a stream opened
+   * late, its earlier artifacts.
+   */
   private Task settled(ActionContext context, String taskId) {
+    boolean follow = streaming;
     while (true) {
       Task task = task(context, taskId);
       if (TaskTranslation.isSettled(task)) {
         return task;
       }
-      timing.pause(context.cancellation(), pollInterval);
+      Followed followed = follow ? follow(context, taskId) : Followed.REFUSED;
+      follow = followed != Followed.REFUSED;
+      if (followed != Followed.SETTLED) {
+        timing.pause(context.cancellation(), pollInterval);
+      }
     }
+  }
+
+  /** How following a task's events ended. */
+  private enum Followed {
+    /** An event said the task settled. */
+    SETTLED,
+    /** The stream ended, broke or ran out of time first: it may be opened again. */
+    ENDED,
+    /** The agent refused the stream: the wait reads the task instead. */
+    REFUSED
+  }
+
+  private Followed follow(ActionContext context, String taskId) {
+    try {
+      return calls.stream(
+              context,
+              endpoint,
+              "tasks/resubscribe",
+              new TaskIdParams(taskId, null),
+              event -> tellsSettled(event, taskId))
+          ? Followed.SETTLED
+          : Followed.ENDED;
+    } catch (BatonException e) {
+      // An abort or the wait's deadline ends the wait; anything else ends only this stream.
+      context.cancellation().throwIfCancelled();
+      return e.status() == Status.UNAVAILABLE || e.status() == Status.DEADLINE_EXCEEDED
+          ? Followed.ENDED
+          : Followed.REFUSED;
+    }
+  }
+
+  /** Whether the event says that the task settled: a final status, or a settled task. */
+  private static boolean tellsSettled(Event event, String taskId) {
+    return switch (event) {
+      case TaskStatusUpdateEvent update ->
+          taskId.equals(update.taskId())
+              && (update.last()
+                  || (update.status() != null
+                      && update.status().state() != null
+                      && TaskTranslation.isSettled(update.status().state())));
+      case Task task ->
+          taskId.equals(task.id())
+              && task.status() != null
+              && task.status().state() != null
+              && TaskTranslation.isSettled(task.status().state());
+      default -> false;
+    };
   }
 
   /**

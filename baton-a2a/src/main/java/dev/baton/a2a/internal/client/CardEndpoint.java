@@ -9,8 +9,9 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What Baton takes from an A2A 0.3 agent card: the URL of its JSON-RPC interface and its
- * description.
+ * What Baton takes from an A2A 0.3 agent card: the URL of its JSON-RPC interface, its description,
+ * and whether it streams ({@code capabilities.streaming}), which lets a wait follow a task's events
+ * ({@code tasks/resubscribe}) rather than read it again and again.
  *
  * <p>The JSON-RPC interface is the card's {@code url} when its {@code preferredTransport} is {@code
  * JSONRPC} (the default), or else the {@code url} of an {@code additionalInterfaces} entry whose
@@ -21,8 +22,9 @@ import org.jspecify.annotations.Nullable;
  *
  * @param endpoint the JSON-RPC interface's URL
  * @param description the card's description, or null
+ * @param streaming whether the card says the agent streams
  */
-record CardEndpoint(URI endpoint, @Nullable String description) {
+record CardEndpoint(URI endpoint, @Nullable String description, boolean streaming) {
   private static final String JSONRPC = AgentCard.JSONRPC_TRANSPORT;
 
   /**
@@ -54,7 +56,9 @@ record CardEndpoint(URI endpoint, @Nullable String description) {
               + "); Baton sends an A2A agent's requests, and the headers they carry, only to the"
               + " origin its card was read from");
     }
-    return new CardEndpoint(endpoint, text(card.description()));
+    boolean streaming =
+        card.capabilities() != null && Boolean.TRUE.equals(card.capabilities().streaming());
+    return new CardEndpoint(endpoint, text(card.description()), streaming);
   }
 
   private static URI absoluteHttp(URI cardUrl, String url) {

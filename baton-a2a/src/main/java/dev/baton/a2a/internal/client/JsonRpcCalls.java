@@ -2,6 +2,7 @@ package dev.baton.a2a.internal.client;
 
 import dev.baton.a2a.A2aAgentOptions;
 import dev.baton.a2a.internal.wire.AgentCard;
+import dev.baton.a2a.internal.wire.Event;
 import dev.baton.a2a.internal.wire.JsonRpcError;
 import dev.baton.a2a.internal.wire.JsonRpcRequest;
 import dev.baton.core.ActionContext;
@@ -9,20 +10,23 @@ import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.Status;
 import dev.baton.internal.core.Lifecycle;
+import dev.baton.internal.http.AgentHttp;
 import dev.baton.internal.http.HttpCalls;
 import dev.baton.internal.http.HttpErrors;
+import dev.baton.internal.http.SseReader;
+import java.io.BufferedInputStream;
+import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.UUID;
+import java.util.function.Predicate;
 import tools.jackson.databind.JsonNode;
 
 /**
  * The HTTP exchanges of an A2A client: a JSON-RPC 2.0 call is a POST of {@code {"jsonrpc": "2.0",
- * "id", "method", "params"}} answered with its {@code result} or its {@code error}; the agent card
- * is a GET. Every request carries the options' headers.
+ * "id", "method", "params"}} answered with its {@code result} or its {@code error}, or, for a
+ * streaming method, with SSE whose every event is such an answer; the agent card is a GET. Every
+ * request carries the options' headers.
  *
  * <p>Errors keep their meaning: a network failure and an answer that is not JSON-RPC are {@code
  * UNAVAILABLE} (the agent is unreachable or broken, and a retry may succeed), and so is an HTTP
@@ -35,41 +39,21 @@ import tools.jackson.databind.JsonNode;
  */
 final class JsonRpcCalls {
   private final String who;
-  private final A2aAgentOptions options;
-  private final HttpCalls calls;
+  private final AgentHttp http;
 
   JsonRpcCalls(String who, A2aAgentOptions options, Lifecycle lifecycle) {
     this.who = who;
-    this.options = options;
-    HttpClient given = options.httpClient();
-    HttpClient client = given != null ? given : ownClient(lifecycle);
-    this.calls = new HttpCalls(client, options.timeout(), options.timeout(), who);
-  }
-
-  /**
-   * A client of Baton's own, whose selector thread stops when the instance closes; the
-   * application's client is the application's to close.
-   */
-  private static HttpClient ownClient(Lifecycle lifecycle) {
-    HttpClient client =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(10))
-            .build();
-    lifecycle.onClose(client::shutdownNow);
-    return client;
+    this.http = new AgentHttp(who, options, options.timeout(), lifecycle);
   }
 
   /** Reads the agent card with a GET. */
   AgentCard card(ActionContext context, URI url) {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(url).GET().header("Accept", "application/json");
-    options.headers(context).forEach(request::header);
     JsonNode card =
-        calls.exchange(
+        http.exchange(
             context,
-            request.build(),
-            body -> calls.parseJson(new String(body.readAllBytes(), StandardCharsets.UTF_8)),
+            http.get(context, url).build(),
+            false,
+            http::json,
             (status, headers, body) -> HttpErrors.fromResponse(who, status, headers, body));
     return read("the card request", card, AgentCard.class);
   }
@@ -82,28 +66,83 @@ final class JsonRpcCalls {
    */
   <T> T call(
       ActionContext context, URI endpoint, String method, Object params, Class<T> resultType) {
-    JsonRpcRequest envelope =
-        JsonRpcRequest.of(Json.toTree(UUID.randomUUID().toString()), method, Json.toTree(params));
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(endpoint)
-            .POST(HttpRequest.BodyPublishers.ofByteArray(Json.writeBytes(envelope)))
-            .header("Content-Type", "application/json")
-            .header("Accept", "application/json");
-    options.headers(context).forEach(request::header);
-    JsonNode answer =
-        calls.exchange(
-            context,
-            request.build(),
-            body -> calls.parseJson(new String(body.readAllBytes(), StandardCharsets.UTF_8)),
-            // An HTTP error means the endpoint did not answer in JSON-RPC, whatever its code: a
-            // 404 is a wrong URL, not an unknown task, which only -32001 says.
-            (status, headers, body) ->
-                new BatonException(
-                    Status.UNAVAILABLE,
-                    who + " answered " + method + " with HTTP " + status,
-                    null,
-                    true,
-                    HttpErrors.fromResponse(who, status, headers, body)));
+    HttpRequest request =
+        http.post(context, endpoint, envelope(method, params))
+            .header("Accept", "application/json")
+            .build();
+    JsonNode answer = http.exchange(context, request, false, http::json, httpError(method));
+    return resultOf(method, answer, resultType);
+  }
+
+  /**
+   * Calls a JSON-RPC method that answers with a stream of events ({@code tasks/resubscribe}): SSE
+   * whose every event is a JSON-RPC response with an {@link Event} as its result. Each event goes
+   * to {@code until} until it returns true, which ends the call. The call may stay silent until the
+   * whole call's timeout. An agent that answers with one JSON-RPC response rather than a stream (an
+   * error, typically) is read as a stream of that one answer.
+   *
+   * @return whether {@code until} returned true before the stream ended
+   * @throws BatonException as {@link #call} does, for the call and for each event
+   */
+  boolean stream(
+      ActionContext context, URI endpoint, String method, Object params, Predicate<Event> until) {
+    HttpRequest request =
+        http.post(context, endpoint, envelope(method, params))
+            .header("Accept", "text/event-stream")
+            .build();
+    return http.exchange(
+        context,
+        request,
+        true,
+        body -> {
+          BufferedInputStream answer = new BufferedInputStream(body);
+          if (startsWithJson(answer)) {
+            return until.test(resultOf(method, http.json(answer), Event.class));
+          }
+          SseReader events = new SseReader(answer);
+          String data;
+          while ((data = events.next()) != null) {
+            if (until.test(resultOf(method, http.parseJson(data), Event.class))) {
+              return true;
+            }
+          }
+          return false;
+        },
+        httpError(method));
+  }
+
+  /** Whether the body starts (after white space) with a JSON object rather than an SSE field. */
+  private static boolean startsWithJson(BufferedInputStream body) throws IOException {
+    body.mark(Integer.MAX_VALUE);
+    int next;
+    do {
+      next = body.read();
+    } while (next != -1 && Character.isWhitespace(next));
+    body.reset();
+    return next == '{';
+  }
+
+  private static JsonRpcRequest envelope(String method, Object params) {
+    return JsonRpcRequest.of(
+        Json.toTree(UUID.randomUUID().toString()), method, Json.toTree(params));
+  }
+
+  /**
+   * An HTTP error means the endpoint did not answer in JSON-RPC, whatever its code: a 404 is a
+   * wrong URL, not an unknown task, which only -32001 says.
+   */
+  private HttpCalls.ErrorReader httpError(String method) {
+    return (status, headers, body) ->
+        new BatonException(
+            Status.UNAVAILABLE,
+            who + " answered " + method + " with HTTP " + status,
+            null,
+            true,
+            HttpErrors.fromResponse(who, status, headers, body));
+  }
+
+  /** The result of a JSON-RPC response, or the error it carries. */
+  private <T> T resultOf(String method, JsonNode answer, Class<T> resultType) {
     JsonNode error = answer.get("error");
     if (error != null && error.isObject()) {
       throw errorOf(method, read(method, error, JsonRpcError.class));

@@ -46,7 +46,11 @@ final class TaskTranslation {
 
   /** Whether the task has stopped running: terminal, or waiting for input. */
   static boolean isSettled(Task task) {
-    TaskState state = task.status().state();
+    return isSettled(task.status().state());
+  }
+
+  /** Whether a task in this state has stopped running: terminal, or waiting for input. */
+  static boolean isSettled(TaskState state) {
     return state != TaskState.SUBMITTED && state != TaskState.WORKING;
   }
 

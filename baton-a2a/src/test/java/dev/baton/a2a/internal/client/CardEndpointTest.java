@@ -34,7 +34,23 @@ class CardEndpointTest {
             CardEndpoint.of(
                 CARD,
                 card("{\"url\": \"https://agents.example:443/a2a\", \"description\": \"Finds.\"}")))
-        .isEqualTo(new CardEndpoint(URI.create("https://agents.example:443/a2a"), "Finds."));
+        .isEqualTo(new CardEndpoint(URI.create("https://agents.example:443/a2a"), "Finds.", false));
+  }
+
+  @Test
+  void aCardThatSaysItStreamsLetsWaitsFollowTasks() {
+    String url = "\"url\": \"https://agents.example/a2a\"";
+
+    assertThat(
+            CardEndpoint.of(CARD, card("{" + url + ", \"capabilities\": {\"streaming\": true}}"))
+                .streaming())
+        .isTrue();
+    assertThat(
+            CardEndpoint.of(CARD, card("{" + url + ", \"capabilities\": {\"streaming\": false}}"))
+                .streaming())
+        .isFalse();
+    assertThat(CardEndpoint.of(CARD, card("{" + url + ", \"capabilities\": {}}")).streaming())
+        .isFalse();
   }
 
   @Test

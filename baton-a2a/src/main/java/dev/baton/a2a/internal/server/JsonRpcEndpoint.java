@@ -270,8 +270,8 @@ public final class JsonRpcEndpoint {
               }
             })) {
       // What the turn made between the first read and the watch goes out at once.
-      signals.add(new Changed());
       changePending.set(true);
+      signals.add(new Changed());
       while (true) {
         Signal signal = signals.poll(keepAliveInterval.toNanos(), TimeUnit.NANOSECONDS);
         switch (signal) {

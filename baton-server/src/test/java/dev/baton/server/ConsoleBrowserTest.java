@@ -244,6 +244,125 @@ class ConsoleBrowserTest {
     browser.screenshot("delegations");
   }
 
+  @Test
+  void theSpendOfATurnAndOfItsSessionReadByAgentWithEachTasksStatusNow() throws Exception {
+    ProgrammableModel researcherModel =
+        ProgrammableModel.define(served.baton.registry(), "researcher-model");
+    var researcher =
+        served.baton.defineAgent(
+            "researcher",
+            InlinePrompt.builder().model("researcher-model").system("You research.").build(),
+            AgentOptions.builder()
+                .sessionStore(InMemorySessionStore.create())
+                .description("Researches a topic.")
+                .build());
+    served.baton.defineAgent(
+        "coordinator",
+        InlinePrompt.builder()
+            .model("model")
+            .system("You delegate.")
+            .use(Agents.builder().agents(researcher.ref()).async(true).build())
+            .build(),
+        AgentOptions.builder().sessionStore(store).usageTree(true).build());
+    served.start(b -> b.console("/console"));
+    // The researchers answer after the first turn ended, so its tree records them running.
+    CountDownLatch turnEnded = new CountDownLatch(1);
+    for (int i = 0; i < 2; i++) {
+      researcherModel
+          .step()
+          .blockUntil(turnEnded)
+          .respond(
+              ModelResponse.of(Message.model("Found it."), FinishReason.STOP)
+                  .withUsage(usage(40, 120)));
+    }
+    served.model.respond(
+        ModelResponse.of(
+                new Message(
+                    Role.MODEL,
+                    List.of(
+                        Part.toolRequest("delegate_to_researcher", "d1", background("sources")),
+                        Part.toolRequest("delegate_to_researcher", "d2", background("history")))),
+                FinishReason.STOP)
+            .withUsage(usage(25, 18)));
+    served.model.respond(
+        ModelResponse.of(Message.model("Two researchers are on it."), FinishReason.STOP)
+            .withUsage(usage(60, 9)));
+    JsonNode first = post(served.url("/agents/coordinator"), turn("Research the topic")).result();
+    turnEnded.countDown();
+    List<String> taskIds = new ArrayList<>();
+    for (Message message : served.model.lastRequest().messages()) {
+      message
+          .toolResponses()
+          .forEach(r -> taskIds.add(r.toolResponse().output().get("taskId").stringValue()));
+    }
+    for (String taskId : taskIds) {
+      researcher.snapshots().waitFor(taskId.substring("researcher:".length()));
+    }
+    // The second turn's check reports both settled: their spend joins its tree.
+    served.model.respond(
+        ModelResponse.of(
+                new Message(
+                    Role.MODEL,
+                    List.of(
+                        Part.toolRequest(
+                            "check_background_tasks",
+                            "c1",
+                            Json.object().set("taskIds", Json.toTree(taskIds))))),
+                FinishReason.STOP)
+            .withUsage(usage(10, 5)));
+    served.model.respond(
+        ModelResponse.of(Message.model("Both are done."), FinishReason.STOP)
+            .withUsage(usage(30, 6)));
+    String sessionId = first.get("sessionId").stringValue();
+    assertThat(
+            post(
+                    served.url("/agents/coordinator"),
+                    Json.write(
+                        envelope(
+                            Map.of("message", Message.user("Are they done?")),
+                            Map.of("snapshotId", first.get("snapshotId").stringValue()))))
+                .status())
+        .isEqualTo(200);
+
+    browser.open(
+        console(
+            "#/agents/coordinator/sessions/"
+                + sessionId
+                + "?snapshot="
+                + first.get("snapshotId").stringValue()));
+    browser.until(d -> browser.all("usage-status").size() == 2, "the tree shows both tasks");
+    assertThat(browser.all("usage-status"))
+        .as("the tasks' status now, not the running the tree recorded")
+        .extracting(WebElement::getText)
+        .containsExactly("completed", "completed");
+    browser.until(d -> browser.all("delegation").size() == 3, "the turn and its two tasks");
+    WebElement root = browser.all("delegation").getFirst();
+    assertThat(root.findElement(byTestId("delegation-spend")).getText())
+        .as("the root's spend is the turn's, so labelled")
+        .isEqualTo("this turn 85 in · 27 out · 112 total");
+    assertThat(root.findElement(By.cssSelector(".task > .time")).getText())
+        .as("the turn's row was written once, at its end: no duration rather than 0 ms")
+        .isEqualTo("—");
+    browser.screenshot("spend-turn-tasks-now");
+
+    browser.open(console("#/agents/coordinator/sessions/" + sessionId));
+    browser.until(
+        d -> browser.all("session-spend-by-agent").size() == 1, "the session's spend shows");
+    List<WebElement> rows =
+        browser.visible("session-spend-by-agent").findElements(By.cssSelector("tbody tr"));
+    assertThat(rows)
+        .extracting(row -> row.getDomAttribute("data-agent"))
+        .containsExactly("researcher", "coordinator");
+    assertThat(rows.get(0).getText()).contains("2").endsWith("320");
+    assertThat(rows.get(1).getText()).endsWith("163");
+    assertThat(browser.visible("session-spend-total").getText())
+        .isEqualTo("205 in · 278 out · 483 total");
+    assertThat(browser.visible("snapshot-session-spend").getText())
+        .as("the coordinator's own calls, as its row of the session's spend")
+        .isEqualTo("125 in · 38 out · 163 total");
+    browser.screenshot("spend-session-by-agent");
+  }
+
   private static GenerationUsage usage(int input, int output) {
     return GenerationUsage.builder()
         .inputTokens(input)

@@ -9,10 +9,12 @@ import dev.baton.agent.AgentInit;
 import dev.baton.agent.AgentInput;
 import dev.baton.agent.AgentOptions;
 import dev.baton.agent.AgentOutput;
+import dev.baton.agent.RemoteAgentOptions;
 import dev.baton.agent.SessionPage;
 import dev.baton.agent.SessionQuery;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionStore;
+import dev.baton.agent.StateManagement;
 import dev.baton.agent.store.InMemorySessionStore;
 import dev.baton.ai.FinishReason;
 import dev.baton.ai.GenerationUsage;
@@ -311,6 +313,218 @@ class ConsoleTest {
       assertThat(task.get("durationMs").asLong()).isNotNegative();
       assertThat(task.get("remoteUrl").isNull()).isTrue();
       assertThat(task.get("children")).isEmpty();
+    }
+  }
+
+  /** A coordinator that delegates to {@code helper} on the programmable model. */
+  private Agent coordinator(Agent helper, boolean async, boolean usageTree) {
+    return served.baton.defineAgent(
+        "coordinator",
+        InlinePrompt.builder()
+            .model("model")
+            .use(Agents.builder().agents(helper.ref()).async(async).build())
+            .maxTurns(10)
+            .build(),
+        AgentOptions.builder()
+            .sessionStore(InMemorySessionStore.create())
+            .usageTree(usageTree)
+            .build());
+  }
+
+  private JsonNode snapshotView(String agent, String snapshotId) {
+    return ConsoleHttp.get(url("/api/agents/" + agent + "/snapshots/" + snapshotId)).json();
+  }
+
+  private JsonNode delegations(String agent, String snapshotId) {
+    return ConsoleHttp.get(
+            url("/api/agents/" + agent + "/snapshots/" + snapshotId + "/delegations"))
+        .json();
+  }
+
+  private static GenerationUsage tokens(int input, int output) {
+    return GenerationUsage.builder().inputTokens(input).outputTokens(output).build();
+  }
+
+  @Test
+  void aSessionsSpendAddsUpTheTurnsOfItsOwnLineByAgentAndATurnsRootSpendsWhatItsTreeSays() {
+    Agent helper = helper();
+    Agent coordinator = coordinator(helper, false, true);
+    serve();
+    // Each turn: the coordinator calls the helper (7 in, 2 out), the helper answers (5 in, 2
+    // out), the coordinator answers (3 in, 2 out): 21 tokens, 14 of them the coordinator's.
+    served.model.fallback(
+        request -> {
+          if (request.tools().isEmpty()) {
+            return say("helped", 5);
+          }
+          if (request.messages().getLast().role() == Role.TOOL) {
+            return say("done", 3);
+          }
+          return ModelResponse.of(
+                  new Message(
+                      Role.MODEL,
+                      List.of(
+                          Part.toolRequest(
+                              "delegate_to_helper", "d1", Json.object().put("task", "help")))),
+                  FinishReason.STOP)
+              .withUsage(tokens(7, 2));
+        });
+    AgentOutput first = coordinator.runText("one");
+    AgentOutput second = coordinator.runText("two", AgentInit.ofSnapshot(first.snapshotId()));
+    AgentOutput branch = coordinator.runText("again", AgentInit.ofSnapshot(first.snapshotId()));
+
+    JsonNode view = snapshotView("coordinator", second.snapshotId());
+
+    JsonNode session = view.get("sessionSpend");
+    assertThat(session.get("turns").asInt()).isEqualTo(2);
+    assertThat(session.at("/total/totalTokens").asInt()).isEqualTo(42);
+    assertThat(session.at("/byAgent/0/agent").asString()).isEqualTo("coordinator");
+    assertThat(session.at("/byAgent/0/calls").asInt()).isEqualTo(4);
+    assertThat(session.at("/byAgent/0/inputTokens").asInt()).isEqualTo(20);
+    assertThat(session.at("/byAgent/0/totalTokens").asInt()).isEqualTo(28);
+    assertThat(session.at("/byAgent/1/agent").asString()).isEqualTo("helper");
+    assertThat(session.at("/byAgent/1/calls").asInt()).isEqualTo(2);
+    assertThat(session.at("/byAgent/1/totalTokens").asInt()).isEqualTo(14);
+    assertThat(session.at("/byAgent/0/totalTokens"))
+        .as("the agent's own row is the session spend of its row, its own calls")
+        .isEqualTo(view.at("/spend/totalTokens"));
+    assertThat(view.at("/turnSpend/total/totalTokens").asInt()).isEqualTo(21);
+    assertThat(view.at("/usage/total/inputTokens").asInt()).isEqualTo(15);
+    assertThat(snapshotView("coordinator", branch.snapshotId()).at("/sessionSpend/turns").asInt())
+        .as("a branch counts its own line, not the turn beside it")
+        .isEqualTo(2);
+
+    JsonNode tree = delegations("coordinator", second.snapshotId());
+
+    assertThat(tree.get("spend"))
+        .as("the root spends this turn")
+        .isEqualTo(view.at("/turnSpend/total"));
+    assertThat(tree.get("durationMs").isNull())
+        .as("a row written once, at the turn's end, does not say how long the turn took")
+        .isTrue();
+    assertThat(tree.at("/children/0/spend/totalTokens").asInt()).isEqualTo(7);
+  }
+
+  @Test
+  void aTaskTheTurnsTreeRecordedRunningShowsItsStatusNow() {
+    ProgrammableModel helperModel =
+        ProgrammableModel.define(served.baton.registry(), "helper-model");
+    Agent helper =
+        served.baton.defineAgent(
+            "helper",
+            InlinePrompt.builder().model("helper-model").build(),
+            AgentOptions.builder().sessionStore(store).build());
+    Agent coordinator = coordinator(helper, true, true);
+    serve();
+    CountDownLatch turnEnded = new CountDownLatch(1);
+    helperModel.step().blockUntil(turnEnded).respond(say("found it", 40));
+    served.model.respond(
+        call("delegate_to_helper", Json.object().put("task", "look").put("background", true)),
+        say("it runs", 3));
+    AgentOutput turn = coordinator.runText("start it");
+    turnEnded.countDown();
+    String taskId =
+        delegations("coordinator", turn.snapshotId()).at("/children/0/taskId").asString();
+    helper.snapshots().waitFor(taskId.substring("helper:".length()));
+
+    JsonNode task = snapshotView("coordinator", turn.snapshotId()).at("/usage/children/0");
+
+    assertThat(task.get("agent").asString()).isEqualTo("helper");
+    assertThat(task.has("finishReason")).as("recorded while it ran").isFalse();
+    assertThat(task.get("status").asString()).isEqualTo("completed");
+    assertThat(
+            delegations("coordinator", turn.snapshotId()).at("/children/0/durationMs").isNumber())
+        .as("a detached run's row was written at its start and its end")
+        .isTrue();
+  }
+
+  @Test
+  void aContinuationOfABackgroundTaskShowsUnderTheTask() {
+    Agent helper = helper();
+    Agent coordinator = coordinator(helper, true, false);
+    serve();
+    List<String> taskIds = new java.util.concurrent.CopyOnWriteArrayList<>();
+    served.model.fallback(
+        request -> {
+          if (request.tools().isEmpty()) {
+            return say("worked on " + ProgrammableModel.lastUserText(request), 5);
+          }
+          List<JsonNode> outputs = toolOutputs(request);
+          outputs.forEach(
+              output -> {
+                if (output.has("taskId") && !taskIds.contains(output.get("taskId").asString())) {
+                  taskIds.add(output.get("taskId").asString());
+                }
+              });
+          return switch (outputs.size()) {
+            case 0 ->
+                call(
+                    "delegate_to_helper",
+                    Json.object().put("task", "draft").put("background", true));
+            case 1 ->
+                call(
+                    "wait_for_background_tasks",
+                    Json.object().set("taskIds", Json.toTree(taskIds)));
+            case 2 ->
+                call(
+                    "continue_task",
+                    Json.object().put("taskId", taskIds.getFirst()).put("instructions", "polish"));
+            default -> say("polished", 1);
+          };
+        });
+    AgentOutput turn = coordinator.runText("draft and polish");
+
+    JsonNode tree = delegations("coordinator", turn.snapshotId());
+
+    assertThat(taskIds).hasSize(2);
+    assertThat(tree.get("children")).hasSize(1);
+    JsonNode task = tree.at("/children/0");
+    assertThat(task.get("taskId").asString()).isEqualTo(taskIds.get(0));
+    assertThat(task.get("background").asBoolean()).isTrue();
+    assertThat(task.get("children")).hasSize(1);
+    JsonNode continuation = task.at("/children/0");
+    assertThat(continuation.get("taskId").asString()).isEqualTo(taskIds.get(1));
+    assertThat(continuation.get("status").asString()).isEqualTo("completed");
+    assertThat(continuation.get("background").asBoolean()).isFalse();
+    assertThat(continuation.at("/spend/inputTokens").asInt())
+        .as("the continuation's own turn, not the task's session")
+        .isEqualTo(5);
+  }
+
+  @Test
+  void aRemoteSubAgentIsALeafWithItsServersUrlWithoutUserInfoOrQuery() {
+    try (ServedBaton remote = new ServedBaton()) {
+      remote.agent("researcher", AgentOptions.builder().sessionStore(store).build());
+      remote.start();
+      remote.model.respond(say("remote answer", 9));
+      URI researcherUrl = remote.url("/agents/researcher");
+      Agent researcher =
+          served.baton.defineRemoteAgent(
+              "researcher",
+              URI.create(
+                  "http://user:secret@"
+                      + researcherUrl.getAuthority()
+                      + researcherUrl.getPath()
+                      + "?key=secret"),
+              RemoteAgentOptions.builder().stateManagement(StateManagement.SERVER).build());
+      Agent coordinator = coordinator(researcher, false, false);
+      serve();
+      served.model.respond(
+          call("delegate_to_researcher", Json.object().put("task", "look it up")),
+          say("it answered", 3));
+      AgentOutput turn = coordinator.runText("ask the researcher");
+
+      JsonNode tree = delegations("coordinator", turn.snapshotId());
+
+      assertThat(tree.get("children")).hasSize(1);
+      JsonNode leaf = tree.at("/children/0");
+      assertThat(leaf.get("agent").asString()).isEqualTo("researcher");
+      assertThat(leaf.get("taskId").asString()).startsWith("researcher:");
+      assertThat(leaf.get("status").asString()).isEqualTo("completed");
+      assertThat(leaf.get("remoteUrl").asString())
+          .isEqualTo("http://" + researcherUrl.getAuthority() + "/agents/researcher");
+      assertThat(leaf.get("spend").isNull()).isTrue();
+      assertThat(leaf.get("children")).isEmpty();
     }
   }
 

@@ -43,7 +43,15 @@ function task(node) {
       badge(node.agent, snapshotOf(node), node.status),
       node.background && h('span', { class: 'tag', testid: 'background' }, 'background'),
       h('span', { class: 'time', title: when(node.startedAt) }, duration(node.durationMs)),
-      h('span', { class: 'spend' }, spend(node.spend)),
+      h(
+        'span',
+        {
+          class: 'spend',
+          testid: 'delegation-spend',
+          title: 'what this turn spent, with the agents it ran in this process',
+        },
+        `this turn ${spend(node.spend)}`,
+      ),
       node.remoteUrl &&
         h('span', { class: 'remote', testid: 'remote' }, 'remote ', h('code', {}, node.remoteUrl)),
     ),

@@ -70,19 +70,3 @@ export function totalOf(usage) {
   }
   return (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0);
 }
-
-/** The sum of usages, field by field. */
-export function sum(usages) {
-  const total = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
-  let any = false;
-  for (const usage of usages) {
-    if (!usage) {
-      continue;
-    }
-    any = true;
-    total.inputTokens += usage.inputTokens ?? 0;
-    total.outputTokens += usage.outputTokens ?? 0;
-    total.totalTokens += totalOf(usage) ?? 0;
-  }
-  return any ? total : null;
-}

@@ -61,8 +61,12 @@ export async function sessionView(view, agent, sessionId, chosen) {
         { testid: 'turns' },
         `${snapshots.length} ${snapshots.length === 1 ? 'turn' : 'turns'}`,
       ),
-      // A snapshot's spend is its session's usage up to it, so the latest's is the session's.
-      h('span', { testid: 'session-spend' }, `Spend: ${spend(snapshots.at(-1)?.spend)}`),
+      // A snapshot's spend is its session's own calls up to it, so the latest's is the session's.
+      h(
+        'span',
+        { testid: 'session-spend' },
+        `Session spend, own calls: ${spend(snapshots.at(-1)?.spend)}`,
+      ),
     );
     const rows = treeRows(snapshots);
     const openAt = rows.findIndex((row) => row.snapshot.snapshotId === open);

@@ -4,7 +4,7 @@ import { get, snapshotPath } from './api.js';
 import { h, json, replace } from './dom.js';
 import { spend, when } from './format.js';
 import { delegationsView } from './delegations.js';
-import { spendView } from './spend.js';
+import { sessionSpendView, turnSpendView } from './spend.js';
 import { abortButton, badge } from './status.js';
 
 /** How many of the newest messages show before the reader asks for all of them. */
@@ -19,7 +19,8 @@ export async function snapshotView(detail, agent, snapshotId) {
     h('h2', {}, 'Snapshot ', h('code', { testid: 'snapshot-id' }, snapshotId)),
     summary(agent, snapshot),
     section('Delegations', delegations),
-    section('Spend', spendView(snapshot.usage, snapshot.spend)),
+    section('Spend this turn', turnSpendView(snapshot)),
+    section('Spend this session, by agent', sessionSpendView(snapshot.sessionSpend)),
     section('Messages', messages(snapshot.messages ?? [])),
     section('Artifacts', artifacts(snapshot.artifacts ?? [])),
     section(
@@ -49,7 +50,17 @@ function summary(agent, snapshot) {
     ['Created', when(snapshot.createdAt)],
     ['Updated', when(snapshot.updatedAt)],
     ['Heartbeat', when(snapshot.heartbeatAt)],
-    ['Session spend', spend(snapshot.spend)],
+    [
+      'Session spend, own calls',
+      h(
+        'span',
+        {
+          testid: 'snapshot-session-spend',
+          title: 'this agent’s model calls over the session up to this snapshot; its sub-agents’ count in their own sessions',
+        },
+        spend(snapshot.spend),
+      ),
+    ],
   ];
   if (snapshot.error) {
     rows.splice(2, 0, [

@@ -229,6 +229,7 @@ public final class Console {
         body.put("agent", name);
         body.put("sessionId", row.sessionId());
         body.setAll(Views.snapshotDetail(row));
+        new SpendView(registry, serves, caller.context()).addTo(body, Turn.of(snapshots, row));
         answers.json(transport, 200, body);
       }
     }

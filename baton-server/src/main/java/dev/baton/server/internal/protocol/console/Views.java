@@ -61,8 +61,8 @@ final class Views {
   }
 
   /**
-   * A snapshot with its state: messages and artifacts in Genkit's wire JSON, the custom state, and
-   * the usage tree its last turn recorded on its final model message, if it collects one.
+   * A snapshot with its state: messages and artifacts in Genkit's wire JSON, and the custom state
+   * ({@link SpendView} adds what its turn and session spent).
    */
   static ObjectNode snapshotDetail(SessionSnapshot row) {
     ObjectNode node = snapshot(row);
@@ -70,7 +70,6 @@ final class Views {
     node.set("messages", Json.toTree(state.messages()));
     node.set("artifacts", Json.toTree(state.artifacts()));
     node.set("custom", Json.toTree(state.custom()));
-    node.set("usage", Json.toTree(usageTree(state.messages())));
     return node;
   }
 
@@ -90,6 +89,7 @@ final class Views {
     return status.equals("pending") || status.equals("aborting");
   }
 
+  /** The usage tree on the last model message of {@code messages}, if it carries one. */
   static @Nullable AgentUsage usageTree(List<Message> messages) {
     for (int i = messages.size() - 1; i >= 0; i--) {
       if (messages.get(i).role() == Role.MODEL) {
@@ -104,13 +104,18 @@ final class Views {
     if (usage == null) {
       return Json.nodes().nullNode();
     }
-    int input = orZero(usage.inputTokens());
-    int output = orZero(usage.outputTokens());
     ObjectNode node = Json.object();
-    node.put("inputTokens", input);
-    node.put("outputTokens", output);
-    node.put("totalTokens", usage.totalTokens() != null ? usage.totalTokens() : input + output);
+    node.put("inputTokens", orZero(usage.inputTokens()));
+    node.put("outputTokens", orZero(usage.outputTokens()));
+    node.put("totalTokens", totalTokens(usage));
     return node;
+  }
+
+  /** The total tokens of a usage: input plus output when the model reported no total. */
+  static int totalTokens(GenerationUsage usage) {
+    return usage.totalTokens() != null
+        ? usage.totalTokens()
+        : orZero(usage.inputTokens()) + orZero(usage.outputTokens());
   }
 
   static JsonNode error(@Nullable ErrorInfo error) {

@@ -22,7 +22,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
+import org.eclipse.jetty.server.Handler;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -88,8 +90,13 @@ final class ServedA2a implements AutoCloseable {
   }
 
   ServedA2a serve(UnaryOperator<A2aHandler.Builder> configure) {
+    return serve(configure, served -> served);
+  }
+
+  /** Serves the handler through {@code wrap}, which may watch its requests. */
+  ServedA2a serve(UnaryOperator<A2aHandler.Builder> configure, Function<A2aHandler, Handler> wrap) {
     handler = configure.apply(A2aHandler.builder(baton).agents("researcher")).build();
-    server = BatonServer.start("127.0.0.1", 0, handler);
+    server = BatonServer.start("127.0.0.1", 0, wrap.apply(handler));
     return this;
   }
 

@@ -72,6 +72,7 @@ public final class Baton implements AutoCloseable {
   public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(30);
 
   private final Registry registry;
+  private final List<Plugin> plugins;
   private final Lifecycle lifecycle;
   private final Duration shutdownGrace;
   private final JsonMapper jsonMapper;
@@ -90,10 +91,11 @@ public final class Baton implements AutoCloseable {
             jsonMapper);
     this.lifecycle = DefaultRegistry.lifecycle(registry);
     this.shutdownGrace = builder.shutdownGrace;
+    this.plugins = List.copyOf(builder.plugins);
     GenerateAction.register(registry);
     BundledMiddleware.register(registry, builder.experimental);
     Set<String> names = new HashSet<>();
-    for (Plugin plugin : builder.plugins) {
+    for (Plugin plugin : plugins) {
       if (!names.add(plugin.name())) {
         throw BatonException.of(Status.ALREADY_EXISTS, "plugin %s was added twice", plugin.name());
       }
@@ -111,6 +113,15 @@ public final class Baton implements AutoCloseable {
   /** The instance's registry. */
   public Registry registry() {
     return registry;
+  }
+
+  /**
+   * The plugins the instance was built with, in the order they were added (and initialised): what a
+   * health check or an admin page reads to tell which providers an application has, however they
+   * were added.
+   */
+  public List<Plugin> plugins() {
+    return plugins;
   }
 
   /** A fresh root context for calling this instance's actions directly. */

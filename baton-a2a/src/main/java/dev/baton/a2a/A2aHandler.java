@@ -77,6 +77,7 @@ public final class A2aHandler extends Handler.Abstract.NonBlocking implements Gr
               builder.tools(name),
               schemes,
               builder.maxRequestBytes,
+              builder.keepAliveInterval,
               builder.exposeErrorMessages));
     }
     this.endpoints = Map.copyOf(endpoints);
@@ -191,6 +192,7 @@ public final class A2aHandler extends Handler.Abstract.NonBlocking implements Gr
     private final Map<String, ObjectNode> securitySchemes = new LinkedHashMap<>();
     private Duration shutdownGrace = BatonHandler.DEFAULT_SHUTDOWN_GRACE;
     private long maxRequestBytes = BatonHandler.DEFAULT_MAX_REQUEST_BYTES;
+    private Duration keepAliveInterval = BatonHandler.DEFAULT_KEEP_ALIVE_INTERVAL;
     private boolean exposeErrorMessages =
         dev.baton.server.internal.protocol.Failures.exposeByDefault();
     private @Nullable URI publicUrl;
@@ -269,6 +271,19 @@ public final class A2aHandler extends Handler.Abstract.NonBlocking implements Gr
         throw new IllegalArgumentException("maxRequestBytes must be positive");
       }
       this.maxRequestBytes = bytes;
+      return this;
+    }
+
+    /**
+     * How long a stream ({@code message/stream}, {@code tasks/resubscribe}) may go without sending
+     * before it sends an SSE comment ({@code : keep-alive}), so that proxies and clients do not
+     * take a long turn for a dead connection (default 15 s, as {@link BatonHandler}'s).
+     */
+    public Builder keepAliveInterval(Duration interval) {
+      if (!interval.isPositive()) {
+        throw new IllegalArgumentException("the keep-alive interval must be positive");
+      }
+      this.keepAliveInterval = interval;
       return this;
     }
 

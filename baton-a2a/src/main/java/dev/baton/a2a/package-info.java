@@ -31,8 +31,9 @@
  *       taskId} answers it through the resume path (its one data part, or else its text, is the
  *       tool's answer); the task goes on under its ID, {@code working} again.
  *   <li>Parts map kind for kind: text, file (a Baton media part; inline bytes as a {@code data:}
- *       URL) and data. Baton's artifacts are the task's artifacts, streamed as {@code
- *       artifact-update} events.
+ *       URL) and data. A task's artifacts are the Baton artifacts its turns created or changed,
+ *       streamed as {@code artifact-update} events as they appear while the turn runs; a quiet
+ *       stream sends a keep-alive comment every {@code keepAliveInterval} (15 s by default).
  *   <li>The handler's context providers authenticate requests as a {@code BatonHandler}'s do;
  *       another principal's task or context answers as unknown.
  *   <li>Errors are A2A's JSON-RPC codes (parse error, invalid request, method not found, invalid

@@ -7,6 +7,7 @@ import dev.baton.server.TestHttp;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /** Requests A2A's JSON-RPC refuses: each a spec error with nothing internal on the wire. */
 class A2aBadInputTest {
@@ -80,6 +81,82 @@ class A2aBadInputTest {
     JsonNode unknown = served.call("tasks/get", Json.object().put("id", "nope"));
     assertThat(unknown.path("error").path("code").asInt()).isEqualTo(-32001);
     assertThat(unknown.path("error").path("message").asString()).isEqualTo("task not found");
+  }
+
+  /** message/send's params with the message's field {@code field} set to {@code value}. */
+  private static JsonNode sendWith(String field, JsonNode value) {
+    ObjectNode params = ServedA2a.send("hello", null, null);
+    params.withObject("message").set(field, value);
+    return params;
+  }
+
+  private static ObjectNode part(String json) {
+    return (ObjectNode) Json.parse(json);
+  }
+
+  private void assertInvalidParams(JsonNode params, String naming) {
+    JsonNode answer = served.call("message/send", params);
+    assertThat(answer.path("error").path("code").asInt()).as("%s", answer).isEqualTo(-32602);
+    assertThat(answer.path("error").path("message").asString()).contains(naming);
+    assertThat(answer.toString()).doesNotContain("Exception", "at dev.", "tools.jackson", "Cannot");
+  }
+
+  @Test
+  void nestedFieldsAreCheckedAndNamedInTheInvalidParamsError() {
+    assertInvalidParams(
+        sendWith("parts", Json.nodes().arrayNode().add(part("{\"kind\": \"text\"}"))),
+        "params.message.parts[0].text");
+    assertInvalidParams(
+        sendWith(
+            "parts",
+            Json.nodes()
+                .arrayNode()
+                .add(part("{\"kind\": \"file\", \"file\": {\"name\": \"a\"}}"))),
+        "params.message.parts[0].file");
+    assertInvalidParams(
+        sendWith(
+            "parts",
+            Json.nodes()
+                .arrayNode()
+                .add(
+                    part(
+                        "{\"kind\": \"file\", \"file\": {\"bytes\": \"AA==\", \"uri\": \"x:y\"}}"))),
+        "params.message.parts[0].file");
+    assertInvalidParams(
+        sendWith("parts", Json.nodes().arrayNode().add(part("{\"kind\": \"video\"}"))),
+        "params.message.parts[0].kind");
+    assertInvalidParams(
+        sendWith("parts", Json.nodes().arrayNode().add(part("{\"kind\": \"data\", \"data\": 3}"))),
+        "params.message.parts[0].data");
+    assertInvalidParams(sendWith("parts", Json.nodes().stringNode("x")), "params.message.parts");
+    assertInvalidParams(sendWith("parts", Json.nodes().arrayNode()), "params.message.parts");
+    assertInvalidParams(sendWith("messageId", Json.nodes().nullNode()), "params.message.messageId");
+    assertInvalidParams(sendWith("role", Json.nodes().stringNode("agent")), "params.message.role");
+    assertInvalidParams(
+        sendWith("contextId", Json.nodes().numberNode(5)), "params.message.contextId");
+    ObjectNode noRole = ServedA2a.send("hello", null, null);
+    noRole.withObject("message").remove("role");
+    assertInvalidParams(noRole, "params.message.role");
+    ObjectNode noParts = ServedA2a.send("hello", null, null);
+    noParts.withObject("message").remove("parts");
+    assertInvalidParams(noParts, "params.message.parts");
+    ObjectNode blocking = ServedA2a.send("hello", null, null);
+    blocking.withObject("configuration").put("blocking", "yes");
+    assertInvalidParams(blocking, "params.configuration.blocking");
+    assertThat(served.model.requests()).as("no refused message reached the agent").isEmpty();
+  }
+
+  @Test
+  void aNullIdIsAcceptedAndEchoedAsNull() {
+    served.model.respondText("Hi.");
+    ObjectNode request = Json.object().put("jsonrpc", "2.0").put("method", "message/send");
+    request.putNull("id");
+    request.set("params", ServedA2a.send("hello", null, null));
+    TestHttp.Answer answer = TestHttp.post(served.url(), request);
+    JsonNode json = answer.json();
+    assertThat(json.has("id")).isTrue();
+    assertThat(json.get("id").isNull()).isTrue();
+    assertThat(json.at("/result/status/state").asString()).isEqualTo("completed");
   }
 
   @Test

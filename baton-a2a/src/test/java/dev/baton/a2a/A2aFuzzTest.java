@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -23,9 +24,10 @@ import tools.jackson.databind.node.ObjectNode;
  * Seeded random JSON-RPC requests against a served agent's A2A routes, on the server's {@link
  * FuzzHarness} ({@code -Dbaton.fuzz.seed} picks another seed): malformed and truncated JSON, wrong
  * types in every field, deep nesting, oversized bodies, every method (streamed ones too) and
- * unknown ones, and mutated valid requests. Each answer is a JSON-RPC response, or a stream of
- * them, with a result or one of the specification's error codes, never a 5xx, and carries nothing
- * internal; the agent then still answers a normal message.
+ * unknown ones, mutated valid requests (nested fields and parts of every kind included) and null
+ * ids. Each answer is a JSON-RPC response, or a stream of them, with a result or one of the
+ * specification's error codes, never a 5xx, and carries nothing internal; the agent then still
+ * answers a normal message.
  */
 @Timeout(300)
 class A2aFuzzTest {
@@ -56,8 +58,25 @@ class A2aFuzzTest {
           Json.object(),
           Json.object().put("kind", "nope"));
 
+  /** Parts of every kind with a field missing or of the wrong type. */
+  private static final List<String> ODD_PARTS =
+      List.of(
+          "{\"kind\": \"text\"}",
+          "{\"kind\": \"text\", \"text\": 5}",
+          "{\"kind\": \"file\"}",
+          "{\"kind\": \"file\", \"file\": {}}",
+          "{\"kind\": \"file\", \"file\": {\"bytes\": \"AA==\", \"uri\": \"x:y\"}}",
+          "{\"kind\": \"file\", \"file\": {\"uri\": 7}}",
+          "{\"kind\": \"data\", \"data\": [1]}",
+          "{\"kind\": \"data\"}",
+          "{\"kind\": \"video\", \"text\": \"x\"}",
+          "{\"text\": \"no kind\"}",
+          "{\"kind\": \"text\", \"text\": \"x\", \"metadata\": 1}");
+
   private final ServedA2a served = new ServedA2a().serve(b -> b.maxRequestBytes(MAX_BYTES));
   private final Random random = new Random(Long.getLong("baton.fuzz.seed", 20261206L));
+  // Requests whose only fault is an odd part: each must be refused as invalid params.
+  private final Set<String> oddParts = ConcurrentHashMap.newKeySet();
 
   @AfterEach
   void close() throws Exception {
@@ -80,6 +99,9 @@ class A2aFuzzTest {
             problems.add("an internal detail: " + what);
           }
           problem(answer).ifPresent(problem -> problems.add(problem + ": " + what));
+          if (oddParts.contains(body) && answer.json().at("/error/code").asInt() != -32602) {
+            problems.add("an odd part not refused as invalid params: " + what);
+          }
         });
 
     served.model.fallback(
@@ -118,7 +140,7 @@ class A2aFuzzTest {
   }
 
   private String next() {
-    return switch (random.nextInt(7)) {
+    return switch (random.nextInt(8)) {
       case 0 -> {
         String valid = Json.write(valid());
         yield valid.substring(0, random.nextInt(valid.length()));
@@ -141,6 +163,17 @@ class A2aFuzzTest {
             "params", Json.object().set("id", ODD_VALUES.get(random.nextInt(ODD_VALUES.size()))));
         yield Json.write(request);
       }
+      case 5 -> {
+        ObjectNode request = valid();
+        request
+            .withObject("params")
+            .withObject("message")
+            .withArray("parts")
+            .set(0, Json.parse(ODD_PARTS.get(random.nextInt(ODD_PARTS.size()))));
+        String body = Json.write(request);
+        oddParts.add(body);
+        yield body;
+      }
       default -> Json.write(mutate(valid()));
     };
   }
@@ -149,6 +182,9 @@ class A2aFuzzTest {
     ObjectNode request = Json.object().put("jsonrpc", "2.0").put("id", random.nextInt(1000));
     request.put("method", random.nextBoolean() ? "message/send" : "message/stream");
     request.set("params", ServedA2a.send("hello " + random.nextInt(), null, null));
+    if (random.nextInt(10) == 0) {
+      request.putNull("id");
+    }
     return request;
   }
 
@@ -156,13 +192,18 @@ class A2aFuzzTest {
   private ObjectNode mutate(ObjectNode request) {
     ObjectNode target = request;
     List<String> path =
-        switch (random.nextInt(7)) {
+        switch (random.nextInt(12)) {
           case 0 -> List.of("jsonrpc");
           case 1 -> List.of("id");
           case 2 -> List.of("method");
           case 3 -> List.of("params");
           case 4 -> List.of("params", "message");
           case 5 -> List.of("params", "message", "parts");
+          case 6 -> List.of("params", "message", "messageId");
+          case 7 -> List.of("params", "message", "contextId");
+          case 8 -> List.of("params", "message", "referenceTaskIds");
+          case 9 -> List.of("params", "message", "metadata");
+          case 10 -> List.of("params", "configuration");
           default -> List.of("params", "message", "role");
         };
     for (String field : path.subList(0, path.size() - 1)) {

@@ -1,5 +1,7 @@
 package dev.baton.a2a;
 
+import static dev.baton.a2a.ScriptedOrchestrator.call;
+import static dev.baton.a2a.ScriptedOrchestrator.taskIds;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -8,39 +10,26 @@ import dev.baton.Baton;
 import dev.baton.agent.Agent;
 import dev.baton.agent.AgentInit;
 import dev.baton.agent.AgentInput;
-import dev.baton.agent.AgentOptions;
 import dev.baton.agent.AgentOutput;
 import dev.baton.agent.Artifact;
 import dev.baton.agent.SnapshotStatus;
-import dev.baton.agent.store.InMemorySessionStore;
-import dev.baton.ai.FinishReason;
-import dev.baton.ai.InlinePrompt;
 import dev.baton.ai.Message;
-import dev.baton.ai.ModelRequest;
-import dev.baton.ai.ModelResponse;
-import dev.baton.ai.Part;
-import dev.baton.ai.Role;
 import dev.baton.core.ActionType;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
-import dev.baton.middleware.agents.Agents;
 import dev.baton.server.NodeFixture;
-import dev.baton.testing.ProgrammableModel;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -55,8 +44,6 @@ import tools.jackson.databind.JsonNode;
 class JsA2aSubAgentTest {
   final NodeFixture.Server js = NodeFixture.server("agent-server.mjs");
   final Baton client = Baton.builder().experimental().build();
-  final ProgrammableModel orch = ProgrammableModel.define(client.registry(), "orch");
-  final Deque<Function<ModelRequest, ModelResponse>> script = new ArrayDeque<>();
   final HttpClient http = HttpClient.newHttpClient();
 
   // A first run installs the npm packages, which NodeFixture bounds at ten minutes with npm's
@@ -65,11 +52,6 @@ class JsA2aSubAgentTest {
   @Timeout(value = 11, unit = TimeUnit.MINUTES)
   static void node() {
     NodeFixture.require();
-  }
-
-  JsA2aSubAgentTest() {
-    orch.fallback(
-        request -> Objects.requireNonNull(script.poll(), "script used up").apply(request));
   }
 
   @AfterEach
@@ -91,34 +73,8 @@ class JsA2aSubAgentTest {
         A2aAgentOptions.builder().waitPollInterval(Duration.ofMillis(20)).build());
   }
 
-  private Agent orchestrator(Agent researcher) {
-    return client.defineAgent(
-        "orchestrator",
-        InlinePrompt.builder()
-            .model("orch")
-            .use(Agents.builder().agents(researcher.ref()).async(true).build())
-            .maxTurns(10)
-            .build(),
-        AgentOptions.builder().sessionStore(InMemorySessionStore.create()).build());
-  }
-
-  private static ModelResponse call(String tool, JsonNode input) {
-    return ModelResponse.of(
-        new Message(Role.MODEL, List.of(Part.toolRequest(tool, "r1", input))), FinishReason.STOP);
-  }
-
-  private static ModelResponse say(String text) {
-    return ModelResponse.of(Message.model(text), FinishReason.STOP);
-  }
-
-  /** The output of the tool response the orchestrator's model was just sent. */
-  private static JsonNode toolOutput(ModelRequest request) {
-    Message last = request.messages().get(request.messages().size() - 1);
-    return Objects.requireNonNull(last.toolResponses().get(0).toolResponse().output());
-  }
-
-  private static JsonNode taskIds(JsonNode launched) {
-    return Json.object().set("taskIds", Json.toTree(List.of(launched.get("taskId").stringValue())));
+  private ScriptedOrchestrator orchestrator(Agent researcher) {
+    return new ScriptedOrchestrator(client, researcher);
   }
 
   private JsonNode control(String path, boolean post) {
@@ -141,8 +97,8 @@ class JsA2aSubAgentTest {
   }
 
   /** Blocks until the JS agent holds the task (it is working), so that a cancel finds it so. */
-  private void awaitHeld(JsonNode launched) {
-    awaitHeld(launched.get("taskId").stringValue().substring("researcher:".length()));
+  private void awaitHeld(@Nullable JsonNode launched) {
+    awaitHeld(ScriptedOrchestrator.taskId(launched).substring("researcher:".length()));
   }
 
   private void awaitHeld(String a2aTaskId) {
@@ -164,108 +120,72 @@ class JsA2aSubAgentTest {
 
   @Test
   void aSynchronousDelegationIsContinuedInTheSameContext() {
-    Agent orchestrator = orchestrator(researcher());
-    JsonNode[] seen = new JsonNode[2];
-    script.add(r -> call("delegate_to_researcher", Json.object().put("task", "tides")));
-    script.add(
-        r -> {
-          seen[0] = toolOutput(r);
-          return call(
-              "continue_task",
-              Json.object()
-                  .put("taskId", seen[0].get("taskId").stringValue())
-                  .put("instructions", "and storms"));
-        });
-    script.add(
-        r -> {
-          seen[1] = toolOutput(r);
-          return say("done");
-        });
+    ScriptedOrchestrator orchestrator = orchestrator(researcher());
+    orchestrator.delegate("tides").continueTask("and storms");
 
-    assertThat(orchestrator.runText("Why tides and storms?").text()).isEqualTo("done");
+    assertThat(orchestrator.run("Why tides and storms?").text()).isEqualTo("done");
 
-    assertThat(seen[0].get("status").stringValue()).isEqualTo("completed");
-    assertThat(seen[0].get("response").stringValue()).isEqualTo("echo: tides (turn 1)");
-    assertThat(seen[0].get("taskId").stringValue()).startsWith("researcher:");
+    JsonNode first = orchestrator.output(0);
+    JsonNode second = orchestrator.output(1);
+    assertThat(first.get("status").stringValue()).isEqualTo("completed");
+    assertThat(first.get("response").stringValue()).isEqualTo("echo: tides (turn 1)");
+    assertThat(first.get("taskId").stringValue()).startsWith("researcher:");
     // The JS agent counts the messages of a context: the continuation is the context's second.
-    assertThat(seen[1].get("response").stringValue()).isEqualTo("echo: and storms (turn 2)");
-    assertThat(seen[1].get("taskId").stringValue())
-        .isNotEqualTo(seen[0].get("taskId").stringValue());
+    assertThat(second.get("response").stringValue()).isEqualTo("echo: and storms (turn 2)");
+    assertThat(second.get("taskId").stringValue()).isNotEqualTo(first.get("taskId").stringValue());
   }
 
   @Test
   void anAgentsQuestionIsAnsweredByContinuingItsTask() {
-    Agent orchestrator = orchestrator(researcher());
-    JsonNode[] seen = new JsonNode[2];
-    script.add(r -> call("delegate_to_researcher", Json.object().put("task", "ask: the flood")));
-    script.add(
-        r -> {
-          seen[0] = toolOutput(r);
-          return call(
-              "continue_task",
-              Json.object()
-                  .put("taskId", seen[0].get("taskId").stringValue())
-                  .put("instructions", "1953"));
-        });
-    script.add(
-        r -> {
-          seen[1] = toolOutput(r);
-          return say("done");
-        });
+    ScriptedOrchestrator orchestrator = orchestrator(researcher());
+    orchestrator.delegate("ask: the flood").continueTask("1953");
 
-    assertThat(orchestrator.runText("Tell me about the flood").text()).isEqualTo("done");
+    assertThat(orchestrator.run("Tell me about the flood").text()).isEqualTo("done");
 
+    JsonNode asked = orchestrator.output(0);
+    JsonNode answered = orchestrator.output(1);
     // input-required reads as completed with the question as the answer ...
-    assertThat(seen[0].get("status").stringValue()).isEqualTo("completed");
-    assertThat(seen[0].get("response").stringValue()).isEqualTo("Which year?");
+    assertThat(asked.get("status").stringValue()).isEqualTo("completed");
+    assertThat(asked.get("response").stringValue()).isEqualTo("Which year?");
     // ... and the continuation answers it in the same A2A task.
-    assertThat(seen[1].get("status").stringValue()).isEqualTo("completed");
-    assertThat(seen[1].get("response").stringValue()).isEqualTo("answered: 1953");
-    assertThat(seen[1].get("taskId").stringValue()).isEqualTo(seen[0].get("taskId").stringValue());
+    assertThat(answered.get("status").stringValue()).isEqualTo("completed");
+    assertThat(answered.get("response").stringValue()).isEqualTo("answered: 1953");
+    assertThat(answered.get("taskId").stringValue()).isEqualTo(asked.get("taskId").stringValue());
   }
 
   @Test
   void aBackgroundDelegationIsCheckedThenWaitedForByFollowingTheTasksEvents() {
-    Agent orchestrator = orchestrator(researcher());
-    JsonNode[] seen = new JsonNode[3];
-    script.add(
-        r ->
-            call(
-                "delegate_to_researcher",
-                Json.object().put("task", "hold: storms").put("background", true)));
-    script.add(
-        r -> {
-          seen[0] = toolOutput(r);
-          awaitHeld(seen[0]);
-          return call("check_background_tasks", taskIds(seen[0]));
-        });
-    script.add(
-        r -> {
-          seen[1] = toolOutput(r);
-          // The task is released once the wait follows it, so the result comes on the stream.
-          // On a thread of its own: the common pool may be busy running the orchestrator's tools.
-          Thread.ofVirtual()
-              .start(
-                  () -> {
-                    await()
-                        .atMost(Duration.ofSeconds(20))
-                        .until(() -> methods().contains(RESUBSCRIBE));
-                    control("release", true);
-                  });
-          return call("wait_for_background_tasks", taskIds(seen[0]));
-        });
-    script.add(
-        r -> {
-          seen[2] = toolOutput(r);
-          return say("done");
-        });
+    ScriptedOrchestrator orchestrator = orchestrator(researcher());
+    orchestrator
+        .delegateInBackground("hold: storms")
+        .then(
+            launched -> {
+              awaitHeld(launched);
+              return call("check_background_tasks", taskIds(launched));
+            })
+        .then(
+            checked -> {
+              // The task is released once the wait follows it, so the result comes on the stream.
+              // On a thread of its own: the common pool may be busy running the orchestrator's
+              // tools.
+              Thread.ofVirtual()
+                  .start(
+                      () -> {
+                        await()
+                            .atMost(Duration.ofSeconds(20))
+                            .until(() -> methods().contains(RESUBSCRIBE));
+                        control("release", true);
+                      });
+              return call("wait_for_background_tasks", taskIds(orchestrator.output(0)));
+            });
 
-    orchestrator.runText("Why storms?");
+    orchestrator.run("Why storms?");
 
-    assertThat(seen[0].get("status").stringValue()).isEqualTo("pending");
-    assertThat(seen[1].at("/tasks/0/status").stringValue()).isEqualTo("pending");
-    assertThat(seen[2].at("/tasks/0/status").stringValue()).isEqualTo("completed");
-    assertThat(seen[2].at("/tasks/0/response").stringValue())
+    assertThat(orchestrator.output(0).get("status").stringValue()).isEqualTo("pending");
+    assertThat(orchestrator.output(1).at("/tasks/0/status").stringValue()).isEqualTo("pending");
+    JsonNode waited = orchestrator.output(2);
+    assertThat(waited.at("/tasks/0/status").stringValue()).isEqualTo("completed");
+    assertThat(waited.at("/tasks/0/response").stringValue())
         .isEqualTo("echo: hold: storms (turn 1)");
     // The wait read the task, followed it until it settled, and read it once more: no polling.
     List<String> methods = methods();
@@ -273,28 +193,23 @@ class JsA2aSubAgentTest {
         .containsExactly("tasks/get", RESUBSCRIBE, "tasks/get");
     // The artifacts the task published while followed are its result's; the one sent in two chunks
     // has both, one part each.
-    assertThat(artifacts(seen[2].at("/tasks/0/artifacts")))
+    assertThat(artifacts(waited.at("/tasks/0/artifacts")))
         .containsExactlyInAnyOrder(
             "report.md=first half, \nsecond half", "notes.md=notes on hold: storms");
   }
 
   @Test
   void anArtifactOfTheAgentsTaskIsTheDelegationsArtifact() {
-    Agent orchestrator = orchestrator(researcher());
-    JsonNode[] seen = new JsonNode[1];
-    script.add(r -> call("delegate_to_researcher", Json.object().put("task", "tides")));
-    script.add(
-        r -> {
-          seen[0] = toolOutput(r);
-          return say("done");
-        });
+    ScriptedOrchestrator orchestrator = orchestrator(researcher());
+    orchestrator.delegate("tides");
 
-    AgentOutput output = orchestrator.runText("Why tides?");
+    AgentOutput output = orchestrator.run("Why tides?");
 
-    assertThat(artifacts(seen[0].get("artifacts"))).containsExactly("notes.md=notes on tides");
+    JsonNode delegated = orchestrator.output(0);
+    assertThat(artifacts(delegated.get("artifacts"))).containsExactly("notes.md=notes on tides");
     // Merged into the orchestrator's session under the delegation's name, tagged with its source.
     Artifact merged = output.artifacts().get(0);
-    assertThat(merged.name()).isEqualTo(seen[0].at("/artifacts/0/name").stringValue());
+    assertThat(merged.name()).isEqualTo(delegated.at("/artifacts/0/name").stringValue());
     assertThat(merged.text()).isEqualTo("notes on tides");
     assertThat(merged.metadata().path("source").asString()).isEqualTo("researcher");
   }
@@ -322,48 +237,34 @@ class JsA2aSubAgentTest {
   @Test
   void aBackgroundTaskIsAbortedWithTasksCancel() {
     Agent researcher = researcher();
-    Agent orchestrator = orchestrator(researcher);
-    JsonNode[] seen = new JsonNode[2];
-    script.add(
-        r ->
-            call(
-                "delegate_to_researcher",
-                Json.object().put("task", "hold: storms").put("background", true)));
-    script.add(
-        r -> {
-          seen[0] = toolOutput(r);
-          awaitHeld(seen[0]);
-          return call("abort_background_tasks", taskIds(seen[0]));
-        });
-    script.add(
-        r -> {
-          seen[1] = toolOutput(r);
-          return say("stopped");
-        });
+    ScriptedOrchestrator orchestrator = orchestrator(researcher);
+    orchestrator
+        .delegateInBackground("hold: storms")
+        .then(
+            launched -> {
+              awaitHeld(launched);
+              return call("abort_background_tasks", taskIds(launched));
+            });
 
-    orchestrator.runText("Why storms?");
+    orchestrator.run("Why storms?");
 
-    assertThat(seen[1].at("/tasks/0/status").stringValue()).isEqualTo("aborted");
-    String a2aTaskId = seen[0].get("taskId").stringValue().substring("researcher:".length());
+    assertThat(orchestrator.output(1).at("/tasks/0/status").stringValue()).isEqualTo("aborted");
+    String a2aTaskId =
+        orchestrator.output(0).get("taskId").stringValue().substring("researcher:".length());
     assertThat(researcher.snapshots().get(a2aTaskId).status()).isEqualTo(SnapshotStatus.ABORTED);
     assertThat(control("held", false).path("held")).isEmpty();
   }
 
   @Test
   void aFailedTaskReportsFailedWithTheAgentsMessage() {
-    Agent orchestrator = orchestrator(researcher());
-    JsonNode[] seen = new JsonNode[1];
-    script.add(r -> call("delegate_to_researcher", Json.object().put("task", "fail: tides")));
-    script.add(
-        r -> {
-          seen[0] = toolOutput(r);
-          return say("it failed");
-        });
+    ScriptedOrchestrator orchestrator = orchestrator(researcher());
+    orchestrator.delegate("fail: tides");
 
-    orchestrator.runText("Why tides?");
+    orchestrator.run("Why tides?");
 
-    assertThat(seen[0].get("status").stringValue()).isEqualTo("failed");
-    assertThat(seen[0].toString()).contains("the research failed");
+    JsonNode failed = orchestrator.output(0);
+    assertThat(failed.get("status").stringValue()).isEqualTo("failed");
+    assertThat(failed.toString()).contains("the research failed");
   }
 
   @Test

@@ -2,6 +2,8 @@ package dev.baton.a2a;
 
 import dev.baton.Baton;
 import dev.baton.agent.AgentOptions;
+import dev.baton.agent.Artifact;
+import dev.baton.agent.Session;
 import dev.baton.agent.SessionStore;
 import dev.baton.agent.store.InMemorySessionStore;
 import dev.baton.ai.FinishReason;
@@ -20,15 +22,17 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
+import org.eclipse.jetty.server.Handler;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A Baton instance with a programmable model and an agent, {@code researcher}, whose tool {@code
- * approve} interrupts for the client's answer, served over A2A on a free loopback port: what the
- * server's tests drive.
+ * approve} interrupts for the client's answer and whose tool {@code write_note} writes a text
+ * artifact, served over A2A on a free loopback port: what the server's tests drive.
  */
 final class ServedA2a implements AutoCloseable {
   final Baton baton = Baton.builder().experimental().build();
@@ -55,9 +59,26 @@ final class ServedA2a implements AutoCloseable {
               }
               return ctx.resumed().orElseThrow();
             });
+    Tool<JsonNode, JsonNode> writeNote =
+        baton.defineJsonTool(
+            "write_note",
+            "writes a note as an artifact of the session",
+            null,
+            null,
+            (ctx, in) -> {
+              Session.from(ctx.context())
+                  .orElseThrow()
+                  .addArtifact(
+                      Artifact.text(in.path("name").asString(), in.path("text").asString()));
+              return Json.nodes().stringNode("saved");
+            });
     baton.defineAgent(
         "researcher",
-        InlinePrompt.builder().model("model").system("You research.").tools(approve).build(),
+        InlinePrompt.builder()
+            .model("model")
+            .system("You research.")
+            .tools(approve, writeNote)
+            .build(),
         AgentOptions.builder()
             .sessionStore(store)
             .description("Finds facts and writes research notes.")
@@ -69,8 +90,13 @@ final class ServedA2a implements AutoCloseable {
   }
 
   ServedA2a serve(UnaryOperator<A2aHandler.Builder> configure) {
+    return serve(configure, served -> served);
+  }
+
+  /** Serves the handler through {@code wrap}, which may watch its requests. */
+  ServedA2a serve(UnaryOperator<A2aHandler.Builder> configure, Function<A2aHandler, Handler> wrap) {
     handler = configure.apply(A2aHandler.builder(baton).agents("researcher")).build();
-    server = BatonServer.start("127.0.0.1", 0, handler);
+    server = BatonServer.start("127.0.0.1", 0, wrap.apply(handler));
     return this;
   }
 
@@ -107,6 +133,17 @@ final class ServedA2a implements AutoCloseable {
                 Role.MODEL,
                 List.of(Part.toolRequest("approve", "a1", Json.object().put("step", "publish")))),
             FinishReason.STOP));
+  }
+
+  /** A model answer that calls {@code write_note}: the artifact {@code name} holds {@code text}. */
+  static ModelResponse writesNote(String name, String text) {
+    return ModelResponse.of(
+        new Message(
+            Role.MODEL,
+            List.of(
+                Part.toolRequest(
+                    "write_note", "w-" + text, Json.object().put("name", name).put("text", text)))),
+        FinishReason.STOP);
   }
 
   /** Calls a JSON-RPC method and returns the whole response. */

@@ -542,4 +542,76 @@ class DetachAndAbortTest extends AgentTestSupport {
     assertThat(refused.error().status()).isEqualTo("FAILED_PRECONDITION");
     assertThat(refused.error().message()).contains("detach requires a session store");
   }
+
+  @Test
+  void aBackgroundStreamFollowsTheDetachedWorkAndEndsOnceItsRowIsFinal() throws Exception {
+    CountDownLatch gate = new CountDownLatch(1);
+    Agent agent =
+        baton.defineCustomAgent(
+            "artist",
+            runner -> {
+              runner.run(
+                  (ctx, input) -> {
+                    runner.sendArtifact(Artifact.text("draft", "one"));
+                    awaitOrCancel(ctx, gate);
+                    runner.sendArtifact(Artifact.text("draft", "two"));
+                    return AgentFinishReason.STOP;
+                  });
+              return runner.result();
+            },
+            server().build());
+    java.util.concurrent.LinkedBlockingQueue<Artifact> seen =
+        new java.util.concurrent.LinkedBlockingQueue<>();
+    CompletableFuture<SnapshotStatus> endedOn = new CompletableFuture<>();
+    String[] id = new String[1];
+    BackgroundStream observer =
+        new BackgroundStream() {
+          @Override
+          public void onChunk(AgentStreamChunk chunk) {
+            if (chunk.artifact() != null) {
+              seen.add(chunk.artifact());
+            }
+          }
+
+          @Override
+          public void onEnd() {
+            // The row is final by now: a plain read sees it settled.
+            endedOn.complete(agent.snapshots().get(id[0]).status());
+          }
+        };
+
+    AgentOutput detached =
+        agent.run(baton.context(), AgentInput.text("go").withDetach(true), AgentInit.NEW, observer);
+    id[0] = detached.snapshotId();
+    assertThat(detached.finishReason()).isEqualTo(AgentFinishReason.DETACHED);
+    // The first artifact arrives while the work is still held at the gate.
+    assertThat(seen.poll(10, TimeUnit.SECONDS)).isEqualTo(Artifact.text("draft", "one"));
+    assertThat(endedOn).isNotDone();
+    gate.countDown();
+    assertThat(seen.poll(10, TimeUnit.SECONDS)).isEqualTo(Artifact.text("draft", "two"));
+    assertThat(endedOn.get(10, TimeUnit.SECONDS)).isEqualTo(SnapshotStatus.COMPLETED);
+  }
+
+  @Test
+  void aBackgroundStreamOfARunThatDoesNotDetachIsEndedByTheCall() {
+    AtomicInteger ends = new AtomicInteger();
+    BackgroundStream observer =
+        new BackgroundStream() {
+          @Override
+          public void onChunk(AgentStreamChunk chunk) {}
+
+          @Override
+          public void onEnd() {
+            ends.incrementAndGet();
+          }
+        };
+    Agent clientManaged = chat(AgentOptions.DEFAULTS);
+    model.respond(reply("hi"));
+    clientManaged.run(baton.context(), AgentInput.text("x"), AgentInit.NEW, observer);
+    AgentOutput refused =
+        clientManaged.run(
+            baton.context(), AgentInput.text("x").withDetach(true), AgentInit.NEW, observer);
+    assertThat(refused.isFailed()).isTrue();
+    assertThat(ends).hasValue(2);
+  }
 }

@@ -6,7 +6,6 @@ import dev.baton.spring.autoconfigure.internal.BatonHealthIndicator;
 import dev.baton.spring.autoconfigure.internal.BatonInfoContributor;
 import dev.baton.spring.autoconfigure.internal.ProviderKeys;
 import dev.baton.spring.autoconfigure.internal.ProviderSettings;
-import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.boot.actuate.autoconfigure.info.ConditionalOnEnabledInfoContributor;
 import org.springframework.boot.actuate.info.InfoContributor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -27,11 +26,12 @@ import org.springframework.core.env.Environment;
  *       session store answers a read (of a snapshot ID no row has); {@code DOWN} otherwise. Its
  *       details name the store's class and, when the read failed, the error's class and Baton
  *       status (never its message, which may hold a connection string), and each model plugin on
- *       the class path that is not turned off as {@code configured} or with the property or
- *       variable that would give it its key (never the key). A plugin without its key does not make
- *       the health DOWN: one the application requires ({@code baton.<plugin>.enabled=true}) fails
- *       the start instead. The health needs one {@code Baton} and one {@code SessionStore} bean (or
- *       a primary one).
+ *       the class path as {@code configured} when the {@code Baton} bean has one of its type
+ *       (however it was added: by its key, as a bean, or by a {@code BatonCustomizer}), or, unless
+ *       turned off, with the property or variable that would give it its key (never the key). A
+ *       plugin without its key does not make the health DOWN: one the application requires ({@code
+ *       baton.<plugin>.enabled=true}) fails the start instead. The health needs one {@code Baton}
+ *       and one {@code SessionStore} bean (or a primary one).
  *   <li>The {@code baton} info ({@code management.info.baton.enabled}): Baton's version, and the
  *       instance's agents (name and description), flows and models.
  * </ul>
@@ -55,15 +55,11 @@ public class BatonActuatorAutoConfiguration {
     @ConditionalOnSingleCandidate(SessionStore.class)
     @ConditionalOnMissingBean(name = "batonHealthIndicator")
     BatonHealthIndicator batonHealthIndicator(
-        Baton baton,
-        SessionStore store,
-        BatonProperties properties,
-        Environment environment,
-        ListableBeanFactory beans) {
+        Baton baton, SessionStore store, BatonProperties properties, Environment environment) {
       ProviderKeys providers =
           new ProviderKeys(
               new ProviderSettings(properties, environment),
-              beans,
+              baton,
               BatonActuatorAutoConfiguration.class.getClassLoader());
       return new BatonHealthIndicator(baton, store, providers);
     }

@@ -11,7 +11,8 @@ import dev.baton.Baton;
  * <pre>{@code
  * @Bean
  * BatonCustomizer ollama() {
- *   return builder -> builder.plugin(OpenAICompatible.ollama());
+ *   return builder -> builder.plugin(
+ *       OpenAICompatible.builder().name("ollama").baseUrl(URI.create("http://localhost:11434/v1")).build());
  * }
  * }</pre>
  */

@@ -6,6 +6,7 @@ import dev.baton.server.internal.protocol.WireProtocol;
 import dev.baton.server.internal.servlet.RequestAuth;
 import dev.baton.server.internal.servlet.WireServlet;
 import dev.baton.spring.autoconfigure.internal.CaseSensitiveHeaderCache;
+import dev.baton.spring.autoconfigure.internal.CsrfExemption;
 import dev.baton.spring.autoconfigure.internal.SecurityRequestAuth;
 import dev.baton.spring.autoconfigure.internal.ServletPaths;
 import dev.baton.spring.autoconfigure.internal.ShutdownDeadline;
@@ -26,6 +27,9 @@ import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
+import org.springframework.security.config.Customizer;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.annotation.web.configurers.CsrfConfigurer;
 
 /**
  * Serves the application's agents and flows in Genkit's wire format on its own servlet container
@@ -51,18 +55,11 @@ import org.springframework.core.env.Environment;
  * user's snapshot or session answers {@code NOT_FOUND}, and the user's granted authorities are
  * under {@link #AUTHORITIES} in the run's auth context; a {@link BatonAuthenticationMapper} bean
  * maps the user otherwise (a JWT claim as the principal, a tenant key). Genkit's clients send no
- * CSRF token: leave the base path out of CSRF protection, as in:
- *
- * <pre>{@code
- * @Bean
- * SecurityFilterChain security(HttpSecurity http) throws Exception {
- *   return http
- *       .authorizeHttpRequests(requests -> requests.anyRequest().authenticated())
- *       .httpBasic(Customizer.withDefaults())
- *       .csrf(csrf -> csrf.ignoringRequestMatchers("/baton/**"))
- *       .build();
- * }
- * }</pre>
+ * CSRF token, so a {@code Customizer<CsrfConfigurer<HttpSecurity>>} bean ({@code batonCsrf}), which
+ * Spring Security applies to every filter chain the application builds from {@code HttpSecurity},
+ * leaves out of CSRF protection the requests that a page of another site cannot send: JSON requests
+ * to the agent and flow routes that no browser marks cross-site, and the task console's API, whose
+ * abort checks its own token and origin. Every other request keeps the check.
  *
  * <p>Without Spring Security, {@link ContextProvider} beans authenticate requests as they do for
  * {@code BatonHandler}: each runs, in the beans' order, before the action, and their maps make its
@@ -202,6 +199,26 @@ public final class BatonServerAutoConfiguration {
     @Bean
     WebServerFactoryCustomizer<JettyServletWebServerFactory> batonJettyHeaderCache() {
       return factory -> factory.addServerCustomizers(new CaseSensitiveHeaderCache());
+    }
+  }
+
+  /**
+   * With Spring Security, every {@code HttpSecurity} the application builds a filter chain from
+   * leaves to Baton the requests Baton guards itself: see {@link CsrfExemption}. The rest of the
+   * chain (who may call, how they authenticate) stays the application's.
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(
+      name = "org.springframework.security.config.annotation.web.configurers.CsrfConfigurer")
+  static final class SpringSecurityCsrf {
+    @Bean
+    @ConditionalOnMissingBean(name = "batonCsrf")
+    Customizer<CsrfConfigurer<HttpSecurity>> batonCsrf(BatonProperties properties) {
+      BatonProperties.Console console = properties.console();
+      CsrfExemption exemption =
+          new CsrfExemption(
+              properties.server().basePath(), console.enabled() ? console.path() : null);
+      return csrf -> csrf.ignoringRequestMatchers(exemption);
     }
   }
 

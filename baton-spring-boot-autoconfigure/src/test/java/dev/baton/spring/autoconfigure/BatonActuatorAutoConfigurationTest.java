@@ -7,6 +7,8 @@ import dev.baton.agent.SessionStore;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Status;
+import dev.baton.plugins.openai.OpenAICompatible;
+import java.net.URI;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
@@ -82,6 +84,33 @@ class BatonActuatorAutoConfigurationTest {
                   .containsEntry("anthropic", "configured")
                   .containsEntry("googleai", "configured");
               assertThat(health.toString()).doesNotContain("secret");
+            });
+  }
+
+  @Test
+  void aPluginAddedByACustomizerIsConfiguredEvenWhenItsPropertiesTurnItOff() {
+    contexts
+        .withPropertyValues("baton.openai.enabled=false")
+        .withBean(
+            BatonCustomizer.class,
+            () ->
+                builder ->
+                    builder.plugin(
+                        OpenAICompatible.builder()
+                            .name("ollama")
+                            .baseUrl(URI.create("http://127.0.0.1:11434/v1"))
+                            .build()))
+        .run(
+            context -> {
+              Health health = health(context);
+              @SuppressWarnings("unchecked")
+              Map<String, String> plugins =
+                  (Map<String, String>) health.getDetails().get("plugins");
+              assertThat(plugins)
+                  .containsEntry("openai", "configured")
+                  .containsEntry(
+                      "anthropic",
+                      "no key found: set baton.anthropic.api-key or ANTHROPIC_API_KEY");
             });
   }
 

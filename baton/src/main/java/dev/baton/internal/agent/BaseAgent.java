@@ -6,6 +6,8 @@ import dev.baton.agent.AgentInput;
 import dev.baton.agent.AgentMetadata;
 import dev.baton.agent.AgentOutput;
 import dev.baton.agent.AgentSnapshots;
+import dev.baton.agent.AgentStreamChunk;
+import dev.baton.agent.BackgroundStream;
 import dev.baton.agent.SessionPage;
 import dev.baton.agent.SessionQuery;
 import dev.baton.agent.SessionSnapshot;
@@ -39,6 +41,16 @@ abstract sealed class BaseAgent implements Agent permits LocalAgent, ServedAgent
     }
     this.name = name;
     this.registry = registry;
+  }
+
+  /**
+   * Tells an in-process observer of a run that streamed it all on the run's own call (not detached
+   * work) that no more chunks come.
+   */
+  static void endFollowed(StreamCallback<AgentStreamChunk> stream) {
+    if (stream instanceof BackgroundStream observer) {
+      observer.onEnd();
+    }
   }
 
   @Override

@@ -51,7 +51,12 @@ public final class BridgedAgent extends ServedAgent {
       AgentInit init,
       StreamCallback<AgentStreamChunk> stream) {
     Objects.requireNonNull(input, "input");
-    return tracked(context, turn -> bridge.turn(turn, input, init, stream));
+    try {
+      return tracked(context, turn -> bridge.turn(turn, input, init, stream));
+    } finally {
+      // Detached work runs on the agent's own server: nothing of it streams here.
+      endFollowed(stream);
+    }
   }
 
   @Override

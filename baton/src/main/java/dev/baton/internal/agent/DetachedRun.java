@@ -2,6 +2,7 @@ package dev.baton.internal.agent;
 
 import dev.baton.agent.AgentFinishReason;
 import dev.baton.agent.AgentResult;
+import dev.baton.agent.BackgroundStream;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionState;
 import dev.baton.agent.SessionStore;
@@ -61,6 +62,7 @@ final class DetachedRun implements Heartbeats.Beating, Lifecycle.Work {
   private final AtomicBoolean beating = new AtomicBoolean();
   private final AtomicBoolean aborted = new AtomicBoolean();
   private final Lifecycle.Tracked tracked;
+  private final @Nullable BackgroundStream follower;
   // The stop of the heartbeat an abort schedules; cancelled when the run ends, so the scheduler
   // does not hold this run (and its session) until it fires.
   private volatile @Nullable ScheduledFuture<?> stuckCheck;
@@ -73,7 +75,8 @@ final class DetachedRun implements Heartbeats.Beating, Lifecycle.Work {
       LiveSession session,
       Cancellation work,
       CompletableFuture<AgentResult> done,
-      Supplier<@Nullable AgentFinishReason> lastTurnReason) {
+      Supplier<@Nullable AgentFinishReason> lastTurnReason,
+      @Nullable BackgroundStream follower) {
     this.agent = agent;
     this.store = store;
     this.storeContext = storeContext;
@@ -83,6 +86,7 @@ final class DetachedRun implements Heartbeats.Beating, Lifecycle.Work {
     this.work = work;
     this.done = done;
     this.lastTurnReason = lastTurnReason;
+    this.follower = follower;
     this.tracked = agent.lifecycle().track(this);
   }
 
@@ -271,6 +275,20 @@ final class DetachedRun implements Heartbeats.Beating, Lifecycle.Work {
     } finally {
       agent.heartbeats().remove(this);
       tracked.close();
+      endFollower();
+    }
+  }
+
+  /** Tells the in-process observer, if any, that the work is over and its row final. */
+  private void endFollower() {
+    if (follower == null) {
+      return;
+    }
+    try {
+      follower.onEnd();
+    } catch (RuntimeException e) {
+      log.warn(
+          "agent {}: the background stream of {} failed", agent.name(), pending.snapshotId(), e);
     }
   }
 

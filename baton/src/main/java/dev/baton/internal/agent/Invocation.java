@@ -6,6 +6,7 @@ import dev.baton.agent.AgentInput;
 import dev.baton.agent.AgentOutput;
 import dev.baton.agent.AgentResult;
 import dev.baton.agent.AgentStreamChunk;
+import dev.baton.agent.BackgroundStream;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionState;
 import dev.baton.agent.SessionStore;
@@ -71,6 +72,8 @@ final class Invocation implements Connection.Source, Lifecycle.Work {
   private final AgentTelemetry telemetry;
   // The pending snapshot a detach handed the work to, or null when the hand-off failed.
   private final CompletableFuture<@Nullable String> handedOff = new CompletableFuture<>();
+  // The in-process observer of the detached work, handed to the detached run, which ends it.
+  private volatile @Nullable BackgroundStream follower;
   private final Cancellation work = Cancellation.create();
   private final Lifecycle.Tracked admission;
   private final Cancellation.Registration clientLink;
@@ -269,6 +272,15 @@ final class Invocation implements Connection.Source, Lifecycle.Work {
                         background.fail(error);
                       }
                     }));
+  }
+
+  /**
+   * Streams the work to {@code observer} after a detach as well; its {@link BackgroundStream#onEnd}
+   * is the detached run's to call. Set before the detach input is sent.
+   */
+  void follow(BackgroundStream observer) {
+    follower = observer;
+    chunks.follow(observer);
   }
 
   /** No more input: the agent's {@code run} loop ends once it has taken what was sent. */
@@ -550,7 +562,8 @@ final class Invocation implements Connection.Source, Lifecycle.Work {
             session,
             work,
             worker.result(),
-            worker::lastTurnReason);
+            worker::lastTurnReason,
+            follower);
     run.start();
     // The detached run carries the work on, and the instance tracks it from here.
     admission.close();

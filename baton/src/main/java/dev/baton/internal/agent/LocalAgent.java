@@ -2,6 +2,7 @@ package dev.baton.internal.agent;
 
 import dev.baton.agent.Agent;
 import dev.baton.agent.AgentConnection;
+import dev.baton.agent.AgentFinishReason;
 import dev.baton.agent.AgentFunction;
 import dev.baton.agent.AgentInit;
 import dev.baton.agent.AgentInput;
@@ -9,6 +10,7 @@ import dev.baton.agent.AgentMetadata;
 import dev.baton.agent.AgentOptions;
 import dev.baton.agent.AgentOutput;
 import dev.baton.agent.AgentStreamChunk;
+import dev.baton.agent.BackgroundStream;
 import dev.baton.agent.SessionPage;
 import dev.baton.agent.SessionQuery;
 import dev.baton.agent.SessionSnapshot;
@@ -109,12 +111,25 @@ public final class LocalAgent extends BaseAgent {
       AgentInit init,
       StreamCallback<AgentStreamChunk> stream) {
     Objects.requireNonNull(input, "input");
-    if (!input.isDetach()) {
-      return Invocation.runOnCallerThread(this, context, init, input, stream);
+    // Work that detached ends its observer itself, once its row is final.
+    boolean handedOff = false;
+    try {
+      if (!input.isDetach()) {
+        return Invocation.runOnCallerThread(this, context, init, input, stream);
+      }
+      Invocation invocation = Invocation.open(this, context, init);
+      if (stream instanceof BackgroundStream observer) {
+        invocation.follow(observer);
+      }
+      invocation.send(input);
+      AgentOutput output = invocation.awaitOutput(stream);
+      handedOff = output.finishReason() == AgentFinishReason.DETACHED;
+      return output;
+    } finally {
+      if (!handedOff) {
+        endFollowed(stream);
+      }
     }
-    Invocation invocation = Invocation.open(this, context, init);
-    invocation.send(input);
-    return invocation.awaitOutput(stream);
   }
 
   // ---- snapshots -------------------------------------------------------------------------------

@@ -117,6 +117,9 @@ public final class RemoteAgent extends ServedAgent {
         return refusedDetach(init, e);
       }
       throw e;
+    } finally {
+      // Detached work runs on the server: nothing of it streams here.
+      endFollowed(stream);
     }
   }
 

@@ -11,7 +11,6 @@ import dev.baton.core.Json;
 import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
 import dev.baton.internal.core.Lifecycle;
-import dev.baton.internal.http.AgentHttp;
 import dev.baton.internal.http.GenkitHttp;
 import dev.baton.internal.http.SseReader;
 import java.net.URI;

@@ -11,9 +11,11 @@ import dev.baton.agent.Artifact;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SessionState;
 import dev.baton.agent.SnapshotStatus;
+import dev.baton.ai.DataPart;
 import dev.baton.ai.Role;
 import dev.baton.core.BatonException;
 import dev.baton.core.ErrorInfo;
+import dev.baton.core.Json;
 import dev.baton.core.Status;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -33,7 +35,9 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@code completed}: {@code completed}, its answer the status message (or the last agent
  *       message of its history);
  *   <li>{@code input-required}: {@code completed} with the agent's question as its answer, so that
- *       the orchestrator reads the question and answers it by continuing the task;
+ *       the orchestrator reads the question and answers it by continuing the task; a question put
+ *       in data parts only (a Baton agent's interrupt) has their JSON as its text too, since an
+ *       orchestrator's model reads a sub-agent's answer as text;
  *   <li>{@code failed}, {@code rejected}, {@code auth-required} and any state Baton does not know:
  *       {@code failed}, with the status message's text as the error;
  *   <li>{@code canceled}: {@code aborted}, settled.
@@ -148,9 +152,8 @@ final class TaskTranslation {
 
   /** The answer: the status message, or the last agent message of the history; null for none. */
   private static dev.baton.ai.@Nullable Message answer(Task task) {
-    Message status = task.status().message();
-    if (status != null) {
-      return baton(status);
+    if (task.status().message() != null) {
+      return status(task);
     }
     dev.baton.ai.Message last = null;
     for (Message message : history(task)) {
@@ -159,6 +162,28 @@ final class TaskTranslation {
       }
     }
     return last;
+  }
+
+  /**
+   * The status message; that of a task waiting for input, when it says nothing in text, followed by
+   * its data parts' JSON as text, or the question would not reach an orchestrator's model.
+   */
+  private static dev.baton.ai.@Nullable Message status(Task task) {
+    Message status = task.status().message();
+    if (status == null) {
+      return null;
+    }
+    dev.baton.ai.Message message = baton(status);
+    if (task.status().state() != TaskState.INPUT_REQUIRED || !message.text().isBlank()) {
+      return message;
+    }
+    List<dev.baton.ai.Part> parts = new ArrayList<>(message.content());
+    for (dev.baton.ai.Part part : message.content()) {
+      if (part instanceof DataPart data) {
+        parts.add(dev.baton.ai.Part.text(Json.write(data.data())));
+      }
+    }
+    return new dev.baton.ai.Message(message.role(), parts);
   }
 
   private static List<Artifact> artifacts(Task task) {
@@ -188,7 +213,7 @@ final class TaskTranslation {
     }
     Message status = task.status().message();
     if (status != null && !seen.contains(status.messageId())) {
-      messages.add(baton(status));
+      messages.add(Objects.requireNonNull(status(task)));
     }
     return SessionState.empty()
         .withSessionId(task.contextId())

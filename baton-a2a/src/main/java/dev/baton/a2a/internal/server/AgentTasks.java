@@ -8,6 +8,7 @@ import dev.baton.agent.AgentInit;
 import dev.baton.agent.AgentInput;
 import dev.baton.agent.AgentOutput;
 import dev.baton.agent.AgentSnapshots;
+import dev.baton.agent.Artifact;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SnapshotStatus;
 import dev.baton.ai.Part;
@@ -18,6 +19,7 @@ import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
 import dev.baton.core.Status;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -30,12 +32,14 @@ final class AgentTasks {
   private final ActionContext context;
   private final AgentSnapshots snapshots;
   private final TaskChain chain;
+  private final LiveTasks live;
 
-  AgentTasks(Agent agent, ActionContext context) {
+  AgentTasks(Agent agent, ActionContext context, LiveTasks live) {
     this.agent = agent;
     this.context = context;
     this.snapshots = agent.snapshots(context);
     this.chain = new TaskChain(agent, snapshots, context);
+    this.live = live;
   }
 
   /**
@@ -87,9 +91,13 @@ final class AgentTasks {
     return taskId;
   }
 
-  /** Runs a detached turn and returns its snapshot's ID. */
+  /**
+   * Runs a detached turn, which a feed follows while it runs here ({@link LiveTasks}), and returns
+   * its snapshot's ID.
+   */
   private String run(AgentInit init, AgentInput input) {
-    AgentOutput output = agent.run(context, input.withDetach(true), init, chunk -> {});
+    LiveTasks.Feed feed = live.open();
+    AgentOutput output = agent.run(context, input.withDetach(true), init, feed);
     if (output.isFailed() && output.error() != null) {
       // A refused detach or resume names the last good snapshot: not a turn this message started.
       throw output.error().toException();
@@ -97,13 +105,74 @@ final class AgentTasks {
     if (output.snapshotId() == null) {
       throw BatonException.internal("a detached turn answered without its snapshot", null);
     }
+    feed.register(output.snapshotId());
     return output.snapshotId();
   }
 
-  /** The task as it stands now. */
+  /**
+   * The task as it stands now; a running one carries what its turn has made so far when it runs in
+   * this process.
+   */
   Task get(String taskId) {
     TaskChain.Head head = chain.head(taskId);
-    return TaskMapping.task(taskId, head.row(), head.state());
+    SessionSnapshot row = head.row();
+    boolean firstRound = row.snapshotId().equals(taskId);
+    SessionSnapshot first = firstRound ? row : snapshots.get(taskId);
+    List<Artifact> before = artifactsBefore(first);
+    LiveTasks.Feed feed =
+        row.status() == SnapshotStatus.PENDING ? live.get(row.snapshotId()) : null;
+    List<Artifact> session;
+    if (feed != null) {
+      session = feed.session(firstRound ? before : artifactsBefore(row));
+    } else {
+      session = row.state() == null ? before : row.state().artifacts();
+    }
+    return TaskMapping.task(taskId, row, head.state(), before, session);
+  }
+
+  /**
+   * Watches the artifacts of a task whose turn runs in this process ({@link LiveTasks.Feed#watch}),
+   * or does nothing for one that runs elsewhere or has settled. The caller has read the task first,
+   * as its principal.
+   */
+  LiveTasks.Watch watch(String taskId, Runnable onChange) {
+    LiveTasks.Feed feed = live.get(chain.head(taskId).row().snapshotId());
+    return feed == null ? () -> {} : feed.watch(onChange);
+  }
+
+  /**
+   * The session's artifacts before a row's turn: its parent's, as a rule. A detach that races its
+   * turn's end chains the pending row off the row that turn wrote, which holds the same
+   * conversation as the task's row: the state before the turn is then that row's parent's. A parent
+   * gone (or none) leaves every artifact of the row to its turn.
+   */
+  private List<Artifact> artifactsBefore(SessionSnapshot row) {
+    SessionSnapshot parent = parent(row);
+    if (parent != null && sameConversation(parent, row)) {
+      parent = parent(parent);
+    }
+    return parent == null || parent.state() == null ? List.of() : parent.state().artifacts();
+  }
+
+  private static boolean sameConversation(SessionSnapshot a, SessionSnapshot b) {
+    return a.state() != null
+        && b.state() != null
+        && a.state().messages().equals(b.state().messages());
+  }
+
+  private @Nullable SessionSnapshot parent(SessionSnapshot row) {
+    String parentId = row.parentId();
+    if (parentId == null) {
+      return null;
+    }
+    try {
+      return snapshots.get(parentId);
+    } catch (BatonException gone) {
+      if (gone.status() != Status.NOT_FOUND) {
+        throw gone;
+      }
+      return null;
+    }
   }
 
   /** Waits for the task to settle: to end, or to need input. */

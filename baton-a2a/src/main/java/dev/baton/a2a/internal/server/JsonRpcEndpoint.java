@@ -6,12 +6,9 @@ import dev.baton.a2a.internal.wire.Artifact;
 import dev.baton.a2a.internal.wire.Event;
 import dev.baton.a2a.internal.wire.JsonRpcError;
 import dev.baton.a2a.internal.wire.JsonRpcResponse;
-import dev.baton.a2a.internal.wire.Message;
 import dev.baton.a2a.internal.wire.MessageSendParams;
 import dev.baton.a2a.internal.wire.Task;
 import dev.baton.a2a.internal.wire.TaskArtifactUpdateEvent;
-import dev.baton.a2a.internal.wire.TaskIdParams;
-import dev.baton.a2a.internal.wire.TaskQueryParams;
 import dev.baton.a2a.internal.wire.TaskState;
 import dev.baton.a2a.internal.wire.TaskStatusUpdateEvent;
 import dev.baton.agent.Agent;
@@ -28,9 +25,13 @@ import dev.baton.server.internal.protocol.Failures;
 import dev.baton.server.internal.protocol.RequestBody;
 import dev.baton.server.internal.protocol.Transport;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -49,11 +50,14 @@ public final class JsonRpcEndpoint {
   private final List<Action<?, ?, ?>> tools;
   private final Map<String, ObjectNode> securitySchemes;
   private final RequestBody body;
+  private final Duration keepAliveInterval;
   private final Failures failures;
+  private final LiveTasks live = new LiveTasks();
 
   /**
    * @param tools the tools the agent's card lists as skills
    * @param securitySchemes the security schemes the card declares, by name; empty for none
+   * @param keepAliveInterval how long a stream goes without sending before a keep-alive comment
    */
   public JsonRpcEndpoint(
       Baton baton,
@@ -62,6 +66,7 @@ public final class JsonRpcEndpoint {
       List<Action<?, ?, ?>> tools,
       Map<String, ObjectNode> securitySchemes,
       long maxRequestBytes,
+      Duration keepAliveInterval,
       boolean exposeErrorMessages) {
     this.baton = baton;
     this.agentName = agentName;
@@ -69,6 +74,7 @@ public final class JsonRpcEndpoint {
     this.tools = List.copyOf(tools);
     this.securitySchemes = securitySchemes;
     this.body = new RequestBody(maxRequestBytes);
+    this.keepAliveInterval = keepAliveInterval;
     this.failures = new Failures(exposeErrorMessages);
   }
 
@@ -120,23 +126,17 @@ public final class JsonRpcEndpoint {
       String method = method(request);
       JsonNode params = request.get("params");
       ActionContext context = baton.context().withCancellation(cancellation).withAuth(auth);
-      AgentTasks tasks = new AgentTasks(agent, context);
+      AgentTasks tasks = new AgentTasks(agent, context, live);
       switch (method) {
-        case "message/send" ->
-            send(transport, id, tasks, read(params, MessageSendParams.class), cancellation);
+        case "message/send" -> send(transport, id, tasks, Params.messageSend(params), cancellation);
         case "message/stream" -> {
-          MessageSendParams send = read(params, MessageSendParams.class);
-          String taskId = tasks.start(validated(send.message()));
+          String taskId = tasks.start(Params.messageSend(params).message());
           stream(transport, id, tasks, taskId, cancellation);
         }
-        case "tasks/get" ->
-            answer(
-                transport, id, tasks.get(taskId(read(params, TaskQueryParams.class).id())), false);
-        case "tasks/cancel" ->
-            answer(
-                transport, id, tasks.cancel(taskId(read(params, TaskIdParams.class).id())), false);
+        case "tasks/get" -> answer(transport, id, tasks.get(Params.taskId(params)), false);
+        case "tasks/cancel" -> answer(transport, id, tasks.cancel(Params.taskId(params)), false);
         case "tasks/resubscribe" -> {
-          String taskId = taskId(read(params, TaskIdParams.class).id());
+          String taskId = Params.taskId(params);
           tasks.get(taskId);
           stream(transport, id, tasks, taskId, cancellation);
         }
@@ -175,7 +175,7 @@ public final class JsonRpcEndpoint {
       AgentTasks tasks,
       MessageSendParams params,
       Cancellation cancellation) {
-    String taskId = tasks.start(validated(params.message()));
+    String taskId = tasks.start(params.message());
     if (!params.blocking()) {
       answer(transport, id, tasks.get(taskId), false);
       return;
@@ -192,8 +192,9 @@ public final class JsonRpcEndpoint {
   }
 
   /**
-   * Streams a task: as it stands, then, once it has settled, its artifacts and its final status.
-   * The client going away ends the wait, never the task.
+   * Streams a task: as it stands, then, while it runs, its turn's artifacts as they appear or
+   * change, and once it has settled, those not yet sent as they are and its final status. The
+   * client going away ends the wait, never the task.
    */
   private void stream(
       Transport transport,
@@ -208,11 +209,7 @@ public final class JsonRpcEndpoint {
       Task task = tasks.get(taskId);
       events.send(task);
       if (task.status().state() == TaskState.WORKING) {
-        task = tasks.await(taskId);
-      }
-      for (Artifact artifact : task.artifacts() == null ? List.<Artifact>of() : task.artifacts()) {
-        events.send(
-            new TaskArtifactUpdateEvent(taskId, task.contextId(), artifact, false, true, null));
+        task = follow(events, tasks, task, cancellation);
       }
       boolean closeConnection = transport.stopWatching();
       events.last(new TaskStatusUpdateEvent(taskId, task.contextId(), task.status(), true, null));
@@ -225,6 +222,93 @@ public final class JsonRpcEndpoint {
       events.error(rpcError(failure));
       transport.complete(null, closeConnection);
     }
+  }
+
+  /** What wakes a stream that follows a running task. */
+  private sealed interface Signal {}
+
+  /** The turn made or changed an artifact. */
+  private record Changed() implements Signal {}
+
+  private record Settled(Task task) implements Signal {}
+
+  private record Failed(BatonException error) implements Signal {}
+
+  /**
+   * Follows a running task until it settles and returns it settled. An artifact of its turn goes
+   * out as it appears, and again each time it changes (whole, replacing the one sent before under
+   * its ID); a stream with nothing to send for the keep-alive interval sends a comment. The wait
+   * runs on a thread of its own, which the request's cancellation ends.
+   */
+  private Task follow(EventStream events, AgentTasks tasks, Task running, Cancellation cancellation)
+      throws IOException, InterruptedException {
+    String taskId = running.id();
+    Map<String, Artifact> sent = new HashMap<>();
+    for (Artifact artifact : artifacts(running)) {
+      sent.put(artifact.artifactId(), artifact);
+    }
+    LinkedBlockingQueue<Signal> signals = new LinkedBlockingQueue<>();
+    boolean settled = false;
+    // Changes coalesce: a stream reads the task once for any number of them.
+    AtomicBoolean changePending = new AtomicBoolean();
+    Thread.ofVirtual()
+        .name("a2a-wait-" + taskId)
+        .start(
+            () -> {
+              try {
+                signals.add(new Settled(tasks.await(taskId)));
+              } catch (Throwable failure) {
+                signals.add(new Failed(failures.classify(failure)));
+              }
+            });
+    try (LiveTasks.Watch ignored =
+        tasks.watch(
+            taskId,
+            () -> {
+              if (changePending.compareAndSet(false, true)) {
+                signals.add(new Changed());
+              }
+            })) {
+      // What the turn made between the first read and the watch goes out at once.
+      changePending.set(true);
+      signals.add(new Changed());
+      while (true) {
+        Signal signal = signals.poll(keepAliveInterval.toNanos(), TimeUnit.NANOSECONDS);
+        switch (signal) {
+          case null -> events.keepAlive();
+          case Changed changed -> {
+            changePending.set(false);
+            sendChanged(events, tasks.get(taskId), sent);
+          }
+          case Settled end -> {
+            settled = true;
+            sendChanged(events, end.task(), sent);
+            return end.task();
+          }
+          case Failed failed -> throw failed.error();
+        }
+      }
+    } finally {
+      if (!settled) {
+        // A stream that ends early (its client gone) ends the wait with it.
+        cancellation.cancel();
+      }
+    }
+  }
+
+  /** Sends the task's artifacts that were not sent yet as they are now. */
+  private static void sendChanged(EventStream events, Task task, Map<String, Artifact> sent)
+      throws IOException {
+    for (Artifact artifact : artifacts(task)) {
+      if (!artifact.equals(sent.put(artifact.artifactId(), artifact))) {
+        events.send(
+            new TaskArtifactUpdateEvent(task.id(), task.contextId(), artifact, false, true, null));
+      }
+    }
+  }
+
+  private static List<Artifact> artifacts(Task task) {
+    return task.artifacts() == null ? List.of() : task.artifacts();
   }
 
   /** The served agent; one not (or no longer) defined answers 404. */
@@ -278,38 +362,15 @@ public final class JsonRpcEndpoint {
         || validId(id) == null) {
       throw new RpcFailure(
           JsonRpcError.INVALID_REQUEST,
-          "a request needs \"jsonrpc\": \"2.0\", a string \"method\" and a string or number \"id\"");
+          "a request needs \"jsonrpc\": \"2.0\", a string \"method\" and an \"id\" that is a string,"
+              + " an integer or null");
     }
     return method.stringValue();
   }
 
+  /** An id JSON-RPC 2.0 allows (a string, an integer, or null), else null. */
   private static @Nullable JsonNode validId(@Nullable JsonNode id) {
-    return id != null && (id.isString() || id.isIntegralNumber()) ? id : null;
-  }
-
-  private static <T> T read(@Nullable JsonNode params, Class<T> type) {
-    if (params == null || !params.isObject()) {
-      throw BatonException.invalidArgument("params must be an object");
-    }
-    return Json.convert(params, type);
-  }
-
-  private static String taskId(@Nullable String id) {
-    if (id == null) {
-      throw BatonException.invalidArgument("params need the task's \"id\"");
-    }
-    return id;
-  }
-
-  private static Message validated(@Nullable Message message) {
-    if (message == null
-        || message.parts() == null
-        || message.messageId() == null
-        || message.role() != Message.Role.USER) {
-      throw BatonException.invalidArgument(
-          "params need a \"message\" from the user with a \"messageId\" and \"parts\"");
-    }
-    return message;
+    return id != null && (id.isString() || id.isIntegralNumber() || id.isNull()) ? id : null;
   }
 
   private JsonRpcError rpcError(Throwable failure) {

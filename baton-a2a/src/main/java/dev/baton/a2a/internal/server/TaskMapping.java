@@ -42,7 +42,10 @@ import tools.jackson.databind.node.ObjectNode;
  *       turn that ended on an interrupt is {@code input-required};
  *   <li>parts map as {@link Parts} maps them, except an interrupt, which the client sees as a data
  *       part {@code {"interrupt": {"name", "input", "data"}}} naming what the agent asks;
- *   <li>a task's artifacts are its session's, each named by its Baton name.
+ *   <li>a task's artifacts are those its turns created or changed (its session's artifacts less
+ *       those held unchanged before its first turn), each named by its Baton name;
+ *   <li>a status message is known by the row that wrote it ({@code <snapshot ID>-status}), never by
+ *       the task.
  * </ul>
  *
  * <p>Stateless and thread-safe.
@@ -75,27 +78,52 @@ public final class TaskMapping {
    *
    * @param taskId the task's ID, the snapshot of its first turn, whichever row is its latest
    * @param state the task's state, as its chain reads it
+   * @param before the session's artifacts before the task's first turn
+   * @param session the session's artifacts now: the latest row's, or for a running turn what it has
+   *     made so far
    */
-  public static Task task(String taskId, SessionSnapshot row, TaskState state) {
+  public static Task task(
+      String taskId,
+      SessionSnapshot row,
+      TaskState state,
+      List<dev.baton.agent.Artifact> before,
+      List<dev.baton.agent.Artifact> session) {
     // Every stored snapshot names its session; the fallback only satisfies the type.
     String contextId = Objects.requireNonNullElse(row.sessionId(), "");
-    // Each round of the task has its own message, known by the row that wrote it.
-    String messageId = row.snapshotId();
+    // Each round of the task has its own message, known by the row that wrote it: the same at
+    // every read, and never the task's ID, which is its first row's.
+    String messageId = row.snapshotId() + "-status";
     Message message = null;
     if (state == TaskState.FAILED) {
       message = agentText(messageId, taskId, contextId, failureText(row.error()));
     } else if (state == state(row) && row.status() != SnapshotStatus.PENDING) {
       message = lastModelMessage(messageId, taskId, contextId, row);
     }
+    return new Task(
+        taskId,
+        contextId,
+        new TaskStatus(state, message, row.updatedAt()),
+        turnArtifacts(before, session),
+        null,
+        null);
+  }
+
+  /**
+   * The artifacts turns created or changed, in session order: a named one that the session did not
+   * hold as it is now before them, and an unnamed one past the earlier count, since unnamed
+   * artifacts are only ever appended.
+   */
+  public static List<Artifact> turnArtifacts(
+      List<dev.baton.agent.Artifact> before, List<dev.baton.agent.Artifact> session) {
     List<Artifact> artifacts = new ArrayList<>();
-    if (row.state() != null) {
-      List<dev.baton.agent.Artifact> batonArtifacts = row.state().artifacts();
-      for (int i = 0; i < batonArtifacts.size(); i++) {
-        artifacts.add(artifact(batonArtifacts.get(i), i));
+    for (int i = 0; i < session.size(); i++) {
+      dev.baton.agent.Artifact artifact = session.get(i);
+      boolean made = artifact.name() == null ? i >= before.size() : !before.contains(artifact);
+      if (made) {
+        artifacts.add(artifact(artifact, i));
       }
     }
-    return new Task(
-        taskId, contextId, new TaskStatus(state, message, row.updatedAt()), artifacts, null, null);
+    return artifacts;
   }
 
   /**

@@ -24,17 +24,6 @@ public record Message(
     return new Message(Role.AGENT, parts, messageId, taskId, contextId, null, null, null);
   }
 
-  /** A message from the client, with no task and no context yet. */
-  public static Message fromUser(String messageId, List<Part> parts) {
-    return new Message(Role.USER, parts, messageId, null, null, null, null, null);
-  }
-
-  /** This message in a task of a context, either of which may be null. */
-  public Message in(@Nullable String taskId, @Nullable String contextId) {
-    return new Message(
-        role, parts, messageId, taskId, contextId, referenceTaskIds, extensions, metadata);
-  }
-
   /** Who sent a message. */
   public enum Role {
     @JsonProperty("user")

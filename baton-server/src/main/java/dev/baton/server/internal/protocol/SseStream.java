@@ -65,6 +65,14 @@ public final class SseStream {
   }
 
   /**
+   * Writes a frame of another protocol's shape ({@code data: <json>}), as A2A's streams send a
+   * JSON-RPC response per event; {@code last} ends the answer.
+   */
+  public void data(JsonNode json, boolean last) throws IOException {
+    write(last, frame(json));
+  }
+
+  /**
    * Writes a keep-alive comment unless a frame is being written or the stream has ended.
    *
    * @throws IOException when the client is gone

@@ -71,6 +71,7 @@ public final class BasicAgentsServer {
           "/agents/chat/abort",
           "/agents/statelessChat",
           "/agents/researcher (and its companions)",
+          "/agents/coordinator (and its companions)",
         }) {
       out.println("  POST " + server.uri() + route);
     }

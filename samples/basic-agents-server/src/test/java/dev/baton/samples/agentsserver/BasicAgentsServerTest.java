@@ -166,4 +166,39 @@ class BasicAgentsServerTest {
     }
     return printed.toString(StandardCharsets.UTF_8);
   }
+
+  @Test
+  void theCoordinatorsSessionShowsItsBackgroundResearchInTheConsole(@TempDir Path dir)
+      throws Exception {
+    Map<String, String> env = Map.of("BATON_SNAPSHOT_DIR", dir.toString());
+    try (SessionStores stores = SessionStores.choose(env);
+        BatonServer server =
+            BasicAgentsServer.start(
+                env, stores, "127.0.0.1", 0, new PrintStream(new ByteArrayOutputStream()))) {
+      JsonNode turn =
+          Json.parse(post(server, "/agents/coordinator", "{\"data\": " + HELLO + "}"))
+              .get("result");
+      assertThat(turn.at("/message/content/0/text").stringValue())
+          .isEqualTo(
+              "(demo) The researcher reports: (demo) Findings on \"Where in Portugal?\": the key"
+                  + " facts fit in a sentence or two.");
+
+      JsonNode sessions = Json.parse(get(server, "/console/api/sessions?agent=coordinator"));
+      assertThat(sessions.at("/sessions/0/sessionId")).isEqualTo(turn.get("sessionId"));
+      JsonNode tree =
+          Json.parse(
+              get(
+                  server,
+                  "/console/api/agents/coordinator/snapshots/"
+                      + turn.get("snapshotId").stringValue()
+                      + "/delegations"));
+      assertThat(tree.get("agent").stringValue()).isEqualTo("coordinator");
+      assertThat(tree.get("children")).hasSize(1);
+      JsonNode research = tree.get("children").get(0);
+      assertThat(research.get("agent").stringValue()).isEqualTo("researcher");
+      assertThat(research.get("name").stringValue()).isEqualTo("research");
+      assertThat(research.get("background").booleanValue()).isTrue();
+      assertThat(research.get("status").stringValue()).isEqualTo("completed");
+    }
+  }
 }

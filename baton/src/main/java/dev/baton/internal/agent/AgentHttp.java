@@ -1,9 +1,10 @@
-package dev.baton.internal.http;
+package dev.baton.internal.agent;
 
 import dev.baton.agent.HttpAgentOptions;
 import dev.baton.core.ActionContext;
 import dev.baton.core.Json;
 import dev.baton.internal.core.Lifecycle;
+import dev.baton.internal.http.HttpCalls;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;

@@ -165,7 +165,8 @@ public final class Console {
       case "info" -> answers.json(transport, 200, info(caller));
       case "sessions" -> answers.json(transport, 200, sessions(caller, query(transport)));
       case "events" ->
-          new StatusEvents(liveTasks, caller.principal(), transport, cancellation, draining).run();
+          new StatusEvents(liveTasks, caller.context().auth(), transport, cancellation, draining)
+              .run();
       default -> agentRoute(route, transport, caller);
     }
   }

@@ -1,5 +1,7 @@
 package dev.baton.server.internal.protocol.console;
 
+import dev.baton.agent.AgentSnapshots;
+import dev.baton.agent.SessionPage;
 import dev.baton.agent.SessionQuery;
 import dev.baton.agent.SessionStore;
 import dev.baton.agent.SessionSummary;
@@ -14,6 +16,7 @@ import dev.baton.core.Status;
 import dev.baton.internal.agent.LocalAgent;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -33,22 +36,32 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The live statuses of the tasks the console's event streams show, found by one poller per console
  * however many streams are open, and sent to each stream as {@code event: status} frames for the
- * tasks its principal can see.
+ * tasks its caller can see.
  *
- * <p>The streams of one principal share a {@link Watcher}: each second the poller lists, as that
- * principal, the agents' pending sessions, to find tasks that started, and subscribes to each new
- * one's status in its store ({@link SnapshotSubscriber}), so that a change (completed, failed,
- * aborting, aborted) goes out as soon as the store reports it. A task whose worker stops
- * heartbeating changes no row: the same second's re-read of every watched task shows it {@code
+ * <p>The streams of one caller (the same auth context: principal, tenant and whatever else a store
+ * may scope by) share a {@link Watcher}: every {@link #LISTING} the poller lists, as that caller,
+ * all the agents' pending sessions, page after page, to find tasks that started, and subscribes to
+ * each new one's status in its store ({@link SnapshotSubscriber}), so that a change (completed,
+ * failed, aborting, aborted) goes out as soon as the store reports it. A task whose worker stops
+ * heartbeating changes no row: the re-read of every watched task each {@link #TICK} shows it {@code
  * expired}, as an agent's reads do. A task stops being watched once it has settled. The poller runs
  * while a stream is open: it ends when the last one leaves, which every stream does when the server
- * shuts down.
+ * shuts down. A store failure is logged and tried again on the next pass; it ends no stream and
+ * does not stop the poller.
  *
  * <p>Thread-safe.
  */
 final class LiveTasks {
   private static final Logger log = LoggerFactory.getLogger(LiveTasks.class);
+
+  /** How often the watched tasks are read again, to find the ones whose worker died. */
   private static final Duration TICK = Duration.ofSeconds(1);
+
+  /**
+   * How often the pending sessions are listed, to find the tasks that started: less often than the
+   * re-reads, as the listing reads every pending session of every agent.
+   */
+  private static final Duration LISTING = Duration.ofSeconds(5);
 
   /** A stream's place among the subscribers; closing it leaves. */
   interface Subscription extends AutoCloseable {
@@ -64,8 +77,8 @@ final class LiveTasks {
   private final Registry registry;
   private final Supplier<Map<String, LocalAgent>> agents;
   private final LinkedBlockingQueue<Woken> woken = new LinkedBlockingQueue<>();
-  // Guarded by this: the watchers by principal ("" for none), and the poller while it runs.
-  private final Map<String, Watcher> watchers = new HashMap<>();
+  // Guarded by this: the watchers by their caller's auth context, and the poller while it runs.
+  private final Map<Map<String, Object>, Watcher> watchers = new HashMap<>();
   private @Nullable Thread poller;
 
   /**
@@ -77,24 +90,26 @@ final class LiveTasks {
   }
 
   /**
-   * Sends {@code frames} the status frames of the tasks {@code principal} can see: first the
-   * current status of each one running, then each change, until the returned handle is closed.
-   * {@code frames} is called on the poller's thread and must not block.
+   * Sends {@code frames} the status frames of the tasks a caller of this auth context can see:
+   * first the current status of each one running, then each change, until the returned handle is
+   * closed. {@code frames} is called on the poller's thread and must not block.
    */
-  Subscription subscribe(@Nullable String principal, Consumer<byte[]> frames) {
-    String key = principal == null ? "" : principal;
+  Subscription subscribe(Map<String, ?> auth, Consumer<byte[]> frames) {
+    Map<String, Object> key = Map.copyOf(auth);
     Watcher watcher;
     synchronized (this) {
-      watcher = watchers.computeIfAbsent(key, k -> new Watcher(principal));
+      watcher = watchers.computeIfAbsent(key, Watcher::new);
+      // Joined under this lock: a stream that leaves in between would close the watcher found.
+      // Lock order is this, then the watcher's.
+      watcher.join(frames);
       if (poller == null) {
         poller = Thread.ofVirtual().name("baton-console-events").start(this::poll);
       }
     }
-    watcher.join(frames);
     return () -> leave(key, watcher, frames);
   }
 
-  private void leave(String key, Watcher watcher, Consumer<byte[]> frames) {
+  private void leave(Map<String, Object> key, Watcher watcher, Consumer<byte[]> frames) {
     boolean last;
     synchronized (this) {
       last = watcher.leave(frames);
@@ -113,29 +128,43 @@ final class LiveTasks {
         List<Watcher> active;
         synchronized (this) {
           if (watchers.isEmpty()) {
-            poller = null;
             return;
           }
           active = List.copyOf(watchers.values());
         }
-        active.forEach(Watcher::tick);
-        Set<Woken> changed = new HashSet<>();
-        for (Woken next = woken.poll(TICK.toMillis(), TimeUnit.MILLISECONDS);
-            next != null;
-            next = woken.poll()) {
-          changed.add(next);
+        try {
+          pass(active);
+        } catch (RuntimeException e) {
+          // One failure ends no stream: the next pass tries again.
+          log.warn("the console's live events could not read the running tasks", e);
         }
-        changed.forEach(change -> change.watcher().check(change.task()));
       }
     } catch (InterruptedException stopped) {
-      synchronized (this) {
-        poller = null;
-      }
       Thread.currentThread().interrupt();
+    } finally {
+      // However the poller ends, the next stream to open starts another.
+      synchronized (this) {
+        if (poller == Thread.currentThread()) {
+          poller = null;
+        }
+      }
     }
   }
 
-  /** The running tasks of one principal, and its open streams. */
+  /** Re-reads each watcher's tasks, then waits up to a tick for the changes the stores report. */
+  private void pass(List<Watcher> active) throws InterruptedException {
+    long now = System.nanoTime();
+    active.forEach(watcher -> watcher.tick(now));
+    Set<Woken> changed = new HashSet<>();
+    for (Woken next = woken.poll(TICK.toMillis(), TimeUnit.MILLISECONDS);
+        next != null;
+        next = woken.poll()) {
+      changed.add(next);
+    }
+    changed.forEach(change -> change.watcher().check(change.task()));
+  }
+
+  /** The running tasks of one caller, and its open streams. */
   private final class Watcher {
     private final ActionContext context;
     private final List<Consumer<byte[]>> streams = new CopyOnWriteArrayList<>();
@@ -145,11 +174,12 @@ final class LiveTasks {
     // not watched again.
     private final Set<Task> settled = new HashSet<>();
     private volatile boolean closed;
+    // On the poller's thread: when the pending sessions are listed next (System.nanoTime), or
+    // null for at once.
+    private @Nullable Long nextListing;
 
-    Watcher(@Nullable String principal) {
-      ActionContext root = ActionContext.root(registry);
-      this.context =
-          principal == null ? root : root.withAuth(Map.of(ActionContext.PRINCIPAL, principal));
+    Watcher(Map<String, Object> auth) {
+      this.context = ActionContext.root(registry).withAuth(auth);
     }
 
     synchronized void join(Consumer<byte[]> frames) {
@@ -176,41 +206,54 @@ final class LiveTasks {
       watched.clear();
     }
 
-    /** Watches the tasks that started, and re-reads each watched one. */
-    synchronized void tick() {
+    /**
+     * Watches the tasks that started, when the listing is due, and re-reads each watched one.
+     *
+     * @param now {@link System#nanoTime} at the pass's start
+     */
+    synchronized void tick(long now) {
       if (closed) {
         return;
       }
       try {
-        Map<String, LocalAgent> shown = agents.get();
-        Set<Task> listed = new HashSet<>();
-        shown.forEach(
-            (agent, local) -> {
-              for (SessionSummary session : pendingSessions(agent, local)) {
-                Task task = new Task(agent, session.latestSnapshotId());
-                listed.add(task);
-                if (!watched.containsKey(task) && !settled.contains(task)) {
-                  watched.put(task, new Watched(session.sessionId(), subscribe(local, task)));
-                }
-              }
-            });
-        settled.retainAll(listed);
-        Set.copyOf(watched.keySet()).forEach(this::check);
+        if (nextListing == null || now - nextListing >= 0) {
+          nextListing = now + LISTING.toNanos();
+          list();
+        }
       } catch (RuntimeException e) {
-        // The next second tries again; the streams stay open.
-        log.warn("the console could not read the running tasks", e);
+        // The next listing tries again; the watched tasks are still read, and the streams stay
+        // open.
+        log.warn("the console could not list the running tasks", e);
       }
+      Set.copyOf(watched.keySet()).forEach(this::check);
+    }
+
+    private void list() {
+      Set<Task> listed = new HashSet<>();
+      agents
+          .get()
+          .forEach(
+              (agent, local) -> {
+                for (SessionSummary session : pendingSessions(agent, local)) {
+                  Task task = new Task(agent, session.latestSnapshotId());
+                  listed.add(task);
+                  if (!watched.containsKey(task) && !settled.contains(task)) {
+                    watched.put(task, new Watched(session.sessionId(), subscribe(local, task)));
+                  }
+                }
+              });
+      settled.retainAll(listed);
     }
 
     /** Sends the task's status when it changed; stops watching it once it has settled. */
     synchronized void check(Task task) {
       Watched watch = watched.get(task);
-      LocalAgent agent = agents.get().get(task.agent());
       if (closed || watch == null) {
         return;
       }
       String status;
       try {
+        LocalAgent agent = agents.get().get(task.agent());
         if (agent == null) {
           throw BatonException.notFound("the console shows no agent \"%s\"", task.agent());
         }
@@ -221,6 +264,10 @@ final class LiveTasks {
           return;
         }
         stopWatching(task);
+        return;
+      } catch (RuntimeException e) {
+        // A store's own failure (a broken connection, say): the next re-read tries again.
+        log.warn("the console could not read task {}", task, e);
         return;
       }
       if (!status.equals(watch.status)) {
@@ -241,21 +288,29 @@ final class LiveTasks {
       }
     }
 
-    private Iterable<SessionSummary> pendingSessions(String agent, LocalAgent local) {
+    /** Every pending session of the agent the caller can see, read a page at a time. */
+    private List<SessionSummary> pendingSessions(String agent, LocalAgent local) {
       try {
-        return local
-            .snapshots(context)
-            .sessions(
-                SessionQuery.firstPage()
-                    .withStatus(SnapshotStatus.PENDING)
-                    .withLimit(SessionQuery.MAX_LIMIT))
-            .sessions();
+        AgentSnapshots snapshots = local.snapshots(context);
+        List<SessionSummary> pending = new ArrayList<>();
+        SessionQuery query =
+            SessionQuery.firstPage()
+                .withStatus(SnapshotStatus.PENDING)
+                .withLimit(SessionQuery.MAX_LIMIT);
+        while (true) {
+          SessionPage page = snapshots.sessions(query);
+          pending.addAll(page.sessions());
+          if (page.nextPageToken() == null || page.sessions().isEmpty()) {
+            return pending;
+          }
+          query = query.withPageToken(page.nextPageToken());
+        }
       } catch (BatonException e) {
         if (e.status() != Status.UNIMPLEMENTED && e.status() != Status.FAILED_PRECONDITION) {
           throw e;
         }
         log.debug("agent {} cannot list its sessions: no live events for it", agent, e);
-        return Set.of();
+        return List.of();
       }
     }
 

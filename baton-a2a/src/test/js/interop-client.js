@@ -87,6 +87,12 @@ switch (scenario) {
         out.lastState = stateName(task.status.state);
         out.lastText = text(task.status.message);
       }
+      // An artifact the task made before the stream attached comes in the task itself.
+      if (event.payload?.$case === 'task') {
+        for (const made of task.artifacts ?? []) {
+          out.artifactUpdates.push({ taskId: task.id, ...artifact(made), inTask: true });
+        }
+      }
       if (event.payload?.$case === 'artifactUpdate') {
         out.artifactUpdates.push({
           taskId: task.taskId,

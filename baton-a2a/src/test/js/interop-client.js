@@ -62,6 +62,8 @@ const summary = (task) => ({
   text: text(task.status?.message),
 });
 
+const artifact = (a) => ({ artifactId: a?.artifactId, name: a?.name, text: text(a) });
+
 const out = {};
 switch (scenario) {
   case 'send': {
@@ -76,14 +78,33 @@ switch (scenario) {
   }
   case 'stream': {
     out.events = [];
+    out.artifactUpdates = [];
     for await (const event of client.sendMessageStream(request(message('Stream it')))) {
       out.events.push(event.kind ?? event.payload?.$case ?? Object.keys(event).join(','));
       const task = event.payload?.value ?? event;
+      out.taskId = task.taskId || task.id || out.taskId;
       if (task.status) {
         out.lastState = stateName(task.status.state);
         out.lastText = text(task.status.message);
       }
+      // An artifact the task made before the stream attached comes in the task itself.
+      if (event.payload?.$case === 'task') {
+        for (const made of task.artifacts ?? []) {
+          out.artifactUpdates.push({ taskId: task.id, ...artifact(made), inTask: true });
+        }
+      }
+      if (event.payload?.$case === 'artifactUpdate') {
+        out.artifactUpdates.push({
+          taskId: task.taskId,
+          ...artifact(task.artifact),
+          append: task.append,
+          lastChunk: task.lastChunk,
+        });
+      }
     }
+    out.artifacts = ((await client.getTask({ tenant: '', id: out.taskId })).artifacts ?? []).map(
+      artifact,
+    );
     break;
   }
   case 'cancel': {

@@ -10,8 +10,11 @@ import dev.baton.agent.AgentInput;
 import dev.baton.agent.AgentOutput;
 import dev.baton.core.ActionContext;
 import dev.baton.core.BatonException;
+import dev.baton.core.Json;
 import dev.baton.core.Status;
 import dev.baton.core.StreamCallback;
+import dev.baton.testing.FakeHttpServer;
+import dev.baton.testing.FakeHttpServer.Reply;
 import java.net.URI;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -72,6 +75,36 @@ class A2aSubAgentPrincipalTest {
         .extracting(m -> m.text())
         .doesNotContain("Why tides?");
     assertNotFound(() -> run(bob, "Go on", AgentInit.ofSnapshot(first.snapshotId())));
+  }
+
+  @Test
+  void anotherPrincipalCannotContinueAContextAnsweredWithPlainMessages() {
+    try (FakeHttpServer remote = FakeHttpServer.start()) {
+      String message =
+          """
+          {"jsonrpc": "2.0", "id": "1", "result": {"kind": "message", "messageId": "a1",
+           "role": "agent", "contextId": "c1", "parts": [{"kind": "text", "text": "Hello."}]}}
+          """;
+      remote.reply(
+          Reply.json("{\"name\": \"far\", \"url\": \"" + remote.baseUrl().resolve("/rpc") + "\"}"),
+          Reply.json(message),
+          Reply.json(message.replace("\"c1\"", "\"c2\"")));
+      Agent far = A2aAgents.define(client, "far", remote.baseUrl().resolve("/card.json"));
+
+      AgentOutput alices =
+          far.run(alice, AgentInput.text("Hi"), AgentInit.NEW, StreamCallback.discard());
+      far.run(
+          bob,
+          AgentInput.text("Go on"),
+          AgentInit.ofSession(alices.sessionId()),
+          StreamCallback.discard());
+
+      assertThat(alices.sessionId()).isEqualTo("c1");
+      // Bob's message starts a context of its own rather than continuing Alice's.
+      assertThat(
+              Json.parse(remote.request(2).body()).at("/params/message/contextId").isMissingNode())
+          .isTrue();
+    }
   }
 
   private static void assertNotFound(Runnable call) {

@@ -14,10 +14,12 @@ import io.a2a.client.http.JdkA2AHttpClient;
 import io.a2a.client.transport.jsonrpc.JSONRPCTransport;
 import io.a2a.client.transport.jsonrpc.JSONRPCTransportConfig;
 import io.a2a.spec.AgentCard;
+import io.a2a.spec.Artifact;
 import io.a2a.spec.EventKind;
 import io.a2a.spec.MessageSendConfiguration;
 import io.a2a.spec.MessageSendParams;
 import io.a2a.spec.Task;
+import io.a2a.spec.TaskArtifactUpdateEvent;
 import io.a2a.spec.TaskIdParams;
 import io.a2a.spec.TaskNotCancelableError;
 import io.a2a.spec.TaskNotFoundError;
@@ -135,7 +137,12 @@ class JavaSdkClientInteropTest {
   @Test
   void aStreamCarriesTheRunningTaskToItsCompletedStatus() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
-    served.model.step().blockUntil(release).respondText("It needs sorted input.");
+    served
+        .model
+        .step()
+        .blockUntil(release)
+        .respond(ServedA2a.writesNote("notes.md", "Sorted input only."));
+    served.model.respondText("It needs sorted input.");
     Events events = new Events(release);
 
     Client client = streamingClient();
@@ -149,6 +156,23 @@ class JavaSdkClientInteropTest {
       assertThat(completed.getStatus().state()).isEqualTo(TaskState.COMPLETED);
       assertThat(text(completed)).isEqualTo("It needs sorted input.");
       events.assertOneTaskWithOneFinalEvent();
+      // The note the agent wrote is one whole artifact on the stream, and the task keeps it.
+      List<TaskArtifactUpdateEvent> artifactUpdates = events.artifactUpdates();
+      assertThat(artifactUpdates).hasSize(1);
+      TaskArtifactUpdateEvent update = artifactUpdates.getFirst();
+      assertThat(update.getTaskId()).isEqualTo(completed.getId());
+      assertThat(update.isLastChunk()).isTrue();
+      assertThat(update.isAppend()).isNotEqualTo(Boolean.TRUE);
+      Artifact streamed = update.getArtifact();
+      assertThat(streamed.artifactId()).isNotBlank();
+      assertThat(streamed.name()).isEqualTo("notes.md");
+      assertThat(text(streamed)).isEqualTo("Sorted input only.");
+      Task got = client.getTask(new TaskQueryParams(completed.getId()), null);
+      assertThat(got.getArtifacts()).hasSize(1);
+      Artifact kept = got.getArtifacts().getFirst();
+      assertThat(kept.artifactId()).isEqualTo(streamed.artifactId());
+      assertThat(kept.name()).isEqualTo("notes.md");
+      assertThat(text(kept)).isEqualTo("Sorted input only.");
     } finally {
       client.close();
       release.countDown();
@@ -229,6 +253,11 @@ class JavaSdkClientInteropTest {
     return ((TextPart) task.getStatus().message().getParts().getFirst()).getText();
   }
 
+  private static String text(Artifact artifact) {
+    assertThat(artifact.parts()).hasSize(1);
+    return ((TextPart) artifact.parts().getFirst()).getText();
+  }
+
   /**
    * What a streaming call delivered to its consumer, in order. The first event opens the gate the
    * model's step waits on, so the stream is seen to begin while the task still runs.
@@ -258,6 +287,17 @@ class JavaSdkClientInteropTest {
     /** The task as the final status update leaves it. */
     Task finished() throws Exception {
       return finished.get(1, TimeUnit.MINUTES);
+    }
+
+    /** The artifact updates received, in order. */
+    List<TaskArtifactUpdateEvent> artifactUpdates() {
+      return received.stream()
+          .filter(
+              event ->
+                  event instanceof TaskUpdateEvent update
+                      && update.getUpdateEvent() instanceof TaskArtifactUpdateEvent)
+          .map(event -> (TaskArtifactUpdateEvent) ((TaskUpdateEvent) event).getUpdateEvent())
+          .toList();
     }
 
     /** The task as the first event left it, whether the stream opened with it or an update. */

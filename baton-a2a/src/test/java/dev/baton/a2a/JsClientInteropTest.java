@@ -58,7 +58,8 @@ class JsClientInteropTest {
   }
 
   @Test
-  void aStreamEndsOnTheCompletedStatus() {
+  void aStreamCarriesTheArtifactAndEndsOnTheCompletedStatus() {
+    served.model.respond(ServedA2a.writesNote("notes.md", "Streamed note."));
     served.model.respondText("Streamed.");
 
     JsonNode out = run("stream");
@@ -66,6 +67,25 @@ class JsClientInteropTest {
     assertThat(out.path("events").size()).isGreaterThanOrEqualTo(2);
     assertThat(out.path("lastState").asString()).isEqualTo("TASK_STATE_COMPLETED");
     assertThat(out.path("lastText").asString()).isEqualTo("Streamed.");
+    // The note is one whole artifact on the stream: an artifact update, or, when the turn wrote it
+    // before the stream attached, part of the task the stream opens with. tasks/get reads it too.
+    JsonNode updates = out.path("artifactUpdates");
+    assertThat(updates.size()).as("artifact updates: %s", out).isEqualTo(1);
+    JsonNode update = updates.get(0);
+    assertThat(update.path("taskId").asString()).isEqualTo(out.path("taskId").asString());
+    assertThat(update.path("artifactId").asString()).isNotBlank();
+    assertThat(update.path("name").asString()).isEqualTo("notes.md");
+    assertThat(update.path("text").asString()).isEqualTo("Streamed note.");
+    if (!update.path("inTask").asBoolean()) {
+      assertThat(update.path("lastChunk").asBoolean()).isTrue();
+      assertThat(update.path("append").asBoolean()).isFalse();
+    }
+    JsonNode artifacts = out.path("artifacts");
+    assertThat(artifacts.size()).as("task artifacts: %s", out).isEqualTo(1);
+    assertThat(artifacts.get(0).path("artifactId").asString())
+        .isEqualTo(update.path("artifactId").asString());
+    assertThat(artifacts.get(0).path("name").asString()).isEqualTo("notes.md");
+    assertThat(artifacts.get(0).path("text").asString()).isEqualTo("Streamed note.");
   }
 
   @Test

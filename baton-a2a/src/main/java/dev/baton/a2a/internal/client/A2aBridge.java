@@ -22,6 +22,7 @@ import dev.baton.internal.agent.AgentBridge;
 import dev.baton.internal.core.Timing;
 import java.net.URI;
 import java.time.Duration;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -118,7 +119,12 @@ final class A2aBridge implements AgentBridge {
             null);
     Event answer = calls.call(context, endpoint, "message/send", params, Event.class);
     return switch (answer) {
-      case Message direct -> TaskTranslation.output(direct, contextId);
+      case Message direct -> {
+        AgentOutput output = TaskTranslation.output(direct, contextId);
+        // The context is the caller's now, though no task stands behind the answer.
+        started.recordContext(context, Objects.requireNonNull(output.sessionId()));
+        yield output;
+      }
       case Task task -> {
         Task sent = checked("message/send", task);
         started.record(context, sent.id(), sent.contextId());

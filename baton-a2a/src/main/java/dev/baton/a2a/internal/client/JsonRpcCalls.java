@@ -38,6 +38,14 @@ import tools.jackson.databind.JsonNode;
  * <p>Thread-safe.
  */
 final class JsonRpcCalls {
+  /**
+   * Every exchange is a wait, bounded by the whole call's timeout alone: A2A 0.3 sends no
+   * keep-alive, a blocking {@code message/send} is silent until its task settles and a
+   * resubscription until the task's next event, and the options have no idle timeout to bound the
+   * other calls more tightly.
+   */
+  private static final boolean WAITING = true;
+
   private final String who;
   private final AgentHttp http;
 
@@ -52,7 +60,7 @@ final class JsonRpcCalls {
         http.exchange(
             context,
             http.get(context, url).build(),
-            false,
+            WAITING,
             http::json,
             (status, headers, body) -> HttpErrors.fromResponse(who, status, headers, body));
     return read("the card request", card, AgentCard.class);
@@ -70,7 +78,7 @@ final class JsonRpcCalls {
         http.post(context, endpoint, envelope(method, params))
             .header("Accept", "application/json")
             .build();
-    JsonNode answer = http.exchange(context, request, false, http::json, httpError(method));
+    JsonNode answer = http.exchange(context, request, WAITING, http::json, httpError(method));
     return resultOf(method, answer, resultType);
   }
 
@@ -93,7 +101,7 @@ final class JsonRpcCalls {
     return http.exchange(
         context,
         request,
-        true,
+        WAITING,
         body -> {
           BufferedInputStream answer = new BufferedInputStream(body);
           if (startsWithJson(answer)) {

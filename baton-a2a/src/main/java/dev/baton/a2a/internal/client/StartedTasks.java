@@ -19,8 +19,11 @@ final class StartedTasks {
   // Enough for every conversation a process keeps going.
   private static final int REMEMBERED = 10_000;
 
-  /** Who started a task, or the latest task of a context, and that task's ID. */
-  private record Started(@Nullable String principal, String taskId) {
+  /**
+   * Who started a task, or the latest task of a context, and that task's ID: null for a context
+   * whose turns the agent answered with messages alone.
+   */
+  private record Started(@Nullable String principal, @Nullable String taskId) {
     boolean belongsTo(ActionContext context) {
       return Objects.equals(principal, context.principal().orElse(null));
     }
@@ -35,6 +38,17 @@ final class StartedTasks {
     Started started = new Started(context.principal().orElse(null), taskId);
     byTask.put(taskId, started);
     latestByContext.put(contextId, started);
+  }
+
+  /**
+   * Records a context that the caller's principal used with a turn the agent answered with a
+   * message, not a task: the context is the principal's, and its latest task, if any, stays.
+   */
+  synchronized void recordContext(ActionContext context, String contextId) {
+    Started latest = latestByContext.get(contextId);
+    if (latest == null || !latest.belongsTo(context)) {
+      latestByContext.put(contextId, new Started(context.principal().orElse(null), null));
+    }
   }
 
   /** Whether the caller's principal started the task. */

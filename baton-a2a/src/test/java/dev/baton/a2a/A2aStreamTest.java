@@ -61,7 +61,6 @@ class A2aStreamTest {
       // The turn writes its note, then is held in its second model call: the note is out first.
       start.countDown();
       JsonNode draft = result(stream);
-      assertThat(release.getCount()).isEqualTo(1);
       assertThat(draft.path("kind").asString()).isEqualTo("artifact-update");
       assertThat(draft.path("taskId").asString()).isEqualTo(task.path("id").asString());
       assertThat(draft.at("/artifact/artifactId").asString()).isEqualTo("notes");
@@ -104,7 +103,6 @@ class A2aStreamTest {
         assertThat(update.path("kind").asString()).isEqualTo("artifact-update");
         artifacts.add(update.path("artifact"));
       }
-      assertThat(release.getCount()).isEqualTo(1);
       assertThat(artifacts)
           .singleElement()
           .satisfies(a -> assertThat(a.at("/parts/0/text").asString()).isEqualTo("draft"));

@@ -110,24 +110,26 @@ final class AgentTasks {
   }
 
   /**
-   * The task as it stands now; a running one carries what its turn has made so far when it runs in
-   * this process.
+   * The task as it stands now; a turn that runs in this process shows what it has made so far, as
+   * long as its feed follows it (a canceled one until its worker has saved what it did).
    */
   Task get(String taskId) {
     TaskChain.Head head = chain.head(taskId);
     SessionSnapshot row = head.row();
-    boolean firstRound = row.snapshotId().equals(taskId);
-    SessionSnapshot first = firstRound ? row : snapshots.get(taskId);
-    List<Artifact> before = artifactsBefore(first);
-    LiveTasks.Feed feed =
-        row.status() == SnapshotStatus.PENDING ? live.get(row.snapshotId()) : null;
+    SessionSnapshot beforeTask = beforeTask(head.base() == null ? row : snapshots.get(taskId));
+    List<Artifact> before = artifacts(beforeTask);
+    // A later round starts from the row it answered.
+    List<Artifact> roundBefore = head.base() == null ? before : artifacts(head.base());
+    LiveTasks.Feed feed = live.get(row.snapshotId());
     List<Artifact> session;
     if (feed != null) {
-      session = feed.session(firstRound ? before : artifactsBefore(row));
+      session = feed.session(roundBefore);
     } else {
-      session = row.state() == null ? before : row.state().artifacts();
+      session = row.state() == null ? roundBefore : row.state().artifacts();
     }
-    return TaskMapping.task(taskId, row, head.state(), before, session);
+    int historyFrom =
+        beforeTask == null || beforeTask.state() == null ? 0 : beforeTask.state().messages().size();
+    return TaskMapping.task(taskId, row, head.state(), before, session, historyFrom);
   }
 
   /**
@@ -141,23 +143,27 @@ final class AgentTasks {
   }
 
   /**
-   * The session's artifacts before a row's turn: its parent's, as a rule. A detach that races its
+   * The row the task's first turn started from: its parent, as a rule. A detach that races its
    * turn's end chains the pending row off the row that turn wrote, which holds the same
-   * conversation as the task's row: the state before the turn is then that row's parent's. A parent
-   * gone (or none) leaves every artifact of the row to its turn.
+   * conversation: the row before the turn is then that row's parent. Null when it is gone (or there
+   * is none), which leaves every artifact and message of the first row to the task.
    */
-  private List<Artifact> artifactsBefore(SessionSnapshot row) {
-    SessionSnapshot parent = parent(row);
-    if (parent != null && sameConversation(parent, row)) {
-      parent = parent(parent);
+  private @Nullable SessionSnapshot beforeTask(SessionSnapshot first) {
+    SessionSnapshot parent = parent(first);
+    if (parent != null && sameConversation(parent, first)) {
+      return parent(parent);
     }
-    return parent == null || parent.state() == null ? List.of() : parent.state().artifacts();
+    return parent;
   }
 
   private static boolean sameConversation(SessionSnapshot a, SessionSnapshot b) {
     return a.state() != null
         && b.state() != null
         && a.state().messages().equals(b.state().messages());
+  }
+
+  private static List<Artifact> artifacts(@Nullable SessionSnapshot row) {
+    return row == null || row.state() == null ? List.of() : row.state().artifacts();
   }
 
   private @Nullable SessionSnapshot parent(SessionSnapshot row) {

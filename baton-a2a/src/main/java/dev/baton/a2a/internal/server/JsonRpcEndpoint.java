@@ -133,7 +133,14 @@ public final class JsonRpcEndpoint {
           String taskId = tasks.start(Params.messageSend(params).message());
           stream(transport, id, tasks, taskId, cancellation);
         }
-        case "tasks/get" -> answer(transport, id, tasks.get(Params.taskId(params)), false);
+        case "tasks/get" -> {
+          Task task = tasks.get(Params.taskId(params));
+          answer(
+              transport,
+              id,
+              TaskMapping.withHistoryLength(task, Params.historyLength(params)),
+              false);
+        }
         case "tasks/cancel" -> answer(transport, id, tasks.cancel(Params.taskId(params)), false);
         case "tasks/resubscribe" -> {
           String taskId = Params.taskId(params);
@@ -176,8 +183,10 @@ public final class JsonRpcEndpoint {
       MessageSendParams params,
       Cancellation cancellation) {
     String taskId = tasks.start(params.message());
+    @Nullable Integer historyLength =
+        params.configuration() == null ? null : params.configuration().historyLength();
     if (!params.blocking()) {
-      answer(transport, id, tasks.get(taskId), false);
+      answer(transport, id, TaskMapping.withHistoryLength(tasks.get(taskId), historyLength), false);
       return;
     }
     transport.watchClient(cancellation::cancel);
@@ -188,7 +197,7 @@ public final class JsonRpcEndpoint {
     } finally {
       closeConnection = transport.stopWatching();
     }
-    answer(transport, id, settled, closeConnection);
+    answer(transport, id, TaskMapping.withHistoryLength(settled, historyLength), closeConnection);
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.baton.a2a.internal.server;
 import dev.baton.a2a.internal.wire.MessageSendParams;
 import dev.baton.core.BatonException;
 import dev.baton.core.Json;
+import java.util.Base64;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
@@ -27,7 +28,7 @@ final class Params {
       String at = "params.configuration";
       object(configuration, at);
       optionalBoolean(configuration, "blocking", at);
-      optionalInteger(configuration, "historyLength", at);
+      historyLength(configuration, at);
       optionalStrings(configuration, "acceptedOutputModes", at);
       optionalObject(configuration, "pushNotificationConfig", at);
     }
@@ -42,9 +43,23 @@ final class Params {
   static String taskId(@Nullable JsonNode body) {
     JsonNode params = object(body, "params");
     String id = requireString(params, "id", "params");
-    optionalInteger(params, "historyLength", "params");
+    historyLength(params, "params");
     optionalObject(params, "metadata", "params");
     return id;
+  }
+
+  /** The {@code historyLength} of {@code tasks/get}, or null for the whole history. */
+  static @Nullable Integer historyLength(@Nullable JsonNode body) {
+    return historyLength(object(body, "params"), "params");
+  }
+
+  private static @Nullable Integer historyLength(JsonNode parent, String at) {
+    optionalInteger(parent, "historyLength", at);
+    JsonNode value = optional(parent, "historyLength");
+    if (value != null && value.intValue() < 0) {
+      throw invalid(at + ".historyLength", "must not be negative");
+    }
+    return value == null ? null : value.intValue();
   }
 
   private static void message(@Nullable JsonNode node, String at) {
@@ -89,13 +104,26 @@ final class Params {
 
   private static void file(@Nullable JsonNode node, String at) {
     JsonNode file = object(node, at);
-    boolean bytes = optionalString(file, "bytes", at) != null;
+    String encoded = optionalString(file, "bytes", at);
+    boolean bytes = encoded != null;
+    if (encoded != null && !isBase64(encoded)) {
+      throw invalid(at + ".bytes", "must be base64");
+    }
     boolean uri = optionalString(file, "uri", at) != null;
     if (bytes == uri) {
       throw invalid(at, "a file needs exactly one of \"bytes\" (base64) and \"uri\"");
     }
     optionalString(file, "name", at);
     optionalString(file, "mimeType", at);
+  }
+
+  private static boolean isBase64(String text) {
+    try {
+      Base64.getDecoder().decode(text);
+      return true;
+    } catch (IllegalArgumentException notBase64) {
+      return false;
+    }
   }
 
   private static JsonNode object(@Nullable JsonNode node, String at) {

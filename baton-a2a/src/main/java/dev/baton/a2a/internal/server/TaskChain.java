@@ -75,9 +75,10 @@ final class TaskChain {
     }
     if (store == null) {
       SessionSnapshot row = snapshots.get(taskId);
-      return new Head(row, TaskMapping.state(row));
+      return new Head(row, TaskMapping.state(row), null);
     }
     String id = taskId;
+    SessionSnapshot base = null;
     JsonNode link;
     while (true) {
       SessionSnapshot raw = store.getSnapshot(context, id);
@@ -88,6 +89,7 @@ final class TaskChain {
       if (link == null || !link.path("next").isString()) {
         break;
       }
+      base = raw;
       id = link.path("next").asString();
     }
     SessionSnapshot row = snapshots.get(id);
@@ -95,7 +97,7 @@ final class TaskChain {
         link == null
             ? TaskMapping.state(row)
             : link.path("canceled").asBoolean(false) ? TaskState.CANCELED : TaskState.WORKING;
-    return new Head(row, state);
+    return new Head(row, state, base);
   }
 
   /**
@@ -211,6 +213,9 @@ final class TaskChain {
   /**
    * A task's latest row and the task's state: the row's own, or {@code working} while an answer
    * claims it, or {@code canceled} once a cancel marked it.
+   *
+   * @param base the row the latest row's turn answered, whose session the round started from; null
+   *     in the task's first round
    */
-  record Head(SessionSnapshot row, TaskState state) {}
+  record Head(SessionSnapshot row, TaskState state, @Nullable SessionSnapshot base) {}
 }

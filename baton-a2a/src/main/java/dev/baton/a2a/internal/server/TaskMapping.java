@@ -81,13 +81,16 @@ public final class TaskMapping {
    * @param before the session's artifacts before the task's first turn
    * @param session the session's artifacts now: the latest row's, or for a running turn what it has
    *     made so far
+   * @param historyFrom where the task's messages start in the row's: the count of its first row's
+   *     parent
    */
   public static Task task(
       String taskId,
       SessionSnapshot row,
       TaskState state,
       List<dev.baton.agent.Artifact> before,
-      List<dev.baton.agent.Artifact> session) {
+      List<dev.baton.agent.Artifact> session,
+      int historyFrom) {
     // Every stored snapshot names its session; the fallback only satisfies the type.
     String contextId = Objects.requireNonNullElse(row.sessionId(), "");
     // Each round of the task has its own message, known by the row that wrote it: the same at
@@ -104,8 +107,57 @@ public final class TaskMapping {
         contextId,
         new TaskStatus(state, message, row.updatedAt()),
         turnArtifacts(before, session),
-        null,
+        history(taskId, contextId, row, historyFrom),
         null);
+  }
+
+  /**
+   * The task's user and agent messages, from its first on, each known by the task and its place in
+   * it ({@code <task ID>-<index>}), the same at every read since a session only appends. A message
+   * of no parts that travel (a tool call, only reasoning) is left out, since A2A requires parts.
+   */
+  private static List<Message> history(
+      String taskId, String contextId, SessionSnapshot row, int historyFrom) {
+    List<dev.baton.ai.Message> messages = row.state() == null ? List.of() : row.state().messages();
+    List<Message> history = new ArrayList<>();
+    for (int i = historyFrom; i < messages.size(); i++) {
+      dev.baton.ai.Message message = messages.get(i);
+      Message.Role role =
+          switch (message.role()) {
+            case USER -> Message.Role.USER;
+            case MODEL -> Message.Role.AGENT;
+            default -> null;
+          };
+      List<Part> parts = role == null ? List.of() : parts(message.content());
+      if (role != null && !parts.isEmpty()) {
+        history.add(
+            new Message(
+                role,
+                parts,
+                taskId + "-" + (i - historyFrom),
+                taskId,
+                contextId,
+                null,
+                null,
+                null));
+      }
+    }
+    return history;
+  }
+
+  /** A task with only the last {@code length} messages of its history; null keeps them all. */
+  public static Task withHistoryLength(Task task, @Nullable Integer length) {
+    List<Message> history = task.history();
+    if (length == null || history == null || history.size() <= length) {
+      return task;
+    }
+    return new Task(
+        task.id(),
+        task.contextId(),
+        task.status(),
+        task.artifacts(),
+        history.subList(history.size() - length, history.size()),
+        task.metadata());
   }
 
   /**
@@ -113,14 +165,16 @@ public final class TaskMapping {
    * hold as it is now before them, and an unnamed one past the earlier count, since unnamed
    * artifacts are only ever appended.
    */
-  public static List<Artifact> turnArtifacts(
+  private static List<Artifact> turnArtifacts(
       List<dev.baton.agent.Artifact> before, List<dev.baton.agent.Artifact> session) {
     List<Artifact> artifacts = new ArrayList<>();
     for (int i = 0; i < session.size(); i++) {
       dev.baton.agent.Artifact artifact = session.get(i);
       boolean made = artifact.name() == null ? i >= before.size() : !before.contains(artifact);
-      if (made) {
-        artifacts.add(artifact(artifact, i));
+      Artifact mapped = made ? artifact(artifact, i) : null;
+      // A2A requires parts: an artifact of none that travel (only reasoning, say) stays here.
+      if (mapped != null && !mapped.parts().isEmpty()) {
+        artifacts.add(mapped);
       }
     }
     return artifacts;
@@ -228,14 +282,7 @@ public final class TaskMapping {
   }
 
   private static List<Part> parts(List<dev.baton.ai.Part> parts) {
-    List<Part> out = new ArrayList<>();
-    for (dev.baton.ai.Part part : parts) {
-      Part mapped = a2aPart(part);
-      if (mapped != null) {
-        out.add(mapped);
-      }
-    }
-    return out;
+    return Parts.toA2a(parts, TaskMapping::a2aPart);
   }
 
   /** Parts as a client sees them: the shared mapping, and an interrupt as the question it asks. */
@@ -264,9 +311,9 @@ public final class TaskMapping {
   private static @Nullable Message lastModelMessage(
       String messageId, String taskId, String contextId, SessionSnapshot snapshot) {
     dev.baton.ai.Message last = lastModel(snapshot);
-    return last == null
-        ? null
-        : Message.fromAgent(messageId, parts(last.content()), taskId, contextId);
+    List<Part> parts = last == null ? List.of() : parts(last.content());
+    // A2A requires parts: an answer of none that travel (only reasoning, say) sends no message.
+    return parts.isEmpty() ? null : Message.fromAgent(messageId, parts, taskId, contextId);
   }
 
   private static dev.baton.ai.@Nullable Message lastModel(SessionSnapshot snapshot) {

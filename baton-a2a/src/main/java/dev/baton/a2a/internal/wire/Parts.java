@@ -5,6 +5,7 @@ import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -56,9 +57,18 @@ public final class Parts {
 
   /** Baton parts as A2A ones, in order, leaving out the kinds A2A has none of. */
   public static List<Part> toA2a(List<dev.baton.ai.Part> parts) {
+    return toA2a(parts, Parts::toA2a);
+  }
+
+  /**
+   * Baton parts as A2A ones through {@code mapper}, in order, leaving out those it maps to null:
+   * for a side that maps a kind of its own (a served agent's interrupts).
+   */
+  public static List<Part> toA2a(
+      List<dev.baton.ai.Part> parts, Function<dev.baton.ai.Part, @Nullable Part> mapper) {
     List<Part> a2a = new ArrayList<>();
     for (dev.baton.ai.Part part : parts) {
-      Part mapped = toA2a(part);
+      Part mapped = mapper.apply(part);
       if (mapped != null) {
         a2a.add(mapped);
       }

@@ -355,12 +355,23 @@ class ConsoleBrowserTest {
         .containsExactly("researcher", "coordinator");
     assertThat(rows.get(0).getText()).contains("2").endsWith("320");
     assertThat(rows.get(1).getText()).endsWith("163");
+    List<WebElement> modelRows =
+        browser.visible("session-spend-by-model").findElements(By.cssSelector("tbody tr"));
+    assertThat(modelRows)
+        .as("each agent's calls by the model that made them")
+        .extracting(
+            row -> row.getDomAttribute("data-agent") + "/" + row.getDomAttribute("data-model"))
+        .containsExactly("researcher/researcher-model", "coordinator/model");
+    assertThat(modelRows.get(0).getText()).contains("researcher-model").endsWith("320");
+    assertThat(modelRows.get(1).getText()).endsWith("163");
     assertThat(browser.visible("session-spend-total").getText())
         .isEqualTo("205 in · 278 out · 483 total");
     assertThat(browser.visible("snapshot-session-spend").getText())
         .as("the coordinator's own calls, as its row of the session's spend")
         .isEqualTo("125 in · 38 out · 163 total");
-    browser.screenshot("spend-session-by-agent");
+    // Both tables of the session's spend in view, under its total.
+    browser.script("arguments[0].scrollIntoView()", browser.visible("session-spend-total"));
+    browser.screenshot("spend-session-by-agent-and-model");
   }
 
   private static GenerationUsage usage(int input, int output) {

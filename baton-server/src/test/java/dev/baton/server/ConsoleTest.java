@@ -6,14 +6,17 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.agent.Agent;
+import dev.baton.agent.AgentFinishReason;
 import dev.baton.agent.AgentInit;
 import dev.baton.agent.AgentInput;
 import dev.baton.agent.AgentOptions;
 import dev.baton.agent.AgentOutput;
+import dev.baton.agent.AgentUsage;
 import dev.baton.agent.RemoteAgentOptions;
 import dev.baton.agent.SessionPage;
 import dev.baton.agent.SessionQuery;
 import dev.baton.agent.SessionSnapshot;
+import dev.baton.agent.SessionState;
 import dev.baton.agent.SessionStore;
 import dev.baton.agent.StateManagement;
 import dev.baton.agent.store.InMemorySessionStore;
@@ -391,6 +394,20 @@ class ConsoleTest {
     assertThat(session.at("/byAgent/0/totalTokens"))
         .as("the agent's own row is the session spend of its row, its own calls")
         .isEqualTo(view.at("/spend/totalTokens"));
+    assertThat(session.get("byModel"))
+        .as("the same calls by agent and the model that made them")
+        .isEqualTo(
+            Json.parse(
+                """
+                [{"agent": "coordinator", "model": "model",
+                  "inputTokens": 20, "outputTokens": 8, "totalTokens": 28},
+                 {"agent": "helper", "model": "model",
+                  "inputTokens": 10, "outputTokens": 4, "totalTokens": 14}]
+                """));
+    assertThat(view.at("/turnSpend/byModel"))
+        .extracting(row -> row.get("agent").asString() + "/" + row.get("model").asString())
+        .containsExactly("coordinator/model", "helper/model");
+    assertThat(view.at("/turnSpend/byModel/0/totalTokens").asInt()).isEqualTo(14);
     assertThat(view.at("/turnSpend/total/totalTokens").asInt()).isEqualTo(21);
     assertThat(view.at("/usage/total/inputTokens").asInt()).isEqualTo(15);
     assertThat(snapshotView("coordinator", branch.snapshotId()).at("/sessionSpend/turns").asInt())
@@ -406,6 +423,45 @@ class ConsoleTest {
         .as("a row written once, at the turn's end, does not say how long the turn took")
         .isTrue();
     assertThat(tree.at("/children/0/spend/totalTokens").asInt()).isEqualTo(7);
+  }
+
+  @Test
+  void aTreeRecordedBeforeTreesNamedTheirModelsShowsItsCallsWithNoModel() {
+    helper();
+    serve();
+    // A row an older Baton wrote: its tree has calls but no models.
+    JsonNode tree =
+        Json.parse(
+            """
+            {"agent": "helper", "sessionId": "old", "finishReason": "stop",
+             "calls": [{"inputTokens": 5, "outputTokens": 2}], "children": []}
+            """);
+    Message answer =
+        Message.model("done").withMetadata(Json.object().set(AgentUsage.METADATA_KEY, tree));
+    SessionState state =
+        SessionState.empty()
+            .withSessionId("old")
+            .withMessages(List.of(Message.user("hi"), answer))
+            .withUsage(tokens(5, 2));
+    store.saveSnapshot(
+        ActionContext.root(served.baton.registry()),
+        "before",
+        existing ->
+            SessionSnapshot.completed(
+                "before", "old", null, Instant.now(), AgentFinishReason.STOP, state));
+
+    JsonNode view = snapshotView("helper", "before");
+
+    assertThat(view.at("/usage/models")).isEqualTo(Json.object());
+    assertThat(view.at("/sessionSpend/byAgent/0/totalTokens").asInt()).isEqualTo(7);
+    assertThat(view.at("/sessionSpend/byModel"))
+        .as("its calls still count, with no model named")
+        .isEqualTo(
+            Json.parse(
+                """
+                [{"agent": "helper", "model": null,
+                  "inputTokens": 5, "outputTokens": 2, "totalTokens": 7}]
+                """));
   }
 
   @Test

@@ -325,14 +325,21 @@ class GenerateTest {
         ModelResponse.of(Message.model("ok"), FinishReason.STOP)
             .withUsage(GenerationUsage.builder().inputTokens(15).outputTokens(3).build()));
     List<GenerationUsage> reported = new ArrayList<>();
+    List<String> models = new ArrayList<>();
     GenerateResponse response =
         baton.generate(
-            UsageListeners.hearAll(baton.context(), reported::add),
+            UsageListeners.hearAll(
+                baton.context(),
+                (model, usage) -> {
+                  models.add(model);
+                  reported.add(usage);
+                }),
             GenerateOptions.builder().model("pm").prompt("x").tools(echo).build());
     assertThat(response.totalUsage().inputTokens()).isEqualTo(25);
     assertThat(response.totalUsage().outputTokens()).isEqualTo(5);
     assertThat(response.usage().inputTokens()).isEqualTo(15);
     assertThat(reported).hasSize(2);
+    assertThat(models).containsExactly("pm", "pm");
   }
 
   private static void await(CountDownLatch latch) {

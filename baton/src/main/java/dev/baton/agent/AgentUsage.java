@@ -5,7 +5,10 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.baton.ai.GenerationUsage;
 import dev.baton.ai.Message;
 import dev.baton.core.Json;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -21,8 +24,10 @@ import tools.jackson.databind.JsonNode;
  * <p>The tree of a turn is recorded on the turn's final model message as {@code
  * metadata.usageTree}, so it reads from the output's message and from the session's history ({@link
  * #of}). In JSON a node reads {@code {"agent", "sessionId", "finishReason", "calls": [usage, ...],
- * "usage", "total", "children": [...]}}, where {@code usage} sums the node's calls and {@code
- * total} adds its children's totals; both are derived, and ignored when read.
+ * "models": {"<model>": usage, ...}, "usage", "total", "children": [...]}}, where {@code models}
+ * sums the node's calls by model, {@code usage} sums the node's calls and {@code total} adds its
+ * children's totals; {@code usage} and {@code total} are derived, and ignored when read. A tree
+ * recorded before nodes named their models reads with {@code models} empty.
  *
  * <p>A background delegation joins the tree of the turn that launched it at its launch, with all it
  * spends when it settles before that turn ends. When the turn ends first, its tree shows the task
@@ -39,6 +44,9 @@ import tools.jackson.databind.JsonNode;
  *     reported no reason)
  * @param calls the usage of each of the turn's own model calls that reported usage, in the order
  *     they returned
+ * @param models the turn's own calls summed by the name of the model that made them (the name it is
+ *     registered under, as {@code googleai/gemini-flash-latest}), in the order each model first
+ *     returned; empty when not recorded
  * @param children the agent invocations the turn started, in the order they started
  */
 @JsonIgnoreProperties(
@@ -49,6 +57,7 @@ public record AgentUsage(
     @Nullable String sessionId,
     @Nullable AgentFinishReason finishReason,
     List<GenerationUsage> calls,
+    Map<String, GenerationUsage> models,
     List<AgentUsage> children) {
 
   /** The metadata key the tree of a turn is recorded under on its final message. */
@@ -56,24 +65,30 @@ public record AgentUsage(
 
   public AgentUsage {
     calls = calls == null ? List.of() : List.copyOf(calls);
+    // Copied into a map that keeps the order, which Map.copyOf would lose.
+    models = models == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(models));
     children = children == null ? List.of() : List.copyOf(children);
   }
 
   /** The tree of a turn still running: no finish reason, nothing spent, no children. */
   public static AgentUsage running(String agent, @Nullable String sessionId) {
-    return new AgentUsage(agent, sessionId, null, List.of(), List.of());
+    return new AgentUsage(agent, sessionId, null, List.of(), Map.of(), List.of());
   }
 
   public AgentUsage withFinishReason(@Nullable AgentFinishReason finishReason) {
-    return new AgentUsage(agent, sessionId, finishReason, calls, children);
+    return new AgentUsage(agent, sessionId, finishReason, calls, models, children);
   }
 
   public AgentUsage withCalls(List<GenerationUsage> calls) {
-    return new AgentUsage(agent, sessionId, finishReason, calls, children);
+    return new AgentUsage(agent, sessionId, finishReason, calls, models, children);
+  }
+
+  public AgentUsage withModels(Map<String, GenerationUsage> models) {
+    return new AgentUsage(agent, sessionId, finishReason, calls, models, children);
   }
 
   public AgentUsage withChildren(List<AgentUsage> children) {
-    return new AgentUsage(agent, sessionId, finishReason, calls, children);
+    return new AgentUsage(agent, sessionId, finishReason, calls, models, children);
   }
 
   /** The sum of this turn's own calls. */

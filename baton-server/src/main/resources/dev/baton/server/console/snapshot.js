@@ -20,7 +20,7 @@ export async function snapshotView(detail, agent, snapshotId) {
     summary(agent, snapshot),
     section('Delegations', delegations),
     section('Spend this turn', turnSpendView(snapshot)),
-    section('Spend this session, by agent', sessionSpendView(snapshot.sessionSpend)),
+    section('Spend this session, by agent and model', sessionSpendView(snapshot.sessionSpend)),
     section('Messages', messages(snapshot.messages ?? [])),
     section('Artifacts', artifacts(snapshot.artifacts ?? [])),
     section(

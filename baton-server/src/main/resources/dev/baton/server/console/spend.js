@@ -1,5 +1,6 @@
 // What a turn and its session spent: the turn's usage tree (the turn, and every agent invocation
-// under it) with its totals by agent, and the session's totals by agent over its turns.
+// under it) with its totals by agent and by agent and model, and the session's the same ways over
+// its turns.
 
 import { h } from './dom.js';
 import { spend, tokens } from './format.js';
@@ -23,10 +24,11 @@ export function turnSpendView(snapshot) {
     { testid: 'spend' },
     h('ul', { class: 'usage-tree' }, usageNode(snapshot.usage)),
     byAgent(snapshot.turnSpend, 'turn-spend-by-agent'),
+    byModel(snapshot.turnSpend, 'turn-spend-by-model'),
   );
 }
 
-/** The session's totals by agent, over the turns up to the snapshot. */
+/** The session's totals by agent and by agent and model, over the turns up to the snapshot. */
 export function sessionSpendView(sessionSpend) {
   if (!sessionSpend) {
     return h('p', { class: 'empty', testid: 'session-spend-by-agent' }, 'No usage tree recorded.');
@@ -41,6 +43,7 @@ export function sessionSpendView(sessionSpend) {
       h('span', { class: 'spend', testid: 'session-spend-total' }, spend(sessionSpend.total)),
     ),
     byAgent(sessionSpend, 'session-spend-by-agent'),
+    byModel(sessionSpend, 'session-spend-by-model'),
   );
 }
 
@@ -86,33 +89,52 @@ function runningWhenRecorded(node) {
   );
 }
 
-function byAgent(spendByAgent, testid) {
+function byAgent(spend, testid) {
+  return spendTable(testid, 'By agent', ['Agent', 'Calls'], spend?.byAgent, (row) => [
+    { agent: row.agent },
+    h('td', {}, row.agent),
+    h('td', { class: 'num' }, row.calls),
+  ]);
+}
+
+/** The same spend by agent and model; a tree recorded before it named models has none to show. */
+function byModel(spend, testid) {
+  return spendTable(testid, 'By agent and model', ['Agent', 'Model'], spend?.byModel, (row) => [
+    { agent: row.agent, model: row.model ?? '' },
+    h('td', {}, row.agent),
+    row.model ? h('td', {}, row.model) : h('td', { class: 'empty' }, 'not recorded'),
+  ]);
+}
+
+/** A table of spend rows: each row's leading cells (after its data attributes), then its tokens. */
+function spendTable(testid, caption, leading, rows, cells) {
   return h(
     'table',
     { class: 'grid compact', testid },
+    h('caption', {}, caption),
     h(
       'thead',
       {},
       h(
         'tr',
         {},
-        ['Agent', 'Calls', 'Input', 'Output', 'Total'].map((name) => h('th', {}, name)),
+        [...leading, 'Input', 'Output', 'Total'].map((name) => h('th', {}, name)),
       ),
     ),
     h(
       'tbody',
       {},
-      (spendByAgent?.byAgent ?? []).map((row) =>
-        h(
+      (rows ?? []).map((row) => {
+        const [data, ...first] = cells(row);
+        return h(
           'tr',
-          { data: { agent: row.agent } },
-          h('td', {}, row.agent),
-          h('td', { class: 'num' }, row.calls),
+          { data },
+          ...first,
           h('td', { class: 'num' }, tokens(row.inputTokens)),
           h('td', { class: 'num' }, tokens(row.outputTokens)),
           h('td', { class: 'num' }, tokens(row.totalTokens)),
-        ),
-      ),
+        );
+      }),
     ),
   );
 }

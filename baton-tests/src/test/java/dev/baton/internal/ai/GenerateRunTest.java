@@ -37,7 +37,7 @@ class GenerateRunTest {
   private final List<String> heard = new CopyOnWriteArrayList<>();
 
   private UsageListener named(String name) {
-    return usage -> heard.add(name + ":" + usage.totalTokens());
+    return (model, usage) -> heard.add(name + ":" + usage.totalTokens());
   }
 
   private static GenerationUsage total(int tokens) {
@@ -101,7 +101,7 @@ class GenerateRunTest {
     Thread.ofVirtual()
         .start(
             () -> {
-              UsageListeners.report(toolContext.get(), total(99));
+              UsageListeners.report(toolContext.get(), "m", total(99));
               reported.countDown();
             });
     assertThat(reported.await(10, TimeUnit.SECONDS)).isTrue();

@@ -15,7 +15,7 @@ class UsageListenersTest {
   private final List<String> heard = new CopyOnWriteArrayList<>();
 
   private UsageListener named(String name) {
-    return usage -> heard.add(name + ":" + usage.totalTokens());
+    return (model, usage) -> heard.add(name + ":" + usage.totalTokens());
   }
 
   private static GenerationUsage total(int tokens) {
@@ -30,11 +30,11 @@ class UsageListenersTest {
     ActionContext subBudget = UsageListeners.hearAll(sub, named("subBudget"));
     ActionContext leaf = UsageListeners.hearAgent(subBudget, named("leaf"));
 
-    UsageListeners.report(orchestrator, total(1));
-    UsageListeners.report(sub, total(2));
-    UsageListeners.report(leaf, total(3));
-    UsageListeners.report(subBudget, total(4));
-    UsageListeners.report(baton.context(), total(5));
+    UsageListeners.report(orchestrator, "m", total(1));
+    UsageListeners.report(sub, "m", total(2));
+    UsageListeners.report(leaf, "m", total(3));
+    UsageListeners.report(subBudget, "m", total(4));
+    UsageListeners.report(baton.context(), "m", total(5));
 
     assertThat(heard)
         .containsExactly(

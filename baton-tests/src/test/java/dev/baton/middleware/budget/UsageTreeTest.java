@@ -1,6 +1,7 @@
 package dev.baton.middleware.budget;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 import dev.baton.agent.Agent;
 import dev.baton.agent.AgentFinishReason;
@@ -20,7 +21,10 @@ import dev.baton.ai.ModelResponse;
 import dev.baton.ai.Part;
 import dev.baton.ai.ToolRequestPart;
 import dev.baton.ai.ToolResponsePart;
+import dev.baton.core.BatonException;
 import dev.baton.core.Json;
+import dev.baton.core.Status;
+import dev.baton.middleware.Fallback;
 import dev.baton.middleware.agents.Agents;
 import dev.baton.testing.ProgrammableModel;
 import java.util.Arrays;
@@ -295,6 +299,72 @@ class UsageTreeTest extends BudgetTestSupport {
                 .map(AgentUsage::total)
                 .reduce(GenerationUsage.EMPTY, GenerationUsage::plus))
         .isEqualTo(total(560));
+  }
+
+  @Test
+  void eachNodeSumsItsOwnCallsByModelApart() {
+    Agent writer = subAgent("writer", AgentOptions.DEFAULTS);
+    ProgrammableModel backup = ProgrammableModel.define(baton.registry(), "backup");
+    Agent orchestrator =
+        baton.defineAgent(
+            "orchestrator",
+            InlinePrompt.builder()
+                .model("pm")
+                .system("Delegate.")
+                // The last call fails on pm and goes to backup: two models in the one turn.
+                .use(Agents.builder().agents(writer.ref()).build(), Fallback.to("backup"))
+                .build(),
+            AgentOptions.builder()
+                .sessionStore(InMemorySessionStore.create())
+                .usageTree(true)
+                .build());
+    script("writer").respond(answer("first", total(10)), answer("second", total(20)));
+    model.respond(
+        calls(total(1), Part.toolRequest("delegate_to_writer", "d1", task("write"))),
+        calls(total(2), Part.toolRequest("delegate_to_writer", "d2", task("write again"))));
+    model.step().fail(new BatonException(Status.UNAVAILABLE, "pm is down"));
+    backup.respond(answer("all done", total(50)));
+
+    AgentOutput output = orchestrator.runText("go");
+
+    assertThat(output.text()).isEqualTo("all done");
+    AgentUsage tree = AgentUsage.of(output.message()).orElseThrow();
+    assertThat(tree.calls()).containsExactly(total(1), total(2), total(50));
+    assertThat(tree.models()).containsExactly(entry("pm", total(3)), entry("backup", total(50)));
+    // Each sub-agent turn has a node of its own, with its own model's calls only.
+    assertThat(tree.children())
+        .extracting(AgentUsage::models)
+        .containsExactlyInAnyOrder(
+            Map.of("writer-model", total(10)), Map.of("writer-model", total(20)));
+
+    JsonNode json = Json.toTree(tree);
+    assertThat(json.path("models"))
+        .isEqualTo(Json.parse("{\"pm\": {\"totalTokens\": 3}, \"backup\": {\"totalTokens\": 50}}"));
+    // The session's copy reads back the same, models included.
+    List<Message> history = orchestrator.snapshots().get(output.snapshotId()).state().messages();
+    assertThat(AgentUsage.of(history.get(history.size() - 1))).contains(tree);
+  }
+
+  @Test
+  void aTreeRecordedBeforeNodesNamedTheirModelsStillReads() {
+    String recorded =
+        """
+        {"agent": "orchestrator", "sessionId": "s1", "finishReason": "stop",
+         "calls": [{"totalTokens": 3}], "usage": {"totalTokens": 3}, "total": {"totalTokens": 13},
+         "children": [{"agent": "writer", "sessionId": "s2", "finishReason": "stop",
+                       "calls": [{"totalTokens": 10}], "children": []}]}
+        """;
+    Message message =
+        Message.model("done")
+            .withMetadata(Json.object().set(AgentUsage.METADATA_KEY, Json.parse(recorded)));
+
+    AgentUsage tree = AgentUsage.of(message).orElseThrow();
+
+    assertThat(tree.models()).isEmpty();
+    assertThat(tree.children().get(0).models()).isEmpty();
+    assertThat(tree.total()).isEqualTo(total(13));
+    // Written again, the tree says it knows no model rather than naming one.
+    assertThat(Json.toTree(tree).path("models")).isEqualTo(Json.object());
   }
 
   @Test

@@ -153,7 +153,15 @@ final class Invocation implements Connection.Source, Lifecycle.Work {
             .workContext(rootSpan.context())
             .withCancellation(work)
             .with(LiveSession.KEY, session);
-    this.worker = new Worker(agent, session, workContext, work, chunks, chain, telemetry::addUsage);
+    this.worker =
+        new Worker(
+            agent,
+            session,
+            workContext,
+            work,
+            chunks,
+            chain,
+            (model, usage) -> telemetry.addUsage(usage));
   }
 
   /**

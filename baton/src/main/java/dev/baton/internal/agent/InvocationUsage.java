@@ -60,12 +60,12 @@ final class InvocationUsage implements UsageListener {
   }
 
   @Override
-  public void onUsage(GenerationUsage usage) {
+  public void onUsage(String model, GenerationUsage usage) {
     session.addUsage(usage);
-    telemetry.onUsage(usage);
+    telemetry.onUsage(model, usage);
     UsageNode node = turn;
     if (node != null) {
-      node.add(usage);
+      node.add(model, usage);
     }
   }
 

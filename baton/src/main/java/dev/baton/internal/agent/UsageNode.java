@@ -6,15 +6,17 @@ import dev.baton.ai.GenerationUsage;
 import dev.baton.core.ActionContext;
 import dev.baton.core.ContextKey;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
  * One agent turn's node in a usage tree while the tree grows ({@link AgentUsage} is its value): the
- * calls reported for the turn, the nodes of the agent invocations the turn starts and of the
- * background tasks it collects ({@link UsageTrees}), and the turn's finish reason once it ends. The
- * turn's context carries its node, which is how an invocation started under the turn (a delegation,
- * in the foreground or the background) finds its parent.
+ * calls reported for the turn (and their sums by model), the nodes of the agent invocations the
+ * turn starts and of the background tasks it collects ({@link UsageTrees}), and the turn's finish
+ * reason once it ends. The turn's context carries its node, which is how an invocation started
+ * under the turn (a delegation, in the foreground or the background) finds its parent.
  *
  * <p>Thread-safe: calls arrive from parallel tool calls and from background work, children from the
  * invocations that start them. A node locks only itself, and its value is read child by child, so
@@ -27,6 +29,7 @@ final class UsageNode {
   private final String agent;
   private final String sessionId;
   private final List<GenerationUsage> calls = new ArrayList<>();
+  private final Map<String, GenerationUsage> models = new LinkedHashMap<>();
   private final List<UsageNode> children = new ArrayList<>();
   private boolean settled;
   private @Nullable AgentFinishReason finishReason;
@@ -81,8 +84,10 @@ final class UsageNode {
     children.remove(child);
   }
 
-  synchronized void add(GenerationUsage usage) {
+  /** A call of the model registered as {@code model} returned. */
+  synchronized void add(String model, GenerationUsage usage) {
     calls.add(usage);
+    models.merge(model, usage, GenerationUsage::plus);
   }
 
   /** The turn ended; a turn that reported no reason reads {@code unknown}. */
@@ -128,7 +133,11 @@ final class UsageNode {
         return AgentUsage.running(agent, sessionId);
       }
       kids = List.copyOf(children);
-      own = AgentUsage.running(agent, sessionId).withFinishReason(finishReason).withCalls(calls);
+      own =
+          AgentUsage.running(agent, sessionId)
+              .withFinishReason(finishReason)
+              .withCalls(calls)
+              .withModels(models);
     }
     List<AgentUsage> values = new ArrayList<>(kids.size());
     for (UsageNode kid : kids) {

@@ -368,7 +368,7 @@ public final class Generate {
       BiFunction<ActionContext, ModelParams, ModelResponse> chain =
           (ctx, params) -> {
             ModelResponse response = params.model().run(ctx, params.request(), params.callback());
-            record(ctx, response.usage());
+            record(ctx, params.model().name(), response.usage());
             return response;
           };
       for (int i = hooks.size() - 1; i >= 0; i--) {
@@ -393,14 +393,14 @@ public final class Generate {
       return chain;
     }
 
-    private void record(ActionContext ctx, @Nullable GenerationUsage usage) {
+    private void record(ActionContext ctx, String model, @Nullable GenerationUsage usage) {
       if (usage == null) {
         return;
       }
       synchronized (this) {
         totalUsage = totalUsage.plus(usage);
       }
-      UsageListeners.report(ctx, usage);
+      UsageListeners.report(ctx, model, usage);
     }
 
     private StreamCallback<ModelResponseChunk> modelChunks(int messageIndex) {

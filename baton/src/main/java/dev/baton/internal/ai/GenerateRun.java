@@ -133,9 +133,9 @@ public final class GenerateRun {
     List<UsageListener> all = List.copyOf(listeners);
     return UsageListeners.hearAll(
         context,
-        usage -> {
+        (model, usage) -> {
           if (!ended) {
-            all.forEach(listener -> listener.onUsage(usage));
+            all.forEach(listener -> listener.onUsage(model, usage));
           }
         });
   }

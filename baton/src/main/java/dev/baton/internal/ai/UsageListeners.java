@@ -49,12 +49,15 @@ public final class UsageListeners {
     return push(context, listener, true);
   }
 
-  /** Tells the listeners of the context's chain, innermost first, about one model call. */
-  public static void report(ActionContext context, GenerationUsage usage) {
+  /**
+   * Tells the listeners of the context's chain, innermost first, about one call of the model
+   * registered as {@code model}.
+   */
+  public static void report(ActionContext context, String model, GenerationUsage usage) {
     boolean nestedAgent = false;
     for (Node node = context.get(KEY).orElse(null); node != null; node = node.outer()) {
       if (!node.agent() || !nestedAgent) {
-        node.listener().onUsage(usage);
+        node.listener().onUsage(model, usage);
       }
       nestedAgent |= node.agent();
     }

@@ -65,7 +65,7 @@ public final class BudgetRun {
     } else {
       this.base = resume.decided() && resume.approved() ? GenerationUsage.EMPTY : resume.recorded();
     }
-    run.listen(this::count);
+    run.listen((model, usage) -> count(usage));
     run.checkResume(this::refusal);
     run.checkModelCalls(this::overLimit);
     if (!session) {

@@ -74,7 +74,7 @@ final class Summarizer {
     }
     GenerationUsage usage = response.usage();
     if (usage != null) {
-      UsageListeners.report(context, usage);
+      UsageListeners.report(context, model.name(), usage);
     }
     return response.text().strip();
   }

@@ -11,6 +11,7 @@ import dev.baton.core.Json;
 import dev.baton.core.Registry;
 import dev.baton.internal.agent.LocalAgent;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,7 +25,7 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * What a snapshot's turn and its session spent, as the snapshot view shows it: the turn's usage
  * tree, with the current status of each task the tree recorded as running; the turn's spend by
- * agent; and the session's by agent, over the turns up to the snapshot.
+ * agent and by agent and model; and the session's the same ways, over the turns up to the snapshot.
  *
  * <p>The turn's spend is its tree's total, as its delegation tree's root shows it. The session's
  * spend adds up the trees its conversation holds, one on each turn's final model message: the
@@ -65,9 +66,9 @@ final class SpendView {
   }
 
   /**
-   * The turn's spend as its delegation tree's root shows it ({@link Turn#spend}), by agent when it
-   * recorded a tree; without one, it has its own calls and no rows. JSON null when it recorded no
-   * usage.
+   * The turn's spend as its delegation tree's root shows it ({@link Turn#spend}), by agent and
+   * model when it recorded a tree; without one, it has its own calls and no rows. JSON null when it
+   * recorded no usage.
    */
   private static JsonNode turnSpend(Turn turn, @Nullable AgentUsage tree) {
     if (tree != null) {
@@ -81,6 +82,7 @@ final class SpendView {
     body.put("turns", 1);
     body.set("total", Views.spend(own));
     body.putArray("byAgent");
+    body.putArray("byModel");
     return body;
   }
 
@@ -96,20 +98,30 @@ final class SpendView {
   }
 
   /**
-   * Usage trees by agent: {@code {"turns", "total", "byAgent": [{"agent", "calls", "inputTokens",
-   * "outputTokens", "totalTokens"}]}}, each agent with a call, most tokens first; JSON null for no
-   * tree.
+   * Usage trees by agent and by agent and model: {@code {"turns", "total", "byAgent": [{"agent",
+   * "calls", "inputTokens", "outputTokens", "totalTokens"}], "byModel": [{"agent", "model",
+   * "inputTokens", "outputTokens", "totalTokens"}]}}, each agent with a call, most tokens first;
+   * {@code model} is null for the calls of a tree recorded before nodes named their models. JSON
+   * null for no tree.
    */
   private static JsonNode byAgent(List<AgentUsage> trees) {
     if (trees.isEmpty()) {
       return Json.nodes().nullNode();
     }
     Map<String, List<GenerationUsage>> calls = new LinkedHashMap<>();
+    Map<AgentModel, GenerationUsage> models = new LinkedHashMap<>();
     GenerationUsage total = GenerationUsage.EMPTY;
     List<AgentUsage> stack = new ArrayList<>(trees);
     while (!stack.isEmpty()) {
       AgentUsage node = stack.removeLast();
       calls.computeIfAbsent(node.agent(), agent -> new ArrayList<>()).addAll(node.calls());
+      if (node.models().isEmpty() && !node.calls().isEmpty()) {
+        models.merge(new AgentModel(node.agent(), null), node.usage(), GenerationUsage::plus);
+      }
+      node.models()
+          .forEach(
+              (model, usage) ->
+                  models.merge(new AgentModel(node.agent(), model), usage, GenerationUsage::plus));
       stack.addAll(node.children());
     }
     for (AgentUsage tree : trees) {
@@ -123,11 +135,18 @@ final class SpendView {
         // An agent whose calls count in another turn (a task running when this one ended) has none.
         .filter(entry -> !entry.getValue().isEmpty())
         .map(entry -> row(entry.getKey(), entry.getValue()))
-        .sorted(
-            (a, b) -> Integer.compare(b.get("totalTokens").asInt(), a.get("totalTokens").asInt()))
+        .sorted(MOST_TOKENS_FIRST)
         .forEach(rows::add);
+    ArrayNode byModel = body.putArray("byModel");
+    models.entrySet().stream()
+        .map(entry -> modelRow(entry.getKey(), entry.getValue()))
+        .sorted(MOST_TOKENS_FIRST)
+        .forEach(byModel::add);
     return body;
   }
+
+  private static final Comparator<JsonNode> MOST_TOKENS_FIRST =
+      (a, b) -> Integer.compare(b.get("totalTokens").asInt(), a.get("totalTokens").asInt());
 
   private static ObjectNode row(String agent, List<GenerationUsage> calls) {
     GenerationUsage sum = GenerationUsage.EMPTY;
@@ -137,6 +156,17 @@ final class SpendView {
     ObjectNode row = Json.object();
     row.put("agent", agent);
     row.put("calls", calls.size());
+    row.setAll((ObjectNode) Views.spend(sum));
+    return row;
+  }
+
+  /** A row of the spend by agent and model; a null model is one the tree did not record. */
+  private record AgentModel(String agent, @Nullable String model) {}
+
+  private static ObjectNode modelRow(AgentModel key, GenerationUsage sum) {
+    ObjectNode row = Json.object();
+    row.put("agent", key.agent());
+    row.put("model", key.model());
     row.setAll((ObjectNode) Views.spend(sum));
     return row;
   }

@@ -270,6 +270,21 @@ public final class BatonHandler extends Handler.Abstract.NonBlocking implements 
     }
 
     /**
+     * The key of the console's abort tokens, for a console served by several replicas, or one that
+     * keeps an open page's token across a restart: every server given the same key makes the same
+     * token for a principal. Without it each handler makes a random key at build. Keep it as secret
+     * as a session-signing key: whoever knows it can make any principal's token (though an abort
+     * still needs that principal's credentials).
+     *
+     * @param key at least 32 characters, from a secure random source
+     * @throws IllegalArgumentException when the key is shorter
+     */
+    public Builder consoleTokenKey(String key) {
+      protocol.consoleTokenKey(key);
+      return this;
+    }
+
+    /**
      * The handler, serving what this builder was given.
      *
      * @throws IllegalArgumentException when a route chosen with {@link #agentAt} or {@link #flowAt}

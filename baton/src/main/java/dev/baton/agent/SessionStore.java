@@ -100,10 +100,8 @@ public interface SessionStore {
    *     {@code UNIMPLEMENTED} when the store cannot list its sessions
    */
   default SessionPage listSessions(ActionContext context, SessionQuery query) {
-    throw BatonException.of(
-        Status.UNIMPLEMENTED,
-        "the session store %s cannot list its sessions",
-        getClass().getName());
+    // The store's class name stays out: the message may reach a remote client.
+    throw BatonException.of(Status.UNIMPLEMENTED, "this session store cannot list its sessions");
   }
 
   /**
@@ -124,8 +122,6 @@ public interface SessionStore {
    */
   default List<SessionSnapshot> listSnapshots(ActionContext context, String sessionId) {
     throw BatonException.of(
-        Status.UNIMPLEMENTED,
-        "the session store %s cannot list a session's snapshots",
-        getClass().getName());
+        Status.UNIMPLEMENTED, "this session store cannot list a session's snapshots");
   }
 }

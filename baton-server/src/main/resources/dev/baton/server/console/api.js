@@ -38,11 +38,21 @@ export function snapshotPath(agent, snapshotId, ...rest) {
 
 /** Asks the server to abort a pending task; answers the snapshot's new status. */
 export async function abort(agent, snapshotId) {
-  const response = await fetch(new URL(snapshotPath(agent, snapshotId, 'abort'), base), {
-    method: 'POST',
-    headers: { Accept: 'application/json', 'X-Baton-Console-Token': csrfToken },
-  });
-  return answerOf(response);
+  const post = () =>
+    fetch(new URL(snapshotPath(agent, snapshotId, 'abort'), base), {
+      method: 'POST',
+      headers: { Accept: 'application/json', 'X-Baton-Console-Token': csrfToken },
+    }).then(answerOf);
+  try {
+    return await post();
+  } catch (error) {
+    // The token may be another server's (a replica, or this one before a restart): read it again.
+    if (!(error instanceof ApiError) || error.status !== 'PERMISSION_DENIED') {
+      throw error;
+    }
+    await info();
+    return post();
+  }
 }
 
 /** The server's status events: calls `onStatus` with each, and `onState` with the connection's. */

@@ -75,18 +75,30 @@ function showFailure(failure) {
 function live() {
   const indicator = document.getElementById('live');
   let pending = null;
+  let burstStart = 0;
   let burst = [];
+  const flush = () => {
+    clearTimeout(pending);
+    pending = null;
+    const named = burst;
+    burst = [];
+    refresh?.(named).catch(showFailure);
+  };
   events(
     (event) => {
       showStatus(event.agent, event.snapshotId, event.status);
-      // A burst of events (a fan-out of background tasks) refreshes the view once.
+      // A burst of events (a fan-out of background tasks) refreshes the view once, and a steady
+      // stream of them at least once a second.
+      if (burst.length === 0) {
+        burstStart = Date.now();
+      }
       burst.push(event);
       clearTimeout(pending);
-      pending = setTimeout(() => {
-        const named = burst;
-        burst = [];
-        refresh?.(named).catch(showFailure);
-      }, 250);
+      if (Date.now() - burstStart >= 1000) {
+        flush();
+      } else {
+        pending = setTimeout(flush, 250);
+      }
     },
     (connected) => {
       indicator.textContent = connected ? 'live' : 'reconnecting';

@@ -185,7 +185,12 @@ public record BatonProperties(
    * @param enabled Whether to serve the task console. Off by default.
    * @param path The console's path under the base path, such as /console; outside /agents and
    *     /flows.
+   * @param tokenKey The key of the console's abort tokens (at least 32 characters), the same on
+   *     every replica so a page's token works on each and across restarts; unset, each start makes
+   *     a random one. A secret.
    */
   public record Console(
-      @DefaultValue("false") boolean enabled, @DefaultValue("/console") String path) {}
+      @DefaultValue("false") boolean enabled,
+      @DefaultValue("/console") String path,
+      @Nullable String tokenKey) {}
 }

@@ -150,6 +150,9 @@ public final class BatonServerAutoConfiguration {
     }
     if (properties.console().enabled()) {
       builder.console(properties.console().path());
+      if (properties.console().tokenKey() != null) {
+        builder.consoleTokenKey(properties.console().tokenKey());
+      }
     }
     return new WireProtocolLifecycle(builder.build(), shutdownDeadline);
   }

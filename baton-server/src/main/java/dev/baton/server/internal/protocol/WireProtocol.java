@@ -6,6 +6,7 @@ import dev.baton.core.Cancellation;
 import dev.baton.core.Status;
 import dev.baton.server.ContextProvider;
 import dev.baton.server.internal.protocol.console.Console;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,10 +65,11 @@ public final class WireProtocol {
             new RequestBody(builder.maxRequestBytes),
             new Failures(expose),
             builder.keepAliveInterval);
-    this.console = builder.consolePath == null ? null : console(builder.consolePath);
+    this.console =
+        builder.consolePath == null ? null : console(builder.consolePath, builder.consoleTokenKey);
   }
 
-  private Console console(String path) {
+  private Console console(String path, byte @Nullable [] tokenKey) {
     Routes.checkPath(path);
     String first = path.split("/", 3)[1];
     if (first.equals("agents") || first.equals("flows")) {
@@ -76,7 +78,12 @@ public final class WireProtocol {
     }
     Console console =
         new Console(
-            path, baton.registry(), routes::servesAgent, settings.providers(), settings.failures());
+            path,
+            baton.registry(),
+            routes::servesAgent,
+            settings.providers(),
+            settings.failures(),
+            tokenKey);
     for (String chosen : routes.chosenPaths()) {
       if (console.owns(chosen)) {
         throw new IllegalArgumentException(
@@ -236,6 +243,7 @@ public final class WireProtocol {
     private Duration shutdownGrace = DEFAULT_SHUTDOWN_GRACE;
     private @Nullable Boolean exposeErrorMessages;
     private @Nullable String consolePath;
+    private byte @Nullable [] consoleTokenKey;
 
     private Builder(Baton baton) {
       this.baton = Objects.requireNonNull(baton, "baton");
@@ -319,6 +327,16 @@ public final class WireProtocol {
     /** Serves the task console at {@code path}; see {@code BatonHandler.Builder.console}. */
     public Builder console(String path) {
       this.consolePath = Objects.requireNonNull(path, "path");
+      return this;
+    }
+
+    /** The key of the console's abort tokens; see {@code BatonHandler.Builder.consoleTokenKey}. */
+    public Builder consoleTokenKey(String key) {
+      if (Objects.requireNonNull(key, "key").length() < 32) {
+        throw new IllegalArgumentException(
+            "the console's token key must have at least 32 characters, got " + key.length());
+      }
+      this.consoleTokenKey = key.getBytes(StandardCharsets.UTF_8);
       return this;
     }
 

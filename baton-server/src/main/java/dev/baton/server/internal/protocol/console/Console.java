@@ -3,9 +3,7 @@ package dev.baton.server.internal.protocol.console;
 import dev.baton.agent.AgentSnapshots;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.agent.SnapshotStatus;
-import dev.baton.core.Action;
 import dev.baton.core.ActionContext;
-import dev.baton.core.ActionType;
 import dev.baton.core.BatonException;
 import dev.baton.core.Cancellation;
 import dev.baton.core.Json;
@@ -24,7 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
@@ -58,7 +55,7 @@ public final class Console {
   private final Predicate<String> serves;
   private final List<ContextProvider> providers;
   private final Answers answers;
-  private final Guard guard = new Guard();
+  private final Guard guard;
   private final Assets assets = new Assets();
   private final LiveTasks liveTasks;
 
@@ -73,18 +70,21 @@ public final class Console {
   /**
    * @param path the console's path, checked by the caller
    * @param serves whether the protocol serves an agent of this name
+   * @param tokenKey the key of the abort tokens, or null for a random one
    */
   public Console(
       String path,
       Registry registry,
       Predicate<String> serves,
       List<ContextProvider> providers,
-      Failures failures) {
+      Failures failures,
+      byte @Nullable [] tokenKey) {
     this.path = Objects.requireNonNull(path, "path");
     this.registry = registry;
     this.serves = serves;
     this.providers = List.copyOf(providers);
     this.answers = new Answers(failures);
+    this.guard = new Guard(tokenKey);
     this.liveTasks = new LiveTasks(registry, this::agents);
   }
 
@@ -219,9 +219,16 @@ public final class Console {
         if (status == null) {
           throw BatonException.notFound("snapshot \"%s\" not found", id);
         }
+        // The row as the other routes shape it: "aborting" until the worker has saved.
+        String shaped = Views.status(snapshots.get(id));
+        if (status != SnapshotStatus.ABORTED) {
+          throw BatonException.failedPrecondition(
+              "snapshot \"%s\" has already finished (%s): only a pending task can be aborted",
+              id, shaped);
+        }
         ObjectNode body = Json.object();
         body.put("snapshotId", id);
-        body.put("status", status.wireName());
+        body.put("status", shaped);
         answers.json(transport, 200, body);
       }
       default -> {
@@ -249,13 +256,19 @@ public final class Console {
   private ObjectNode sessions(Caller caller, Map<String, String> query) {
     String agent = query.get("agent");
     Map<String, AgentSnapshots> listed = new LinkedHashMap<>();
+    boolean all = agent == null || agent.isEmpty();
     if (agent == null || agent.isEmpty()) {
       agents().forEach((name, local) -> listed.put(name, local.snapshots(caller.context())));
     } else {
       listed.put(agent, agent(agent).snapshots(caller.context()));
     }
+    // One agent whose store cannot list does not hide the others'; asked for alone, it answers so.
     return SessionListing.page(
-        listed, status(query.get("status")), limit(query.get("limit")), query.get("pageToken"));
+        listed,
+        all,
+        status(query.get("status")),
+        limit(query.get("limit")),
+        query.get("pageToken"));
   }
 
   /**
@@ -279,21 +292,12 @@ public final class Console {
 
   /** The agents the console shows: the served local agents with a session store, by name. */
   private Map<String, LocalAgent> agents() {
-    Map<String, LocalAgent> agents = new TreeMap<>();
-    for (Action<?, ?, ?> action : registry.actions()) {
-      if (action instanceof LocalAgent local
-          && local.store() != null
-          && serves.test(local.name())) {
-        agents.put(local.name(), local);
-      }
-    }
-    return agents;
+    return ConsoleAgents.agents(registry, serves);
   }
 
   private LocalAgent agent(String name) {
-    if (registry.lookup(ActionType.AGENT, name).orElse(null) instanceof LocalAgent local
-        && local.store() != null
-        && serves.test(name)) {
+    LocalAgent local = ConsoleAgents.agent(registry, serves, name);
+    if (local != null) {
       return local;
     }
     throw BatonException.notFound("the console shows no agent \"%s\"", name);

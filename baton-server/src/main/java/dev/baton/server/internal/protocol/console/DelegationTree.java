@@ -89,11 +89,15 @@ final class DelegationTree {
     AgentSnapshots snapshots = agent.snapshots(context);
     SessionSnapshot row;
     try {
-      row = snapshots.get(located.snapshotId());
+      row = ConsoleAgents.orNull(() -> snapshots.get(located.snapshotId()));
     } catch (BatonException e) {
-      if (e.status() != Status.NOT_FOUND && e.status() != Status.FAILED_PRECONDITION) {
+      // An agent without a store keeps no row of the task.
+      if (e.status() != Status.FAILED_PRECONDITION) {
         throw e;
       }
+      row = null;
+    }
+    if (row == null) {
       siblings.add(leaf(taskId, agent.name(), reported, null));
       return;
     }

@@ -35,7 +35,8 @@ import org.jspecify.annotations.Nullable;
  * Either way, the {@code Origin} and {@code Sec-Fetch-Site} headers, when the browser sends them,
  * must say the request comes from the console's own origin. The token is an HMAC of the principal
  * under a key made at start, so it names no secret of the application, differs per principal, and
- * is read only through {@code /api/info}, which a cross-site page cannot read.
+ * is read only through {@code /api/info}, which a cross-site page cannot read. A configured key
+ * makes the same tokens on every replica, and across restarts.
  *
  * <p>Thread-safe.
  */
@@ -47,9 +48,15 @@ final class Guard {
 
   private final SecretKeySpec key;
 
-  Guard() {
-    byte[] secret = new byte[32];
-    new SecureRandom().nextBytes(secret);
+  /**
+   * @param key the tokens' key, or null for a random one (tokens then last as long as this)
+   */
+  Guard(byte @Nullable [] key) {
+    byte[] secret = key;
+    if (secret == null) {
+      secret = new byte[32];
+      new SecureRandom().nextBytes(secret);
+    }
     this.key = new SecretKeySpec(secret, "HmacSHA256");
   }
 

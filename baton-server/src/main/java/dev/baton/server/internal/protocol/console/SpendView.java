@@ -7,11 +7,8 @@ import dev.baton.ai.GenerationUsage;
 import dev.baton.ai.Message;
 import dev.baton.ai.Role;
 import dev.baton.core.ActionContext;
-import dev.baton.core.ActionType;
-import dev.baton.core.BatonException;
 import dev.baton.core.Json;
 import dev.baton.core.Registry;
-import dev.baton.core.Status;
 import dev.baton.internal.agent.LocalAgent;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -203,7 +200,9 @@ final class SpendView {
       String agent = located.agent().name();
       AgentSnapshots snapshots = snapshots(agent);
       SessionSnapshot row =
-          snapshots == null ? null : read(() -> snapshots.get(located.snapshotId()));
+          snapshots == null
+              ? null
+              : ConsoleAgents.orNull(() -> snapshots.get(located.snapshotId()));
       if (row != null && row.sessionId() != null) {
         reported.putIfAbsent(key(agent, row.sessionId()), Views.status(row));
       }
@@ -214,7 +213,8 @@ final class SpendView {
       String status = reported.get(key(agent, sessionId));
       if (status == null && !sessionId.isEmpty()) {
         AgentSnapshots snapshots = snapshots(agent);
-        SessionSnapshot latest = snapshots == null ? null : read(() -> snapshots.latest(sessionId));
+        SessionSnapshot latest =
+            snapshots == null ? null : ConsoleAgents.orNull(() -> snapshots.latest(sessionId));
         status = latest == null ? null : Views.status(latest);
       }
       if (status != null) {
@@ -229,27 +229,7 @@ final class SpendView {
 
   /** The snapshots of a served local agent with a store, or null for any other. */
   private @Nullable AgentSnapshots snapshots(String agent) {
-    return registry.lookup(ActionType.AGENT, agent).orElse(null) instanceof LocalAgent local
-            && local.store() != null
-            && serves.test(agent)
-        ? local.snapshots(context)
-        : null;
-  }
-
-  /** A read, or null when its row is gone (or another principal's). */
-  private static @Nullable SessionSnapshot read(Read read) {
-    try {
-      return read.get();
-    } catch (BatonException e) {
-      if (e.status() != Status.NOT_FOUND) {
-        throw e;
-      }
-      return null;
-    }
-  }
-
-  @FunctionalInterface
-  private interface Read {
-    @Nullable SessionSnapshot get();
+    LocalAgent local = ConsoleAgents.agent(registry, serves, agent);
+    return local == null ? null : local.snapshots(context);
   }
 }

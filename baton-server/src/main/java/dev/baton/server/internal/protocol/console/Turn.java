@@ -5,8 +5,6 @@ import dev.baton.agent.AgentUsage;
 import dev.baton.agent.SessionSnapshot;
 import dev.baton.ai.GenerationUsage;
 import dev.baton.ai.Message;
-import dev.baton.core.BatonException;
-import dev.baton.core.Status;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
@@ -52,14 +50,8 @@ record Turn(SessionSnapshot row, @Nullable SessionSnapshot parent, List<Message>
     if (row.parentId() == null) {
       return null;
     }
-    try {
-      return snapshots.get(row.parentId());
-    } catch (BatonException e) {
-      if (e.status() != Status.NOT_FOUND) {
-        throw e;
-      }
-      return null;
-    }
+    String parentId = row.parentId();
+    return ConsoleAgents.orNull(() -> snapshots.get(parentId));
   }
 
   /**
@@ -88,13 +80,9 @@ record Turn(SessionSnapshot row, @Nullable SessionSnapshot parent, List<Message>
       return usage;
     }
     return GenerationUsage.builder()
-        .inputTokens(orZero(usage.inputTokens()) - orZero(before.inputTokens()))
-        .outputTokens(orZero(usage.outputTokens()) - orZero(before.outputTokens()))
+        .inputTokens(Views.orZero(usage.inputTokens()) - Views.orZero(before.inputTokens()))
+        .outputTokens(Views.orZero(usage.outputTokens()) - Views.orZero(before.outputTokens()))
         .totalTokens(Views.totalTokens(usage) - Views.totalTokens(before))
         .build();
-  }
-
-  private static int orZero(@Nullable Integer value) {
-    return value == null ? 0 : value;
   }
 }

@@ -132,7 +132,8 @@ final class Views {
     return instant == null ? null : instant.toString();
   }
 
-  private static int orZero(@Nullable Integer value) {
+  /** A count a model may leave out, as zero. */
+  static int orZero(@Nullable Integer value) {
     return value == null ? 0 : value;
   }
 }

@@ -109,7 +109,10 @@ class SessionListingTest extends AgentTestSupport {
             BatonException.class,
             e -> {
               assertThat(e.status()).isEqualTo(Status.UNIMPLEMENTED);
-              assertThat(e.getMessage()).contains(readOnly.getClass().getName());
+              // The error can reach a console client: it names no implementation class.
+              assertThat(e.getMessage())
+                  .isEqualTo("this session store cannot list its sessions")
+                  .doesNotContain(readOnly.getClass().getName());
             });
   }
 
